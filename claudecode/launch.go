@@ -1,0 +1,82 @@
+package claudecode
+
+// LeadMailboxName is the member name of a team's lead, and so the name of its inbox.
+const LeadMailboxName = "team-lead"
+
+// LeadSpec describes how to start a team's lead.
+type LeadSpec struct {
+	Program        string   // "claude" or a path
+	ProgramArgs    []string // placed right after Program (a layout's claude.args)
+	SessionID      string   // a UUID; the team is LeadTeamName(SessionID)
+	TeammateMode   string   // "" omits --teammate-mode
+	Model          string
+	PermissionMode string
+	Args           []string // extra arguments after teamctl's flags
+	Prompt         string   // "" starts without a prompt
+}
+
+// LeadArgv builds the lead's command line. The prompt follows "--", which makes
+// Claude Code take a prompt that starts with "-" literally.
+func LeadArgv(s LeadSpec) []string {
+	argv := append([]string{s.Program}, s.ProgramArgs...)
+	argv = append(argv, "--session-id", s.SessionID)
+	argv = appendIf(argv, "--teammate-mode", s.TeammateMode)
+	argv = appendIf(argv, "--model", s.Model)
+	argv = appendIf(argv, "--permission-mode", s.PermissionMode)
+	argv = append(argv, s.Args...)
+	if s.Prompt != "" {
+		argv = append(argv, "--", s.Prompt)
+	}
+	return argv
+}
+
+// TeammateSpec describes how to start a teammate the way Claude Code's own lead
+// starts one.
+type TeammateSpec struct {
+	Program          string
+	ProgramArgs      []string
+	Name, Team       string
+	Color            string
+	ParentSessionID  string // the lead's session id
+	PlanModeRequired bool
+	AgentType        string
+	Model            string
+	PermissionMode   string
+	Args             []string
+}
+
+// TeammateArgv builds a teammate's command line. A teammate gets its first prompt
+// through its inbox (PromptMessage), not on the command line.
+func TeammateArgv(s TeammateSpec) []string {
+	argv := append([]string{s.Program}, s.ProgramArgs...)
+	argv = append(argv,
+		"--agent-id", s.Name+"@"+s.Team,
+		"--agent-name", s.Name,
+		"--team-name", s.Team)
+	argv = appendIf(argv, "--agent-color", s.Color)
+	argv = append(argv, "--parent-session-id", s.ParentSessionID)
+	if s.PlanModeRequired {
+		argv = append(argv, "--plan-mode-required")
+	}
+	argv = appendIf(argv, "--agent-type", s.AgentType)
+	argv = appendIf(argv, "--model", s.Model)
+	argv = appendIf(argv, "--permission-mode", s.PermissionMode)
+	return append(argv, s.Args...)
+}
+
+// LeadEnv is the environment a lead needs on top of the team's own.
+func LeadEnv() []string {
+	return []string{"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1"}
+}
+
+// TeammateEnv is the environment Claude Code's lead gives a teammate it starts.
+func TeammateEnv() []string {
+	return []string{"CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1"}
+}
+
+func appendIf(argv []string, flag, value string) []string {
+	if value == "" {
+		return argv
+	}
+	return append(argv, flag, value)
+}

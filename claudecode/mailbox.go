@@ -1,0 +1,248 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/atomicfile"
+)
+
+// Message is one entry of a mailbox (teams/TEAM/inboxes/NAME.json). Text holds plain
+// text or a JSON protocol message encoded as a string. Fields Claude Code adds that
+// this type does not know are kept across a read-modify-write.
+type Message struct {
+	From      string `json:"from"`
+	Text      string `json:"text"`
+	Summary   string `json:"summary,omitempty"`
+	Timestamp string `json:"timestamp"`
+	Color     string `json:"color,omitempty"`
+	Read      bool   `json:"read"`
+
+	extra string // unknown members as a JSON object ("" when none); a string keeps Message comparable
+}
+
+type messageFields Message // no methods: plain encoding of the known fields
+
+var knownMessageKeys = []string{"from", "text", "summary", "timestamp", "color", "read"}
+
+// UnmarshalJSON decodes a message object and remembers members it does not know.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	if all == nil {
+		return errors.New("message is null, not an object")
+	}
+	var f messageFields
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	*m = Message(f)
+	for _, k := range knownMessageKeys {
+		delete(all, k)
+	}
+	m.extra = ""
+	if len(all) > 0 {
+		b, err := marshalNoEscape(all)
+		if err != nil {
+			return err
+		}
+		m.extra = string(b)
+	}
+	return nil
+}
+
+// MarshalJSON encodes the known fields followed by any unknown ones read earlier.
+func (m Message) MarshalJSON() ([]byte, error) {
+	b, err := marshalNoEscape(messageFields(m))
+	if err != nil || m.extra == "" {
+		return b, err
+	}
+	// Both are objects: splice "{known}" and "{extra}" into "{known,extra}".
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, m.extra[1:]...), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, so text like
+// <teammate-message> stays readable in the file.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Timestamp formats t as Claude Code does in mailboxes: UTC, RFC 3339 with
+// milliseconds and a Z.
+func Timestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// PromptMessage is a plain-text message from the lead: how Claude Code hands a
+// teammate its first prompt (and any later instruction).
+func PromptMessage(text string, now time.Time) Message {
+	return Message{From: LeadMailboxName, Text: text, Timestamp: Timestamp(now)}
+}
+
+// CorruptMailboxError says a mailbox file is not a JSON array of messages. The file
+// is left as it is; Copy, when not empty, is a copy of it kept for inspection.
+type CorruptMailboxError struct {
+	Path string
+	Copy string
+	Err  error
+}
+
+func (e *CorruptMailboxError) Error() string {
+	if e.Copy == "" {
+		return fmt.Sprintf("mailbox %s is corrupt (left untouched): %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("mailbox %s is corrupt (left untouched, copy at %s): %v", e.Path, e.Copy, e.Err)
+}
+
+func (e *CorruptMailboxError) Unwrap() error { return e.Err }
+
+// parseMailbox decodes a mailbox file. An empty (or blank) file or "null" holds no
+// messages: there is nothing in it to lose.
+func parseMailbox(data []byte) ([]Message, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	var msgs []Message
+	if err := json.Unmarshal(data, &msgs); err != nil {
+		return nil, err
+	}
+	return msgs, nil
+}
+
+// ReadMailbox reads a mailbox without locking it. A missing file is an empty
+// mailbox; a file that does not parse gives a *CorruptMailboxError (without Copy).
+func ReadMailbox(path string) ([]Message, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := parseMailbox(data)
+	if err != nil {
+		return nil, &CorruptMailboxError{Path: path, Err: err}
+	}
+	return msgs, nil
+}
+
+// StaleLockAge is how old a mailbox lock may get before it is taken to be left over
+// by a dead writer and broken. Claude Code's lockfile library uses 10 seconds.
+var StaleLockAge = 10 * time.Second
+
+// UpdateMailbox changes a mailbox under Claude Code's lock discipline: it takes the
+// lock directory path+".lock" (waiting, with backoff, until ctx ends; breaking a lock
+// older than StaleLockAge), reads the messages, calls fn and writes what fn returns
+// atomically (0600, two-space indented JSON). A file that does not parse is never
+// overwritten: it is copied to path+".corrupt-<unixnano>" and a *CorruptMailboxError
+// is returned. When fn returns an error nothing is written.
+func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Message, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("mailbox %s: %w", path, err)
+	}
+	unlock, err := lockMailbox(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("mailbox %s: %w", path, err)
+	}
+	msgs, perr := parseMailbox(data)
+	if perr != nil {
+		cp := path + ".corrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+		if err := atomicfile.WriteFile(cp, data, 0o600); err != nil {
+			cp = ""
+		}
+		return &CorruptMailboxError{Path: path, Copy: cp, Err: perr}
+	}
+	msgs, err = fn(msgs)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []Message{}
+	}
+	out, err := marshalNoEscape(msgs)
+	if err != nil {
+		return fmt.Errorf("mailbox %s: %w", path, err)
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, out, "", "  "); err != nil {
+		return fmt.Errorf("mailbox %s: %w", path, err)
+	}
+	return atomicfile.WriteFile(path, ind.Bytes(), 0o600)
+}
+
+// AppendMessage adds m at the end of the mailbox at path.
+func AppendMessage(ctx context.Context, path string, m Message) error {
+	return UpdateMailbox(ctx, path, func(msgs []Message) ([]Message, error) {
+		return append(msgs, m), nil
+	})
+}
+
+// lockMailbox takes path+".lock" and returns the function that releases it.
+func lockMailbox(ctx context.Context, path string) (func(), error) {
+	lock := path + ".lock"
+	wait := 2 * time.Millisecond
+	for {
+		err := os.Mkdir(lock, 0o700)
+		if err == nil {
+			return func() { os.RemoveAll(lock) }, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("mailbox %s: lock: %w", path, err)
+		}
+		fi, err := os.Stat(lock)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released meanwhile
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mailbox %s: lock: %w", path, err)
+		}
+		age := time.Since(fi.ModTime())
+		if age > StaleLockAge {
+			breakLock(lock)
+			continue
+		}
+		t := time.NewTimer(wait + rand.N(wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("mailbox %s: lock %s is held (taken %s ago): %w",
+				path, lock, age.Round(time.Millisecond), ctx.Err())
+		case <-t.C:
+		}
+		wait = min(wait*2, 100*time.Millisecond)
+	}
+}
+
+// breakLock moves a stale lock aside under a unique name before removing it, so
+// that of two writers breaking the same lock only one rename succeeds and the other
+// cannot remove a lock taken in between.
+func breakLock(lock string) {
+	aside := fmt.Sprintf("%s.stale-%d-%d", lock, time.Now().UnixNano(), rand.Uint32())
+	if os.Rename(lock, aside) == nil {
+		os.RemoveAll(aside)
+	}
+}

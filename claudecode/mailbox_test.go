@@ -1,0 +1,261 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func inbox(t *testing.T) string {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir, err := ConfigDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := InboxPath(dir, "session-12345678", "researcher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func ctxFor(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestTimestamp(t *testing.T) {
+	tm := time.Date(2026, 5, 1, 12, 3, 4, 5_000_000, time.FixedZone("x", 3600))
+	if got := Timestamp(tm); got != "2026-05-01T11:03:04.005Z" {
+		t.Errorf("Timestamp = %q", got)
+	}
+	m := PromptMessage("do it", tm)
+	if m.From != "team-lead" || m.Text != "do it" || m.Read || m.Timestamp != "2026-05-01T11:03:04.005Z" {
+		t.Errorf("PromptMessage = %+v", m)
+	}
+}
+
+func TestAppendCreatesFoldersAndKeepsOrder(t *testing.T) {
+	p := inbox(t)
+	ctx := ctxFor(t, 10*time.Second)
+	for i := range 3 {
+		if err := AppendMessage(ctx, p, Message{From: "team-lead", Text: fmt.Sprint("m", i), Timestamp: "t"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := ReadMailbox(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 3 || msgs[0].Text != "m0" || msgs[1].Text != "m1" || msgs[2].Text != "m2" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+	if msgs[0] != (Message{From: "team-lead", Text: "m0", Timestamp: "t"}) {
+		t.Errorf("round trip: %+v", msgs[0])
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mailbox mode: %v %v", fi.Mode(), err)
+	}
+	di, err := os.Stat(filepath.Dir(p))
+	if err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("inboxes mode: %v %v", di.Mode(), err)
+	}
+	data, _ := os.ReadFile(p)
+	if !bytes.HasPrefix(data, []byte("[\n  {\n    \"from\": \"team-lead\",")) {
+		t.Errorf("not two-space indented:\n%s", data)
+	}
+	if _, err := os.Stat(p + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("lock left behind: %v", err)
+	}
+}
+
+func TestReadMailboxMissingIsEmpty(t *testing.T) {
+	msgs, err := ReadMailbox(filepath.Join(t.TempDir(), "none.json"))
+	if err != nil || len(msgs) != 0 {
+		t.Errorf("got %v, %v", msgs, err)
+	}
+}
+
+func TestConcurrentAppendsLoseNothing(t *testing.T) {
+	p := inbox(t)
+	ctx := ctxFor(t, 60*time.Second)
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				errs <- AppendMessage(ctx, p, Message{From: fmt.Sprint("g", g), Text: fmt.Sprint(i), Timestamp: "t"})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := ReadMailbox(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 100 {
+		t.Fatalf("%d messages, want 100", len(msgs))
+	}
+	next := map[string]int{}
+	for _, m := range msgs {
+		if m.Text != fmt.Sprint(next[m.From]) {
+			t.Fatalf("%s: got %s, want %d (order lost)", m.From, m.Text, next[m.From])
+		}
+		next[m.From]++
+	}
+}
+
+func TestHeldLockMakesAppendWaitAndFail(t *testing.T) {
+	p := inbox(t)
+	if err := os.MkdirAll(p+".lock", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := AppendMessage(ctxFor(t, 300*time.Millisecond), p, Message{From: "x", Text: "y"})
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "held") {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(start) < 250*time.Millisecond {
+		t.Errorf("gave up after %v, before the deadline", time.Since(start))
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Errorf("mailbox written while locked: %v", err)
+	}
+	if _, err := os.Stat(p + ".lock"); err != nil {
+		t.Errorf("someone else's lock removed: %v", err)
+	}
+}
+
+func TestStaleLockIsBroken(t *testing.T) {
+	p := inbox(t)
+	if err := os.MkdirAll(p+".lock", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(p+".lock", old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendMessage(ctxFor(t, 10*time.Second), p, Message{From: "x", Text: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, err := ReadMailbox(p); err != nil || len(msgs) != 1 {
+		t.Errorf("after breaking: %v %v", msgs, err)
+	}
+	left, _ := filepath.Glob(p + ".lock*")
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func TestCorruptMailboxIsNeverOverwritten(t *testing.T) {
+	p := inbox(t)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	bad := []byte(`[{"from":"a","text":"half`)
+	if err := os.WriteFile(p, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	err := UpdateMailbox(ctxFor(t, 5*time.Second), p, func(m []Message) ([]Message, error) {
+		called = true
+		return m, nil
+	})
+	var ce *CorruptMailboxError
+	if !errors.As(err, &ce) || ce.Path != p || ce.Copy == "" || errors.Unwrap(err) == nil {
+		t.Fatalf("err = %#v", err)
+	}
+	if called {
+		t.Error("fn called on a corrupt mailbox")
+	}
+	if got, _ := os.ReadFile(p); !bytes.Equal(got, bad) {
+		t.Errorf("mailbox changed: %q", got)
+	}
+	copies, _ := filepath.Glob(p + ".corrupt-*")
+	if len(copies) != 1 || copies[0] != ce.Copy {
+		t.Fatalf("copies = %v, error says %q", copies, ce.Copy)
+	}
+	if got, _ := os.ReadFile(ce.Copy); !bytes.Equal(got, bad) {
+		t.Errorf("copy = %q", got)
+	}
+	if _, err := ReadMailbox(p); !errors.As(err, &ce) {
+		t.Errorf("ReadMailbox err = %v", err)
+	}
+	// Valid JSON of the wrong shape is corrupt too.
+	for _, s := range []string{`{"from":"a"}`, `[1]`, `[null]`, `[{"read":"yes"}]`} {
+		os.WriteFile(p, []byte(s), 0o600)
+		if err := AppendMessage(ctxFor(t, 5*time.Second), p, Message{}); !errors.As(err, &ce) {
+			t.Errorf("%s: err = %v", s, err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != s {
+			t.Errorf("%s: rewritten as %s", s, got)
+		}
+	}
+}
+
+func TestEmptyMailboxFileIsEmpty(t *testing.T) {
+	p := inbox(t)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	os.WriteFile(p, nil, 0o600)
+	if err := AppendMessage(ctxFor(t, 5*time.Second), p, Message{Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, err := ReadMailbox(p); err != nil || len(msgs) != 1 {
+		t.Errorf("%v %v", msgs, err)
+	}
+}
+
+func TestUnknownFieldsSurviveRewrite(t *testing.T) {
+	p := inbox(t)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	orig := `[{"from":"team-lead","text":"<teammate-message> & hi","timestamp":"t","read":false,` +
+		`"id":"abc","meta":{"n":[1,2,{"deep":true}]}}]`
+	os.WriteFile(p, []byte(orig), 0o600)
+	err := UpdateMailbox(ctxFor(t, 5*time.Second), p, func(m []Message) ([]Message, error) {
+		for i := range m {
+			m[i].Read = true
+		}
+		return append(m, Message{From: "x", Text: "new", Timestamp: "t"}), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	var raw []map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) != 2 || raw[0]["id"] != "abc" || raw[0]["read"] != true {
+		t.Fatalf("rewritten: %s", data)
+	}
+	meta, _ := json.Marshal(raw[0]["meta"])
+	if string(meta) != `{"n":[1,2,{"deep":true}]}` {
+		t.Errorf("meta = %s", meta)
+	}
+	if len(raw[1]) != 4 { // from, text, timestamp, read
+		t.Errorf("new message grew fields: %v", raw[1])
+	}
+	if !bytes.Contains(data, []byte("<teammate-message> & hi")) {
+		t.Errorf("text escaped:\n%s", data)
+	}
+}

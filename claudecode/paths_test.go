@@ -1,0 +1,77 @@
+package claudecode
+
+import (
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+func TestConfigDir(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", "/cfg")
+	t.Setenv("HOME", "/home/u")
+	if d, err := ConfigDir(); err != nil || d != "/cfg" {
+		t.Errorf("with CLAUDE_CONFIG_DIR: %q, %v", d, err)
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	if d, err := ConfigDir(); err != nil || d != "/home/u/.claude" {
+		t.Errorf("with HOME: %q, %v", d, err)
+	}
+	t.Setenv("HOME", "")
+	if _, err := ConfigDir(); err == nil {
+		t.Error("no HOME: want an error")
+	}
+}
+
+func TestPaths(t *testing.T) {
+	c := "/c"
+	check := func(got string, err error, want string) {
+		t.Helper()
+		if err != nil || got != want {
+			t.Errorf("got %q, %v; want %q", got, err, want)
+		}
+	}
+	p, err := TeamDir(c, "session-1234abcd")
+	check(p, err, "/c/teams/session-1234abcd")
+	p, err = TeamConfigPath(c, "t")
+	check(p, err, "/c/teams/t/config.json")
+	p, err = InboxPath(c, "t", "researcher")
+	check(p, err, "/c/teams/t/inboxes/researcher.json")
+	p, err = InboxPath(c, "t", "a.b_c@d-E9")
+	check(p, err, "/c/teams/t/inboxes/a.b_c@d-E9.json")
+	p, err = TasksDir(c, "t")
+	check(p, err, filepath.Join(c, "tasks", "t"))
+}
+
+func TestNameValidation(t *testing.T) {
+	for _, bad := range []string{"", ".", "..", "../x", "a/b", `a\b`, "a\x00b", "a b", "é", "x:y"} {
+		if _, err := TeamDir("/c", bad); err == nil {
+			t.Errorf("TeamDir(%q): want error", bad)
+		}
+		if _, err := TeamConfigPath("/c", bad); err == nil {
+			t.Errorf("TeamConfigPath(%q): want error", bad)
+		}
+		if _, err := TasksDir("/c", bad); err == nil {
+			t.Errorf("TasksDir(%q): want error", bad)
+		}
+		if _, err := InboxPath("/c", bad, "m"); err == nil {
+			t.Errorf("InboxPath(team %q): want error", bad)
+		}
+		if _, err := InboxPath("/c", "t", bad); err == nil {
+			t.Errorf("InboxPath(member %q): want error", bad)
+		}
+	}
+}
+
+func TestSessionIDs(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	a, b := NewSessionID(), NewSessionID()
+	if !re.MatchString(a) || !re.MatchString(b) || a == b {
+		t.Errorf("NewSessionID: %q, %q", a, b)
+	}
+	if got := LeadTeamName("12345678-1234-4234-8234-123456789abc"); got != "session-12345678" {
+		t.Errorf("LeadTeamName = %q", got)
+	}
+	if got := LeadTeamName(a); !ValidName(got) {
+		t.Errorf("LeadTeamName(%q) = %q is not a valid name", a, got)
+	}
+}

@@ -1,0 +1,119 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const observed = `{"name":"session-12345678","createdAt":1795992185450,"leadAgentId":"team-lead@session-12345678","leadSessionId":"12345678-1234-4234-8234-123456789abc","leadProcess":{"pid":1897,"pidSpace":"vm#pid:[4026531836]","claimedAt":1795992185450,"procStart":"13192"},"members":[{"agentId":"team-lead@session-12345678","name":"team-lead","agentType":"team-lead","joinedAt":1795992185450,"tmuxPaneId":"leader","cwd":"/tmp/x/proj","subscriptions":[],"backendType":"in-process"}]}`
+
+func TestMinimalTeamConfigMatchesClaudeCode(t *testing.T) {
+	now := time.UnixMilli(1795992185450)
+	cfg := MinimalTeamConfig("session-12345678", "12345678-1234-4234-8234-123456789abc", "/tmp/x/proj", 1897, now)
+	cfg.LeadProcess.PIDSpace = "vm#pid:[4026531836]" // machine-specific
+	cfg.LeadProcess.ProcStart = "13192"
+	got, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != observed {
+		t.Errorf("got  %s\nwant %s", got, observed)
+	}
+
+	own := MinimalTeamConfig("t", "s", "/", os.Getpid(), now).LeadProcess
+	if !strings.HasPrefix(own.PIDSpace, "vm#pid:[") {
+		t.Errorf("pidSpace = %q", own.PIDSpace)
+	}
+	if _, err := strconv.ParseUint(own.ProcStart, 10, 64); err != nil {
+		t.Errorf("procStart = %q", own.ProcStart)
+	}
+	if ps := MinimalTeamConfig("t", "s", "/", 1<<30, now).LeadProcess.ProcStart; ps != "" {
+		t.Errorf("procStart of no process = %q", ps)
+	}
+}
+
+func TestReadTeamConfig(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.json")
+	withTmux := strings.Replace(observed, `]}`, `,{"agentId":"r@session-12345678","name":"r","model":"sonnet","color":"blue",`+
+		`"joinedAt":1,"tmuxPaneId":"%3","cwd":"/w","worktreePath":"/w","subscriptions":[],"backendType":"tmux"}]}`, 1)
+	os.WriteFile(p, []byte(withTmux), 0o600)
+	cfg, err := ReadTeamConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LeadSessionID != "12345678-1234-4234-8234-123456789abc" || cfg.LeadProcess.PID != 1897 ||
+		len(cfg.Members) != 2 || cfg.Members[1].TmuxPaneID != "%3" || cfg.Members[1].BackendType != "tmux" ||
+		cfg.Members[1].Color != "blue" || cfg.Members[1].WorktreePath != "/w" {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	if _, err := ReadTeamConfig(filepath.Join(t.TempDir(), "none")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestWriteTeamConfigIfMissing(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir, _ := ConfigDir()
+	p, _ := TeamConfigPath(dir, "session-12345678")
+	cfg := MinimalTeamConfig("session-12345678", "12345678-x", "/w", os.Getpid(), time.Now())
+
+	written, err := WriteTeamConfigIfMissing(p, cfg)
+	if err != nil || !written {
+		t.Fatalf("first write: %v %v", written, err)
+	}
+	got, err := ReadTeamConfig(p)
+	if err != nil || !reflect.DeepEqual(*got, cfg) {
+		t.Errorf("read back %+v, %v", got, err)
+	}
+
+	real := []byte(`{"name":"the real lead's"}`)
+	os.WriteFile(p, real, 0o600)
+	written, err = WriteTeamConfigIfMissing(p, cfg)
+	if err != nil || written {
+		t.Fatalf("second write: %v %v", written, err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != string(real) {
+		t.Errorf("existing file replaced: %s", data)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("temp files left: %v", entries)
+	}
+}
+
+func TestWaitTeamConfig(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "teams", "t", "config.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := WaitTeamConfig(ctx, p); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("missing: %v", err)
+	}
+
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	os.WriteFile(p, []byte(`{"name":"t",`), 0o600)
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := WaitTeamConfig(ctx, p); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("half written: %v", err)
+	}
+
+	done := make(chan error, 1)
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go func() { done <- WaitTeamConfig(ctx, p) }()
+	if _, err := WriteTeamConfigIfMissing(p+".x", TeamConfig{Name: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(p+".x", p)
+	if err := <-done; err != nil {
+		t.Errorf("written: %v", err)
+	}
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "attach MEMBER",
+		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			return attach(cmd, io, g, team, args[0])
+		},
+	}
+}
+
+func attach(cmd *cobra.Command, io *iostreams.IO, g *globals, team, member string) error {
+	a, err := supervisor.PrepareAttach(cmd.Context(), team, member, g.tmuxBin)
+	if err != nil {
+		return err
+	}
+	if tmux.Nested() {
+		fmt.Fprintf(io.ErrOut, "teamctl: you are inside tmux, so this opens a nested client: detach it with %s %s d (the first %s goes to the outer tmux)\n", a.Prefix, a.Prefix, a.Prefix)
+	}
+	c := a.Cmd(cmd.Context())
+	c.Stdin, c.Stdout, c.Stderr = io.In, io.Out, io.ErrOut
+	if err := c.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return exitError{ee.ExitCode()}
+		}
+		return fmt.Errorf("attach to %s: %w", member, err)
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/demo"
+	"github.com/teamctl/teamctl/internal/iostreams"
+)
+
+func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var noAttach bool
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Bring up a small demo team of stand-in agents (no Claude Code needed) and attach to its lead",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find teamctl's own binary: %w", err)
+			}
+			l, err := demo.Prepare(exe)
+			if err != nil {
+				return err
+			}
+			if err := upLayout(cmd, io, g, l, &upOptions{configWait: 5 * time.Second}, ""); err != nil {
+				return err
+			}
+			if noAttach || !io.InteractiveTTY() {
+				fmt.Fprintf(io.Out, "\nNot attaching (no terminal). Step in with: teamctl attach lead --team %s\nStop it with: teamctl down --team %s\n", l.Team, l.Team)
+				return nil
+			}
+			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Stop the demo with: teamctl down --team %s\n", l.Team)
+			return attach(cmd, io, g, l.Team, l.Lead.Name)
+		},
+	}
+	cmd.Flags().BoolVar(&noAttach, "no-attach", false, "bring the demo team up without attaching")
+	return cmd
+}

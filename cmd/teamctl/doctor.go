@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/doctor"
+	"github.com/teamctl/teamctl/internal/iostreams"
+)
+
+func newDoctorCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			checks := doctor.Run(cmd.Context(), g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"))
+			failed := false
+			for _, c := range checks {
+				failed = failed || !c.OK
+			}
+			if asJSON {
+				if err := writeJSON(io, checks); err != nil {
+					return err
+				}
+			} else {
+				for _, c := range checks {
+					mark := io.Color("32", "ok  ")
+					switch {
+					case !c.OK:
+						mark = io.Color("31", "FAIL")
+					case c.Warn:
+						mark = io.Color("33", "warn")
+					}
+					fmt.Fprintf(io.Out, "%s  %-14s %s\n", mark, c.Name, c.Detail)
+					if c.Fix != "" {
+						fmt.Fprintf(io.Out, "      %-14s fix: %s\n", "", c.Fix)
+					}
+				}
+			}
+			if failed {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

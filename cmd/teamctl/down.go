@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "down",
+		Short: "Stop the team: SIGTERM, a grace period, SIGKILL, then its tmux server",
+		Long: `Stop every member of the team (SIGTERM to each pane's process group, then
+SIGKILL to what is still running after --timeout) and the team's tmux server.
+Worktrees and Claude Code's files are left alone.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Progress: io.ErrOut})
+			if err != nil {
+				return fmt.Errorf("down %s: %w", team, err)
+			}
+			fmt.Fprintf(io.Out, "team %s is down: %d stopped, %d killed after %s\n", team, len(res.Terminated), len(res.Killed), timeout)
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "grace period between SIGTERM and SIGKILL")
+	return cmd
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show every member of the team: pane, pid, state, uptime, folder",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			st, err := supervisor.GetStatus(cmd.Context(), team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(io, st)
+			}
+			if st.StoppedAt != nil {
+				fmt.Fprintf(io.Out, "team %s is down (since %s)\n", st.Team, st.StoppedAt.Local().Format(time.DateTime))
+			} else {
+				fmt.Fprintf(io.Out, "team %s (tmux -L %s)\n", st.Team, st.Socket)
+			}
+			printStatusTable(io, st)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func writeJSON(io *iostreams.IO, v any) error {
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD")
+	for _, m := range st.Members {
+		state, uptime := m.State, "-"
+		if m.State == supervisor.StateRunning {
+			uptime = time.Since(m.StartedAt).Round(time.Second).String()
+		}
+		if m.ExitCode != nil {
+			state = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.Name, m.Role, m.Pane, m.PID, colorState(io, m.State, state), uptime, m.Cwd)
+	}
+	tw.Flush()
+}
+
+func colorState(io *iostreams.IO, state, text string) string {
+	switch state {
+	case supervisor.StateRunning:
+		return io.Color("32", text)
+	case supervisor.StateExited:
+		return io.Color("31", text)
+	}
+	return text
+}

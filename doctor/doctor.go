@@ -1,0 +1,119 @@
+// Package doctor checks what teamctl needs on this machine and says how to fix
+// what is missing.
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// TestedClaudeVersion is the Claude Code version teamctl was tested against.
+const TestedClaudeVersion = "2.1.328"
+
+// Check is one line of the report.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Warn   bool   `json:"warn,omitempty"` // works, but not as tested
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// Run performs every check. claude is the Claude Code program ("" = claude).
+func Run(ctx context.Context, tmuxBin, claude string) []Check {
+	return []Check{checkTmux(ctx, tmuxBin), checkClaude(ctx, claude), checkGit(ctx), checkStateDir(), checkClaudeDir()}
+}
+
+func checkTmux(ctx context.Context, bin string) Check {
+	v, err := tmux.CheckVersion(ctx, bin)
+	if err != nil {
+		return Check{Name: "tmux", Detail: err.Error(), Fix: fmt.Sprintf("install tmux %d.%d or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", tmux.MinMajor, tmux.MinMinor)}
+	}
+	return Check{Name: "tmux", OK: true, Detail: v.Raw}
+}
+
+func checkClaude(ctx context.Context, prog string) Check {
+	if prog == "" {
+		prog = "claude"
+	}
+	fix := "npm install -g @anthropic-ai/claude-code@" + TestedClaudeVersion + " (or set TEAMCTL_CLAUDE / claude.command)"
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		return Check{Name: "claude", Detail: fmt.Sprintf("%s not found: %v", prog, err), Fix: fix}
+	}
+	out, err := runVersion(ctx, path, "--version")
+	if err != nil {
+		return Check{Name: "claude", Detail: fmt.Sprintf("%s --version failed: %v", path, err), Fix: fix}
+	}
+	c := Check{Name: "claude", OK: true, Detail: fmt.Sprintf("%s (%s)", out, path)}
+	if !strings.HasPrefix(out, TestedClaudeVersion) {
+		c.Warn = true
+		c.Fix = "teamctl was tested with Claude Code " + TestedClaudeVersion + "; screens and team files may differ in other versions"
+	}
+	return c
+}
+
+func checkGit(ctx context.Context) Check {
+	path, err := exec.LookPath("git")
+	if err != nil {
+		return Check{Name: "git", Detail: "git not found (worktrees need it)", Fix: "install git (Debian/Ubuntu: apt-get install git)"}
+	}
+	out, err := runVersion(ctx, path, "--version")
+	if err != nil {
+		return Check{Name: "git", Detail: err.Error(), Fix: "reinstall git"}
+	}
+	return Check{Name: "git", OK: true, Detail: out}
+}
+
+func runVersion(ctx context.Context, path string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, args...).Output()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// checkStateDir makes sure teamctl can keep state: the folder exists or can be
+// made, is private, and takes a file.
+func checkStateDir() Check {
+	root, err := state.Root()
+	if err != nil {
+		return Check{Name: "state folder", Detail: err.Error(), Fix: "set HOME or XDG_STATE_HOME"}
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return Check{Name: "state folder", Detail: err.Error(), Fix: "make " + filepath.Dir(root) + " writable, or set XDG_STATE_HOME"}
+	}
+	f, err := os.CreateTemp(root, ".doctor-*")
+	if err != nil {
+		return Check{Name: "state folder", Detail: err.Error(), Fix: "make " + root + " writable, or set XDG_STATE_HOME"}
+	}
+	f.Close()
+	os.Remove(f.Name())
+	fi, _ := os.Stat(root)
+	if fi != nil && fi.Mode().Perm()&0o077 != 0 {
+		return Check{Name: "state folder", OK: true, Warn: true, Detail: fmt.Sprintf("%s is readable by others (%v)", root, fi.Mode().Perm()), Fix: "chmod 700 " + root}
+	}
+	return Check{Name: "state folder", OK: true, Detail: root}
+}
+
+func checkClaudeDir() Check {
+	dir, err := claudecode.ConfigDir()
+	if err != nil {
+		return Check{Name: "claude config", Detail: err.Error(), Fix: "set HOME or CLAUDE_CONFIG_DIR"}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return Check{Name: "claude config", OK: true, Warn: true, Detail: dir + " does not exist yet", Fix: "run claude once to set it up (log in, accept the theme)"}
+	}
+	return Check{Name: "claude config", OK: true, Detail: dir}
+}

@@ -1,0 +1,67 @@
+// Package iostreams decides, once, where output goes and whether it is a
+// terminal that gets colour (never with NO_COLOR, never when piped).
+package iostreams
+
+import (
+	"io"
+	"os"
+
+	"github.com/creack/pty"
+)
+
+// IO is a command's standard streams.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	tty    bool
+	color  bool
+}
+
+// System returns the process's own streams.
+func System() *IO {
+	tty := isTerminal(os.Stdout)
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return &IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, tty: tty, color: tty && !noColor && os.Getenv("TERM") != "dumb"}
+}
+
+// Test returns streams for tests: not a terminal, no colour.
+func Test(in io.Reader, out, errOut io.Writer) *IO {
+	return &IO{In: in, Out: out, ErrOut: errOut}
+}
+
+// IsTTY reports whether standard output is a terminal.
+func (s *IO) IsTTY() bool { return s.tty }
+
+// InteractiveTTY reports whether both standard input and output are terminals,
+// which attaching needs.
+func (s *IO) InteractiveTTY() bool {
+	f, ok := s.In.(*os.File)
+	return s.tty && ok && isTerminal(f)
+}
+
+// Color wraps text in an ANSI colour when colour is on. code is an SGR number.
+func (s *IO) Color(code, text string) string {
+	if !s.color {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+// TerminalSize is the size of the terminal on standard output, or 0, 0.
+func (s *IO) TerminalSize() (cols, rows int) {
+	f, ok := s.Out.(*os.File)
+	if !ok || !s.tty {
+		return 0, 0
+	}
+	rows, cols, err := pty.Getsize(f)
+	if err != nil {
+		return 0, 0
+	}
+	return cols, rows
+}
+
+func isTerminal(f *os.File) bool {
+	_, _, err := pty.Getsize(f)
+	return err == nil
+}

@@ -1,0 +1,106 @@
+// Package proc reads Linux's /proc for what signals alone cannot tell: whether a
+// process group still has a living (not zombie) member.
+package proc
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Stat is the part of /proc/PID/stat teamctl uses.
+type Stat struct {
+	PID   int
+	State byte // R, S, D, Z, T, …
+	PPID  int
+	PGID  int
+}
+
+// ReadStat parses /proc/PID/stat. The command name may hold spaces and
+// parentheses, so fields are counted from the last ')'.
+func ReadStat(pid int) (Stat, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return Stat{}, err
+	}
+	return parseStat(pid, string(b))
+}
+
+func parseStat(pid int, s string) (Stat, error) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return Stat{}, syscall.EINVAL
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 3 {
+		return Stat{}, syscall.EINVAL
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	pgid, _ := strconv.Atoi(f[2])
+	return Stat{PID: pid, State: f[0][0], PPID: ppid, PGID: pgid}, nil
+}
+
+// GroupAlive reports whether any process of group pgid is alive. A zombie is not:
+// kill(-pgid, 0) would still succeed on one that nobody has reaped yet.
+func GroupAlive(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); err == syscall.ESRCH {
+		return false
+	}
+	return LiveGroups()[pgid]
+}
+
+// LiveGroups returns the process groups that have at least one living (not
+// zombie) process, from one pass over /proc.
+func LiveGroups() map[int]bool {
+	live := map[int]bool{}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return live
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := ReadStat(pid)
+		if err == nil && st.State != 'Z' && st.State != 'X' {
+			live[st.PGID] = true
+		}
+	}
+	return live
+}
+
+// Alive reports whether pid is a living (not zombie) process.
+func Alive(pid int) bool {
+	st, err := ReadStat(pid)
+	return err == nil && st.State != 'Z' && st.State != 'X'
+}
+
+// Cmdline returns the argv of pid.
+func Cmdline(pid int) ([]string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSuffix(string(b), "\x00")
+	if s == "" {
+		return nil, nil
+	}
+	return strings.Split(s, "\x00"), nil
+}
+
+// Environ returns the environment pid started with, as a map.
+func Environ(pid int) (map[string]string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return nil, err
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env, nil
+}

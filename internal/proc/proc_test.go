@@ -1,0 +1,56 @@
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseStatNameWithParens(t *testing.T) {
+	st, err := parseStat(42, "42 (a) b (c)) S 1 77 77 0 -1")
+	if err != nil || st.State != 'S' || st.PPID != 1 || st.PGID != 77 {
+		t.Fatalf("got %+v, %v", st, err)
+	}
+}
+
+func TestGroupAliveFollowsARealGroup(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pgid := cmd.Process.Pid
+	if !GroupAlive(pgid) {
+		t.Fatal("group of a running sleep reported dead")
+	}
+	cmd.Process.Kill()
+	// Not reaped yet: a zombie, which must not count as alive.
+	deadline := time.Now().Add(5 * time.Second)
+	for st, _ := ReadStat(pgid); st.State != 'Z'; st, _ = ReadStat(pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("killed sleep never became a zombie: %+v", st)
+		}
+		runtime.Gosched()
+	}
+	if GroupAlive(pgid) {
+		t.Fatal("group whose only process is a zombie reported alive")
+	}
+	cmd.Wait()
+	if GroupAlive(pgid) {
+		t.Fatal("reaped group reported alive")
+	}
+}
+
+func TestCmdlineAndEnviron(t *testing.T) {
+	args, err := Cmdline(os.Getpid())
+	if err != nil || len(args) == 0 {
+		t.Fatalf("cmdline %v %v", args, err)
+	}
+	env, err := Environ(os.Getpid())
+	if err != nil || env["PATH"] == "" {
+		t.Fatalf("environ: %v", err)
+	}
+}

@@ -1,0 +1,195 @@
+// Package testenv gives each integration test its own world: a teamctl binary,
+// and temp HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME and TMUX_TMPDIR, so tests run
+// real tmux on their own sockets and never touch the user's server or ~/.claude.
+// Every tmux server started under the test's TMUX_TMPDIR is killed by its socket
+// when the test ends.
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// Binary builds teamctl once per test binary and returns its path.
+func Binary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "teamctl-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "teamctl")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", binPath, "github.com/teamctl/teamctl/cmd/teamctl")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build teamctl: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// Env is one test's isolated world.
+type Env struct {
+	T          testing.TB
+	Bin        string
+	Dir        string // holds home, state, work
+	Home       string
+	ClaudeDir  string
+	StateHome  string
+	TmuxTmpDir string
+	Work       string // a folder for layouts and members' cwd
+	Extra      []string
+}
+
+// New makes an Env and registers its clean-up.
+func New(t testing.TB) *Env {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	dir := t.TempDir()
+	// Unix socket paths are limited to ~108 bytes: keep TMUX_TMPDIR short.
+	tt, err := os.MkdirTemp("", "tc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{
+		T: t, Bin: Binary(t), Dir: dir,
+		Home: filepath.Join(dir, "home"), StateHome: filepath.Join(dir, "state"),
+		TmuxTmpDir: tt, Work: filepath.Join(dir, "work"),
+	}
+	e.ClaudeDir = filepath.Join(e.Home, ".claude")
+	for _, d := range []string{e.Home, e.StateHome, e.Work} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		e.KillServers()
+		os.RemoveAll(tt)
+	})
+	return e
+}
+
+// Environ is the environment teamctl and tmux run with in this Env.
+func (e *Env) Environ() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "HOME", "CLAUDE_CONFIG_DIR", "XDG_STATE_HOME", "TMUX_TMPDIR", "TMUX", "TMUX_PANE", "TEAMCTL_TEAM", "TEAMCTL_CLAUDE", "NO_COLOR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+e.Home, "CLAUDE_CONFIG_DIR="+e.ClaudeDir, "XDG_STATE_HOME="+e.StateHome, "TMUX_TMPDIR="+e.TmuxTmpDir)
+	return append(env, e.Extra...)
+}
+
+// Result is a finished command.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Run runs teamctl with args (deadline 2 minutes) and returns what it printed.
+func (e *Env) Run(args ...string) Result {
+	e.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, args...)
+	cmd.Env = e.Environ()
+	cmd.Dir = e.Work
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	r := Result{Stdout: so.String(), Stderr: se.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Code = ee.ExitCode()
+	} else if err != nil {
+		e.T.Fatalf("run teamctl %v: %v", args, err)
+	}
+	return r
+}
+
+// MustRun runs teamctl and fails the test unless it exits 0.
+func (e *Env) MustRun(args ...string) Result {
+	e.T.Helper()
+	r := e.Run(args...)
+	if r.Code != 0 {
+		e.T.Fatalf("teamctl %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// Tmux runs tmux on socket in this Env (deadline 10s).
+func (e *Env) Tmux(socket string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", socket}, args...)...)
+	cmd.Env = e.Environ()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// KillServers kills every tmux server whose socket is in this Env's TMUX_TMPDIR,
+// each by its own socket.
+func (e *Env) KillServers() {
+	dir := filepath.Join(e.TmuxTmpDir, fmt.Sprintf("tmux-%d", os.Getuid()))
+	ents, _ := os.ReadDir(dir)
+	for _, ent := range ents {
+		e.Tmux(ent.Name(), "kill-server")
+	}
+}
+
+// WriteFile writes a file under Work and returns its path.
+func (e *Env) WriteFile(name, content string) string {
+	e.T.Helper()
+	p := filepath.Join(e.Work, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		e.T.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		e.T.Fatal(err)
+	}
+	return p
+}
+
+// Eventually polls cond until it holds or timeout passes; cond says what it saw,
+// which the failure reports.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last string
+	for {
+		ok, seen := cond()
+		if ok {
+			return
+		}
+		last = seen
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s; last seen:\n%s", timeout, what, last)
+		}
+		time.Sleep(20 * time.Millisecond) // poll interval of a condition wait, not a synchronisation sleep
+	}
+}

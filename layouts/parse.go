@@ -1,0 +1,156 @@
+package layouts
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Parse reads and validates the layout file at path. When the file is not a
+// valid layout, the error is an *Error listing every problem in it.
+func Parse(path string) (*Layout, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read layout: %w", err)
+	}
+	return ParseBytes(path, data)
+}
+
+// ParseBytes validates data as the layout file at path. Path names the file in
+// messages and its folder is what a relative root is resolved against; when
+// path is "" (a layout read from stdin), messages say "<stdin>" and the
+// current directory is the base. When data is not a valid layout, the error
+// is an *Error listing every problem in it.
+func ParseBytes(path string, data []byte) (*Layout, error) {
+	sum := sha256.Sum256(data)
+	l := &Layout{Digest: hex.EncodeToString(sum[:])}
+	w := &walker{file: path}
+	if path == "" {
+		w.file = "<stdin>"
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("layout from stdin: %w", err)
+		}
+		w.base = wd
+	} else {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("layout %s: %w", path, err)
+		}
+		l.Path, w.base = abs, filepath.Dir(abs)
+	}
+	if root := w.document(data); root != nil {
+		w.layout(l, root)
+	}
+	if len(w.problems) > 0 {
+		sortProblems(w.problems)
+		return nil, &Error{Problems: w.problems}
+	}
+	return l, nil
+}
+
+// document returns the top node of data's first document (later ones are
+// ignored), or nil after reporting a syntax error or an empty file.
+func (w *walker) document(data []byte) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		w.problems = append(w.problems, w.syntaxProblem(err))
+		return nil
+	}
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+		w.problems = append(w.problems, Problem{File: w.file, Line: 1, Col: 1, Msg: "empty layout file"})
+		return nil
+	}
+	return resolve(doc.Content[0])
+}
+
+// yamlErrRE matches yaml.v3's syntax errors, which carry a line but no column.
+var yamlErrRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+
+// parserProblems are the messages of yaml.v3's parser (as opposed to its
+// scanner). For these, yaml.v3 v3.0.1 reports a 0-based line (it adds 1 for
+// scanner errors only), so the line the message names is the one above the
+// mistake; a test pins this down.
+var parserProblems = []string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %TAG directive",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// syntaxProblem turns a yaml.v3 error into a Problem at the line it names
+// (line 1 when it names none); yaml.v3 gives no column.
+func (w *walker) syntaxProblem(err error) Problem {
+	p := Problem{File: w.file, Line: 1, Col: 1}
+	msg := err.Error()
+	if m := yamlErrRE.FindStringSubmatch(msg); m != nil {
+		if line, convErr := strconv.Atoi(m[1]); convErr == nil && line > 0 {
+			p.Line = line
+		}
+		msg = m[2]
+		if slices.Contains(parserProblems, msg) {
+			p.Line++
+		}
+	}
+	p.Msg = "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")
+	return p
+}
+
+// layout fills l from the document's top mapping n.
+func (w *walker) layout(l *Layout, n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		w.add(n, "", "the layout must be a mapping of keys such as team: and members:")
+		return
+	}
+	f := w.fields(n, "", topKeys)
+	if v := w.required(f, "team", n, ""); v != nil {
+		l.Team = w.name(v, "team")
+	}
+	l.Description, _ = w.text(f.get("description"), "description")
+	root, rootOK := w.dir(f.get("root"), "root", w.base, true)
+	l.Root = root
+	l.Claude = w.claude(f.get("claude"))
+	l.Env = w.env(f.get("env"), "env")
+	l.Arrangement = w.choice(f.get("layout"), "layout", Arrangements, Arrangements[0])
+
+	// Member directories are checked only under a usable root: under a bad one
+	// every cwd would fail too and bury the one mistake that matters.
+	ms := memberSetup{root: root, checkCwd: rootOK}
+	lead, leadName := w.lead(f.get("lead"), ms)
+	members, names := w.members(f.get("members"), ms)
+	l.Lead, l.Members = lead, members
+	w.uniqueNames(append([]nameRef{leadName}, names...))
+}
+
+// claude reads the claude: mapping.
+func (w *walker) claude(n *yaml.Node) Claude {
+	c := Claude{Command: "claude"}
+	if n == nil || !w.isMapping(n, "claude") {
+		return c
+	}
+	f := w.fields(n, "claude", claudeKeys)
+	if v := f.get("command"); v != nil {
+		if s, ok := w.text(v, "claude.command"); ok && s == "" {
+			w.add(v, "claude.command", "must not be empty")
+		} else if ok {
+			c.Command = s
+		}
+	}
+	c.Args, _ = w.stringList(f.get("args"), "claude.args")
+	return c
+}

@@ -1,0 +1,318 @@
+package layouts
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// mustParse parses src as the file t.yaml in the package folder.
+func mustParse(t *testing.T, src string) *Layout {
+	t.Helper()
+	l, err := ParseBytes("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("ParseBytes:\n%v", err)
+	}
+	return l
+}
+
+// writeFile writes data to dir/name, making the folders it needs.
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDefaults(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := mustParse(t, `team: t
+members:
+  - name: m0
+  - name: m1
+    color: cyan
+  - name: m2
+  - {name: m3}
+  - {name: m4}
+  - {name: m5}
+  - {name: m6}
+  - {name: m7}
+  - {name: m8}
+`)
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"Path", l.Path, filepath.Join(wd, "t.yaml")},
+		{"Root", l.Root, wd},
+		{"Claude.Command", l.Claude.Command, "claude"},
+		{"Claude.Args", len(l.Claude.Args), 0},
+		{"Arrangement", l.Arrangement, "main-vertical"},
+		{"Lead.Name", l.Lead.Name, "lead"},
+		{"Lead.Color", l.Lead.Color, ""},
+		{"Lead.TeammateMode", l.Lead.TeammateMode, "tmux"},
+		{"Lead.Cwd", l.Lead.Cwd, wd},
+		{"Lead.IsClaude", l.Lead.IsClaude(), true},
+		{"len(Members)", len(l.Members), 9},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	// Colours go by position in members, so an explicit one does not shift the others.
+	wantColors := []string{"red", "cyan", "green", "yellow", "purple", "orange", "pink", "cyan", "red"}
+	for i, m := range l.Members {
+		if m.Color != wantColors[i] {
+			t.Errorf("members[%d].Color = %q, want %q", i, m.Color, wantColors[i])
+		}
+		if m.Cwd != wd {
+			t.Errorf("members[%d].Cwd = %q, want the root %q", i, m.Cwd, wd)
+		}
+		if m.TeammateMode != "" {
+			t.Errorf("members[%d].TeammateMode = %q, want none", i, m.TeammateMode)
+		}
+	}
+}
+
+func TestNullMeansNotSet(t *testing.T) {
+	l := mustParse(t, "team: t\ndescription:\nroot: ~\nclaude: {command: null}\nlayout:\nlead:\nmembers:\n")
+	if l.Claude.Command != "claude" || l.Arrangement != "main-vertical" || l.Lead.Name != "lead" || len(l.Members) != 0 {
+		t.Errorf("nulls were not taken as defaults: %+v", l)
+	}
+}
+
+func TestFields(t *testing.T) {
+	l := mustParse(t, `team: auth-fix
+description: Fix the login bugs
+claude:
+  command: /opt/claude
+  args: [--verbose, 2]
+layout: windows
+lead:
+  name: boss
+  model: opus
+  color: pink
+  prompt: Coordinate the team.
+  permissionMode: manual
+  teammateMode: in-process
+  args: [--debug]
+members:
+  - name: researcher
+    agentType: general-purpose
+    model: sonnet
+    color: blue
+    prompt: Find where sessions expire.
+    planModeRequired: true
+    permissionMode: plan
+  - name: web
+    command: [python3, -m, http.server, 8000]
+`)
+	if l.Team != "auth-fix" || l.Description != "Fix the login bugs" || l.Arrangement != "windows" {
+		t.Errorf("team fields: %+v", l)
+	}
+	if l.Claude.Command != "/opt/claude" || !slices.Equal(l.Claude.Args, []string{"--verbose", "2"}) {
+		t.Errorf("Claude = %+v", l.Claude)
+	}
+	lead := l.Lead
+	if lead.Name != "boss" || lead.Model != "opus" || lead.Color != "pink" || lead.Prompt != "Coordinate the team." ||
+		lead.PermissionMode != "manual" || lead.TeammateMode != "in-process" || !slices.Equal(lead.Args, []string{"--debug"}) {
+		t.Errorf("Lead = %+v", lead)
+	}
+	if lead.Line != 8 || lead.Column != 3 {
+		t.Errorf("Lead at %d:%d, want 8:3", lead.Line, lead.Column)
+	}
+	r := l.Members[0]
+	if r.Name != "researcher" || r.AgentType != "general-purpose" || r.Model != "sonnet" || r.Color != "blue" ||
+		r.Prompt != "Find where sessions expire." || !r.PlanModeRequired || r.PermissionMode != "plan" || !r.IsClaude() {
+		t.Errorf("members[0] = %+v", r)
+	}
+	if r.Line != 16 || r.Column != 5 {
+		t.Errorf("members[0] at %d:%d, want 16:5", r.Line, r.Column)
+	}
+	web := l.Members[1]
+	if web.IsClaude() || !slices.Equal(web.Command, []string{"python3", "-m", "http.server", "8000"}) {
+		t.Errorf("members[1] = %+v", web)
+	}
+	if got := l.All(); len(got) != 3 || got[0].Name != "boss" || got[2].Name != "web" {
+		t.Errorf("All() = %+v", got)
+	}
+}
+
+func TestEnvOrder(t *testing.T) {
+	l := mustParse(t, `team: t
+env:
+  ZED: z
+  ALPHA: 1
+  MID: true
+  _x: "quoted # not a comment"
+  FLOAT: 1.50
+  EMPTY:
+lead:
+  env: {B: 2, A: 1}
+members:
+  - name: a
+    env:
+      Y: y
+      X: x
+`)
+	want := []EnvVar{{"ZED", "z"}, {"ALPHA", "1"}, {"MID", "true"}, {"_x", "quoted # not a comment"}, {"FLOAT", "1.50"}, {"EMPTY", ""}}
+	if !slices.Equal(l.Env, want) {
+		t.Errorf("Env = %v, want %v", l.Env, want)
+	}
+	if want := []EnvVar{{"B", "2"}, {"A", "1"}}; !slices.Equal(l.Lead.Env, want) {
+		t.Errorf("Lead.Env = %v, want %v", l.Lead.Env, want)
+	}
+	if want := []EnvVar{{"Y", "y"}, {"X", "x"}}; !slices.Equal(l.Members[0].Env, want) {
+		t.Errorf("members[0].Env = %v, want %v", l.Members[0].Env, want)
+	}
+}
+
+// TestMergeKeys checks that YAML anchors and merge keys work for sharing
+// settings between members, with a member's own keys winning.
+func TestMergeKeys(t *testing.T) {
+	l := mustParse(t, `team: t
+members:
+  - &common
+    name: a
+    model: sonnet
+    env: &env {A: "1"}
+  - <<: *common
+    name: b
+  - <<: *common
+    name: c
+    model: opus
+    env: *env
+`)
+	for i, want := range []string{"sonnet", "sonnet", "opus"} {
+		if m := l.Members[i]; m.Model != want || !slices.Equal(m.Env, []EnvVar{{"A", "1"}}) {
+			t.Errorf("members[%d] = %+v, want model %s and env A=1", i, m, want)
+		}
+	}
+}
+
+func TestRelativePaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"project/services/auth", "elsewhere"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := filepath.Join(dir, "elsewhere")
+	path := writeFile(t, dir, "conf/team.yaml", `team: t
+root: ../project
+lead:
+  cwd: services/../services/auth/
+members:
+  - name: a
+    cwd: `+abs+`
+  - name: b
+`)
+	// Parse with a relative path, from the temporary folder.
+	t.Chdir(dir)
+	l, err := Parse(filepath.Join("conf", "team.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "project")
+	for _, c := range []struct{ what, got, want string }{
+		{"Path", l.Path, path},
+		{"Root", l.Root, root},
+		{"Lead.Cwd", l.Lead.Cwd, filepath.Join(root, "services", "auth")},
+		{"members[0].Cwd (absolute)", l.Members[0].Cwd, abs},
+		{"members[1].Cwd (default)", l.Members[1].Cwd, root},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %q, want %q", c.what, c.got, c.want)
+		}
+	}
+}
+
+func TestSymlinksKept(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	l, err := Parse(writeFile(t, dir, "t.yaml", "team: t\nroot: link\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "link"); l.Root != want {
+		t.Errorf("Root = %q, want %q", l.Root, want)
+	}
+}
+
+func TestStdinRoot(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	l, err := ParseBytes("", []byte("team: t\nroot: sub\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(wd, "sub"); l.Root != want || l.Path != "" {
+		t.Errorf("Root, Path = %q, %q; want %q, \"\"", l.Root, l.Path, want)
+	}
+}
+
+func TestDigest(t *testing.T) {
+	data := []byte("team: t\n")
+	sum := sha256.Sum256(data)
+	want := hex.EncodeToString(sum[:])
+	path := writeFile(t, t.TempDir(), "t.yaml", string(data))
+	for i := range 2 {
+		l, err := Parse(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Digest != want {
+			t.Errorf("parse %d: Digest = %s, want %s", i, l.Digest, want)
+		}
+	}
+	// The digest is of the bytes, so even a comment changes it.
+	other := mustParse(t, "team: t\n# changed\n")
+	if other.Digest == want {
+		t.Errorf("Digest did not change with the file's bytes")
+	}
+}
+
+// TestConfigs checks that every example layout is valid, demo.yaml included
+// once it exists.
+func TestConfigs(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "configs", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"auth-fix.yaml", "dev-server.yaml"} {
+		if !slices.Contains(paths, filepath.Join("..", "configs", want)) {
+			t.Errorf("configs/%s is missing", want)
+		}
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			if _, err := Parse(path); err != nil {
+				t.Errorf("%v", err)
+			}
+		})
+	}
+}

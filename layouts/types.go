@@ -1,0 +1,68 @@
+// Package layouts reads a team's layout file: its schema, parsing and validation.
+// Validation reports every problem at once, each with the file, line and column
+// it was found at, so a person can fix a layout in one pass.
+package layouts
+
+// Layout is a validated layout file, with defaults applied and paths absolute.
+type Layout struct {
+	Path        string // absolute path of the layout file ("" when parsed from bytes without a file)
+	Digest      string // hex sha256 of the file's bytes
+	Team        string
+	Description string
+	Root        string // absolute working directory of the team
+	Claude      Claude
+	Env         []EnvVar // the team's env, in file order
+	Arrangement string   // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
+	Lead        Member
+	Members     []Member
+}
+
+// Claude says how to launch Claude Code.
+type Claude struct {
+	Command string   // default "claude"; TEAMCTL_CLAUDE overrides it (applied by the caller, not here)
+	Args    []string // extra arguments for every Claude Code member, placed right after Command
+}
+
+// EnvVar is one NAME=VALUE setting. A slice keeps the file's order, which decides
+// which setting wins when the same name appears at several levels.
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// Member is the lead or a teammate.
+type Member struct {
+	Name             string // [a-z0-9-]; the lead defaults to "lead"
+	AgentType        string
+	Model            string
+	Color            string // one of Colors; teammates without one get Colors in turn
+	Prompt           string
+	PlanModeRequired bool
+	PermissionMode   string   // "" or one of PermissionModes
+	TeammateMode     string   // lead only: "tmux" (default), "auto", "in-process"
+	Cwd              string   // absolute; Root joined with the member's relative cwd
+	Env              []EnvVar // in file order
+	Args             []string // extra arguments after teamctl's flags
+	Command          []string // non-empty: a plain process, not Claude Code
+	Line, Column     int      // where the member starts in the file, for messages
+}
+
+// IsClaude reports whether the member is a Claude Code session (not a plain command).
+func (m Member) IsClaude() bool { return len(m.Command) == 0 }
+
+// Colors are Claude Code's teammate colours.
+var Colors = []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}
+
+// PermissionModes are Claude Code 2.1.328's --permission-mode choices.
+var PermissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"}
+
+// Arrangements are the values of the `layout:` key.
+var Arrangements = []string{"main-vertical", "tiled", "windows"}
+
+// TeammateModes are the values of lead.teammateMode.
+var TeammateModes = []string{"tmux", "auto", "in-process"}
+
+// All returns the lead followed by the teammates.
+func (l *Layout) All() []Member {
+	return append([]Member{l.Lead}, l.Members...)
+}

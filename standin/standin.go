@@ -1,0 +1,404 @@
+// Package standin is a stand-in for Claude Code: a program that draws screens like
+// Claude Code's (idle prompt, working spinner, permission dialog, shell questions),
+// reads turns from its terminal and, as a teammate, from its inbox, and writes the
+// lead's team config like Claude Code does. teamctl's demo and tests run it in tmux
+// panes where Claude Code would run.
+//
+// Its behaviour is driven by Claude Code's own flags and two variables:
+// TEAMCTL_STANDIN_SCRIPT (comma-separated steps run at start-up, see parseScript)
+// and TEAMCTL_STANDIN_WORK (the length of a turn, default 1s).
+package standin
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"github.com/creack/pty"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+)
+
+// Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
+// returns its exit code. It runs until a script step exits or a signal ends the
+// process; the end of stdin does not end it, as a tmux pane's stdin never ends.
+func Main(args []string, stdin io.Reader, stdout io.Writer) int {
+	return run(context.Background(), args, stdin, stdout)
+}
+
+const (
+	ruleWidth  = 60 // at most; narrower panes get rules as wide as they are
+	spinGlyphs = "·✢✳✶✻✽"
+	inboxPoll  = 200 * time.Millisecond
+	spinEvery  = 100 * time.Millisecond
+)
+
+type agent struct {
+	o      options
+	out    io.Writer
+	lines  <-chan string // typed lines; nil once stdin has ended
+	work   time.Duration
+	inbox  string   // a teammate's inbox, "" for a lead
+	last   []string // the last turn's lines, shown on the idle screen
+	parked bool     // the cursor sits on the idle screen's input line
+	errMsg string   // the last inbox error shown, to show each only once
+}
+
+// run is Main with a context, so tests can stop it; it returns 0 when ctx ends.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) int {
+	a := &agent{o: parseFlags(args), out: stdout, work: time.Second}
+	steps, err := parseScript(os.Getenv("TEAMCTL_STANDIN_SCRIPT"))
+	if err != nil {
+		fmt.Fprintf(stdout, "stand-in: TEAMCTL_STANDIN_SCRIPT: %v\n", err)
+		return 2
+	}
+	if w := os.Getenv("TEAMCTL_STANDIN_WORK"); w != "" {
+		if a.work, err = parseDur(w); err != nil {
+			fmt.Fprintf(stdout, "stand-in: TEAMCTL_STANDIN_WORK: %v\n", err)
+			return 2
+		}
+	}
+	a.clear()
+	a.setUp()
+	a.lines = readLines(ctx, stdin)
+	if a.o.prompt != "" {
+		a.turn(ctx, []string{"❯ " + a.o.prompt}, a.work)
+	}
+	a.checkInbox(ctx)
+	for _, s := range steps {
+		if ctx.Err() != nil {
+			return 0
+		}
+		if s.kind == "exit" {
+			a.unpark()
+			return s.code
+		}
+		a.do(ctx, s)
+	}
+	a.idle(ctx, 0)
+	return 0
+}
+
+// setUp plays the part of Claude Code's start-up that touches ~/.claude: a lead
+// writes its implicit team's config; a teammate finds its inbox.
+func (a *agent) setUp() {
+	sid := a.o.sessionID
+	if sid == "" {
+		sid = a.o.resume
+	}
+	lead := sid != "" && a.o.agentName == "" && os.Getenv("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS") == "1"
+	teammate := a.o.agentName != "" && a.o.teamName != ""
+	if !lead && !teammate {
+		return
+	}
+	dir, err := claudecode.ConfigDir()
+	if err != nil {
+		a.println("stand-in: " + err.Error())
+		return
+	}
+	if teammate {
+		if a.inbox, err = claudecode.InboxPath(dir, a.o.teamName, a.o.agentName); err != nil {
+			a.println("stand-in: " + err.Error())
+		}
+		return
+	}
+	team := claudecode.LeadTeamName(sid)
+	path, err := claudecode.TeamConfigPath(dir, team)
+	if err == nil {
+		cwd, _ := os.Getwd()
+		_, err = claudecode.WriteTeamConfigIfMissing(path,
+			claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
+	}
+	if err != nil {
+		a.println("stand-in: team config: " + err.Error())
+	}
+}
+
+// readLines delivers stdin's lines until it ends, then closes the channel.
+func readLines(ctx context.Context, r io.Reader) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case ch <- strings.TrimRight(sc.Text(), "\r"):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// readLine waits for one typed line. ok is false when ctx ended first; after the end
+// of stdin it waits for ctx.
+func (a *agent) readLine(ctx context.Context) (line string, ok bool) {
+	for {
+		select {
+		case <-ctx.Done():
+			return "", false
+		case l, open := <-a.lines:
+			if open {
+				return l, true
+			}
+			a.lines = nil
+		}
+	}
+}
+
+func (a *agent) do(ctx context.Context, s step) {
+	a.unpark()
+	switch s.kind {
+	case "work":
+		a.turn(ctx, nil, s.dur)
+	case "ask":
+		fmt.Fprint(a.out, s.text+" ")
+		if l, ok := a.readLine(ctx); ok {
+			a.last = []string{"answered: " + l}
+			a.println(a.last[0])
+		}
+	case "permission":
+		a.permission(ctx)
+	case "busy":
+		a.busy(ctx, s.dur)
+	case "sleep":
+		wait(ctx, s.dur)
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+	case "idle":
+		a.idle(ctx, s.dur)
+	}
+}
+
+func (a *agent) println(s string) { fmt.Fprintln(a.out, s) }
+
+// clear starts a new screen with the header line.
+func (a *agent) clear() {
+	a.parked = false
+	name := a.o.agentName
+	if name == "" {
+		name = "lead"
+	}
+	model := a.o.model
+	if model == "" {
+		model = "default"
+	}
+	fmt.Fprint(a.out, "\x1b[H\x1b[2J")
+	a.println(fmt.Sprintf("✻ Claude Code (stand-in) · %s · model %s", name, model))
+	a.println("")
+}
+
+// unpark moves the cursor from the idle screen's input line to below the footer,
+// so that what follows does not overwrite the screen.
+func (a *agent) unpark() {
+	if a.parked {
+		fmt.Fprint(a.out, "\x1b[2B\r\n")
+		a.parked = false
+	}
+}
+
+// turn shows head (the prompt or message) and works for d.
+func (a *agent) turn(ctx context.Context, head []string, d time.Duration) {
+	a.clear()
+	for _, l := range head {
+		a.println(l)
+	}
+	glyphs := []rune(spinGlyphs)
+	tick := time.NewTicker(spinEvery)
+	defer tick.Stop()
+	done := time.After(d)
+	start := time.Now()
+spin:
+	for i := 0; ; i++ {
+		fmt.Fprintf(a.out, "\r\x1b[K%c Working… (esc to interrupt)", glyphs[i%len(glyphs)])
+		select {
+		case <-ctx.Done():
+			return
+		case <-done:
+			break spin
+		case <-tick.C:
+		}
+	}
+	worked := fmt.Sprintf("✻ Worked for %ds", int(time.Since(start)/time.Second))
+	fmt.Fprint(a.out, "\r\x1b[K"+worked+"\n")
+	a.last = append(head[:len(head):len(head)], worked)
+}
+
+// idle shows the idle screen and takes turns from stdin and the inbox, for d
+// (0: until ctx ends).
+func (a *agent) idle(ctx context.Context, d time.Duration) {
+	var until <-chan time.Time
+	if d > 0 {
+		until = time.After(d)
+	}
+	poll := time.NewTicker(inboxPoll)
+	defer poll.Stop()
+	a.drawIdle()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-until:
+			return
+		case l, open := <-a.lines:
+			if !open {
+				a.lines = nil
+				continue
+			}
+			a.turn(ctx, []string{"❯ " + l}, a.work)
+			a.drawIdle()
+		case <-poll.C:
+			if a.checkInbox(ctx) {
+				a.drawIdle()
+			}
+		}
+	}
+}
+
+func (a *agent) drawIdle() {
+	a.clear()
+	for _, l := range a.last {
+		a.println(l)
+	}
+	a.println("")
+	width := a.ruleWidth()
+	top := strings.Repeat("─", width)
+	if a.o.agentName != "" {
+		label := "──── @" + a.o.agentName + " "
+		top = label + strings.Repeat("─", max(4, width-len([]rune(label))))
+	}
+	a.println(top)
+	a.println("❯ ")
+	a.println(strings.Repeat("─", width))
+	if a.o.permissionMode == "manual" {
+		a.println("⏸ manual mode on · ? for shortcuts")
+	} else {
+		a.println("⏵⏵ auto mode on (shift+tab to cycle)")
+	}
+	// Park the cursor after "❯ " so that typing shows on the input line.
+	fmt.Fprint(a.out, "\x1b[3A\r\x1b[2C")
+	a.parked = true
+}
+
+// checkInbox takes a teammate's unread messages, marks them read and makes each a
+// turn. It reports whether there were any.
+func (a *agent) checkInbox(ctx context.Context) bool {
+	if a.inbox == "" {
+		return false
+	}
+	msgs, err := claudecode.ReadMailbox(a.inbox)
+	if err == nil && !hasUnread(msgs) {
+		return false
+	}
+	var unread []claudecode.Message
+	if err == nil {
+		uctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = claudecode.UpdateMailbox(uctx, a.inbox, func(msgs []claudecode.Message) ([]claudecode.Message, error) {
+			for i := range msgs {
+				if !msgs[i].Read {
+					unread = append(unread, msgs[i])
+					msgs[i].Read = true
+				}
+			}
+			return msgs, nil
+		})
+		cancel()
+	}
+	if err != nil {
+		if err.Error() != a.errMsg {
+			a.errMsg = err.Error()
+			a.unpark()
+			a.println("stand-in: inbox: " + a.errMsg)
+		}
+		return false
+	}
+	a.errMsg = ""
+	for _, m := range unread {
+		head := append([]string{"Message from @" + m.From + ":"}, strings.Split(m.Text, "\n")...)
+		a.turn(ctx, head, a.work)
+	}
+	return len(unread) > 0
+}
+
+func hasUnread(msgs []claudecode.Message) bool {
+	for _, m := range msgs {
+		if !m.Read {
+			return true
+		}
+	}
+	return false
+}
+
+// permissionDialog is Claude Code's dialog for a Bash command, as it draws it.
+const permissionDialog = ` Bash command
+
+   rm -rf build/
+
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. Yes, and always allow access to build/ from this project
+   3. No
+
+ Esc to cancel · Tab to amend
+`
+
+func (a *agent) permission(ctx context.Context) {
+	a.clear()
+	fmt.Fprint(a.out, permissionDialog)
+	l, ok := a.readLine(ctx)
+	if !ok {
+		return
+	}
+	switch strings.ToLower(strings.TrimSpace(l)) {
+	case "", "1", "y", "yes":
+		a.last = []string{"Running…"}
+	default:
+		a.last = []string{"Denied"}
+	}
+	a.println(a.last[0])
+}
+
+// busy prints a line every 100ms for d (0: until ctx ends), never going idle.
+func (a *agent) busy(ctx context.Context, d time.Duration) {
+	var until <-chan time.Time
+	if d > 0 {
+		until = time.After(d)
+	}
+	tick := time.NewTicker(spinEvery)
+	defer tick.Stop()
+	for n := 1; ; n++ {
+		a.println(fmt.Sprintf("busy: output line %d", n))
+		select {
+		case <-ctx.Done():
+			return
+		case <-until:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func wait(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// ruleWidth fits the rules to the pane, so a narrow pane does not wrap them.
+func (a *agent) ruleWidth() int {
+	if f, ok := a.out.(*os.File); ok {
+		if _, cols, err := pty.Getsize(f); err == nil && cols > 8 && cols < ruleWidth {
+			return cols
+		}
+	}
+	return ruleWidth
+}

@@ -1,0 +1,280 @@
+package standin
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+)
+
+const waitLimit = 10 * time.Second
+
+// screen collects what the stand-in writes and wakes waiters on every write.
+type screen struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func newScreen() *screen { return &screen{changed: make(chan struct{})} }
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return s.buf.Write(p)
+}
+
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// waitFor waits until the output holds want, after the output's first `after` bytes.
+func (s *screen) waitFor(t *testing.T, after int, want string) int {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		out, ch := s.buf.String(), s.changed
+		s.mu.Unlock()
+		if i := strings.Index(out[after:], want); i >= 0 {
+			return after + i + len(want)
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			t.Fatalf("no %q in the output after %v:\n%s", want, waitLimit, out[after:])
+		}
+	}
+}
+
+type standIn struct {
+	scr   *screen
+	stdin *io.PipeWriter
+	done  chan struct{}
+	code  int
+}
+
+// setEnv gives the test a private Claude config folder and a quick default turn.
+func setEnv(t *testing.T, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", dir)
+	t.Setenv("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1")
+	t.Setenv("TEAMCTL_STANDIN_SCRIPT", script)
+	t.Setenv("TEAMCTL_STANDIN_WORK", "20ms")
+	return dir
+}
+
+func start(t *testing.T, args ...string) *standIn {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	s := &standIn{scr: newScreen(), stdin: pw, done: make(chan struct{})}
+	go func() {
+		s.code = run(ctx, args, pr, s.scr)
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		pw.Close()
+		s.wait(t)
+	})
+	return s
+}
+
+func (s *standIn) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-s.done:
+		return s.code
+	case <-time.After(waitLimit):
+		t.Fatalf("stand-in still running after %v", waitLimit)
+		return 0
+	}
+}
+
+func (s *standIn) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *standIn) typeLine(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const sessionID = "12345678-1234-4234-8234-123456789abc"
+
+func TestLeadWritesTeamConfig(t *testing.T) {
+	dir := setEnv(t, "")
+	s := start(t, "--session-id", sessionID, "--teammate-mode", "tmux", "--model", "opus")
+	path := filepath.Join(dir, "teams", "session-12345678", "config.json")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := claudecode.WaitTeamConfig(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := claudecode.ReadTeamConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LeadSessionID != sessionID || cfg.LeadProcess.PID != os.Getpid() || cfg.Members[0].Name != "team-lead" {
+		t.Errorf("config = %+v", cfg)
+	}
+	at := s.scr.waitFor(t, 0, "✻ Claude Code (stand-in) · lead · model opus")
+	at = s.scr.waitFor(t, at, "\n"+strings.Repeat("─", 60)+"\n❯ \n")
+	s.scr.waitFor(t, at, "⏵⏵ auto mode on (shift+tab to cycle)")
+}
+
+func TestLeadWithoutAgentTeamsWritesNothing(t *testing.T) {
+	dir := setEnv(t, "")
+	t.Setenv("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "")
+	s := start(t, "--session-id", sessionID)
+	s.scr.waitFor(t, 0, "auto mode on") // the config would be written before the first screen
+	if _, err := os.Stat(filepath.Join(dir, "teams")); !os.IsNotExist(err) {
+		t.Errorf("teams folder: %v", err)
+	}
+}
+
+func TestTeammateTakesTurnsFromItsInbox(t *testing.T) {
+	dir := setEnv(t, "")
+	inbox, err := claudecode.InboxPath(dir, "session-12345678", "researcher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := claudecode.AppendMessage(ctx, inbox, claudecode.PromptMessage("find the bug\nin foo.go", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, "--agent-id", "researcher@session-12345678", "--agent-name", "researcher",
+		"--team-name", "session-12345678", "--permission-mode", "manual")
+	s.stdin.Close() // a closed stdin must not end the stand-in
+
+	at := s.scr.waitFor(t, 0, "Message from @team-lead:\nfind the bug\nin foo.go\n")
+	at = s.scr.waitFor(t, at, "Worked for")
+	at = s.scr.waitFor(t, at, "──── @researcher ──")
+	at = s.scr.waitFor(t, at, "⏸ manual mode on · ? for shortcuts")
+	msgs, err := claudecode.ReadMailbox(inbox)
+	if err != nil || len(msgs) != 1 || !msgs[0].Read {
+		t.Fatalf("inbox after the turn: %+v, %v", msgs, err)
+	}
+
+	// A message arriving while idle is a new turn too.
+	if err := claudecode.AppendMessage(ctx, inbox, claudecode.Message{From: "lead2", Text: "again", Timestamp: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	s.scr.waitFor(t, at, "Message from @lead2:\nagain\n")
+	if s.exited() {
+		t.Fatal("stand-in exited")
+	}
+}
+
+func TestPromptAndTypedTurns(t *testing.T) {
+	setEnv(t, "")
+	s := start(t, "--session-id", sessionID, "--", "-starts with a dash")
+	at := s.scr.waitFor(t, 0, "❯ -starts with a dash\n")
+	at = s.scr.waitFor(t, at, "esc to interrupt")
+	at = s.scr.waitFor(t, at, "✻ Worked for 0s\n")
+	at = s.scr.waitFor(t, at, "auto mode on")
+	s.typeLine(t, "next please")
+	at = s.scr.waitFor(t, at, "❯ next please\n")
+	s.scr.waitFor(t, at, "auto mode on")
+}
+
+func TestScriptWorkAndBusy(t *testing.T) {
+	setEnv(t, "work:250ms,busy:250ms,exit:0")
+	s := start(t)
+	at := s.scr.waitFor(t, 0, "✢ Working… (esc to interrupt)")
+	at = s.scr.waitFor(t, at, "✻ Worked for ")
+	s.scr.waitFor(t, at, "busy: output line 2\n")
+	if code := s.wait(t); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}
+
+func TestScriptAsk(t *testing.T) {
+	setEnv(t, "ask,ask:Continue? [y/n],exit:4")
+	s := start(t)
+	at := s.scr.waitFor(t, 0, "Overwrite? (y/n) ")
+	if s.exited() {
+		t.Fatal("did not wait for an answer")
+	}
+	s.typeLine(t, "y")
+	at = s.scr.waitFor(t, at, "answered: y\n")
+	at = s.scr.waitFor(t, at, "Continue? [y/n] ")
+	s.typeLine(t, "no way")
+	s.scr.waitFor(t, at, "answered: no way\n")
+	if code := s.wait(t); code != 4 {
+		t.Errorf("exit code %d", code)
+	}
+}
+
+func TestScriptPermission(t *testing.T) {
+	for _, tc := range []struct{ answer, want string }{
+		{"", "Running…"}, {"1", "Running…"}, {"y", "Running…"}, {"3", "Denied"}, {"n", "Denied"},
+	} {
+		t.Run(tc.want+"/"+tc.answer, func(t *testing.T) {
+			setEnv(t, "permission")
+			s := start(t)
+			at := s.scr.waitFor(t, 0, permissionDialog)
+			if !strings.Contains(permissionDialog, " Do you want to proceed?\n ❯ 1. Yes\n   2. Yes, and always allow access to build/ from this project\n") {
+				t.Error("dialog text changed")
+			}
+			s.typeLine(t, tc.answer)
+			at = s.scr.waitFor(t, at, tc.want+"\n")
+			s.scr.waitFor(t, at, "auto mode on") // idle afterwards
+		})
+	}
+}
+
+func TestScriptExitCode(t *testing.T) {
+	setEnv(t, "exit:3")
+	if code := start(t).wait(t); code != 3 {
+		t.Errorf("exit code %d, want 3", code)
+	}
+}
+
+func TestBadSettingsExit2(t *testing.T) {
+	for _, env := range [][2]string{
+		{"TEAMCTL_STANDIN_SCRIPT", "work:1s,dance"},
+		{"TEAMCTL_STANDIN_WORK", "soon"},
+	} {
+		setEnv(t, "")
+		t.Setenv(env[0], env[1])
+		var out bytes.Buffer
+		if code := run(context.Background(), nil, strings.NewReader(""), &out); code != 2 {
+			t.Errorf("%s=%s: exit code %d, want 2", env[0], env[1], code)
+		}
+		if !strings.Contains(out.String(), env[0]) {
+			t.Errorf("%s=%s: message %q", env[0], env[1], out.String())
+		}
+	}
+}
+
+func TestMainExits(t *testing.T) {
+	setEnv(t, "exit:5")
+	var out bytes.Buffer
+	if code := Main(nil, strings.NewReader(""), &out); code != 5 {
+		t.Errorf("Main = %d", code)
+	}
+}

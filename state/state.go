@@ -1,0 +1,215 @@
+// Package state keeps what teamctl knows about a running team in
+// $XDG_STATE_HOME/teamctl/<team>/state.json, written atomically (0600, folders 0700),
+// so that every command after `up` finds the team's server, panes and sessions.
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/atomicfile"
+)
+
+// Version is the state.json format; a newer file is refused rather than misread.
+const Version = 1
+
+// Team is the state of one team.
+type Team struct {
+	Version       int        `json:"version"`
+	Team          string     `json:"team"`
+	LayoutPath    string     `json:"layout_path"`
+	LayoutDigest  string     `json:"layout_digest"`
+	Socket        string     `json:"socket"`
+	SocketPath    string     `json:"socket_path"`
+	Session       string     `json:"session"`
+	ClaudeTeam    string     `json:"claude_team"`     // the lead's implicit team, session-XXXXXXXX
+	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code config folder the team uses
+	LeadSessionID string     `json:"lead_session_id"` // kept so a restart can resume
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
+	Members       []Member   `json:"members"`
+}
+
+// Member is one pane of the team.
+type Member struct {
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`   // "lead", "teammate" or "process"
+	Origin    string    `json:"origin"` // "layout"
+	Pane      string    `json:"pane"`
+	Window    string    `json:"window,omitempty"`
+	PID       int       `json:"pid"`
+	SessionID string    `json:"session_id,omitempty"`
+	Cwd       string    `json:"cwd"`
+	Argv      []string  `json:"argv"`
+	Digest    string    `json:"digest"` // of the member's launch spec, to notice a changed layout
+	StartedAt time.Time `json:"started_at"`
+	Restarts  int       `json:"restarts"`
+}
+
+// Roles.
+const (
+	RoleLead     = "lead"
+	RoleTeammate = "teammate"
+	RoleProcess  = "process"
+)
+
+// Member returns the member called name.
+func (t *Team) Member(name string) (*Member, bool) {
+	for i := range t.Members {
+		if t.Members[i].Name == name {
+			return &t.Members[i], true
+		}
+	}
+	return nil, false
+}
+
+// Running reports whether the team was brought up and not brought down.
+func (t *Team) Running() bool { return t.StoppedAt == nil }
+
+// Root is the folder holding every team's state.
+func Root() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find state folder: %w (set HOME or XDG_STATE_HOME)", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "teamctl"), nil
+}
+
+var teamName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// ValidTeamName reports whether name may be a team's name (and so a folder name).
+func ValidTeamName(name string) bool { return teamName.MatchString(name) }
+
+// Dir is the team's state folder. The name is validated before it becomes a path.
+func Dir(team string) (string, error) {
+	if !ValidTeamName(team) {
+		return "", fmt.Errorf("invalid team name %q: use 1-40 of a-z, 0-9 and -, starting with a letter or digit", team)
+	}
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, team), nil
+}
+
+// EnsureDir creates the team's state folder (0700).
+func EnsureDir(team string) (string, error) {
+	dir, err := Dir(team)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create state folder: %w", err)
+	}
+	return dir, nil
+}
+
+// ErrNotFound means the team has no state.
+var ErrNotFound = errors.New("no such team")
+
+// Load reads a team's state.
+func Load(team string) (*Team, error) {
+	dir, err := Dir(team)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("team %q: %w (no %s)", team, ErrNotFound, filepath.Join(dir, "state.json"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read state of team %q: %w", team, err)
+	}
+	var t Team
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("read state of team %q: %s: %w", team, filepath.Join(dir, "state.json"), err)
+	}
+	if t.Version > Version {
+		return nil, fmt.Errorf("state of team %q has format %d; this teamctl reads up to %d", team, t.Version, Version)
+	}
+	return &t, nil
+}
+
+// Save writes a team's state atomically.
+func Save(t *Team) error {
+	dir, err := EnsureDir(t.Team)
+	if err != nil {
+		return err
+	}
+	t.Version = Version
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, "state.json"), append(b, '\n'), 0o600)
+}
+
+// List returns the names of all teams with state, sorted.
+func List() ([]string, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list teams: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() || !ValidTeamName(e.Name()) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, e.Name(), "state.json")); err == nil {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Lock takes the team's exclusive lock (flock on a file in its state folder), so
+// that two `up` or `down` runs for one team never interleave. The lock goes with
+// the process, so a crashed holder never leaves it stuck.
+func Lock(ctx context.Context, team string) (unlock func(), err error) {
+	dir, err := EnsureDir(team)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock team %q: %w", team, err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock team %q: %w", team, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("lock team %q: another teamctl holds it: %w", team, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Attachment is a prepared `teamctl attach`: the member's pane is selected, and
+// Cmd attaches a terminal to the team's session.
+type Attachment struct {
+	Prefix string // the team server's prefix key, for the detach hint
+	srv    *tmux.Server
+	sess   string
+}
+
+// Cmd returns the attach command; it runs until the person detaches.
+func (a *Attachment) Cmd(ctx context.Context) *exec.Cmd { return a.srv.AttachCmd(ctx, a.sess) }
+
+// PrepareAttach selects member's pane (and its window) so that attaching lands on it.
+func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Running() {
+		return nil, fmt.Errorf("team %s is down: `teamctl up %s` first", team, st.LayoutPath)
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		var names []string
+		for _, m := range st.Members {
+			names = append(names, m.Name)
+		}
+		return nil, fmt.Errorf("team %s has no member %q (members: %s)", team, member, strings.Join(names, ", "))
+	}
+	srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+	var b tmux.Batch
+	b.Add("select-window", "-t", m.Pane)
+	b.Add("select-pane", "-t", m.Pane)
+	if _, err := srv.RunBatch(ctx, &b); err != nil {
+		if isNoServer(err) {
+			return nil, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
+		}
+		return nil, fmt.Errorf("select %s's pane: %w", member, err)
+	}
+	prefix, err := srv.ShowOption(ctx, "prefix")
+	if err != nil || prefix == "" {
+		prefix = "C-b"
+	}
+	return &Attachment{Prefix: prefix, srv: srv, sess: st.Session}, nil
+}

@@ -1,0 +1,125 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// DownOptions tune Down.
+type DownOptions struct {
+	TmuxBin  string
+	Timeout  time.Duration // grace period between SIGTERM and SIGKILL (default 10s)
+	Progress io.Writer
+}
+
+// DownResult says how the members ended.
+type DownResult struct {
+	Terminated []string // ended after SIGTERM
+	Killed     []string // needed SIGKILL
+}
+
+func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
+
+// Down stops the team: SIGTERM to every pane's process group, a grace period,
+// SIGKILL to what is left, then the team's tmux server goes. Worktrees and
+// Claude Code's files are left alone.
+func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	unlock, err := state.Lock(ctx, team)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	srv := &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin}
+	panes, err := srv.ListPanes(ctx)
+	if err != nil && !isNoServer(err) {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, m := range st.Members {
+		names[m.Pane] = m.Name
+	}
+	// Every live pane on the team's server, members the lead spawned included.
+	groups := map[int]string{}
+	for _, p := range panes {
+		if p.Dead || p.PID <= 0 {
+			continue
+		}
+		name := names[p.ID]
+		if name == "" {
+			name = p.Member
+		}
+		if name == "" {
+			name = p.ID
+		}
+		groups[p.PID] = name
+	}
+	res := &DownResult{}
+	for pgid := range groups {
+		syscall.Kill(-pgid, syscall.SIGTERM)
+	}
+	gone := waitGroups(ctx, groups, o.Timeout)
+	for pgid, name := range groups {
+		if gone[pgid] {
+			res.Terminated = append(res.Terminated, name)
+			continue
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		res.Killed = append(res.Killed, name)
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s did not stop within %s: killed\n", name, o.Timeout)
+		}
+	}
+	if len(res.Killed) > 0 {
+		waitGroups(ctx, groups, 5*time.Second)
+	}
+	if err := srv.KillServer(ctx); err != nil {
+		return res, fmt.Errorf("stop the team's tmux server: %w", err)
+	}
+	now := time.Now().UTC()
+	st.StoppedAt = &now
+	st.UpdatedAt = now
+	if err := state.Save(st); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// waitGroups waits until every process group has no living process, or the
+// timeout; it returns which groups are gone.
+func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duration) map[int]bool {
+	gone := map[int]bool{}
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		live := proc.LiveGroups()
+		for pgid := range groups {
+			if !live[pgid] {
+				gone[pgid] = true
+			}
+		}
+		if len(gone) == len(groups) || time.Now().After(deadline) {
+			return gone
+		}
+		select {
+		case <-ctx.Done():
+			return gone
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// FindTeam decides which team a command after `up` is about: the --team flag,
+// else TEAMCTL_TEAM, else the only team that is up. Otherwise it says which
+// teams there are.
+func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if env := os.Getenv("TEAMCTL_TEAM"); env != "" {
+		return env, nil
+	}
+	names, err := state.List()
+	if err != nil {
+		return "", err
+	}
+	var live []string
+	for _, n := range names {
+		st, err := state.Load(n)
+		if err != nil || !st.Running() {
+			continue
+		}
+		srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+		if ok, _ := srv.HasSession(ctx, st.Session); ok {
+			live = append(live, n)
+		}
+	}
+	switch len(live) {
+	case 1:
+		return live[0], nil
+	case 0:
+		if len(names) == 0 {
+			return "", fmt.Errorf("no team is up: start one with `teamctl up LAYOUT`")
+		}
+		return "", fmt.Errorf("no team is up (teams with state: %s); start one with `teamctl up LAYOUT` or name one with --team", strings.Join(names, ", "))
+	default:
+		return "", fmt.Errorf("%d teams are up (%s): name one with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "))
+	}
+}
+
+// TeamSummary is one line of `teamctl teams`.
+type TeamSummary struct {
+	Team    string `json:"team"`
+	Up      bool   `json:"up"`
+	Members int    `json:"members"`
+	Running int    `json:"running"`
+	Layout  string `json:"layout"`
+	Socket  string `json:"socket"`
+}
+
+// ListTeams summarises every team with state.
+func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
+	names, err := state.List()
+	if err != nil {
+		return nil, err
+	}
+	out := []TeamSummary{}
+	for _, n := range names {
+		s, err := GetStatus(ctx, n, tmuxBin)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := state.Load(n)
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: st.LayoutPath}
+		for _, m := range s.Members {
+			if m.State == StateRunning {
+				ts.Running++
+			}
+		}
+		ts.Up = s.StoppedAt == nil && ts.Running > 0
+		out = append(out, ts)
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+// Package supervisor brings a team up from its layout and keeps it: it decides
+// what every pane runs, creates the panes on the team's private tmux server,
+// records the team's state, and takes it down again.
+package supervisor
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+)
+
+// Launch is everything one pane runs: the argv (no shell), its environment
+// additions (given to tmux as -e, in order, later names winning), and its folder.
+type Launch struct {
+	Member    layouts.Member
+	Role      string
+	Argv      []string
+	Env       []string // NAME=VALUE
+	Cwd       string
+	SessionID string
+	Digest    string
+}
+
+// Programs are the resolved programs a plan launches.
+type Programs struct {
+	Claude string            // absolute path of Claude Code (or its stand-in)
+	Plain  map[string]string // member name → absolute path of its command[0]
+}
+
+// TeamVars are the variables teamctl itself sets in every pane.
+func teamVars(team, member string) []string {
+	return []string{"TEAMCTL_TEAM=" + team, "TEAMCTL_MEMBER=" + member}
+}
+
+// Plan decides the launch of every member, lead first. leadSession is the lead's
+// Claude Code session UUID; the teammates join the lead's implicit team.
+func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
+	claudeTeam := claudecode.LeadTeamName(leadSession)
+	teamEnv := envPairs(l.Env)
+	var out []Launch
+
+	lead := l.Lead
+	out = append(out, finish(Launch{
+		Member: lead, Role: state.RoleLead, Cwd: lead.Cwd, SessionID: leadSession,
+		Argv: claudecode.LeadArgv(claudecode.LeadSpec{
+			Program: progs.Claude, ProgramArgs: l.Claude.Args, SessionID: leadSession,
+			TeammateMode: lead.TeammateMode, Model: lead.Model, PermissionMode: lead.PermissionMode,
+			Args: lead.Args, Prompt: lead.Prompt,
+		}),
+		Env: concat(teamEnv, envPairs(lead.Env), claudecode.LeadEnv(), teamVars(l.Team, lead.Name)),
+	}))
+
+	for _, m := range l.Members {
+		if !m.IsClaude() {
+			argv := append([]string{progs.Plain[m.Name]}, m.Command[1:]...)
+			out = append(out, finish(Launch{
+				Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: argv,
+				Env: concat(teamEnv, envPairs(m.Env), teamVars(l.Team, m.Name)),
+			}))
+			continue
+		}
+		out = append(out, finish(Launch{
+			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd,
+			Argv: claudecode.TeammateArgv(claudecode.TeammateSpec{
+				Program: progs.Claude, ProgramArgs: l.Claude.Args, Name: m.Name, Team: claudeTeam,
+				Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
+				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Args: m.Args,
+			}),
+			Env: concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name)),
+		}))
+	}
+	return out
+}
+
+// finish dedupes the environment (the last setting of a name wins, at the
+// position of its first) and computes the digest that tells a changed member.
+func finish(x Launch) Launch {
+	x.Env = dedupeEnv(x.Env)
+	x.Cwd = filepath.Clean(x.Cwd)
+	b, _ := json.Marshal(struct {
+		Argv []string
+		Env  []string
+		Cwd  string
+	}{x.Argv, x.Env, x.Cwd})
+	sum := sha256.Sum256(b)
+	x.Digest = hex.EncodeToString(sum[:8])
+	return x
+}
+
+func envPairs(vs []layouts.EnvVar) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, v.Name+"="+v.Value)
+	}
+	return out
+}
+
+func concat(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func dedupeEnv(env []string) []string {
+	idx := map[string]int{}
+	var out []string
+	for _, kv := range env {
+		name := kv
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				name = kv[:i]
+				break
+			}
+		}
+		if i, ok := idx[name]; ok {
+			out[i] = kv
+			continue
+		}
+		idx[name] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+// lookupEnv finds name in the layout's settings for a member (member env over
+// team env), falling back to teamctl's own environment, which the team's tmux
+// server inherits.
+func lookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(string) string) string {
+	for i := len(m.Env) - 1; i >= 0; i-- {
+		if m.Env[i].Name == name {
+			return m.Env[i].Value
+		}
+	}
+	for i := len(l.Env) - 1; i >= 0; i-- {
+		if l.Env[i].Name == name {
+			return l.Env[i].Value
+		}
+	}
+	return getenv(name)
+}

@@ -1,0 +1,122 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// reconcile completes a team whose server is up: members whose pane is gone get
+// a new one, members whose program exited are relaunched in their pane, members
+// whose launch changed are relaunched only with Recreate, the rest are left alone.
+func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
+	u.st = prev
+	now := time.Now().UTC()
+	plan := Plan(u.l, u.progs, prev.LeadSessionID)
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil {
+		return err
+	}
+	byID := map[string]tmux.Pane{}
+	for _, p := range panes {
+		byID[p.ID] = p
+	}
+
+	var missing, respawn []Launch
+	inLayout := map[string]bool{}
+	for _, x := range plan {
+		inLayout[x.Member.Name] = true
+		m, ok := u.st.Member(x.Member.Name)
+		p, live := tmux.Pane{}, false
+		if ok {
+			p, live = byID[m.Pane]
+		}
+		switch {
+		case !live:
+			if ok {
+				u.st.Members = removeMember(u.st.Members, m.Name)
+			}
+			missing = append(missing, x)
+		case p.Dead:
+			respawn = append(respawn, x)
+		case m.Digest != x.Digest && u.o.Recreate:
+			respawn = append(respawn, x)
+		case m.Digest != x.Digest:
+			u.res.Kept = append(u.res.Kept, x.Member.Name)
+			u.note("%s changed in the layout and keeps running as it was; `teamctl up --recreate` restarts it", x.Member.Name)
+		default:
+			u.res.Kept = append(u.res.Kept, x.Member.Name)
+			u.progress("%-16s %-8s pane %-4s pid %d (already running)", m.Name, m.Role, m.Pane, m.PID)
+		}
+	}
+	for _, m := range u.st.Members {
+		if !inLayout[m.Name] {
+			u.note("%s is no longer in the layout; it keeps running until `teamctl down`", m.Name)
+		}
+	}
+	u.st.LayoutPath, u.st.LayoutDigest = u.l.Path, u.l.Digest
+
+	if err := u.prepareTeammates(ctx, append(append([]Launch{}, missing...), respawn...)); err != nil {
+		return err
+	}
+	if err := u.respawn(ctx, respawn, now); err != nil {
+		return err
+	}
+	if err := u.create(ctx, missing, now); err != nil {
+		return err
+	}
+	return state.Save(u.st)
+}
+
+func (u *upper) note(format string, a ...any) {
+	n := fmt.Sprintf(format, a...)
+	u.res.Notes = append(u.res.Notes, n)
+	u.progress("note: %s", n)
+}
+
+// respawn relaunches members in their own panes (respawn-pane -k), then reads
+// their new pids.
+func (u *upper) respawn(ctx context.Context, launches []Launch, now time.Time) error {
+	if len(launches) == 0 {
+		return nil
+	}
+	var b tmux.Batch
+	for _, x := range launches {
+		m, _ := u.st.Member(x.Member.Name)
+		args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(x.Cwd)}
+		args = append(args, envFlags(x.Env)...)
+		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
+	}
+	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
+		return fmt.Errorf("relaunch members: %w", err)
+	}
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, x := range launches {
+		m, _ := u.st.Member(x.Member.Name)
+		for _, p := range panes {
+			if p.ID == m.Pane {
+				if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", p.ID, p.PID, p.Window), now); err != nil {
+					return err
+				}
+			}
+		}
+		u.res.Respawned = append(u.res.Respawned, x.Member.Name)
+	}
+	return nil
+}
+
+func removeMember(ms []state.Member, name string) []state.Member {
+	out := ms[:0]
+	for _, m := range ms {
+		if m.Name != name {
+			out = append(out, m)
+		}
+	}
+	return out
+}

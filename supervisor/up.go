@@ -1,0 +1,416 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Options tune Up.
+type Options struct {
+	TmuxBin        string        // "" = tmux from PATH
+	ClaudeOverride string        // TEAMCTL_CLAUDE: the program to launch instead of claude.command
+	Recreate       bool          // restart members whose launch changed
+	ConfigWait     time.Duration // how long the lead gets to write its team config (default 5s)
+	Width, Height  int           // size of a new session's window (default 200x50)
+	Progress       io.Writer     // one line per member as it comes up; nil for none
+}
+
+// Result says what Up did.
+type Result struct {
+	Team      *state.Team
+	Started   []string // members launched in a new pane
+	Respawned []string // members relaunched in their pane (exited, or changed with --recreate)
+	Kept      []string // members left running
+	Notes     []string // things a person should know
+}
+
+// SocketName is the team's private tmux socket.
+func SocketName(team string) string { return "teamctl-" + team }
+
+const idFormat = "#{pane_id}\x1f#{pane_pid}\x1f#{window_id}"
+
+// Up brings the team of layout l up on its private tmux server, or completes it
+// when it is already up: running members are left alone, missing ones started.
+func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
+	if o.ConfigWait == 0 {
+		o.ConfigWait = 5 * time.Second
+	}
+	if _, err := tmux.CheckVersion(ctx, o.TmuxBin); err != nil {
+		return nil, err
+	}
+	progs, err := ResolvePrograms(l, o.ClaudeOverride)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := state.Lock(ctx, l.Team)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	u := &upper{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &Result{}}
+	prev, err := state.Load(l.Team)
+	if err != nil && !errors.Is(err, state.ErrNotFound) {
+		return nil, err
+	}
+	alive, err := u.srv.HasSession(ctx, l.Team)
+	if err != nil {
+		return nil, err
+	}
+	if alive && (prev == nil || !prev.Running()) {
+		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
+	}
+	if alive {
+		err = u.reconcile(ctx, prev)
+	} else {
+		err = u.fresh(ctx)
+	}
+	return u.res, err
+}
+
+type upper struct {
+	l     *layouts.Layout
+	o     Options
+	progs Programs
+	srv   *tmux.Server
+	res   *Result
+	st    *state.Team
+}
+
+func (u *upper) progress(format string, a ...any) {
+	if u.o.Progress != nil {
+		fmt.Fprintf(u.o.Progress, format+"\n", a...)
+	}
+}
+
+func (u *upper) configDir() string {
+	getenv := func(name string) string { return lookupEnv(u.l, u.l.Lead, name, os.Getenv) }
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(getenv("HOME"), ".claude")
+}
+
+// fresh starts a new server: the lead first, then (once the lead's team config
+// exists, since teammates cannot reach the lead without it) everyone else.
+func (u *upper) fresh(ctx context.Context) error {
+	now := time.Now().UTC()
+	leadSession := claudecode.NewSessionID()
+	plan := Plan(u.l, u.progs, leadSession)
+	u.st = &state.Team{
+		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
+		Socket: u.srv.Socket, SocketPath: tmux.SocketPath(u.srv.Socket), Session: u.l.Team,
+		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
+		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now,
+	}
+
+	w, h := u.o.Width, u.o.Height
+	if w <= 0 {
+		w = 200
+	}
+	if h <= 0 {
+		h = 50
+	}
+	if min := 3*len(plan) + 2; h < min && u.l.Arrangement != "windows" {
+		h = min // every stacked pane needs a line and a border
+	}
+	lead := plan[0]
+	var b tmux.Batch
+	b.Add("start-server")
+	b.Add("set-option", "-g", "remain-on-exit", "on")
+	b.Add("set-option", "-g", "pane-border-status", "top")
+	b.Add("set-option", "-g", "pane-border-format", " #{?@teamctl-member,#{@teamctl-member},#{pane_title}} ")
+	args := []string{"new-session", "-d", "-s", u.l.Team, "-n", lead.Member.Name,
+		"-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", tmux.EscapeFormat(lead.Cwd)}
+	args = append(args, envFlags(lead.Env)...)
+	args = append(args, "-P", "-F", idFormat)
+	b.Add(append(args, tmux.CommandArgs(lead.Argv)...)...)
+	// Teammates the lead spawns itself get the session's environment, not the lead's.
+	for _, kv := range dedupeEnv(concat(envPairs(u.l.Env), teamVars(u.l.Team, ""))) {
+		name, val, _ := strings.Cut(kv, "=")
+		if name == "TEAMCTL_MEMBER" {
+			continue
+		}
+		b.Add("set-environment", "-t", "="+u.l.Team, name, val)
+	}
+	if u.l.Arrangement == "main-vertical" {
+		b.Add("set-option", "-w", "-t", "="+u.l.Team+":", "main-pane-width", "30%")
+	}
+	out, err := u.srv.RunBatch(ctx, &b)
+	if err != nil {
+		u.srv.KillServer(context.WithoutCancel(ctx))
+		return fmt.Errorf("start the team's tmux server: %w", err)
+	}
+	if len(out) != 1 {
+		u.srv.KillServer(context.WithoutCancel(ctx))
+		return fmt.Errorf("start the team's tmux server: unexpected output %q", out)
+	}
+	if err := u.record(lead, out[0], now); err != nil {
+		return err
+	}
+	u.res.Started = append(u.res.Started, lead.Member.Name)
+	if err := state.Save(u.st); err != nil {
+		return err
+	}
+
+	rest := plan[1:]
+	if err := u.prepareTeammates(ctx, rest); err != nil {
+		return err
+	}
+	return u.create(ctx, rest, now)
+}
+
+// prepareTeammates makes sure the lead's team config exists, then leaves each
+// teammate's prompt in its mailbox, where Claude Code delivers it as the first turn.
+func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
+	var mates []Launch
+	for _, x := range launches {
+		if x.Role == state.RoleTeammate {
+			mates = append(mates, x)
+		}
+	}
+	if len(mates) == 0 {
+		return nil
+	}
+	cfgPath, err := claudecode.TeamConfigPath(u.st.ClaudeConfig, u.st.ClaudeTeam)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, u.o.ConfigWait)
+	err = claudecode.WaitTeamConfig(wctx, cfgPath)
+	cancel()
+	if err != nil {
+		lead, _ := u.st.Member(u.l.Lead.Name)
+		cfg := claudecode.MinimalTeamConfig(u.st.ClaudeTeam, u.st.LeadSessionID, u.l.Lead.Cwd, lead.PID, time.Now())
+		written, werr := claudecode.WriteTeamConfigIfMissing(cfgPath, cfg)
+		if werr != nil {
+			return fmt.Errorf("write the team config teammates need: %w", werr)
+		}
+		if written {
+			note := fmt.Sprintf("the lead wrote no team config within %s; wrote a minimal one at %s", u.o.ConfigWait, cfgPath)
+			u.res.Notes = append(u.res.Notes, note)
+			u.progress("note: %s", note)
+		}
+	}
+	for _, x := range mates {
+		if x.Member.Prompt == "" {
+			continue
+		}
+		inbox, err := claudecode.InboxPath(u.st.ClaudeConfig, u.st.ClaudeTeam, x.Member.Name)
+		if err != nil {
+			return err
+		}
+		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(x.Member.Prompt, time.Now()))
+		cancel()
+		if err != nil {
+			return fmt.Errorf("give %s its prompt: %w", x.Member.Name, err)
+		}
+	}
+	return nil
+}
+
+// create opens a pane for each launch in one tmux invocation, then names and
+// colours them in a second (their IDs are known only then), then saves state.
+func (u *upper) create(ctx context.Context, launches []Launch, now time.Time) error {
+	if len(launches) == 0 {
+		return u.decorate(ctx)
+	}
+	leadPane := ""
+	if lead, ok := u.st.Member(u.l.Lead.Name); ok {
+		leadPane = lead.Pane
+	}
+	var b tmux.Batch
+	for _, x := range launches {
+		var args []string
+		if u.l.Arrangement == "windows" || leadPane == "" {
+			args = []string{"new-window", "-d", "-t", "=" + u.l.Team + ":", "-n", x.Member.Name}
+		} else {
+			// -f splits the whole window, so the new pane comes last and the
+			// teammates keep the layout's order.
+			args = []string{"split-window", "-d", "-h", "-f", "-t", leadPane}
+		}
+		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
+		args = append(args, envFlags(x.Env)...)
+		args = append(args, "-P", "-F", idFormat)
+		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
+		if u.l.Arrangement != "windows" && leadPane != "" {
+			// Re-spread after every split so the next one always has room.
+			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
+		}
+	}
+	out, err := u.runCreate(ctx, &b, launches)
+	if err != nil {
+		return err
+	}
+	for i, x := range launches {
+		if err := u.record(x, out[i], now); err != nil {
+			return err
+		}
+		u.res.Started = append(u.res.Started, x.Member.Name)
+	}
+	if err := state.Save(u.st); err != nil {
+		return err
+	}
+	return u.decorate(ctx)
+}
+
+// runCreate runs a batch of pane creations. When tmux stops part-way, the panes
+// it did create are found by their command and recorded, so `down` can end them.
+func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []Launch) ([]string, error) {
+	out, err := u.srv.RunBatch(ctx, b)
+	if err == nil && len(out) != len(launches) {
+		err = fmt.Errorf("tmux printed %d pane IDs for %d new panes", len(out), len(launches))
+	}
+	if err != nil {
+		for i, line := range out {
+			if i < len(launches) {
+				_ = u.record(launches[i], line, time.Now().UTC())
+			}
+		}
+		_ = state.Save(u.st)
+		return nil, fmt.Errorf("create panes: %w", err)
+	}
+	return out, nil
+}
+
+// record notes a launched member in the state, from tmux's "pane pid window" line.
+func (u *upper) record(x Launch, line string, now time.Time) error {
+	f := strings.Split(line, "\x1f")
+	if len(f) != 3 {
+		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
+	}
+	pid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
+	}
+	m := state.Member{
+		Name: x.Member.Name, Role: x.Role, Origin: "layout", Pane: f[0], Window: f[2], PID: pid,
+		SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Digest: x.Digest, StartedAt: now,
+	}
+	if old, ok := u.st.Member(m.Name); ok {
+		m.Restarts = old.Restarts
+		*old = m
+	} else {
+		u.st.Members = append(u.st.Members, m)
+	}
+	u.st.UpdatedAt = now
+	u.progress("%-16s %-8s pane %-4s pid %d", m.Name, m.Role, m.Pane, m.PID)
+	return nil
+}
+
+// decorate titles every member's pane with its name, colours its border, and
+// leaves the lead's pane selected, in one tmux invocation.
+func (u *upper) decorate(ctx context.Context) error {
+	var b tmux.Batch
+	colors := map[string]string{}
+	for _, m := range u.l.All() {
+		colors[m.Name] = m.Color
+	}
+	var leadPane string
+	for _, m := range u.st.Members {
+		b.Add("select-pane", "-t", m.Pane, "-T", m.Name)
+		b.Add("set-option", "-p", "-t", m.Pane, "@teamctl-member", m.Name)
+		if c := tmuxColour(colors[m.Name]); c != "" {
+			b.Add("set-option", "-p", "-t", m.Pane, "pane-border-style", "fg="+c)
+			b.Add("set-option", "-p", "-t", m.Pane, "pane-active-border-style", "fg="+c+",bold")
+		}
+		if m.Role == state.RoleLead {
+			leadPane = m.Pane
+		}
+	}
+	if leadPane != "" {
+		if u.l.Arrangement != "windows" {
+			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
+		}
+		b.Add("select-window", "-t", leadPane)
+		b.Add("select-pane", "-t", leadPane)
+	}
+	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
+		return fmt.Errorf("name the panes: %w", err)
+	}
+	return nil
+}
+
+// tmuxColour maps Claude Code's colour names to tmux's.
+func tmuxColour(c string) string {
+	switch c {
+	case "purple":
+		return "magenta"
+	case "orange":
+		return "colour208"
+	case "pink":
+		return "colour213"
+	}
+	return c
+}
+
+func envFlags(env []string) []string {
+	out := make([]string, 0, 2*len(env))
+	for _, kv := range env {
+		out = append(out, "-e", kv)
+	}
+	return out
+}
+
+// ResolvePrograms finds every program the layout launches, so that `up` fails
+// before it creates anything when one is missing. override is TEAMCTL_CLAUDE.
+func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
+	p := Programs{Plain: map[string]string{}}
+	claude := l.Claude.Command
+	if override != "" {
+		claude = override
+	}
+	path, err := resolve(claude, l.Root)
+	if err != nil {
+		hint := "set claude.command in the layout or TEAMCTL_CLAUDE to where it is"
+		if filepath.Base(claude) == "claude" {
+			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
+		}
+		return p, fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
+	}
+	p.Claude = path
+	for _, m := range l.Members {
+		if m.IsClaude() {
+			continue
+		}
+		path, err := resolve(m.Command[0], m.Cwd)
+		if err != nil {
+			return p, fmt.Errorf("member %s: command %q not found: %w", m.Name, m.Command[0], err)
+		}
+		p.Plain[m.Name] = path
+	}
+	return p, nil
+}
+
+// resolve finds prog the way a shell started in dir would: through PATH for a
+// bare name, relative to dir for a relative path.
+func resolve(prog, dir string) (string, error) {
+	if strings.ContainsRune(prog, '/') {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(dir, prog)
+		}
+		fi, err := os.Stat(prog)
+		if err != nil {
+			return "", err
+		}
+		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return "", fmt.Errorf("%s is not an executable file", prog)
+		}
+		return prog, nil
+	}
+	return exec.LookPath(prog)
+}

@@ -1,0 +1,28 @@
+package tmux
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// AttachCmd returns the command that attaches a terminal to session. It runs for
+// as long as the person stays attached, so it has no deadline: ctx only cancels.
+// Inside another tmux, TMUX is removed from its environment so that tmux agrees
+// to nest (it refuses with TMUX set).
+func (s *Server) AttachCmd(ctx context.Context, session string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, s.bin(), "-L", s.Socket, "attach-session", "-t", "="+session)
+	env := os.Environ()
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") {
+			out = append(out, kv)
+		}
+	}
+	cmd.Env = out
+	return cmd
+}
+
+// Nested reports whether this process runs inside a tmux client's pane.
+func Nested() bool { return os.Getenv("TMUX") != "" }

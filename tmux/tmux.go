@@ -1,0 +1,275 @@
+// Package tmux is the only code in teamctl that runs tmux. Every command names its
+// server (-L socket), runs with a deadline, and addresses panes by ID and sessions
+// with exact =name targets, so nothing depends on indexes or on the user's server.
+package tmux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds a tmux command when the caller's context has no deadline.
+const DefaultTimeout = 10 * time.Second
+
+// MinMajor and MinMinor are the oldest tmux teamctl supports: 3.2 brought -e on
+// new-session and control-mode subscriptions.
+const (
+	MinMajor = 3
+	MinMinor = 2
+)
+
+// Server is one tmux server, reached through its socket name (tmux -L).
+type Server struct {
+	Socket string // socket name; the file lives in $TMUX_TMPDIR/tmux-UID/
+	Bin    string // tmux program; "" means "tmux" from PATH
+}
+
+// CommandError is a tmux command that failed: the argv and what tmux said.
+type CommandError struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *CommandError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("tmux %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *CommandError) Unwrap() error { return e.Err }
+
+// ErrNoServer is returned (wrapped) when the server is not running.
+var ErrNoServer = errors.New("tmux server not running")
+
+func (s *Server) bin() string {
+	if s.Bin != "" {
+		return s.Bin
+	}
+	return "tmux"
+}
+
+// Run runs one tmux command on the server and returns its standard output.
+func (s *Server) Run(ctx context.Context, args ...string) (string, error) {
+	return s.run(ctx, escapeArgs(args))
+}
+
+func (s *Server) run(ctx context.Context, args []string) (string, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	full := append([]string{"-L", s.Socket}, args...)
+	cmd := exec.CommandContext(ctx, s.bin(), full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		ce := &CommandError{Args: full, Stderr: stderr.String(), Err: err}
+		if isNoServer(stderr.String()) {
+			return "", fmt.Errorf("%w: %w", ErrNoServer, ce)
+		}
+		return "", ce
+	}
+	return stdout.String(), nil
+}
+
+func isNoServer(stderr string) bool {
+	return strings.Contains(stderr, "no server running") ||
+		strings.Contains(stderr, "error connecting to") ||
+		strings.Contains(stderr, "server exited unexpectedly")
+}
+
+// escapeArgs protects arguments from tmux's own command-line parsing: an argument
+// ending in ";" would end the command there (the rest would run as another tmux
+// command), so a trailing ";" is sent as "\;", which tmux turns back into ";".
+func escapeArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = Escape(a)
+	}
+	return out
+}
+
+// Escape returns arg as it must be written on tmux's command line to arrive as-is.
+func Escape(arg string) string {
+	if strings.HasSuffix(arg, ";") {
+		return arg[:len(arg)-1] + `\;`
+	}
+	return arg
+}
+
+// EscapeFormat doubles "#" so a value that tmux expands as a format (start
+// directories, for one) arrives literally.
+func EscapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// Batch chains several tmux commands into one tmux invocation (separated by ";"),
+// which costs one process start instead of one per command.
+type Batch struct {
+	cmds [][]string
+}
+
+// Add appends one command.
+func (b *Batch) Add(args ...string) { b.cmds = append(b.cmds, args) }
+
+// Len is the number of commands.
+func (b *Batch) Len() int { return len(b.cmds) }
+
+// Args is the argv (after -L SOCKET) of the whole batch.
+func (b *Batch) Args() []string {
+	var out []string
+	for i, c := range b.cmds {
+		if i > 0 {
+			out = append(out, ";")
+		}
+		out = append(out, escapeArgs(c)...)
+	}
+	return out
+}
+
+// RunBatch runs the batch as one tmux invocation and returns the lines it printed
+// (for example one pane ID per create command given -P).
+func (s *Server) RunBatch(ctx context.Context, b *Batch) ([]string, error) {
+	if b.Len() == 0 {
+		return nil, nil
+	}
+	out, err := s.run(ctx, b.Args())
+	if err != nil {
+		return nil, err
+	}
+	return lines(out), nil
+}
+
+func lines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// Alive reports whether the server answers and holds session.
+func (s *Server) HasSession(ctx context.Context, session string) (bool, error) {
+	_, err := s.Run(ctx, "has-session", "-t", "="+session)
+	if err == nil {
+		return true, nil
+	}
+	var ce *CommandError
+	if errors.Is(err, ErrNoServer) {
+		return false, nil
+	}
+	if errors.As(err, &ce) && (strings.Contains(ce.Stderr, "can't find session") || strings.Contains(ce.Stderr, "no such session")) {
+		return false, nil
+	}
+	return false, err
+}
+
+// KillServer ends the server; a server that is already gone is not an error.
+func (s *Server) KillServer(ctx context.Context) error {
+	_, err := s.Run(ctx, "kill-server")
+	if err != nil && !errors.Is(err, ErrNoServer) {
+		return err
+	}
+	return nil
+}
+
+// Version is a parsed `tmux -V`.
+type Version struct {
+	Major, Minor int
+	Raw          string
+}
+
+// AtLeast reports whether v >= major.minor.
+func (v Version) AtLeast(major, minor int) bool {
+	return v.Major > major || (v.Major == major && v.Minor >= minor)
+}
+
+// ParseVersion reads the output of `tmux -V` ("tmux 3.3a", "tmux next-3.4",
+// "tmux openbsd-7.4" has no number and is taken as new enough).
+func ParseVersion(out string) (Version, error) {
+	raw := strings.TrimSpace(out)
+	f := strings.Fields(raw)
+	if len(f) < 2 || f[0] != "tmux" {
+		return Version{Raw: raw}, fmt.Errorf("unexpected tmux -V output %q", raw)
+	}
+	num := f[1]
+	if i := strings.LastIndexByte(num, '-'); i >= 0 {
+		if strings.HasPrefix(num, "openbsd") {
+			return Version{Major: 99, Raw: raw}, nil
+		}
+		num = num[i+1:]
+	}
+	maj, rest, _ := strings.Cut(num, ".")
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	ma, err1 := strconv.Atoi(maj)
+	mi, err2 := strconv.Atoi(rest[:end])
+	if err1 != nil || err2 != nil {
+		return Version{Raw: raw}, fmt.Errorf("unexpected tmux -V output %q", raw)
+	}
+	return Version{Major: ma, Minor: mi, Raw: raw}, nil
+}
+
+// GetVersion runs `tmux -V` with bin ("" for tmux from PATH).
+func GetVersion(ctx context.Context, bin string) (Version, error) {
+	if bin == "" {
+		bin = "tmux"
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return Version{}, fmt.Errorf("tmux not found (%w): teamctl needs tmux %d.%d or newer; install it (Debian/Ubuntu: apt-get install tmux, macOS: brew install tmux)", err, MinMajor, MinMinor)
+	}
+	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-V").Output()
+	if err != nil {
+		return Version{}, fmt.Errorf("run %s -V: %w", path, err)
+	}
+	return ParseVersion(string(out))
+}
+
+// CheckVersion returns the version, or a clear error when tmux is missing or too old.
+func CheckVersion(ctx context.Context, bin string) (Version, error) {
+	v, err := GetVersion(ctx, bin)
+	if err != nil {
+		return v, err
+	}
+	if !v.AtLeast(MinMajor, MinMinor) {
+		return v, fmt.Errorf("%s is too old: teamctl needs tmux %d.%d or newer (for new-session -e and control-mode subscriptions)", v.Raw, MinMajor, MinMinor)
+	}
+	return v, nil
+}
+
+// SocketPath is where tmux puts the socket of a -L name, honouring TMUX_TMPDIR.
+func SocketPath(socket string) string {
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return fmt.Sprintf("%s/tmux-%d/%s", strings.TrimRight(dir, "/"), os.Getuid(), socket)
+}
+
+// CommandArgs is how argv is given to new-session, split-window and friends so
+// that it runs without a shell: tmux hands a single argument to "sh -c", so a
+// one-element argv goes through a fixed `exec "$0"` that takes the program as a
+// positional parameter and replaces the shell with it (same pid, nothing parsed).
+func CommandArgs(argv []string) []string {
+	if len(argv) == 1 {
+		return []string{"/bin/sh", "-c", `exec "$0"`, argv[0]}
+	}
+	return argv
+}
