@@ -223,9 +223,8 @@ func (w *walker) choice(n *yaml.Node, path string, choices []string, def string)
 	return s
 }
 
-// nameRE is what team and member names may be: they become tmux session and
-// window names, file names under teamctl's state folder and Claude Code agent
-// names, so they must be safe in all of them.
+// nameRE is what team and member names may be: they end up in tmux names,
+// file names and Claude Code agent names, so they must be safe in all of them.
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // name returns n's text if it is a valid team or member name, or "".

@@ -138,13 +138,20 @@ func (u *upper) fresh(ctx context.Context) error {
 	args = append(args, envFlags(lead.Env)...)
 	args = append(args, "-P", "-F", idFormat)
 	b.Add(append(args, tmux.CommandArgs(lead.Argv)...)...)
-	// Teammates the lead spawns itself get the session's environment, not the lead's.
-	for _, kv := range dedupeEnv(concat(envPairs(u.l.Env), teamVars(u.l.Team, ""))) {
+	// new-session's -e also lands in the session's environment, which every later
+	// pane inherits: take the lead's own settings back out, and leave there only
+	// the team's env, which teammates the lead spawns itself must get.
+	sessionEnv := dedupeEnv(concat(envPairs(u.l.Env), teamVars(u.l.Team, "")[:1]))
+	keep := map[string]bool{}
+	for _, kv := range sessionEnv {
 		name, val, _ := strings.Cut(kv, "=")
-		if name == "TEAMCTL_MEMBER" {
-			continue
-		}
+		keep[name] = true
 		b.Add("set-environment", "-t", "="+u.l.Team, name, val)
+	}
+	for _, kv := range lead.Env {
+		if name, _, _ := strings.Cut(kv, "="); !keep[name] {
+			b.Add("set-environment", "-u", "-t", "="+u.l.Team, name)
+		}
 	}
 	if u.l.Arrangement == "main-vertical" {
 		b.Add("set-option", "-w", "-t", "="+u.l.Team+":", "main-pane-width", "30%")

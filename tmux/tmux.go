@@ -176,11 +176,15 @@ func (s *Server) HasSession(ctx context.Context, session string) (bool, error) {
 	return false, err
 }
 
-// KillServer ends the server; a server that is already gone is not an error.
+// KillServer ends the server and removes its socket file (tmux leaves it
+// behind); a server that is already gone is not an error.
 func (s *Server) KillServer(ctx context.Context) error {
 	_, err := s.Run(ctx, "kill-server")
 	if err != nil && !errors.Is(err, ErrNoServer) {
 		return err
+	}
+	if err := os.Remove(SocketPath(s.Socket)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove socket of %s: %w", s.Socket, err)
 	}
 	return nil
 }
