@@ -61,12 +61,12 @@ func waitScreen(t *testing.T, e *testenv.Env, socket, pane, want string) {
 }
 
 type stateFile struct {
-	Team          string `json:"team"`
-	LayoutPath    string `json:"layout_path"`
-	LayoutDigest  string `json:"layout_digest"`
-	Socket        string `json:"socket"`
-	ClaudeTeam    string `json:"claude_team"`
-	LeadSessionID string `json:"lead_session_id"`
+	Team          string     `json:"team"`
+	LayoutPath    string     `json:"layout_path"`
+	LayoutDigest  string     `json:"layout_digest"`
+	Socket        string     `json:"socket"`
+	ClaudeTeam    string     `json:"claude_team"`
+	LeadSessionID string     `json:"lead_session_id"`
 	StoppedAt     *time.Time `json:"stopped_at"`
 	Members       []struct {
 		Name      string    `json:"name"`

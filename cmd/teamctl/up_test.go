@@ -77,7 +77,7 @@ members:
 		t.Fatal(err, out)
 	}
 	type pane struct {
-		id, title, member string
+		id, title, member               string
 		pid, left, top, width, winWidth int
 	}
 	panes := map[string]pane{}
