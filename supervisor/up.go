@@ -141,7 +141,7 @@ func (u *upper) fresh(ctx context.Context) error {
 	// new-session's -e also lands in the session's environment, which every later
 	// pane inherits: take the lead's own settings back out, and leave there only
 	// the team's env, which teammates the lead spawns itself must get.
-	sessionEnv := dedupeEnv(concat(envPairs(u.l.Env), teamVars(u.l.Team, "")[:1]))
+	sessionEnv := dedupeEnv(append(envPairs(u.l.Env), "TEAMCTL_TEAM="+u.l.Team))
 	keep := map[string]bool{}
 	for _, kv := range sessionEnv {
 		name, val, _ := strings.Cut(kv, "=")

@@ -1,0 +1,365 @@
+// Command up measures the wall time of `teamctl up` for a team of stand-in agents
+// and compares it with two baselines measured in the same run:
+//
+//	go run ./bench/up              # 16 members, 15 rounds after 2 warm-up rounds
+//	go run ./bench/up -n 30 -members 8 -json
+//
+// The team is a lead and members-1 teammates, all teamctl's hidden stand-in agent,
+// in layout main-vertical. The three variants, interleaved round by round, each
+// run in a fresh world (its own HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME and
+// TMUX_TMPDIR, so never the user's tmux server) that is torn down after timing:
+//
+//   - per-command: what smug and tmuxinator do, one tmux process per command
+//     (new-session, a split-window per teammate, select-layout main-vertical),
+//     each exec'd from Go, no shell;
+//   - single: the same commands chained with ";" in one tmux invocation, the floor;
+//   - teamctl: `teamctl up layout.yaml`, from process start until it returns.
+//
+// The baselines' panes run exactly the argv and environment teamctl gives each
+// member (from supervisor.Plan). It prints median, p90 and min per variant, and
+// median(teamctl)/median(per-command) against a target of 1.3x; the exit status
+// is 1 when that target is missed.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+const (
+	target  = 1.3 // median(teamctl) / median(per-command) must not exceed this
+	team    = "bench"
+	socket  = "bench" // the baselines' tmux socket (-L); teamctl uses teamctl-bench
+	width   = 200
+	timeout = 30 * time.Second // for any one external command
+)
+
+type config struct {
+	members, rounds, warmup int
+}
+
+// Stats are one variant's timings in milliseconds.
+type Stats struct {
+	Name    string    `json:"name"`
+	How     string    `json:"how"`
+	Median  float64   `json:"median_ms"`
+	P90     float64   `json:"p90_ms"`
+	Min     float64   `json:"min_ms"`
+	Samples []float64 `json:"samples_ms"`
+}
+
+// Report is the whole result, as -json prints it.
+type Report struct {
+	Members          int     `json:"members"`
+	Rounds           int     `json:"rounds"`
+	Warmup           int     `json:"warmup"`
+	Variants         []Stats `json:"variants"` // per-command, single, teamctl
+	RatioPerCommand  float64 `json:"ratio_teamctl_per_command"`
+	RatioSingle      float64 `json:"ratio_teamctl_single"`
+	Target           float64 `json:"target"`
+	Pass             bool    `json:"pass"`
+	TeamctlCommand   string  `json:"teamctl_command"`
+	PerCommandTmuxes int     `json:"per_command_tmux_processes"`
+}
+
+func main() {
+	var cfg config
+	asJSON := flag.Bool("json", false, "print the report as JSON")
+	flag.IntVar(&cfg.rounds, "n", 15, "timed rounds (each runs every variant once)")
+	flag.IntVar(&cfg.members, "members", 16, "team size: a lead and members-1 teammates")
+	flag.IntVar(&cfg.warmup, "warmup", 2, "untimed rounds first")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := run(ctx, cfg, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/up:", err)
+		os.Exit(2)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	} else {
+		printReport(os.Stdout, rep)
+	}
+	if !rep.Pass {
+		os.Exit(1)
+	}
+}
+
+// variant is one way of bringing the panes up; start is what gets timed.
+type variant struct {
+	name, how string
+	socket    string
+	start     func(ctx context.Context, w *world) error
+}
+
+// run builds teamctl, then times every variant cfg.warmup+cfg.rounds times,
+// interleaved; progress goes to log.
+func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
+	if cfg.members < 1 || cfg.rounds < 1 || cfg.warmup < 0 {
+		return nil, errors.New("need -members >= 1, -n >= 1, -warmup >= 0")
+	}
+	tmp, err := os.MkdirTemp("", "teamctl-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "teamctl")
+	fmt.Fprintln(log, "building", bin)
+	if out, err := command(ctx, "", nil, "go", "build", "-o", bin, "github.com/teamctl/teamctl/cmd/teamctl"); err != nil {
+		return nil, fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	layout, err := writeLayout(tmp, bin, cfg.members)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := tmuxCommands(layout)
+	if err != nil {
+		return nil, err
+	}
+
+	variants := []variant{
+		{"per-command", fmt.Sprintf("%d tmux processes, exec'd one after another from Go (no shell)", len(cmds)), socket,
+			func(ctx context.Context, w *world) error {
+				for _, c := range cmds {
+					if out, err := w.tmux(ctx, socket, c...); err != nil {
+						return fmt.Errorf("%v: %s", err, out)
+					}
+				}
+				return nil
+			}},
+		{"single", fmt.Sprintf("1 tmux process, the same %d commands chained with ';'", len(cmds)), socket,
+			func(ctx context.Context, w *world) error {
+				var args []string
+				for i, c := range cmds {
+					if i > 0 {
+						args = append(args, ";")
+					}
+					args = append(args, c...)
+				}
+				if out, err := w.tmux(ctx, socket, args...); err != nil {
+					return fmt.Errorf("%v: %s", err, out)
+				}
+				return nil
+			}},
+		{"teamctl", "teamctl up " + layout, supervisor.SocketName(team),
+			func(ctx context.Context, w *world) error {
+				if out, err := command(ctx, w.work, w.env, bin, "up", layout); err != nil {
+					return fmt.Errorf("teamctl up: %v\n%s", err, out)
+				}
+				return nil
+			}},
+	}
+	samples := make([][]float64, len(variants))
+	for r := range cfg.warmup + cfg.rounds {
+		label := fmt.Sprintf("round %2d", r-cfg.warmup+1)
+		if r < cfg.warmup {
+			label = "warm-up "
+		}
+		fmt.Fprint(log, label)
+		for i, v := range variants {
+			d, err := once(ctx, v, bin, cfg.members)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", v.name, err)
+			}
+			ms := float64(d.Microseconds()) / 1000
+			fmt.Fprintf(log, "  %s %6.1f ms", v.name, ms)
+			if r >= cfg.warmup {
+				samples[i] = append(samples[i], ms)
+			}
+		}
+		fmt.Fprintln(log)
+	}
+
+	rep := &Report{Members: cfg.members, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target,
+		TeamctlCommand: bin + " up " + layout, PerCommandTmuxes: len(cmds)}
+	for i, v := range variants {
+		rep.Variants = append(rep.Variants, summarize(v.name, v.how, samples[i]))
+	}
+	pc, single, tc := rep.Variants[0].Median, rep.Variants[1].Median, rep.Variants[2].Median
+	rep.RatioPerCommand, rep.RatioSingle = tc/pc, tc/single
+	rep.Pass = rep.RatioPerCommand <= target
+	return rep, nil
+}
+
+// once runs variant v in a fresh world, checks that it made every pane, tears
+// the world down and returns how long v.start took.
+func once(ctx context.Context, v variant, bin string, members int) (time.Duration, error) {
+	w, err := newWorld()
+	if err != nil {
+		return 0, err
+	}
+	defer w.destroy(bin)
+	t0 := time.Now()
+	err = v.start(ctx, w)
+	d := time.Since(t0)
+	if err != nil {
+		return 0, err
+	}
+	out, err := w.tmux(ctx, v.socket, "list-panes", "-a", "-F", "#{pane_pid}")
+	if err != nil {
+		return 0, fmt.Errorf("list panes: %v: %s", err, out)
+	}
+	if w.pids = strings.Fields(out); len(w.pids) != members {
+		return 0, fmt.Errorf("%d panes, want %d", len(w.pids), members)
+	}
+	return d, nil
+}
+
+// writeLayout writes the benchmark's layout: a lead and members-1 teammates,
+// every one the stand-in agent with a short prompt.
+func writeLayout(dir, bin string, members int) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "claude:\n  command: %q\n  args: [stand-in]\nteam: %s\nlayout: main-vertical\n", bin, team)
+	b.WriteString("lead:\n  prompt: Coordinate the team.\nmembers:\n")
+	for i := 1; i < members; i++ {
+		fmt.Fprintf(&b, "  - name: mate-%02d\n    prompt: Do task %d.\n", i, i)
+	}
+	p := filepath.Join(dir, "layout.yaml")
+	return p, os.WriteFile(p, []byte(b.String()), 0o600)
+}
+
+// tmuxCommands are the baselines' commands (without "tmux -L SOCKET"): the
+// panes teamctl would create for layout, with the argv and -e environment
+// teamctl plans for each member, in a window of teamctl's default size.
+func tmuxCommands(layout string) ([][]string, error) {
+	l, err := layouts.Parse(layout)
+	if err != nil {
+		return nil, err
+	}
+	progs, err := supervisor.ResolvePrograms(l, "")
+	if err != nil {
+		return nil, err
+	}
+	plan := supervisor.Plan(l, progs, claudecode.NewSessionID())
+	height := max(50, 3*len(plan)+2) // as teamctl: every stacked pane needs a line and a border
+	pane := func(x supervisor.Launch, head ...string) []string {
+		head = append(head, "-P", "-F", "#{pane_id}")
+		for _, kv := range x.Env {
+			head = append(head, "-e", kv)
+		}
+		return append(head, x.Argv...)
+	}
+	cmds := [][]string{pane(plan[0], "new-session", "-d", "-s", team, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))}
+	for _, x := range plan[1:] {
+		cmds = append(cmds, pane(x, "split-window", "-d", "-h", "-f", "-t", "%0"))
+	}
+	return append(cmds, []string{"select-layout", "-t", "%0", "main-vertical"}), nil
+}
+
+// world is one run's isolated environment.
+type world struct {
+	dir, tmuxDir, work string
+	env                []string
+	pids               []string // the panes' processes, to wait for on destroy
+}
+
+func newWorld() (*world, error) {
+	dir, err := os.MkdirTemp("", "tcb") // short: it holds the tmux socket (~108 bytes max)
+	if err != nil {
+		return nil, err
+	}
+	w := &world{dir: dir, tmuxDir: filepath.Join(dir, "t"), work: filepath.Join(dir, "w")}
+	home := filepath.Join(dir, "h")
+	for _, d := range []string{w.tmuxDir, w.work, home, filepath.Join(dir, "s")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	for _, kv := range os.Environ() {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "HOME", "CLAUDE_CONFIG_DIR", "XDG_STATE_HOME", "TMUX_TMPDIR", "TMUX", "TMUX_PANE", "TEAMCTL_TEAM", "TEAMCTL_CLAUDE":
+			continue
+		}
+		w.env = append(w.env, kv)
+	}
+	w.env = append(w.env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "s"), "TMUX_TMPDIR="+w.tmuxDir)
+	return w, nil
+}
+
+func (w *world) tmux(ctx context.Context, sock string, args ...string) (string, error) {
+	return command(ctx, w.work, w.env, "tmux", append([]string{"-L", sock}, args...)...)
+}
+
+// destroy stops the team (teamctl down, if teamctl's state is there), kills
+// every tmux server of the world by its socket, waits for the panes'
+// processes to be gone, so they cost nothing in the next timing, and removes
+// the world. It runs even when the benchmark is interrupted.
+func (w *world) destroy(bin string) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if _, err := os.Stat(filepath.Join(w.dir, "s", "teamctl", team)); err == nil {
+		command(ctx, w.work, w.env, bin, "down", "--team", team, "--timeout", "2s")
+	}
+	socks, _ := os.ReadDir(filepath.Join(w.tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())))
+	for _, s := range socks {
+		w.tmux(ctx, s.Name(), "kill-server")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, p := range w.pids {
+		pid, _ := strconv.Atoi(p)
+		for pid > 0 && proc.Alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond) // poll interval while waiting for an exit
+		}
+	}
+	os.RemoveAll(w.dir)
+}
+
+// command runs name with args in dir (env nil: ours), with a deadline, and
+// returns its combined output.
+func command(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func summarize(name, how string, ms []float64) Stats {
+	s := slices.Sorted(slices.Values(ms))
+	median := s[len(s)/2]
+	if len(s)%2 == 0 {
+		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	p90 := s[int(math.Ceil(0.9*float64(len(s))))-1] // nearest rank
+	return Stats{Name: name, How: how, Median: median, P90: p90, Min: s[0], Samples: ms}
+}
+
+func printReport(out io.Writer, r *Report) {
+	fmt.Fprintf(out, "\nteamctl up: %d members (lead + %d teammates, stand-in agent, main-vertical), %d rounds after %d warm-up, variants interleaved\n",
+		r.Members, r.Members-1, r.Rounds, r.Warmup)
+	fmt.Fprintf(out, "%-12s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	for _, v := range r.Variants {
+		fmt.Fprintf(out, "%-12s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+	}
+	verdict := "PASS"
+	if !r.Pass {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(out, "teamctl / per-command  %.2fx  (target <= %.1fx) %s\n", r.RatioPerCommand, r.Target, verdict)
+	fmt.Fprintf(out, "teamctl / single       %.2fx\n", r.RatioSingle)
+}

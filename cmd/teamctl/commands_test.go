@@ -1,0 +1,334 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// ptyOutput collects what a program writes to its terminal.
+type ptyOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *ptyOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+func (o *ptyOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// attachThroughPTY runs `teamctl attach member` in a pseudo-terminal, waits for
+// the member's screen, detaches with the prefix key and d, and returns what the
+// terminal showed and the exit code.
+func attachThroughPTY(t *testing.T, e *testenv.Env, team, member, want string, extraEnv ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "attach", member, "--team", team)
+	cmd.Env = append(e.Environ(), append([]string{"TERM=xterm-256color"}, extraEnv...)...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := &ptyOutput{}
+	done := make(chan struct{})
+	go func() { bytesCopy(out, f); close(done) }()
+	testenv.Eventually(t, 20*time.Second, "the member's screen in the attached terminal", func() (bool, string) {
+		s := out.String()
+		return strings.Contains(s, want), s
+	})
+	f.Write([]byte{0x02}) // C-b, the default prefix
+	f.Write([]byte("d"))
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		<-done
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), code
+	case <-ctx.Done():
+		t.Fatalf("attach did not end after detaching; terminal showed:\n%s", out.String())
+	}
+	return "", -1
+}
+
+func bytesCopy(dst *ptyOutput, src *os.File) {
+	buf := make([]byte, 4096)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			dst.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// TestAttachThroughAPTY: attach shows the member's screen, detaching exits 0 and
+// leaves the team running; inside another tmux it still works and says how to detach.
+func TestAttachThroughAPTY(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", `team: att
+members:
+  - name: researcher
+    prompt: Look for the ATTACH-MARKER please.
+`)
+	e.MustRun("up", layout)
+	screenText, code := attachThroughPTY(t, e, "att", "researcher", "ATTACH-MARKER")
+	if code != 0 {
+		t.Fatalf("attach exit %d; terminal:\n%s", code, screenText)
+	}
+	if !strings.Contains(screenText, "detached") {
+		t.Errorf("terminal does not show tmux's detach message:\n%s", screenText)
+	}
+	// The selected pane is the researcher's.
+	if out, _ := e.Tmux("teamctl-att", "display-message", "-p", "-t", "=att:", "#{@teamctl-member}"); strings.TrimSpace(out) != "researcher" {
+		t.Errorf("active pane is %q, want researcher", out)
+	}
+	s := getStatus(t, e, "att")
+	for _, m := range s.Members {
+		if m.State != "running" {
+			t.Errorf("%s %s after detach", m.Name, m.State)
+		}
+	}
+
+	// Nested: TMUX set as inside another tmux.
+	screenText, code = attachThroughPTY(t, e, "att", "lead", "auto mode on", "TMUX=/tmp/outer-tmux-socket,1,0")
+	if code != 0 {
+		t.Fatalf("nested attach exit %d:\n%s", code, screenText)
+	}
+	if !strings.Contains(screenText, "nested") || !strings.Contains(screenText, "C-b C-b d") {
+		t.Errorf("nested attach does not tell how to detach:\n%s", screenText)
+	}
+	if out, _ := e.Tmux("teamctl-att", "display-message", "-p", "-t", "=att:", "#{@teamctl-member}"); strings.TrimSpace(out) != "lead" {
+		t.Errorf("active pane is %q, want lead", out)
+	}
+}
+
+func TestAttachUnknownMemberListsMembers(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: few\nmembers:\n  - name: solo\n"))
+	r := e.Run("attach", "nobody", "--team", "few")
+	if r.Code == 0 || !strings.Contains(r.Stderr, `no member "nobody"`) || !strings.Contains(r.Stderr, "lead, solo") {
+		t.Errorf("exit %d stderr %q", r.Code, r.Stderr)
+	}
+}
+
+// TestValidateReportsEveryProblemWithLineAndColumn, through the command.
+func TestValidateReportsEveryProblemWithLineAndColumn(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	p := e.WriteFile("bad.yaml", `team: Bad_Team
+layout: spiral
+members:
+  - name: a/b
+    color: mauve
+    permisionMode: manual
+  - name: x
+    planModeRequired: true
+    permissionMode: bypassPermissions
+    env: {"1BAD": v}
+    cwd: does-not-exist
+`)
+	r := e.Run("validate", p)
+	if r.Code == 0 {
+		t.Fatalf("validate accepted a bad layout: %s", r.Stdout)
+	}
+	for _, want := range []string{
+		p + ":1:7: team:",
+		p + ":2:9: layout:",
+		p + ":4:11: members[0].name:",
+		p + ":5:12: members[0].color:",
+		p + ":6:5: members[0]: unknown key \"permisionMode\"; did you mean \"permissionMode\"?",
+		p + ":10:11: members[1].env.1BAD:",
+		p + ":11:10: members[1].cwd:",
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("missing %q in:\n%s", want, r.Stderr)
+		}
+	}
+	if !strings.Contains(r.Stderr, "bypassPermissions") {
+		t.Errorf("planModeRequired with bypassPermissions not reported:\n%s", r.Stderr)
+	}
+	// up refuses the same file before touching tmux.
+	r = e.Run("up", p)
+	if r.Code == 0 || !strings.Contains(r.Stderr, ":2:9: layout:") {
+		t.Errorf("up on a bad layout: exit %d %s", r.Code, r.Stderr)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(e.TmuxTmpDir)); len(ents) != 0 {
+		t.Errorf("up on a bad layout started tmux: %v", ents)
+	}
+	r = e.MustRun("validate", standInLayout(e, "ok.yaml", "team: fine\n"))
+	if !strings.Contains(r.Stdout, "valid") {
+		t.Errorf("validate of a good layout: %s", r.Stdout)
+	}
+}
+
+func TestUpFailsFastWhenClaudeIsMissing(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "PATH=/usr/bin:/bin")
+	p := e.WriteFile("team.yaml", "team: noclaude\nclaude:\n  command: claude\n")
+	r := e.Run("up", p)
+	if r.Code == 0 || !strings.Contains(r.Stderr, `"claude" not found`) || !strings.Contains(r.Stderr, "npm install -g @anthropic-ai/claude-code") {
+		t.Errorf("exit %d stderr %q", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.StateHome, "teamctl", "noclaude", "state.json")); err == nil {
+		t.Error("state written for a team that never came up")
+	}
+}
+
+func TestUpRequiresTmux32(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	fake := e.WriteFile("bin/tmux", "#!/bin/sh\necho 'tmux 3.1c'\n")
+	os.Chmod(fake, 0o755)
+	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+fake)
+	r := e.Run("up", standInLayout(e, "team.yaml", "team: old\n"))
+	if r.Code == 0 || !strings.Contains(r.Stderr, "tmux 3.1c is too old") || !strings.Contains(r.Stderr, "3.2 or newer") {
+		t.Errorf("exit %d stderr %q", r.Code, r.Stderr)
+	}
+	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+filepath.Join(e.Work, "bin", "missing-tmux"))
+	r = e.Run("up", standInLayout(e, "team.yaml", "team: old\n"))
+	if r.Code == 0 || !strings.Contains(r.Stderr, "tmux not found") {
+		t.Errorf("missing tmux: exit %d stderr %q", r.Code, r.Stderr)
+	}
+}
+
+// TestFindTeam: one team up is found without --team; two are not, and the error
+// names both; TEAMCTL_TEAM picks one.
+func TestFindTeam(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	if r := e.Run("status"); r.Code == 0 || !strings.Contains(r.Stderr, "no team is up") {
+		t.Errorf("no team: exit %d %q", r.Code, r.Stderr)
+	}
+	e.MustRun("up", standInLayout(e, "a.yaml", "team: first\n"))
+	if r := e.MustRun("status", "--json"); !strings.Contains(r.Stdout, `"team": "first"`) {
+		t.Errorf("the only team was not found: %s", r.Stdout)
+	}
+	e.MustRun("up", standInLayout(e, "b.yaml", "team: second\n"))
+	r := e.Run("status")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "first, second") || !strings.Contains(r.Stderr, "--team") {
+		t.Errorf("two teams: exit %d %q", r.Code, r.Stderr)
+	}
+	e.Extra = append(e.Extra, "TEAMCTL_TEAM=second")
+	if r := e.MustRun("status", "--json"); !strings.Contains(r.Stdout, `"team": "second"`) {
+		t.Errorf("TEAMCTL_TEAM ignored: %s", r.Stdout)
+	}
+	var teams []struct {
+		Team string `json:"team"`
+		Up   bool   `json:"up"`
+	}
+	json.Unmarshal([]byte(e.MustRun("teams", "--json").Stdout), &teams)
+	if len(teams) != 2 || !teams[0].Up || !teams[1].Up {
+		t.Errorf("teams --json: %+v", teams)
+	}
+	e.MustRun("down", "--team", "first")
+	e.Extra = e.Extra[:len(e.Extra)-1]
+	if r := e.MustRun("status", "--json"); !strings.Contains(r.Stdout, `"team": "second"`) {
+		t.Errorf("after one team is down, the other is the only one: %s", r.Stdout)
+	}
+}
+
+// TestArrangements: tiled tiles, windows gives each member its own window.
+func TestArrangements(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "w.yaml", "team: wins\nlayout: windows\nmembers:\n  - name: a\n  - name: b\n"))
+	out, _ := e.Tmux("teamctl-wins", "list-windows", "-a", "-F", "#{window_name} #{window_panes}")
+	if strings.TrimSpace(out) != "lead 1\na 1\nb 1" {
+		t.Errorf("windows layout:\n%s", out)
+	}
+	e.MustRun("up", standInLayout(e, "t.yaml", "team: tiles\nlayout: tiled\nmembers:\n  - name: a\n  - name: b\n  - name: c\n"))
+	out, _ = e.Tmux("teamctl-tiles", "list-panes", "-a", "-F", "#{pane_left},#{pane_top}")
+	pos := strings.Fields(out)
+	if len(pos) != 4 {
+		t.Fatalf("tiled: %q", out)
+	}
+	// Four tiled panes make a 2x2 grid: two distinct lefts and two distinct tops.
+	lefts, tops := map[string]bool{}, map[string]bool{}
+	for _, p := range pos {
+		l, tp, _ := strings.Cut(p, ",")
+		lefts[l], tops[tp] = true, true
+	}
+	if len(lefts) != 2 || len(tops) != 2 {
+		t.Errorf("tiled is not a grid: %q", out)
+	}
+}
+
+// TestDemoComesUpWithoutClaude: `teamctl demo` without a terminal brings the
+// stand-in team up and says how to attach.
+func TestDemoComesUpWithoutClaude(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "PATH=/usr/bin:/bin")
+	r := e.MustRun("demo")
+	if !strings.Contains(r.Stdout, "teamctl attach lead --team demo") {
+		t.Errorf("demo output:\n%s", r.Stdout)
+	}
+	s := getStatus(t, e, "demo")
+	if len(s.Members) != 4 {
+		t.Fatalf("demo members: %+v", s.Members)
+	}
+	for _, m := range s.Members {
+		if m.State != "running" {
+			t.Errorf("%s: %s", m.Name, m.State)
+		}
+	}
+	waitScreen(t, e, "teamctl-demo", s.Members[1].Pane, "Overwrite? (y/n)")
+	waitScreen(t, e, "teamctl-demo", s.Members[2].Pane, "Do you want to proceed?")
+}
+
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE="+e.Bin)
+	r := e.Run("doctor", "--json")
+	var checks []struct {
+		Name, Detail, Fix string
+		OK                bool
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+		t.Fatal(err, r.Stdout)
+	}
+	byName := map[string]bool{}
+	for _, c := range checks {
+		byName[c.Name] = c.OK
+	}
+	if !byName["tmux"] || !byName["git"] || !byName["state folder"] {
+		t.Errorf("doctor: %+v", checks)
+	}
+	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE=no-such-claude-here")
+	r = e.Run("doctor")
+	if r.Code == 0 || !strings.Contains(r.Stdout, "FAIL") || !strings.Contains(r.Stdout, "npm install -g @anthropic-ai/claude-code") {
+		t.Errorf("doctor without claude: exit %d\n%s", r.Code, r.Stdout)
+	}
+}

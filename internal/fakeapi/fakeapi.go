@@ -1,0 +1,693 @@
+// Package fakeapi is a stand-in for the Anthropic Messages API, good enough for
+// the real Claude Code CLI to start, reach its input box and take turns offline
+// (ANTHROPIC_BASE_URL pointed at it).
+//
+// It answers
+//   - POST /v1/messages (with or without ?beta=true): streaming (server-sent
+//     events) when the body says "stream": true, else one JSON message;
+//   - POST /v1/messages/count_tokens: {"input_tokens": N};
+//   - anything else: 404 with an API error body, logged and recorded.
+//
+// A Script decides each answer from the request; the default answers every turn
+// with the text "ok". Every request is recorded (parsed body, headers of interest,
+// time) and tests wait for one with WaitFor, which blocks on a condition variable,
+// not a sleep.
+package fakeapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Kinds of requests.
+const (
+	KindMessages    = "messages"
+	KindCountTokens = "count_tokens"
+	KindOther       = "other" // answered 404
+)
+
+// HeadersOfInterest are the request headers a Request keeps.
+var HeadersOfInterest = []string{
+	"Anthropic-Version", "Anthropic-Beta", "X-Api-Key", "Authorization",
+	"User-Agent", "X-App", "Content-Type", "Accept", "X-Stainless-Retry-Count",
+}
+
+// Request is one recorded request.
+type Request struct {
+	Seq      int // 1, 2, … in arrival order
+	Time     time.Time
+	Method   string
+	Path     string
+	RawQuery string
+	Kind     string
+	Header   http.Header // only HeadersOfInterest
+	RawBody  []byte
+	Body     map[string]any // the body parsed as a JSON object; nil when it is not one
+	Status   int            // the status the fake answered with
+
+	// Parsed from a messages or count_tokens body.
+	Model    string
+	Stream   bool
+	System   string // the system prompt's text, blocks joined with "\n"
+	Messages []Message
+	Tools    []string // the names of the tools offered
+}
+
+// Message is one turn of a request's conversation.
+type Message struct {
+	Role    string
+	Content []Block
+}
+
+// Block is one content block. Text is the text of a text block; for a
+// tool_result it is the text of its content.
+type Block struct {
+	Type      string         `json:"type"`
+	Text      string         `json:"text,omitempty"`
+	ID        string         `json:"id,omitempty"`          // tool_use
+	Name      string         `json:"name,omitempty"`        // tool_use
+	Input     map[string]any `json:"input,omitempty"`       // tool_use
+	ToolUseID string         `json:"tool_use_id,omitempty"` // tool_result
+	IsError   bool           `json:"is_error,omitempty"`    // tool_result
+}
+
+// LastUser returns the last message with role "user" (zero Message if none).
+func (r Request) LastUser() Message {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i]
+		}
+	}
+	return Message{}
+}
+
+// Text joins the text of the message's text blocks.
+func (m Message) Text() string {
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ToolResults returns the message's tool_result blocks.
+func (m Message) ToolResults() []Block {
+	var out []Block
+	for _, b := range m.Content {
+		if b.Type == "tool_result" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// LastUserText is the text of the last user turn (its text blocks only).
+func (r Request) LastUserText() string { return r.LastUser().Text() }
+
+// IsToolResult reports whether the last user turn carries a tool_result.
+func (r Request) IsToolResult() bool { return len(r.LastUser().ToolResults()) > 0 }
+
+// UserTexts returns the text blocks of every user turn, in order.
+func (r Request) UserTexts() []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == "text" {
+				out = append(out, b.Text)
+			}
+		}
+	}
+	return out
+}
+
+// IsTurn reports whether r is a messages request that carries a conversation
+// whose last turn is the user's: what a model answers.
+func (r Request) IsTurn() bool {
+	return r.Kind == KindMessages && len(r.Messages) > 0 && r.Messages[len(r.Messages)-1].Role == "user"
+}
+
+// String is a one-line summary for logs.
+func (r Request) String() string {
+	s := fmt.Sprintf("#%d %s %s", r.Seq, r.Method, r.Path)
+	if r.RawQuery != "" {
+		s += "?" + r.RawQuery
+	}
+	s += fmt.Sprintf(" → %d", r.Status)
+	if r.Kind == KindMessages || r.Kind == KindCountTokens {
+		s += fmt.Sprintf(" model=%s stream=%v msgs=%d tools=%d", r.Model, r.Stream, len(r.Messages), len(r.Tools))
+		if t := r.LastUserText(); t != "" {
+			s += fmt.Sprintf(" last-user=%q", clip(t, 160))
+		}
+		if r.IsToolResult() {
+			s += fmt.Sprintf(" tool-result=%q", clip(r.LastUser().ToolResults()[0].Text, 80))
+		}
+	} else if len(r.RawBody) > 0 {
+		s += fmt.Sprintf(" body=%q", clip(string(r.RawBody), 200))
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Reply is the fake's answer to a messages request.
+type Reply struct {
+	Blocks     []Block // text and tool_use blocks
+	StopReason string  // "" = "tool_use" when a block is a tool_use, else "end_turn"
+
+	// Status, when not 0 or 200, answers with this HTTP status and an API error
+	// of ErrorType ("api_error" when empty) and ErrorMessage instead.
+	Status       int
+	ErrorType    string
+	ErrorMessage string
+}
+
+// Text answers with one text block.
+func Text(s string) Reply { return Reply{Blocks: []Block{{Type: "text", Text: s}}} }
+
+// ToolUse answers with a tool_use block for tool name with input. The id is
+// made up by the fake when the block's ID is empty.
+func ToolUse(name string, input map[string]any) Reply {
+	return Reply{Blocks: []Block{{Type: "tool_use", Name: name, Input: input}}}
+}
+
+// Bash answers with a tool_use of Claude Code's Bash tool.
+func Bash(command, description string) Reply {
+	in := map[string]any{"command": command}
+	if description != "" {
+		in["description"] = description
+	}
+	return ToolUse("Bash", in)
+}
+
+// Error answers with an HTTP error status and an API error body.
+func Error(status int, typ, msg string) Reply {
+	return Reply{Status: status, ErrorType: typ, ErrorMessage: msg}
+}
+
+// Script decides the reply to a messages request.
+type Script func(Request) Reply
+
+// Rule is one step of a Rules script.
+type Rule struct {
+	When  func(Request) bool
+	Reply func(Request) Reply
+}
+
+// Rules is a script that answers with the first rule whose When holds (a nil When
+// always holds), and with Text("ok") when none does.
+func Rules(rules ...Rule) Script {
+	return func(r Request) Reply {
+		for _, ru := range rules {
+			if ru.When == nil || ru.When(r) {
+				return ru.Reply(r)
+			}
+		}
+		return Text("ok")
+	}
+}
+
+// Always makes a rule's reply a constant.
+func Always(rep Reply) func(Request) Reply { return func(Request) Reply { return rep } }
+
+// LastUserContains holds when the last user turn's text contains s.
+func LastUserContains(s string) func(Request) bool {
+	return func(r Request) bool { return strings.Contains(r.LastUserText(), s) }
+}
+
+// AfterToolResult holds when the last user turn carries a tool_result.
+func AfterToolResult() func(Request) bool { return Request.IsToolResult }
+
+// DefaultScript answers every request with the text "ok".
+func DefaultScript(Request) Reply { return Text("ok") }
+
+// Server is a running fake API.
+type Server struct {
+	URL string // http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL
+
+	srv  *http.Server
+	ln   net.Listener
+	done chan struct{}
+	logf func(format string, args ...any)
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	script   Script
+	reqs     []Request
+	closed   bool
+	toolSeq  int
+	msgSeq   int
+	chunkLen int
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithLog logs one line per request (and the fake's own problems) through logf,
+// e.g. t.Logf.
+func WithLog(logf func(format string, args ...any)) Option {
+	return func(s *Server) { s.logf = logf }
+}
+
+// WithScript sets the script from the start.
+func WithScript(sc Script) Option { return func(s *Server) { s.script = sc } }
+
+// WithChunk splits streamed text and tool input into pieces of n bytes (default
+// 16), as the real API sends several deltas per block.
+func WithChunk(n int) Option { return func(s *Server) { s.chunkLen = n } }
+
+// Start starts a fake on 127.0.0.1 on a free port.
+func Start(opts ...Option) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fakeapi: listen: %w", err)
+	}
+	s := &Server{ln: ln, URL: "http://" + ln.Addr().String(), done: make(chan struct{}), script: DefaultScript, chunkLen: 16}
+	s.cond = sync.NewCond(&s.mu)
+	for _, o := range opts {
+		o(s)
+	}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(s.done)
+		s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// Close stops the server (waiting at most 5s for requests in flight) and wakes
+// every WaitFor.
+func (s *Server) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if s.srv.Shutdown(ctx) != nil {
+		s.srv.Close()
+	}
+	<-s.done
+	s.mu.Lock()
+	s.closed = true
+	s.logf = nil
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+// SetScript replaces the script for the requests that come next.
+func (s *Server) SetScript(sc Script) {
+	if sc == nil {
+		sc = DefaultScript
+	}
+	s.mu.Lock()
+	s.script = sc
+	s.mu.Unlock()
+}
+
+// Requests returns a copy of every request recorded so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Unhandled returns the requests answered with 404.
+func (s *Server) Unhandled() []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Kind == KindOther {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// WaitFor returns the first recorded request (earlier ones included) for which
+// match holds, waiting for more until ctx ends or the server closes.
+func (s *Server) WaitFor(ctx context.Context, match func(Request) bool) (Request, error) {
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	})
+	defer stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := 0
+	for {
+		for ; seen < len(s.reqs); seen++ {
+			if match(s.reqs[seen]) {
+				return s.reqs[seen], nil
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return Request{}, fmt.Errorf("fakeapi: no matching request among %d: %w", len(s.reqs), err)
+		}
+		if s.closed {
+			return Request{}, fmt.Errorf("fakeapi: server closed; no matching request among %d", len(s.reqs))
+		}
+		s.cond.Wait()
+	}
+}
+
+func (s *Server) log(format string, args ...any) {
+	s.mu.Lock()
+	logf := s.logf
+	s.mu.Unlock()
+	if logf != nil {
+		logf(format, args...)
+	}
+}
+
+// record stores r (numbering it) and wakes waiters.
+func (s *Server) record(r *Request) {
+	s.mu.Lock()
+	r.Seq = len(s.reqs) + 1
+	s.reqs = append(s.reqs, *r)
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
+	r := Request{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, RawQuery: hr.URL.RawQuery, Header: http.Header{}}
+	for _, h := range HeadersOfInterest {
+		if v := hr.Header.Values(h); len(v) > 0 {
+			r.Header[h] = v
+		}
+	}
+	body, err := readBody(w, hr)
+	if err != nil {
+		s.log("fakeapi: %s %s: read body: %v", hr.Method, hr.URL.Path, err)
+	}
+	r.RawBody = body
+	if len(body) > 0 {
+		var obj map[string]any
+		if json.Unmarshal(body, &obj) == nil {
+			r.Body = obj
+			parseBody(&r, obj)
+		}
+	}
+
+	switch {
+	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages":
+		r.Kind = KindMessages
+		s.mu.Lock()
+		sc := s.script
+		s.mu.Unlock()
+		rep := sc(r)
+		s.answer(w, &r, rep)
+	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages/count_tokens":
+		r.Kind = KindCountTokens
+		r.Status = http.StatusOK
+		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": estimateTokens(body)})
+	default:
+		r.Kind = KindOther
+		r.Status = http.StatusNotFound
+		writeJSON(w, http.StatusNotFound, apiError("not_found_error",
+			fmt.Sprintf("fakeapi: nothing answers %s %s", hr.Method, hr.URL.Path)))
+	}
+	s.record(&r)
+	if r.Kind == KindOther {
+		s.log("fakeapi: UNHANDLED %s", r)
+	} else {
+		s.log("fakeapi: %s", r)
+	}
+}
+
+func readBody(w http.ResponseWriter, hr *http.Request) ([]byte, error) {
+	var rd io.Reader = http.MaxBytesReader(w, hr.Body, 64<<20)
+	if strings.EqualFold(hr.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(rd)
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		rd = zr
+	}
+	return io.ReadAll(rd)
+}
+
+// parseBody fills the parsed fields of r from a messages-like body.
+func parseBody(r *Request, obj map[string]any) {
+	r.Model, _ = obj["model"].(string)
+	r.Stream, _ = obj["stream"].(bool)
+	r.System = textOf(obj["system"])
+	if tools, ok := obj["tools"].([]any); ok {
+		for _, t := range tools {
+			if m, ok := t.(map[string]any); ok {
+				name, _ := m["name"].(string)
+				r.Tools = append(r.Tools, name)
+			}
+		}
+	}
+	msgs, _ := obj["messages"].([]any)
+	for _, mv := range msgs {
+		m, ok := mv.(map[string]any)
+		if !ok {
+			continue
+		}
+		msg := Message{}
+		msg.Role, _ = m["role"].(string)
+		msg.Content = blocksOf(m["content"])
+		r.Messages = append(r.Messages, msg)
+	}
+}
+
+// blocksOf turns a content value (a string or a list of blocks) into blocks.
+func blocksOf(v any) []Block {
+	switch c := v.(type) {
+	case string:
+		return []Block{{Type: "text", Text: c}}
+	case []any:
+		var out []Block
+		for _, bv := range c {
+			bm, ok := bv.(map[string]any)
+			if !ok {
+				continue
+			}
+			b := Block{}
+			b.Type, _ = bm["type"].(string)
+			switch b.Type {
+			case "text":
+				b.Text, _ = bm["text"].(string)
+			case "tool_use":
+				b.ID, _ = bm["id"].(string)
+				b.Name, _ = bm["name"].(string)
+				b.Input, _ = bm["input"].(map[string]any)
+			case "tool_result":
+				b.ToolUseID, _ = bm["tool_use_id"].(string)
+				b.IsError, _ = bm["is_error"].(bool)
+				b.Text = textOf(bm["content"])
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	return nil
+}
+
+// textOf joins the text in a string or a list of text blocks.
+func textOf(v any) string {
+	var parts []string
+	for _, b := range blocksOf(v) {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func estimateTokens(body []byte) int { return len(body)/4 + 1 }
+
+func apiError(typ, msg string) map[string]any {
+	return map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Request-Id", "req_fake")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// answer writes rep for the messages request r and sets r.Status.
+func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		typ := rep.ErrorType
+		if typ == "" {
+			typ = "api_error"
+		}
+		r.Status = rep.Status
+		writeJSON(w, rep.Status, apiError(typ, rep.ErrorMessage))
+		return
+	}
+	s.mu.Lock()
+	s.msgSeq++
+	msgID := fmt.Sprintf("msg_fake%04d", s.msgSeq)
+	blocks := make([]Block, len(rep.Blocks))
+	for i, b := range rep.Blocks {
+		if b.Type == "tool_use" {
+			if b.ID == "" {
+				s.toolSeq++
+				b.ID = fmt.Sprintf("toolu_fake%04d", s.toolSeq)
+			}
+			if b.Input == nil {
+				b.Input = map[string]any{}
+			}
+		}
+		blocks[i] = b
+	}
+	chunk := s.chunkLen
+	s.mu.Unlock()
+
+	stop := rep.StopReason
+	if stop == "" {
+		stop = "end_turn"
+		for _, b := range blocks {
+			if b.Type == "tool_use" {
+				stop = "tool_use"
+			}
+		}
+	}
+	model := r.Model
+	if model == "" {
+		model = "claude-fake"
+	}
+	inTok := estimateTokens(r.RawBody)
+	outTok := 0
+	for _, b := range blocks {
+		outTok += len(b.Text)/4 + 1
+	}
+	r.Status = http.StatusOK
+	if !r.Stream {
+		content := make([]map[string]any, len(blocks))
+		for i, b := range blocks {
+			content[i] = blockJSON(b, true)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": msgID, "type": "message", "role": "assistant", "model": model,
+			"content": content, "stop_reason": stop, "stop_sequence": nil,
+			"usage": usage(inTok, outTok),
+		})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Request-Id", "req_fake")
+	w.WriteHeader(http.StatusOK)
+	WriteStream(w, msgID, model, blocks, stop, inTok, outTok, chunk)
+}
+
+func usage(in, out int) map[string]any {
+	return map[string]any{
+		"input_tokens": in, "output_tokens": out,
+		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+	}
+}
+
+// blockJSON is a block as the API sends it: complete (full) or as it opens in
+// content_block_start (empty text, empty input).
+func blockJSON(b Block, full bool) map[string]any {
+	switch b.Type {
+	case "tool_use":
+		in := any(map[string]any{})
+		if full {
+			in = b.Input
+		}
+		return map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": in}
+	default:
+		t := ""
+		if full {
+			t = b.Text
+		}
+		return map[string]any{"type": "text", "text": t}
+	}
+}
+
+// WriteStream writes a streamed message as server-sent events: message_start, a
+// ping, per block content_block_start, content_block_delta (text_delta, or
+// input_json_delta for a tool_use; the text or JSON split into pieces of chunk
+// bytes) and content_block_stop, then message_delta (stop reason, usage) and
+// message_stop. It flushes after every event.
+func WriteStream(w io.Writer, msgID, model string, blocks []Block, stop string, inTok, outTok, chunk int) error {
+	if chunk <= 0 {
+		chunk = 16
+	}
+	fl, _ := w.(http.Flusher)
+	var werr error
+	event := func(name string, data map[string]any) {
+		if werr != nil {
+			return
+		}
+		data["type"] = name
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(data)
+		_, werr = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, bytes.TrimRight(buf.Bytes(), "\n"))
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	startUsage := usage(inTok, 1)
+	event("message_start", map[string]any{"message": map[string]any{
+		"id": msgID, "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
+	}})
+	event("ping", map[string]any{})
+	for i, b := range blocks {
+		event("content_block_start", map[string]any{"index": i, "content_block": blockJSON(b, false)})
+		if b.Type == "tool_use" {
+			js, _ := json.Marshal(b.Input)
+			for _, part := range split(string(js), chunk) {
+				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": part}})
+			}
+		} else {
+			for _, part := range split(b.Text, chunk) {
+				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": part}})
+			}
+		}
+		event("content_block_stop", map[string]any{"index": i})
+	}
+	event("message_delta", map[string]any{
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": outTok},
+	})
+	event("message_stop", map[string]any{})
+	return werr
+}
+
+// split cuts s into pieces of about n bytes without splitting a UTF-8 sequence.
+func split(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		i := n
+		for i < len(s) && !utf8Start(s[i]) {
+			i++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,94 @@
+package supervisor
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/teamctl/teamctl/layouts"
+)
+
+const sid = "0123abcd-0000-4000-8000-000000000000"
+
+func TestPlanArgvAndEnv(t *testing.T) {
+	l := &layouts.Layout{
+		Team:   "auth-fix",
+		Claude: layouts.Claude{Command: "claude", Args: []string{"--verbose"}},
+		Env:    []layouts.EnvVar{{Name: "A", Value: "team"}, {Name: "B", Value: "team"}},
+		Lead: layouts.Member{Name: "lead", Model: "opus", PermissionMode: "manual", TeammateMode: "tmux",
+			Prompt: "-starts with a dash", Args: []string{"--debug"}, Cwd: "/w", Env: []layouts.EnvVar{{Name: "B", Value: "lead"}}},
+		Members: []layouts.Member{
+			{Name: "researcher", AgentType: "general-purpose", Model: "sonnet", Color: "blue", PlanModeRequired: true,
+				PermissionMode: "acceptEdits", Cwd: "/w/svc", Prompt: "ignored in argv", Args: []string{"--x"}},
+			{Name: "plain", Color: "green", Cwd: "/w"},
+			{Name: "dev", Command: []string{"npm", "run", "dev"}, Cwd: "/w", Env: []layouts.EnvVar{{Name: "A", Value: "dev"}}},
+		},
+	}
+	progs := Programs{Claude: "/bin/claude", Plain: map[string]string{"dev": "/usr/bin/npm"}}
+	plan := Plan(l, progs, sid)
+	team := "session-0123abcd"
+	for _, c := range []struct {
+		name string
+		role string
+		argv []string
+		env  []string
+	}{
+		{"lead", "lead",
+			[]string{"/bin/claude", "--verbose", "--session-id", sid, "--teammate-mode", "tmux", "--model", "opus", "--permission-mode", "manual", "--debug", "--", "-starts with a dash"},
+			[]string{"A=team", "B=lead", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=lead"}},
+		{"researcher", "teammate",
+			[]string{"/bin/claude", "--verbose", "--agent-id", "researcher@" + team, "--agent-name", "researcher", "--team-name", team, "--agent-color", "blue",
+				"--parent-session-id", sid, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--x"},
+			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=researcher"}},
+		{"plain", "teammate",
+			[]string{"/bin/claude", "--verbose", "--agent-id", "plain@" + team, "--agent-name", "plain", "--team-name", team, "--agent-color", "green", "--parent-session-id", sid},
+			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=plain"}},
+		{"dev", "process",
+			[]string{"/usr/bin/npm", "run", "dev"},
+			[]string{"A=dev", "B=team", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=dev"}},
+	} {
+		var x *Launch
+		for i := range plan {
+			if plan[i].Member.Name == c.name {
+				x = &plan[i]
+			}
+		}
+		if x == nil {
+			t.Fatalf("no launch for %s", c.name)
+		}
+		if x.Role != c.role || !reflect.DeepEqual(x.Argv, c.argv) || !reflect.DeepEqual(x.Env, c.env) {
+			t.Errorf("%s:\n role %s\n argv %q\n want %q\n env  %q\n want %q", c.name, x.Role, x.Argv, c.argv, x.Env, c.env)
+		}
+	}
+	if plan[0].SessionID != sid || plan[1].SessionID != "" {
+		t.Errorf("session ids: %q %q", plan[0].SessionID, plan[1].SessionID)
+	}
+}
+
+func TestPlanDigestTellsAChangedMember(t *testing.T) {
+	base := func() *layouts.Layout {
+		return &layouts.Layout{Team: "t", Claude: layouts.Claude{Command: "claude"},
+			Lead:    layouts.Member{Name: "lead", Cwd: "/w"},
+			Members: []layouts.Member{{Name: "a", Cwd: "/w"}, {Name: "b", Cwd: "/w"}}}
+	}
+	progs := Programs{Claude: "/bin/claude"}
+	before := Plan(base(), progs, sid)
+	l := base()
+	l.Members[0].Model = "haiku"
+	after := Plan(l, progs, sid)
+	if before[1].Digest == after[1].Digest {
+		t.Error("changing a's model did not change its digest")
+	}
+	if before[0].Digest != after[0].Digest || before[2].Digest != after[2].Digest {
+		t.Error("changing a changed another member's digest")
+	}
+	if again := Plan(base(), progs, sid); again[1].Digest != before[1].Digest {
+		t.Error("digest not stable")
+	}
+}
+
+func TestDedupeEnvLastWinsInFirstPlace(t *testing.T) {
+	got := dedupeEnv([]string{"A=1", "B=2", "A=3", "C=x=y"})
+	if want := []string{"A=3", "B=2", "C=x=y"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+}

@@ -1,0 +1,84 @@
+package tmux
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestEscapeKeepsArgumentsLiteral(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":    "plain",
+		"a;":       `a\;`,
+		`a\;`:      `a\\;`,
+		";":        `\;`,
+		"a;b":      "a;b",
+		"$(x) ;\n": "$(x) ;\n",
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBatchChainsCommands(t *testing.T) {
+	var b Batch
+	b.Add("new-session", "-d", "echo", "hi;")
+	b.Add("select-pane", "-t", "%0", "-T", "lead")
+	want := []string{"new-session", "-d", "echo", `hi\;`, ";", "select-pane", "-t", "%0", "-T", "lead"}
+	if got := b.Args(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestCommandArgsNeverHandsAStringToTheShell(t *testing.T) {
+	if got := CommandArgs([]string{"/usr/bin/htop"}); !reflect.DeepEqual(got, []string{"/bin/sh", "-c", `exec "$0"`, "/usr/bin/htop"}) {
+		t.Errorf("one-element argv: %q", got)
+	}
+	argv := []string{"/bin/claude", "--", "hi; rm -rf /"}
+	if got := CommandArgs(argv); !reflect.DeepEqual(got, argv) {
+		t.Errorf("argv changed: %q", got)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		maj, min   int
+		ok, recent bool
+	}{
+		{"tmux 3.3a\n", 3, 3, true, true},
+		{"tmux 3.2", 3, 2, true, true},
+		{"tmux 3.1c", 3, 1, true, false},
+		{"tmux 2.9", 2, 9, true, false},
+		{"tmux next-3.4", 3, 4, true, true},
+		{"tmux 10.0", 10, 0, true, true},
+		{"tmux openbsd-7.4", 99, 0, true, true},
+		{"screen 4", 0, 0, false, false},
+		{"tmux x.y", 0, 0, false, false},
+	} {
+		v, err := ParseVersion(c.in)
+		if (err == nil) != c.ok {
+			t.Errorf("%q: err %v", c.in, err)
+			continue
+		}
+		if !c.ok {
+			continue
+		}
+		if v.Major != c.maj || v.Minor != c.min || v.AtLeast(MinMajor, MinMinor) != c.recent {
+			t.Errorf("%q: %+v recent=%v", c.in, v, v.AtLeast(MinMajor, MinMinor))
+		}
+	}
+}
+
+func TestParsePane(t *testing.T) {
+	p, err := parsePane("%3\x1f1234\x1f1\x1f7\x1f0\x1f@1\x1fteam\x1fresearcher\x1f80\x1f24\x1f0\x1f1\x1f0\x1ftitle with \x1f inside")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "%3" || p.PID != 1234 || !p.Dead || p.DeadStatus == nil || *p.DeadStatus != 7 || p.Member != "researcher" || p.Title != "title with \x1f inside" {
+		t.Errorf("%+v", p)
+	}
+	if _, err := parsePane("garbage"); err == nil {
+		t.Error("want an error for a short line")
+	}
+}
