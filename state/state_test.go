@@ -1,0 +1,79 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSaveLoadListAndModes(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if names, err := List(); err != nil || len(names) != 0 {
+		t.Fatalf("empty: %v %v", names, err)
+	}
+	st := &Team{Team: "beta", Socket: "teamctl-beta", Members: []Member{{Name: "lead", Role: RoleLead, Pane: "%0", PID: 42}}}
+	if err := Save(st); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := Dir("beta")
+	fi, _ := os.Stat(filepath.Join(dir, "state.json"))
+	di, _ := os.Stat(dir)
+	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Errorf("modes: file %v dir %v", fi.Mode().Perm(), di.Mode().Perm())
+	}
+	got, err := Load("beta")
+	if err != nil || got.Version != Version || got.Members[0].PID != 42 || !got.Running() {
+		t.Fatalf("load: %+v %v", got, err)
+	}
+	if m, ok := got.Member("lead"); !ok || m.Pane != "%0" {
+		t.Errorf("Member: %+v %v", m, ok)
+	}
+	Save(&Team{Team: "alpha"})
+	if names, _ := List(); strings.Join(names, ",") != "alpha,beta" {
+		t.Errorf("List: %v", names)
+	}
+	if _, err := Load("nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing team: %v", err)
+	}
+}
+
+func TestNamesAreValidatedBeforeBecomingPaths(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	for _, bad := range []string{"", "../x", "a/b", "Upper", "-lead", strings.Repeat("a", 41), "a b"} {
+		if _, err := Dir(bad); err == nil {
+			t.Errorf("Dir(%q) accepted", bad)
+		}
+	}
+}
+
+func TestNewerFormatIsRefused(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir, _ := EnsureDir("future")
+	os.WriteFile(filepath.Join(dir, "state.json"), []byte(`{"version": 99, "team": "future"}`), 0o600)
+	if _, err := Load("future"); err == nil || !strings.Contains(err.Error(), "format 99") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestLockExcludesAndWaitsWithADeadline(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	unlock, err := Lock(context.Background(), "locked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := Lock(ctx, "locked"); err == nil || !strings.Contains(err.Error(), "another teamctl") {
+		t.Fatalf("second lock: %v", err)
+	}
+	unlock()
+	unlock2, err := Lock(context.Background(), "locked")
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+}
