@@ -83,19 +83,19 @@ func TestCompile(t *testing.T) {
 
 func TestStrip(t *testing.T) {
 	for in, want := range map[string]string{
-		"\x1b[31mred\x1b[0m":                  "red",
-		"\x1b]0;title\x07text":                "text",
-		"\x1b]8;;http://x\x1b\\link":          "link",
-		"\x1b(Bplain":                         "plain",
-		"a\r\nb":                              "a\nb",
-		"10%\r50%\r100%":                      "100%",
-		"bell\x07 and \x08backspace":          "bell and backspace",
-		"\x1b[?1049h\x1b[H\x1b[2Jscreen":      "screen",
-		"unterminated \x1b[":                  "unterminated ",
-		"utf8 ❯ ─ ✻":                          "utf8 ❯ ─ ✻",
-		"\x1bPdcs stuff\x1b\\after":           "after",
-		"tab\tstays":                          "tab\tstays",
-		"\x1b7saved\x1b8":                     "saved",
+		"\x1b[31mred\x1b[0m":                 "red",
+		"\x1b]0;title\x07text":               "text",
+		"\x1b]8;;http://x\x1b\\link":         "link",
+		"\x1b(Bplain":                        "plain",
+		"a\r\nb":                             "a\nb",
+		"10%\r50%\r100%":                     "100%",
+		"bell\x07 and \x08backspace":         "bell and backspace",
+		"\x1b[?1049h\x1b[H\x1b[2Jscreen":     "screen",
+		"unterminated \x1b[":                 "unterminated ",
+		"utf8 ❯ ─ ✻":                         "utf8 ❯ ─ ✻",
+		"\x1bPdcs stuff\x1b\\after":          "after",
+		"tab\tstays":                         "tab\tstays",
+		"\x1b7saved\x1b8":                    "saved",
 		"line1\nline2\roverwritten\nline3\r": "line1\noverwritten\nline3",
 	} {
 		if got := Strip([]byte(in)); got != want {

@@ -50,7 +50,7 @@ const (
 	team    = "bench"
 	socket  = "bench" // the baselines' tmux socket (-L); teamctl uses teamctl-bench
 	width   = 200
-	timeout = 30 * time.Second // for any one external command
+	timeout = 30 * time.Second // for any one external command but go build
 )
 
 type config struct {
@@ -69,16 +69,14 @@ type Stats struct {
 
 // Report is the whole result, as -json prints it.
 type Report struct {
-	Members          int     `json:"members"`
-	Rounds           int     `json:"rounds"`
-	Warmup           int     `json:"warmup"`
-	Variants         []Stats `json:"variants"` // per-command, single, teamctl
-	RatioPerCommand  float64 `json:"ratio_teamctl_per_command"`
-	RatioSingle      float64 `json:"ratio_teamctl_single"`
-	Target           float64 `json:"target"`
-	Pass             bool    `json:"pass"`
-	TeamctlCommand   string  `json:"teamctl_command"`
-	PerCommandTmuxes int     `json:"per_command_tmux_processes"`
+	Members         int     `json:"members"`
+	Rounds          int     `json:"rounds"`
+	Warmup          int     `json:"warmup"`
+	Variants        []Stats `json:"variants"` // per-command, single, teamctl
+	RatioPerCommand float64 `json:"ratio_teamctl_per_command"`
+	RatioSingle     float64 `json:"ratio_teamctl_single"`
+	Target          float64 `json:"target"`
+	Pass            bool    `json:"pass"`
 }
 
 func main() {
@@ -127,7 +125,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "teamctl")
 	fmt.Fprintln(log, "building", bin)
-	if out, err := command(ctx, "", nil, "go", "build", "-o", bin, "github.com/teamctl/teamctl/cmd/teamctl"); err != nil {
+	if out, err := command(ctx, 5*time.Minute, "", nil, "go", "build", "-o", bin, "github.com/teamctl/teamctl/cmd/teamctl"); err != nil {
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	layout, err := writeLayout(tmp, bin, cfg.members)
@@ -139,38 +137,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 
-	variants := []variant{
-		{"per-command", fmt.Sprintf("%d tmux processes, exec'd one after another from Go (no shell)", len(cmds)), socket,
-			func(ctx context.Context, w *world) error {
-				for _, c := range cmds {
-					if out, err := w.tmux(ctx, socket, c...); err != nil {
-						return fmt.Errorf("%v: %s", err, out)
-					}
-				}
-				return nil
-			}},
-		{"single", fmt.Sprintf("1 tmux process, the same %d commands chained with ';'", len(cmds)), socket,
-			func(ctx context.Context, w *world) error {
-				var args []string
-				for i, c := range cmds {
-					if i > 0 {
-						args = append(args, ";")
-					}
-					args = append(args, c...)
-				}
-				if out, err := w.tmux(ctx, socket, args...); err != nil {
-					return fmt.Errorf("%v: %s", err, out)
-				}
-				return nil
-			}},
-		{"teamctl", "teamctl up " + layout, supervisor.SocketName(team),
-			func(ctx context.Context, w *world) error {
-				if out, err := command(ctx, w.work, w.env, bin, "up", layout); err != nil {
-					return fmt.Errorf("teamctl up: %v\n%s", err, out)
-				}
-				return nil
-			}},
-	}
+	variants := makeVariants(bin, layout, cmds)
 	samples := make([][]float64, len(variants))
 	for r := range cfg.warmup + cfg.rounds {
 		label := fmt.Sprintf("round %2d", r-cfg.warmup+1)
@@ -192,8 +159,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		fmt.Fprintln(log)
 	}
 
-	rep := &Report{Members: cfg.members, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target,
-		TeamctlCommand: bin + " up " + layout, PerCommandTmuxes: len(cmds)}
+	rep := &Report{Members: cfg.members, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target}
 	for i, v := range variants {
 		rep.Variants = append(rep.Variants, summarize(v.name, v.how, samples[i]))
 	}
@@ -201,6 +167,43 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	rep.RatioPerCommand, rep.RatioSingle = tc/pc, tc/single
 	rep.Pass = rep.RatioPerCommand <= target
 	return rep, nil
+}
+
+// makeVariants returns per-command, single and teamctl: cmds are the
+// baselines' tmux commands, bin and layout teamctl's.
+func makeVariants(bin, layout string, cmds [][]string) []variant {
+	var chained []string
+	for i, c := range cmds {
+		if i > 0 {
+			chained = append(chained, ";")
+		}
+		chained = append(chained, c...)
+	}
+	return []variant{
+		{"per-command", fmt.Sprintf("%d tmux processes, exec'd one after another from Go (no shell)", len(cmds)), socket,
+			func(ctx context.Context, w *world) error {
+				for _, c := range cmds {
+					if out, err := w.tmux(ctx, socket, c...); err != nil {
+						return fmt.Errorf("%v: %s", err, out)
+					}
+				}
+				return nil
+			}},
+		{"single", fmt.Sprintf("1 tmux process, the same %d commands chained with ';'", len(cmds)), socket,
+			func(ctx context.Context, w *world) error {
+				if out, err := w.tmux(ctx, socket, chained...); err != nil {
+					return fmt.Errorf("%v: %s", err, out)
+				}
+				return nil
+			}},
+		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", supervisor.SocketName(team),
+			func(ctx context.Context, w *world) error {
+				if out, err := command(ctx, timeout, w.work, w.env, bin, "up", layout); err != nil {
+					return fmt.Errorf("teamctl up: %v\n%s", err, out)
+				}
+				return nil
+			}},
+	}
 }
 
 // once runs variant v in a fresh world, checks that it made every pane, tears
@@ -301,7 +304,7 @@ func newWorld() (*world, error) {
 }
 
 func (w *world) tmux(ctx context.Context, sock string, args ...string) (string, error) {
-	return command(ctx, w.work, w.env, "tmux", append([]string{"-L", sock}, args...)...)
+	return command(ctx, timeout, w.work, w.env, "tmux", append([]string{"-L", sock}, args...)...)
 }
 
 // destroy stops the team (teamctl down, if teamctl's state is there), kills
@@ -312,7 +315,7 @@ func (w *world) destroy(bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if _, err := os.Stat(filepath.Join(w.dir, "s", "teamctl", team)); err == nil {
-		command(ctx, w.work, w.env, bin, "down", "--team", team, "--timeout", "2s")
+		command(ctx, timeout, w.work, w.env, bin, "down", "--team", team, "--timeout", "2s")
 	}
 	socks, _ := os.ReadDir(filepath.Join(w.tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())))
 	for _, s := range socks {
@@ -328,10 +331,10 @@ func (w *world) destroy(bin string) {
 	os.RemoveAll(w.dir)
 }
 
-// command runs name with args in dir (env nil: ours), with a deadline, and
+// command runs name with args in dir (env nil: ours), for at most d, and
 // returns its combined output.
-func command(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+func command(ctx context.Context, d time.Duration, dir string, env []string, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir, cmd.Env = dir, env

@@ -134,10 +134,29 @@ func (r Request) UserTexts() []string {
 	return out
 }
 
-// IsTurn reports whether r is a messages request that carries a conversation
-// whose last turn is the user's: what a model answers.
+// UserTextContains reports whether the text of any user turn contains s.
+func (r Request) UserTextContains(s string) bool {
+	for _, t := range r.UserTexts() {
+		if strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsTurn reports whether r is a messages request whose conversation ends with a
+// user turn: what a model answers. Messages with role "system" (Claude Code
+// 2.1.328 appends one, e.g. "Today's date is …") do not count.
 func (r Request) IsTurn() bool {
-	return r.Kind == KindMessages && len(r.Messages) > 0 && r.Messages[len(r.Messages)-1].Role == "user"
+	if r.Kind != KindMessages {
+		return false
+	}
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role != "system" {
+			return r.Messages[i].Role == "user"
+		}
+	}
+	return false
 }
 
 // String is a one-line summary for logs.
@@ -244,10 +263,11 @@ func DefaultScript(Request) Reply { return Text("ok") }
 type Server struct {
 	URL string // http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL
 
-	srv  *http.Server
-	ln   net.Listener
-	done chan struct{}
-	logf func(format string, args ...any)
+	srv       *http.Server
+	ln        net.Listener
+	done      chan struct{}
+	closeOnce sync.Once
+	logf      func(format string, args ...any)
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -296,7 +316,9 @@ func Start(opts ...Option) (*Server, error) {
 
 // Close stops the server (waiting at most 5s for requests in flight) and wakes
 // every WaitFor.
-func (s *Server) Close() {
+func (s *Server) Close() { s.closeOnce.Do(s.close) }
+
+func (s *Server) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if s.srv.Shutdown(ctx) != nil {
