@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,7 @@ type DownOptions struct {
 type DownResult struct {
 	Terminated []string // ended after SIGTERM
 	Killed     []string // needed SIGKILL
+	Strays     []int    // processes of the team found outside its panes' process groups
 }
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
@@ -90,6 +92,10 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err := srv.KillServer(ctx); err != nil {
 		return res, fmt.Errorf("stop the team's tmux server: %w", err)
 	}
+	res.Strays = endStrays(ctx, st, min(o.Timeout, 2*time.Second))
+	if len(res.Strays) > 0 && o.Progress != nil {
+		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
+	}
 	now := time.Now().UTC()
 	st.StoppedAt = &now
 	st.UpdatedAt = now
@@ -122,4 +128,35 @@ func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duratio
 		case <-tick.C:
 		}
 	}
+}
+
+// endStrays ends what the team left outside its panes' process groups: Claude
+// Code runs each Bash command in a session of its own, and when Claude Code is
+// SIGKILLed those shells live on, reparented to init. They still carry the
+// environment teamctl gave the pane (TEAMCTL_TEAM with TEAMCTL_MEMBER) or the
+// TMUX variable of the team's server, which is how they are found. A user's own
+// shell with only TEAMCTL_TEAM exported does not match.
+func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
+	socketPrefix := st.SocketPath + ","
+	ours := func(env map[string]string) bool {
+		return (env["TEAMCTL_TEAM"] == st.Team && env["TEAMCTL_MEMBER"] != "") ||
+			(st.SocketPath != "" && strings.HasPrefix(env["TMUX"], socketPrefix))
+	}
+	pids := proc.Matching(ours)
+	if len(pids) == 0 {
+		return nil
+	}
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(grace)
+	for _, pid := range pids {
+		for proc.Alive(pid) && time.Now().Before(deadline) && ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond) // poll interval while waiting for an exit
+		}
+		if proc.Alive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return pids
 }

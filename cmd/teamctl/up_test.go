@@ -3,6 +3,7 @@ package main_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -337,7 +338,16 @@ members:
     env: {TEAMCTL_STANDIN_SCRIPT: "ignore-term"}
   - name: child
     command: [sh, -c, "sleep 600 & sleep 600; wait"]
+  - name: escaper
+    command: [sh, -c, "setsid sleep 601 & exec sleep 600"]
 `)
+	// A process of the user's that only has TEAMCTL_TEAM exported must survive.
+	bystander := exec.Command("sleep", "602")
+	bystander.Env = append(os.Environ(), "TEAMCTL_TEAM=gone")
+	if err := bystander.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { bystander.Process.Kill(); bystander.Wait() }()
 	e.MustRun("up", layout)
 	s := getStatus(t, e, "gone")
 	waitScreen(t, e, "teamctl-gone", s.Members[1].Pane, "@stubborn")
@@ -353,6 +363,14 @@ members:
 		if proc.GroupAlive(m.PID) {
 			t.Errorf("%s (pid %d) still has processes after down", m.Name, m.PID)
 		}
+	}
+	// The escaper's setsid child left the pane's process group; down finds it
+	// by the environment teamctl gave the pane.
+	if left := proc.Matching(func(env map[string]string) bool { return env["TEAMCTL_TEAM"] == "gone" && env["TEAMCTL_MEMBER"] != "" }); len(left) > 0 {
+		t.Errorf("processes of the team left after down: %v", left)
+	}
+	if !proc.Alive(bystander.Process.Pid) {
+		t.Error("down killed a process that only had TEAMCTL_TEAM in its environment")
 	}
 	if out, err := e.Tmux("teamctl-gone", "has-session"); err == nil {
 		t.Errorf("tmux server still answers: %s", out)

@@ -104,3 +104,34 @@ func Environ(pid int) (map[string]string, error) {
 	}
 	return env, nil
 }
+
+// Matching returns the pids of living processes whose environment satisfies
+// match, leaving out this process and its ancestors (a `teamctl down` run from
+// inside a team's pane must not end itself halfway).
+func Matching(match func(env map[string]string) bool) []int {
+	skip := map[int]bool{}
+	for pid := os.Getpid(); pid > 1; {
+		skip[pid] = true
+		st, err := ReadStat(pid)
+		if err != nil {
+			break
+		}
+		pid = st.PPID
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || skip[pid] || pid == 1 || !Alive(pid) {
+			continue
+		}
+		env, err := Environ(pid)
+		if err == nil && match(env) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
