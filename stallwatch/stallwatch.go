@@ -64,7 +64,7 @@ func DefaultPatterns() []Pattern {
 		must("claude-trust", `Is this a project you created or one you trust\?|Do you trust the files in this folder\?|Yes, I trust this folder`, Screen),
 		must("claude-api-key", `Do you want to use this API key\?`, Screen),
 		must("claude-permission", `Do you want to proceed\?`, Screen),
-		must("claude-edit", `Do you want to make this edit to`, Screen),
+		must("claude-edit", `Do you want to (make this edit to|create) `, Screen),
 		must("claude-plan", `Would you like to proceed\?`, Screen),
 		must("claude-bypass", `running in Bypass Permissions mode`, Screen),
 		must("claude-mcp", `New MCP server found in`, Screen),
@@ -72,6 +72,9 @@ func DefaultPatterns() []Pattern {
 		must("claude-theme", `Choose the text style that looks best with your terminal`, Screen),
 		must("claude-auto-gateway", `Auto mode can.t check actions in this session`, Screen),
 		must("claude-tell-differently", `No, and tell Claude what to do differently`, Screen),
+		// Every permission dialog of 2.1.328 ends with this footer; it catches the
+		// ones whose question is not listed above.
+		must("claude-dialog", `Esc to cancel · Tab to amend`, Screen),
 	}
 }
 

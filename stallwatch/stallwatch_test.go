@@ -29,6 +29,10 @@ func TestCheck(t *testing.T) {
 		{"claude trust dialog", screenFile(t, "claude-trust.txt"), Stalled, "claude-trust", "Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source"},
 		{"claude api key dialog", screenFile(t, "claude-apikey.txt"), Stalled, "claude-api-key", "Do you want to use this API key?"},
 		{"claude idle input box", screenFile(t, "claude-idle.txt"), Idle, "", ""},
+		{"claude bash permission dialog", screenFile(t, "claude-permission.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
+		{"claude create-file dialog", screenFile(t, "claude-edit.txt"), Stalled, "claude-edit", "Do you want to create notes.txt?"},
+		{"claude working spinner", screenFile(t, "claude-working.txt"), Busy, "", ""},
+		{"unknown dialog by its footer", " Fetch https://example.com\n Allow this fetch?\n ❯ 1. Yes\n Esc to cancel · Tab to amend", Stalled, "claude-dialog", "Esc to cancel · Tab to amend"},
 		// The seed's shell prompts, on the last non-blank line.
 		{"overwrite y/n", "copying...\nOverwrite? (y/n) \n\n", Stalled, "yes-no", "Overwrite? (y/n)"},
 		{"continue [y/n]", "Do it\nContinue? [y/n]", Stalled, "yes-no-brackets", "Continue? [y/n]"},
