@@ -56,6 +56,21 @@ func GetStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 			byID[p.ID] = p
 		}
 	}
+	return statusOf(st, byID), nil
+}
+
+// Status is the team as Up left it, without asking tmux again: every member in
+// its state was just started, relaunched or seen running.
+func (r *Result) Status() *Status {
+	byID := map[string]tmux.Pane{}
+	for _, m := range r.Team.Members {
+		byID[m.Pane] = tmux.Pane{ID: m.Pane, PID: m.PID}
+	}
+	return statusOf(r.Team, byID)
+}
+
+// statusOf combines the state with what tmux says of each pane.
+func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 	s := &Status{Team: st.Team, Socket: st.Socket, Session: st.Session, StoppedAt: st.StoppedAt, Members: []MemberStatus{}}
 	for _, m := range st.Members {
 		ms := MemberStatus{
@@ -72,5 +87,5 @@ func GetStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 		}
 		s.Members = append(s.Members, ms)
 	}
-	return s, nil
+	return s
 }

@@ -78,6 +78,7 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	} else {
 		err = u.fresh(ctx)
 	}
+	u.res.Team = u.st
 	return u.res, err
 }
 

@@ -160,8 +160,12 @@ func lines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// Alive reports whether the server answers and holds session.
+// HasSession reports whether the server answers and holds session. Without a
+// socket file there is no server, and no tmux process is needed to say so.
 func (s *Server) HasSession(ctx context.Context, session string) (bool, error) {
+	if _, err := os.Stat(SocketPath(s.Socket)); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
 	_, err := s.Run(ctx, "has-session", "-t", "="+session)
 	if err == nil {
 		return true, nil

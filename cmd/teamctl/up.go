@@ -64,10 +64,7 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	if o.quiet {
 		return nil
 	}
-	st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
-	if err != nil {
-		return err
-	}
+	st := res.Status()
 	fmt.Fprintf(io.Out, "\nteam %s is up: %d started, %d relaunched, %d already running (tmux -L %s)\n",
 		l.Team, len(res.Started), len(res.Respawned), len(res.Kept), st.Socket)
 	printStatusTable(io, st)
