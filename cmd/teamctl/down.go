@@ -28,7 +28,14 @@ Worktrees and Claude Code's files are left alone.`,
 			if err != nil {
 				return fmt.Errorf("down %s: %w", team, err)
 			}
-			fmt.Fprintf(io.Out, "team %s is down: %d stopped, %d killed after %s\n", team, len(res.Terminated), len(res.Killed), timeout)
+			msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
+			if len(res.Killed) > 0 {
+				msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
+			}
+			if len(res.Strays) > 0 {
+				msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
+			}
+			fmt.Fprintln(io.Out, msg)
 			return nil
 		},
 	}
