@@ -1,11 +1,41 @@
-// Command teamctl brings up, watches and tears down teams of Claude Code
-// sessions in tmux. See internal/cli for the commands.
+// Command teamctl brings up, watches and tears down teams of Claude Code sessions
+// in tmux. The commands here only parse flags, call a package and print.
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
-	"github.com/teamctl/teamctl/internal/cli"
+	"github.com/teamctl/teamctl/internal/iostreams"
 )
 
-func main() { os.Exit(cli.Main()) }
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, iostreams.System(), os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// exitError carries a command's exit code without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func run(ctx context.Context, io *iostreams.IO, args []string) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintf(io.ErrOut, "teamctl: %v\n", err)
+	return 1
+}
