@@ -25,9 +25,19 @@ var (
 )
 
 // Binary builds teamctl once per test binary and returns its path.
+//
+// It first reads every Go source file of the module (and go.mod/go.sum): go
+// test's cache records the files a test opens and reruns the test when one
+// changes, while it cannot see what a `go build` in a subprocess read. Without
+// this, a change to teamctl outside the test's own imports would be answered
+// with a stale cached pass.
 func Binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		if err := readSources(); err != nil {
+			buildErr = err
+			return
+		}
 		dir, err := os.MkdirTemp("", "teamctl-bin-")
 		if err != nil {
 			buildErr = err
@@ -46,6 +56,39 @@ func Binary(t testing.TB) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+// readSources reads the module's build inputs, for go test's cache (see Binary).
+func readSources() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(out)))
+	for _, f := range []string{"go.mod", "go.sum"} {
+		os.ReadFile(filepath.Join(root, f))
+	}
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			_, err := os.ReadFile(path)
+			return err
+		}
+		if strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".json") {
+			os.ReadFile(path) // embedded into the binary (configs/)
+		}
+		return nil
+	})
 }
 
 // Env is one test's isolated world.
