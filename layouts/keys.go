@@ -5,18 +5,23 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "layout", "lead", "members"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "layout", "lead", "members", "watchdog"}
 	claudeKeys = []string{"command", "args"}
 	// memberKeys serve both the lead and the teammates: teammateMode is
 	// lead-only and command is teammate-only, but knowing them everywhere gives
 	// a precise message instead of "unknown key".
 	memberKeys = []string{
 		"name", "agentType", "model", "color", "prompt", "planModeRequired",
-		"permissionMode", "teammateMode", "cwd", "env", "args", "command",
+		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart",
 	}
 	// claudeOnlyKeys configure Claude Code, so they mean nothing for a member
 	// that runs a plain command.
 	claudeOnlyKeys = []string{"agentType", "model", "prompt", "planModeRequired", "permissionMode", "args"}
+
+	watchdogKeys     = []string{"quiet", "defaults", "patterns", "notify", "answer"}
+	watchPatternKeys = []string{"name", "regex", "scope"}
+	notifyKeys       = []string{"command", "lead"}
+	answerKeys       = []string{"pattern", "keys"}
 )
 
 // didYouMean returns `; did you mean "X"?` for the known word closest to word,

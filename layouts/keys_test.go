@@ -2,8 +2,11 @@ package layouts
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/teamctl/teamctl/configs"
 )
@@ -77,6 +80,10 @@ func TestSchemaInSync(t *testing.T) {
 		{"claude", claude, claudeKeys},
 		{"$defs.lead", schema.Defs["lead"], without(memberKeys, "command")},
 		{"$defs.member", schema.Defs["member"], without(memberKeys, "teammateMode")},
+		{"$defs.watchdog", schema.Defs["watchdog"], watchdogKeys},
+		{"$defs.watchPattern", schema.Defs["watchPattern"], watchPatternKeys},
+		{"$defs.notify", schema.Defs["notify"], notifyKeys},
+		{"$defs.answer", schema.Defs["answer"], answerKeys},
 	}
 	for _, c := range keyChecks {
 		got := make([]string, 0, len(c.obj.Properties))
@@ -89,8 +96,37 @@ func TestSchemaInSync(t *testing.T) {
 			t.Errorf("schema %s properties = %v, parser keys = %v", c.what, got, want)
 		}
 	}
-	if !slices.Equal(schema.Required, []string{"team"}) || !slices.Equal(schema.Defs["member"].Required, []string{"name"}) {
-		t.Errorf("schema required keys = %v and %v, want [team] and [name]", schema.Required, schema.Defs["member"].Required)
+	requiredChecks := []struct {
+		what      string
+		got, want []string
+	}{
+		{"top level", schema.Required, []string{"team"}},
+		{"$defs.member", schema.Defs["member"].Required, []string{"name"}},
+		{"$defs.watchPattern", schema.Defs["watchPattern"].Required, []string{"name", "regex"}},
+		{"$defs.answer", schema.Defs["answer"].Required, []string{"pattern", "keys"}},
+	}
+	for _, c := range requiredChecks {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("schema %s required = %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	// The watchdog's sub-schemas checked above must be the ones it uses.
+	refChecks := []struct {
+		at   []string
+		want string
+	}{
+		{[]string{"properties", "watchdog"}, "#/$defs/watchdog"},
+		{[]string{"$defs", "watchdog", "properties", "patterns", "items"}, "#/$defs/watchPattern"},
+		{[]string{"$defs", "watchdog", "properties", "notify"}, "#/$defs/notify"},
+		{[]string{"$defs", "watchdog", "properties", "answer", "items"}, "#/$defs/answer"},
+	}
+	for _, c := range refChecks {
+		var ref struct {
+			Ref string `json:"$ref"`
+		}
+		if err := json.Unmarshal(mustSub(t, configs.Schema, c.at...), &ref); err != nil || ref.Ref != c.want {
+			t.Errorf("schema %v: $ref = %q (%v), want %q", c.at, ref.Ref, err, c.want)
+		}
 	}
 
 	enumChecks := []struct {
@@ -104,10 +140,35 @@ func TestSchemaInSync(t *testing.T) {
 		{"member permissionMode", schema.Defs["member"].Properties["permissionMode"].Enum, PermissionModes},
 		{"lead permissionMode", schema.Defs["lead"].Properties["permissionMode"].Enum, PermissionModes},
 		{"teammateMode", schema.Defs["lead"].Properties["teammateMode"].Enum, TeammateModes},
+		{"member restart", schema.Defs["member"].Properties["restart"].Enum, RestartPolicies},
+		{"lead restart", schema.Defs["lead"].Properties["restart"].Enum, RestartPolicies},
+		{"pattern scope", schema.Defs["watchPattern"].Properties["scope"].Enum, watchScopes},
 	}
 	for _, c := range enumChecks {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("schema %s enum = %v, parser = %v", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestSchemaQuietPattern checks that the schema's pattern for watchdog.quiet
+// accepts what time.ParseDuration does and rejects what it does not (the
+// range is the parser's alone).
+func TestSchemaQuietPattern(t *testing.T) {
+	var quiet struct {
+		Pattern string `json:"pattern"`
+	}
+	if err := json.Unmarshal(mustSub(t, configs.Schema, "$defs", "watchdog", "properties", "quiet"), &quiet); err != nil {
+		t.Fatal(err)
+	}
+	re, err := regexp.Compile(quiet.Pattern)
+	if err != nil {
+		t.Fatalf("quiet pattern: %v", err)
+	}
+	for _, s := range []string{"2s", "500ms", "1h", "1m30s", "0.5s", ".5s", "1.s", "+2s", "1500us", "1500µs", "2", "s", "2 s", "2S", "-2s", "2sec", "", "1h 30m"} {
+		_, perr := time.ParseDuration(s)
+		if got, want := re.MatchString(s), perr == nil && !strings.HasPrefix(s, "-"); got != want {
+			t.Errorf("quiet pattern matches %q: %v, want %v", s, got, want)
 		}
 	}
 }

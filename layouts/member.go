@@ -15,7 +15,7 @@ type memberSetup struct {
 // lead reads the lead: mapping, which may be absent.
 func (w *walker) lead(n *yaml.Node, ms memberSetup) (Member, nameRef) {
 	if n == nil {
-		m := Member{Name: "lead", TeammateMode: TeammateModes[0], Cwd: ms.root}
+		m := Member{Name: "lead", TeammateMode: TeammateModes[0], Cwd: ms.root, Restart: RestartPolicies[0]}
 		return m, nameRef{name: m.Name, path: "lead.name"}
 	}
 	if !w.isMapping(n, "lead") {
@@ -72,6 +72,7 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 	m.Color = w.choice(f.get("color"), at("color"), Colors, "")
 	m.Cwd, _ = w.dir(f.get("cwd"), at("cwd"), ms.root, ms.checkCwd)
 	m.Env = w.env(f.get("env"), at("env"))
+	m.Restart = w.choice(f.get("restart"), at("restart"), RestartPolicies, RestartPolicies[0])
 
 	switch {
 	case isLead:
@@ -84,7 +85,7 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 	}
 
 	if !isLead && f.get("command") != nil {
-		m.Command = w.command(f.get("command"), at("command"))
+		m.Command = w.command(f.get("command"), at("command"), "[npm, run, dev]")
 		// Claude Code settings on a plain process are a mistake, not something to ignore.
 		for _, key := range claudeOnlyKeys {
 			if f.get(key) != nil {
@@ -122,11 +123,12 @@ func (w *walker) memberName(n *yaml.Node, path string) string {
 	return name
 }
 
-// command returns the argv of a plain-process member. It is a list so that
-// nothing is ever parsed by a shell.
-func (w *walker) command(n *yaml.Node, path string) []string {
+// command returns the argv of a plain-process member or of watchdog.notify;
+// example is one written as a YAML flow list, for messages. It is a list so
+// that nothing is ever parsed by a shell.
+func (w *walker) command(n *yaml.Node, path, example string) []string {
 	if n.Kind == yaml.ScalarNode {
-		w.add(n, path, "must be a list (argv), e.g. [npm, run, dev]; teamctl never runs a shell")
+		w.add(n, path, "must be a list (argv), e.g. %s; teamctl never runs a shell", example)
 		return nil
 	}
 	argv, ok := w.stringList(n, path)
@@ -134,7 +136,7 @@ func (w *walker) command(n *yaml.Node, path string) []string {
 	case !ok:
 		return nil
 	case len(argv) == 0:
-		w.add(n, path, "must not be empty: list the program and its arguments, e.g. [npm, run, dev]")
+		w.add(n, path, "must not be empty: list the program and its arguments, e.g. %s", example)
 		return nil
 	case argv[0] == "":
 		w.add(resolve(n.Content[0]), index(path, 0), "must name a program")

@@ -135,6 +135,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	members, names := w.members(f.get("members"), ms)
 	l.Lead, l.Members = lead, members
 	w.uniqueNames(append([]nameRef{leadName}, names...))
+	l.Watchdog = w.watchdog(f.get("watchdog"))
 }
 
 // claude reads the claude: mapping.

@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
+	"time"
 )
 
 // mustParse parses src as the file t.yaml in the package folder.
@@ -64,6 +66,7 @@ members:
 		{"Lead.TeammateMode", l.Lead.TeammateMode, "tmux"},
 		{"Lead.Cwd", l.Lead.Cwd, wd},
 		{"Lead.IsClaude", l.Lead.IsClaude(), true},
+		{"Lead.Restart", l.Lead.Restart, "on-failure"},
 		{"len(Members)", len(l.Members), 9},
 	}
 	for _, c := range checks {
@@ -83,12 +86,130 @@ members:
 		if m.TeammateMode != "" {
 			t.Errorf("members[%d].TeammateMode = %q, want none", i, m.TeammateMode)
 		}
+		if m.Restart != "on-failure" {
+			t.Errorf("members[%d].Restart = %q, want on-failure", i, m.Restart)
+		}
+	}
+	if want := (Watchdog{Quiet: 2 * time.Second, Defaults: true}); !reflect.DeepEqual(l.Watchdog, want) {
+		t.Errorf("Watchdog = %+v, want %+v", l.Watchdog, want)
+	}
+}
+
+// TestWatchdogDefaults checks that an empty or partial watchdog: section
+// keeps the defaults of what it leaves out.
+func TestWatchdogDefaults(t *testing.T) {
+	for _, src := range []string{
+		"team: t\nwatchdog:\n",
+		"team: t\nwatchdog: {}\n",
+		"team: t\nwatchdog: {quiet: ~, defaults: ~, patterns: ~, notify: ~, answer: ~}\n",
+		"team: t\nwatchdog: {patterns: [], notify: {}, answer: []}\n",
+	} {
+		l := mustParse(t, src)
+		want := Watchdog{Quiet: 2 * time.Second, Defaults: true}
+		if !reflect.DeepEqual(l.Watchdog, want) {
+			t.Errorf("%q: Watchdog = %+v, want %+v", src, l.Watchdog, want)
+		}
+	}
+}
+
+// TestRestart checks each restart policy on the lead, a Claude Code member
+// and a plain process.
+func TestRestart(t *testing.T) {
+	l := mustParse(t, `team: t
+lead:
+  restart: never
+members:
+  - name: a
+    restart: always
+  - name: b
+    command: [x]
+    restart: on-failure
+  - name: c
+    command: [x]
+    restart: never
+`)
+	got := []string{l.Lead.Restart}
+	for _, m := range l.Members {
+		got = append(got, m.Restart)
+	}
+	if want := []string{"never", "always", "on-failure", "never"}; !slices.Equal(got, want) {
+		t.Errorf("Restart of lead and members = %v, want %v", got, want)
+	}
+}
+
+// TestWatchdog parses a full watchdog: section.
+func TestWatchdog(t *testing.T) {
+	l := mustParse(t, `team: t
+watchdog:
+  quiet: 1m30s
+  defaults: false
+  patterns:
+    - name: deploy
+      regex: 'Deploy to prod\?'
+    - name: yes-no
+      regex: '\(yes/no\)'
+      scope: screen
+    - {name: fixed-case, regex: '(?-i)ABORT', scope: lastline}
+  notify:
+    command: [logger, -t, teamctl]
+    lead: true
+  answer:
+    - pattern: deploy
+      keys: [n, Enter]
+    - pattern: yes-no
+      keys: [yes, Enter, 1]
+`)
+	want := Watchdog{
+		Quiet:    90 * time.Second,
+		Defaults: false,
+		Patterns: []WatchPattern{
+			{Name: "deploy", Regex: `Deploy to prod\?`, Scope: "lastline", Line: 6, Column: 7},
+			{Name: "yes-no", Regex: `\(yes/no\)`, Scope: "screen", Line: 8, Column: 7},
+			{Name: "fixed-case", Regex: `(?-i)ABORT`, Scope: "lastline", Line: 11, Column: 7},
+		},
+		Notify: Notify{Command: []string{"logger", "-t", "teamctl"}, Lead: true},
+		Answer: []Answer{
+			{Pattern: "deploy", Keys: []string{"n", "Enter"}},
+			{Pattern: "yes-no", Keys: []string{"yes", "Enter", "1"}},
+		},
+	}
+	if !reflect.DeepEqual(l.Watchdog, want) {
+		t.Errorf("Watchdog =\n%+v\nwant\n%+v", l.Watchdog, want)
+	}
+}
+
+// TestQuietBounds checks that quiet's limits are inclusive.
+func TestQuietBounds(t *testing.T) {
+	for src, want := range map[string]time.Duration{
+		"100ms":  100 * time.Millisecond,
+		"1h":     time.Hour,
+		"60m":    time.Hour,
+		"0.5s":   500 * time.Millisecond,
+		"+2s":    2 * time.Second,
+		"1m0.1s": time.Minute + 100*time.Millisecond,
+	} {
+		if got := mustParse(t, "team: t\nwatchdog: {quiet: "+src+"}\n").Watchdog.Quiet; got != want {
+			t.Errorf("quiet: %s = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestWatchdogDefaultNames checks that answers may name each of stallwatch's
+// default patterns while defaults is on.
+func TestWatchdogDefaultNames(t *testing.T) {
+	src := "team: t\nwatchdog:\n  answer:\n"
+	for _, name := range defaultPatternNames() {
+		src += "    - {pattern: " + name + ", keys: [Enter]}\n"
+	}
+	if n := len(mustParse(t, src).Watchdog.Answer); n != len(defaultPatternNames()) || n == 0 {
+		t.Errorf("%d answers, want one per default pattern (%d)", n, len(defaultPatternNames()))
 	}
 }
 
 func TestNullMeansNotSet(t *testing.T) {
-	l := mustParse(t, "team: t\ndescription:\nroot: ~\nclaude: {command: null}\nlayout:\nlead:\nmembers:\n")
-	if l.Claude.Command != "claude" || l.Arrangement != "main-vertical" || l.Lead.Name != "lead" || len(l.Members) != 0 {
+	l := mustParse(t, "team: t\ndescription:\nroot: ~\nclaude: {command: null}\nlayout:\nlead:\nmembers:\nwatchdog:\n")
+	if l.Claude.Command != "claude" || l.Arrangement != "main-vertical" || l.Lead.Name != "lead" || len(l.Members) != 0 ||
+		l.Lead.Restart != "on-failure" || l.Watchdog.Quiet != 2*time.Second || !l.Watchdog.Defaults {
 		t.Errorf("nulls were not taken as defaults: %+v", l)
 	}
 }

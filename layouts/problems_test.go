@@ -44,6 +44,11 @@ func TestProblems(t *testing.T) {
 		colors   = "red, blue, green, yellow, purple, orange, pink, cyan"
 		modes    = "acceptEdits, auto, bypassPermissions, manual, dontAsk, plan"
 		notClaud = "only for Claude Code members, not with command"
+		quietMsg = "must be a duration like 2s or 500ms, between 100ms and 1h"
+		// The known patterns in an answer's message: the layout's own, then the defaults.
+		defaults = "yes-no, yes-no-brackets, press-key, continue, overwrite, claude-trust, claude-api-key, " +
+			"claude-permission, claude-edit, claude-plan, claude-bypass, claude-mcp, claude-login, claude-theme, " +
+			"claude-auto-gateway, claude-tell-differently, claude-dialog"
 	)
 	tests := []struct {
 		name string
@@ -230,6 +235,111 @@ members:
 			"t.yaml:8:5: members[0].planModeRequired: " + notClaud,
 			"t.yaml:9:5: members[0].permissionMode: " + notClaud,
 			"t.yaml:10:5: members[0].args: " + notClaud}},
+
+		// restart.
+		{"member restart", "team: t\nmembers:\n  - name: a\n    restart: allways\n", []string{
+			`t.yaml:4:14: members[0].restart: must be one of on-failure, never, always (got "allways"); did you mean "always"?`}},
+		{"lead restart", "team: t\nlead:\n  restart: sometimes\n", []string{
+			`t.yaml:3:12: lead.restart: must be one of on-failure, never, always (got "sometimes")`}},
+		{"restart not a string", "team: t\nmembers:\n  - name: a\n    command: [x]\n    restart: [always]\n", []string{
+			"t.yaml:5:14: members[0].restart: must be a string"}},
+		{"restart on a command member", "team: t\nmembers:\n  - name: a\n    command: [x]\n    restart: never\n", nil},
+
+		// watchdog.
+		{"watchdog not a mapping", "team: t\nwatchdog: on\n", []string{"t.yaml:2:11: watchdog: must be a mapping"}},
+		{"watchdog unknown key", "team: t\nwatchdog:\n  quite: 2s\n", []string{
+			`t.yaml:3:3: watchdog: unknown key "quite"; did you mean "quiet"?`}},
+		{"quiet without a unit", "team: t\nwatchdog:\n  quiet: 2\n", []string{
+			`t.yaml:3:10: watchdog.quiet: ` + quietMsg + ` (got "2")`}},
+		{"quiet not a duration", "team: t\nwatchdog:\n  quiet: two seconds\n", []string{
+			`t.yaml:3:10: watchdog.quiet: ` + quietMsg + ` (got "two seconds")`}},
+		{"quiet too short", "team: t\nwatchdog:\n  quiet: 99ms\n", []string{
+			`t.yaml:3:10: watchdog.quiet: ` + quietMsg + ` (got "99ms")`}},
+		{"quiet too long", "team: t\nwatchdog:\n  quiet: 1h0m1s\n", []string{
+			`t.yaml:3:10: watchdog.quiet: ` + quietMsg + ` (got "1h0m1s")`}},
+		{"quiet negative", "team: t\nwatchdog:\n  quiet: -2s\n", []string{
+			`t.yaml:3:10: watchdog.quiet: ` + quietMsg + ` (got "-2s")`}},
+		{"quiet not a string", "team: t\nwatchdog:\n  quiet: [2s]\n", []string{
+			"t.yaml:3:10: watchdog.quiet: must be a string"}},
+		{"defaults not a bool", "team: t\nwatchdog:\n  defaults: yes\n", []string{
+			"t.yaml:3:13: watchdog.defaults: must be true or false"}},
+
+		// watchdog.patterns.
+		{"patterns not a list", "team: t\nwatchdog:\n  patterns: {name: a, regex: b}\n", []string{
+			"t.yaml:3:13: watchdog.patterns: must be a list of patterns"}},
+		{"pattern not a mapping", "team: t\nwatchdog:\n  patterns: [a]\n", []string{
+			"t.yaml:3:14: watchdog.patterns[0]: must be a mapping"}},
+		{"pattern unknown key", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regexp: b\n", []string{
+			"t.yaml:4:7: watchdog.patterns[0].regex: required key is missing",
+			`t.yaml:5:7: watchdog.patterns[0]: unknown key "regexp"; did you mean "regex"?`}},
+		{"pattern name missing", "team: t\nwatchdog:\n  patterns:\n    - regex: x\n", []string{
+			"t.yaml:4:7: watchdog.patterns[0].name: required key is missing"}},
+		{"pattern name invalid", "team: t\nwatchdog:\n  patterns:\n    - name: Deploy\n      regex: x\n", []string{
+			`t.yaml:4:13: watchdog.patterns[0].name: ` + nameRule + ` (got "Deploy")`}},
+		{"pattern regex null", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regex:\n", []string{
+			"t.yaml:5:13: watchdog.patterns[0].regex: must not be empty"}},
+		{"pattern regex empty", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regex: ''\n", []string{
+			"t.yaml:5:14: watchdog.patterns[0].regex: must not be empty: it would match every line"}},
+		{"pattern regex invalid", "team: t\nwatchdog:\n  patterns:\n    - {name: a, regex: ok}\n    - name: b\n      regex: 'Deploy (to prod\\?'\n", []string{
+			"t.yaml:6:14: watchdog.patterns[1].regex: error parsing regexp: missing closing ): `Deploy (to prod\\?`"}},
+		{"pattern regex bad escape", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regex: '\\q'\n", []string{
+			"t.yaml:5:14: watchdog.patterns[0].regex: error parsing regexp: invalid escape sequence: `\\q`"}},
+		{"pattern regex NUL", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regex: \"\\0\"\n", []string{
+			"t.yaml:5:14: watchdog.patterns[0].regex: must not contain a NUL byte"}},
+		{"pattern scope", "team: t\nwatchdog:\n  patterns:\n    - name: a\n      regex: b\n      scope: screens\n", []string{
+			`t.yaml:6:14: watchdog.patterns[0].scope: must be one of lastline, screen (got "screens"); did you mean "screen"?`}},
+		{"duplicate pattern", "team: t\nwatchdog:\n  patterns:\n    - name: deploy\n      regex: a\n    - name: other\n      regex: b\n    - name: deploy\n      regex: c\n", []string{
+			`t.yaml:8:13: watchdog.patterns[2].name: duplicate name "deploy" (first at line 4)`}},
+		{"pattern replaces a default", "team: t\nwatchdog:\n  patterns:\n    - {name: yes-no, regex: '\\(yes/no\\)'}\n  answer:\n    - {pattern: yes-no, keys: [yes, Enter]}\n", nil},
+
+		// watchdog.notify.
+		{"notify not a mapping", "team: t\nwatchdog:\n  notify: [logger]\n", []string{
+			"t.yaml:3:11: watchdog.notify: must be a mapping"}},
+		{"notify unknown key", "team: t\nwatchdog:\n  notify:\n    cmd: [logger]\n", []string{
+			`t.yaml:4:5: watchdog.notify: unknown key "cmd"`}},
+		{"notify command string", "team: t\nwatchdog:\n  notify:\n    command: notify-send teamctl\n", []string{
+			"t.yaml:4:14: watchdog.notify.command: must be a list (argv), e.g. [notify-send, teamctl]; teamctl never runs a shell"}},
+		{"notify command empty", "team: t\nwatchdog:\n  notify:\n    command: []\n", []string{
+			"t.yaml:4:14: watchdog.notify.command: must not be empty: list the program and its arguments, e.g. [notify-send, teamctl]"}},
+		{"notify command empty program", "team: t\nwatchdog:\n  notify:\n    command: ['', x]\n", []string{
+			"t.yaml:4:15: watchdog.notify.command[0]: must name a program"}},
+		{"notify command NUL", "team: t\nwatchdog:\n  notify:\n    command: [x, \"\\0\"]\n", []string{
+			"t.yaml:4:18: watchdog.notify.command[1]: must not contain a NUL byte"}},
+		{"notify lead not a bool", "team: t\nwatchdog:\n  notify:\n    lead: boss\n", []string{
+			"t.yaml:4:11: watchdog.notify.lead: must be true or false"}},
+
+		// watchdog.answer.
+		{"answer not a list", "team: t\nwatchdog:\n  answer: {pattern: yes-no, keys: [y]}\n", []string{
+			"t.yaml:3:11: watchdog.answer: must be a list of answers"}},
+		{"answer not a mapping", "team: t\nwatchdog:\n  answer: [yes-no]\n", []string{
+			"t.yaml:3:12: watchdog.answer[0]: must be a mapping"}},
+		{"answer unknown key", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      key: [y]\n", []string{
+			"t.yaml:4:7: watchdog.answer[0].keys: required key is missing",
+			`t.yaml:5:7: watchdog.answer[0]: unknown key "key"; did you mean "keys"?`}},
+		{"answer pattern missing", "team: t\nwatchdog:\n  answer:\n    - keys: [y]\n", []string{
+			"t.yaml:4:7: watchdog.answer[0].pattern: required key is missing"}},
+		{"answer unknown pattern", "team: t\nwatchdog:\n  patterns:\n    - {name: deploy, regex: 'Deploy\\?'}\n  answer:\n    - pattern: yes-n\n      keys: [y]\n", []string{
+			`t.yaml:6:16: watchdog.answer[0].pattern: must name a pattern: one of deploy, ` + defaults + ` (got "yes-n"); did you mean "yes-no"?`}},
+		{"answer default pattern without defaults", "team: t\nwatchdog:\n  defaults: false\n  patterns:\n    - {name: deploy, regex: 'Deploy\\?'}\n  answer:\n    - pattern: yes-no\n      keys: [y]\n", []string{
+			`t.yaml:7:16: watchdog.answer[0].pattern: must name a pattern: one of deploy (got "yes-no")`}},
+		{"answer with no patterns at all", "team: t\nwatchdog:\n  defaults: false\n  answer:\n    - {pattern: yes-no, keys: [y]}\n", []string{
+			`t.yaml:5:17: watchdog.answer[0].pattern: names pattern "yes-no", but there are no patterns: watchdog.defaults is false and watchdog.patterns lists none`}},
+		{"answer for an invalid pattern", "team: t\nwatchdog:\n  patterns:\n    - {name: Deploy, regex: x}\n  answer:\n    - {pattern: Deploy, keys: [y]}\n", []string{
+			`t.yaml:4:14: watchdog.patterns[0].name: ` + nameRule + ` (got "Deploy")`}},
+		{"duplicate answer", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: [y, Enter]\n    - pattern: yes-no\n      keys: [n, Enter]\n", []string{
+			`t.yaml:6:16: watchdog.answer[1].pattern: duplicate answer for pattern "yes-no" (first at line 4)`}},
+		{"answer keys null", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys:\n", []string{
+			"t.yaml:5:12: watchdog.answer[0].keys: must not be empty"}},
+		{"answer keys string", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: y\n", []string{
+			"t.yaml:5:13: watchdog.answer[0].keys: must be a list of keys, e.g. [y, Enter]"}},
+		{"answer keys empty", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: []\n", []string{
+			"t.yaml:5:13: watchdog.answer[0].keys: must not be empty: list the keys to send, e.g. [y, Enter]"}},
+		{"answer keys elements", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: [y, '', {a: b}, \"\\0\"]\n", []string{
+			"t.yaml:5:17: watchdog.answer[0].keys[1]: must not be empty",
+			"t.yaml:5:21: watchdog.answer[0].keys[2]: must be a string",
+			"t.yaml:5:29: watchdog.answer[0].keys[3]: must not contain a NUL byte"}},
+		{"answer keys empty string", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: [y, '']\n", []string{
+			"t.yaml:5:17: watchdog.answer[0].keys[1]: must not be empty"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,8 @@
 // it was found at, so a person can fix a layout in one pass.
 package layouts
 
+import "time"
+
 // Layout is a validated layout file, with defaults applied and paths absolute.
 type Layout struct {
 	Path        string // absolute path of the layout file ("" when parsed from bytes without a file)
@@ -15,6 +17,36 @@ type Layout struct {
 	Arrangement string   // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
 	Lead        Member
 	Members     []Member
+	Watchdog    Watchdog
+}
+
+// Watchdog tunes the stall watchdog: when a pane counts as quiet, what it looks
+// for, whom it tells, and what it may answer by itself.
+type Watchdog struct {
+	Quiet    time.Duration  // output quiet this long makes a pane a candidate; default 2s
+	Defaults bool           // include stallwatch's default patterns (default true)
+	Patterns []WatchPattern // the layout's own, in file order
+	Notify   Notify
+	Answer   []Answer
+}
+
+// WatchPattern is one `watchdog.patterns` entry. Regex is validated (it
+// compiles with stallwatch.Compile); Scope is "lastline" (default) or "screen".
+type WatchPattern struct {
+	Name, Regex, Scope string
+	Line, Column       int
+}
+
+// Notify says whom the watchdog tells of a stall.
+type Notify struct {
+	Command []string // run with TEAMCTL_TEAM, TEAMCTL_MEMBER, TEAMCTL_PATTERN, TEAMCTL_LINE set
+	Lead    bool     // tell the lead in a <task-notification> block
+}
+
+// Answer sends Keys once per stall that matches the pattern named Pattern.
+type Answer struct {
+	Pattern string
+	Keys    []string
 }
 
 // Claude says how to launch Claude Code.
@@ -44,6 +76,7 @@ type Member struct {
 	Env              []EnvVar // in file order
 	Args             []string // extra arguments after teamctl's flags
 	Command          []string // non-empty: a plain process, not Claude Code
+	Restart          string   // one of RestartPolicies; default "on-failure"
 	Line, Column     int      // where the member starts in the file, for messages
 }
 
@@ -58,6 +91,9 @@ var PermissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "manu
 
 // Arrangements are the values of the `layout:` key.
 var Arrangements = []string{"main-vertical", "tiled", "windows"}
+
+// RestartPolicies are the values of a member's `restart:`.
+var RestartPolicies = []string{"on-failure", "never", "always"}
 
 // TeammateModes are the values of lead.teammateMode.
 var TeammateModes = []string{"tmux", "auto", "in-process"}

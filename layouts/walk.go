@@ -198,14 +198,17 @@ func (w *walker) stringList(n *yaml.Node, path string) (list []string, ok bool) 
 }
 
 // boolean returns the value of true/false n; false when n is nil (not set).
-func (w *walker) boolean(n *yaml.Node, path string) bool {
+func (w *walker) boolean(n *yaml.Node, path string) bool { return w.flag(n, path, false) }
+
+// flag returns the value of true/false n, or def when n is nil or invalid.
+func (w *walker) flag(n *yaml.Node, path string, def bool) bool {
 	if n == nil {
-		return false
+		return def
 	}
 	var b bool
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
 		w.add(n, path, "must be true or false")
-		return false
+		return def
 	}
 	return b
 }

@@ -9,17 +9,42 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind string        // work, ask, permission, busy, sleep, exit, ignore-term, idle
-	dur  time.Duration // work, sleep; busy and idle: 0 means forever
-	text string        // ask: the question
-	code int           // exit
+	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at
+	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
+	text   string        // ask, prompt-at: the question
+	code   int           // exit
+	name   string        // spawn: the teammate's name
+	script string        // spawn: the teammate's TEAMCTL_STANDIN_SCRIPT ("" for none), with commas
+	rate   int           // lines: lines a second
+	path   string        // prompt-at: the file that gets the time the question appeared
 }
 
-const defaultQuestion = "Overwrite? (y/n)"
+const (
+	defaultQuestion = "Overwrite? (y/n)"
+	maxLineRate     = 10000 // lines a second; a faster ticker only drops ticks
+)
 
 // parseScript parses comma-separated steps such as "work:2s,ask,permission,exit:3".
-// Empty entries are skipped. Steps after one that never ends (exit, busy or idle
-// without a duration) are an error, since they could never run.
+// Empty entries are skipped. Steps after one that never ends (exit, busy, idle or
+// lines without a duration) are an error, since they could never run.
+//
+// The steps:
+//
+//	work:DUR              a turn with the working spinner
+//	ask[:TEXT]            a shell-style question ("Overwrite? (y/n)"), then reads the answer
+//	permission            Claude Code's permission dialog, then reads the choice
+//	busy[:DUR]            a line every 100ms
+//	sleep:DUR             nothing for DUR
+//	exit:N                exits with code N
+//	ignore-term           ignores SIGTERM from now on
+//	idle[:DUR]            the idle screen, taking turns
+//	spawn:NAME[:SCRIPT]   a lead in tmux opens teammate NAME in a new pane, as Claude
+//	                      Code's Agent tool does; SCRIPT is the teammate's script, with
+//	                      ';' for ',' (spawn:helper:work:2s;ask)
+//	lines:RATE[:DUR]      RATE lines of log output a second, evenly paced
+//	prompt-at:FILE[:TEXT] like ask, and appends the time the question appeared
+//	                      (RFC 3339 with ns) as a line to FILE, which cannot hold a
+//	                      colon or a comma
 func parseScript(s string) ([]step, error) {
 	var steps []step
 	for _, raw := range strings.Split(s, ",") {
@@ -59,12 +84,28 @@ func parseScript(s string) ([]step, error) {
 			if err != nil || st.code < 0 || st.code > 255 {
 				err = fmt.Errorf("needs an exit code from 0 to 255, like exit:3")
 			}
+		case "spawn":
+			err = parseSpawn(&st, arg)
+		case "lines":
+			err = parseLines(&st, arg, hasArg)
+		case "prompt-at":
+			path, text, hasText := strings.Cut(arg, ":")
+			st.path, st.text = path, defaultQuestion
+			switch {
+			case path == "":
+				err = fmt.Errorf("needs a file, like prompt-at:/tmp/prompts.log")
+			case hasText && text == "":
+				err = fmt.Errorf("empty question")
+			case hasText:
+				st.text = text
+			}
 		case "permission", "ignore-term":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
-			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, ignore-term, idle[:DUR])")
+			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, " +
+				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT])")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)
@@ -74,8 +115,60 @@ func parseScript(s string) ([]step, error) {
 	return steps, nil
 }
 
+// parseSpawn reads spawn's NAME[:SCRIPT]. The teammate's script is checked here, so
+// that a mistake in it shows at once and not in a pane that opens later.
+func parseSpawn(st *step, arg string) error {
+	name, script, hasScript := strings.Cut(arg, ":")
+	st.name = name
+	if !validTeammateName(name) {
+		return fmt.Errorf("needs a teammate name of a-z, 0-9 and -, like spawn:helper or spawn:helper:work:2s;ask")
+	}
+	if !hasScript {
+		return nil
+	}
+	if strings.TrimSpace(script) == "" {
+		return fmt.Errorf("empty script; leave out %q for none", ":")
+	}
+	st.script = strings.ReplaceAll(script, ";", ",")
+	if _, err := parseScript(st.script); err != nil {
+		return fmt.Errorf("the teammate's script: %w", err)
+	}
+	return nil
+}
+
+func validTeammateName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseLines reads lines' RATE[:DUR].
+func parseLines(st *step, arg string, hasArg bool) error {
+	rate, dur, hasDur := strings.Cut(arg, ":")
+	var err error
+	st.rate, err = strconv.Atoi(rate)
+	if !hasArg || err != nil || st.rate < 1 || st.rate > maxLineRate {
+		return fmt.Errorf("needs a rate of 1 to %d lines a second, like lines:50:30s", maxLineRate)
+	}
+	if hasDur {
+		if st.dur, err = parseDur(dur); err != nil {
+			return err
+		}
+		if st.dur == 0 {
+			return fmt.Errorf("a duration of 0; leave out %q to mean forever", ":"+dur)
+		}
+	}
+	return nil
+}
+
 func endless(s step) bool {
-	return s.kind == "exit" || (s.kind == "busy" || s.kind == "idle") && s.dur == 0
+	return s.kind == "exit" || (s.kind == "busy" || s.kind == "idle" || s.kind == "lines") && s.dur == 0
 }
 
 func parseDur(s string) (time.Duration, error) {

@@ -6,7 +6,8 @@
 //
 // Its behaviour is driven by Claude Code's own flags and two variables:
 // TEAMCTL_STANDIN_SCRIPT (comma-separated steps run at start-up, see parseScript)
-// and TEAMCTL_STANDIN_WORK (the length of a turn, default 1s).
+// and TEAMCTL_STANDIN_WORK (the length of a turn, default 1s). A lead in tmux can
+// spawn teammates into new panes of its tmux server as Claude Code does (see spawn).
 package standin
 
 import (
@@ -47,11 +48,16 @@ type agent struct {
 	last   []string // the last turn's lines, shown on the idle screen
 	parked bool     // the cursor sits on the idle screen's input line
 	errMsg string   // the last inbox error shown, to show each only once
+
+	sid        string                 // a lead's session id, "" for a teammate
+	teamConfig string                 // a lead's team config.json, "" when it has none
+	spawned    int                    // teammates spawned so far, for their colours
+	executable func() (string, error) // the teamctl binary that spawned teammates run
 }
 
 // run is Main with a context, so tests can stop it; it returns 0 when ctx ends.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) int {
-	a := &agent{o: parseFlags(args), out: stdout, work: time.Second}
+	a := &agent{o: parseFlags(args), out: stdout, work: time.Second, executable: os.Executable}
 	steps, err := parseScript(os.Getenv("TEAMCTL_STANDIN_SCRIPT"))
 	if err != nil {
 		fmt.Fprintf(stdout, "stand-in: TEAMCTL_STANDIN_SCRIPT: %v\n", err)
@@ -110,6 +116,7 @@ func (a *agent) setUp() {
 	team := claudecode.LeadTeamName(sid)
 	path, err := claudecode.TeamConfigPath(dir, team)
 	if err == nil {
+		a.sid, a.teamConfig = sid, path
 		cwd, _ := os.Getwd()
 		_, err = claudecode.WriteTeamConfigIfMissing(path,
 			claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
@@ -159,10 +166,9 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.turn(ctx, nil, s.dur)
 	case "ask":
 		fmt.Fprint(a.out, s.text+" ")
-		if l, ok := a.readLine(ctx); ok {
-			a.last = []string{"answered: " + l}
-			a.println(a.last[0])
-		}
+		a.answer(ctx)
+	case "prompt-at":
+		a.promptAt(ctx, s.text, s.path)
 	case "permission":
 		a.permission(ctx)
 	case "busy":
@@ -173,6 +179,66 @@ func (a *agent) do(ctx context.Context, s step) {
 		signal.Ignore(syscall.SIGTERM)
 	case "idle":
 		a.idle(ctx, s.dur)
+	case "spawn":
+		a.spawn(ctx, s.name, s.script)
+	case "lines":
+		a.logLines(ctx, s.rate, s.dur)
+	}
+}
+
+// answer reads the answer to a question the screen shows.
+func (a *agent) answer(ctx context.Context) {
+	if l, ok := a.readLine(ctx); ok {
+		a.last = []string{"answered: " + l}
+		a.println(a.last[0])
+	}
+}
+
+// promptAt asks like ask and, as soon as the question is written, appends the time
+// as an RFC 3339 line to path, so that a benchmark knows when the prompt appeared.
+// The file is opened before the question is written, to keep that gap small; an
+// error writing it shows after the answer, so as not to hide the question.
+func (a *agent) promptAt(ctx context.Context, question, path string) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		a.println("stand-in: prompt-at: " + err.Error())
+	}
+	fmt.Fprint(a.out, question+" ")
+	if f != nil {
+		_, err = f.WriteString(time.Now().Format(time.RFC3339Nano) + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	a.answer(ctx)
+	if f != nil && err != nil {
+		a.println("stand-in: prompt-at: " + err.Error())
+	}
+}
+
+// logMessages are what logLines prints, in turn, after a time of day.
+var logMessages = []string{"build step %d ok", "test shard %d passed", "fetched chunk %d (4096 bytes)", "compiled unit %d ok"}
+
+// logLines prints rate lines of plausible log output a second, paced by a ticker,
+// for d (0: until ctx ends).
+func (a *agent) logLines(ctx context.Context, rate int, d time.Duration) {
+	var until <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		until = t.C
+	}
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	for n := 1; ; n++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-until:
+			return
+		case now := <-tick.C:
+			a.println(now.Format("15:04:05.000 ") + fmt.Sprintf(logMessages[(n-1)%len(logMessages)], n))
+		}
 	}
 }
 

@@ -3,9 +3,12 @@ package standin
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +24,7 @@ type screen struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
 	changed chan struct{}
+	hook    func(p []byte) // if set, sees every write before it returns
 }
 
 func newScreen() *screen { return &screen{changed: make(chan struct{})} }
@@ -30,6 +34,9 @@ func (s *screen) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	close(s.changed)
 	s.changed = make(chan struct{})
+	if s.hook != nil {
+		s.hook(p)
+	}
 	return s.buf.Write(p)
 }
 
@@ -75,14 +82,22 @@ func setEnv(t *testing.T, script string) string {
 	t.Setenv("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1")
 	t.Setenv("TEAMCTL_STANDIN_SCRIPT", script)
 	t.Setenv("TEAMCTL_STANDIN_WORK", "20ms")
+	t.Setenv("TMUX", "") // a spawn step must never reach a tmux server the tests run in
+	t.Setenv("TMUX_PANE", "")
 	return dir
 }
 
 func start(t *testing.T, args ...string) *standIn {
 	t.Helper()
+	return startOn(t, newScreen(), args...)
+}
+
+// startOn is start with a screen of the test's own.
+func startOn(t *testing.T, scr *screen, args ...string) *standIn {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &standIn{scr: newScreen(), stdin: pw, done: make(chan struct{})}
+	s := &standIn{scr: scr, stdin: pw, done: make(chan struct{})}
 	go func() {
 		s.code = run(ctx, args, pr, s.scr)
 		close(s.done)
@@ -276,5 +291,148 @@ func TestMainExits(t *testing.T) {
 	var out bytes.Buffer
 	if code := Main(nil, strings.NewReader(""), &out); code != 5 {
 		t.Errorf("Main = %d", code)
+	}
+}
+
+var logLine = regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d{3} (?:build step|test shard|fetched chunk|compiled unit) (\d+) (?:ok|passed|\(4096 bytes\))$`)
+
+// logLineNumbers are the numbers of the log lines in out, in order.
+func logLineNumbers(t *testing.T, out string) []int {
+	t.Helper()
+	var ns []int
+	for _, m := range logLine.FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		ns = append(ns, n)
+	}
+	for i, n := range ns {
+		if n != i+1 {
+			t.Fatalf("log line %d is numbered %d:\n%s", i+1, n, out)
+		}
+	}
+	return ns
+}
+
+func TestScriptLinesForAWhile(t *testing.T) {
+	const rate, dur = 200, 500 * time.Millisecond
+	setEnv(t, fmt.Sprintf("lines:%d:%s,ask", rate, dur))
+	s := start(t)
+	s.scr.waitFor(t, 0, "build step 1 ok\n")
+	at := s.scr.waitFor(t, 0, "Overwrite? (y/n) ") // the next step, once the lines are done
+	out := s.scr.String()[:at]
+	n := len(logLineNumbers(t, out))
+	if lines := strings.Count(out, "\n"); lines != n+2 { // the header and the blank line under it
+		t.Errorf("%d lines, %d of them log lines:\n%s", lines, n, out)
+	}
+	// A ticker never runs ahead of the rate; it may fall behind on a busy machine.
+	want := int(rate * dur / time.Second)
+	if n > want+2 || n < want/4 {
+		t.Errorf("%d log lines in %v at %d a second, want about %d", n, dur, rate, want)
+	}
+}
+
+func TestScriptLinesForever(t *testing.T) {
+	const rate, upTo = 500, 100
+	setEnv(t, fmt.Sprintf("lines:%d", rate))
+	s := start(t)
+	s.scr.waitFor(t, 0, "build step 1 ok\n")
+	began := time.Now()
+	s.scr.waitFor(t, 0, fmt.Sprintf(" test shard %d passed\n", upTo+2))
+	// Lines 2 to upTo+2 came at most one a tick.
+	if took, least := time.Since(began), (upTo-1)*time.Second/rate; took < least {
+		t.Errorf("%d lines in %v, faster than %d a second", upTo+1, took, rate)
+	}
+	logLineNumbers(t, s.scr.String())
+	if s.exited() {
+		t.Fatal("stand-in exited")
+	}
+}
+
+func TestScriptPromptAtWritesTheTimeAfterThePrompt(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "prompts.log")
+	if err := os.WriteFile(file, []byte("earlier\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	setEnv(t, "prompt-at:"+file+",prompt-at:"+file+":Proceed? [Y/n],exit:6")
+	type seen struct {
+		lines int       // lines in the file while the prompt was being written
+		at    time.Time // when it was
+	}
+	var mu sync.Mutex
+	var prompts []seen
+	scr := newScreen()
+	scr.hook = func(p []byte) {
+		if q := string(p); q == "Overwrite? (y/n) " || q == "Proceed? [Y/n] " {
+			data, _ := os.ReadFile(file)
+			mu.Lock()
+			prompts = append(prompts, seen{strings.Count(string(data), "\n"), time.Now()})
+			mu.Unlock()
+		}
+	}
+	s := startOn(t, scr)
+	at := s.scr.waitFor(t, 0, "Overwrite? (y/n) ")
+	s.typeLine(t, "y")
+	at = s.scr.waitFor(t, at, "answered: y\nProceed? [Y/n] ")
+	s.typeLine(t, "")
+	s.scr.waitFor(t, at, "answered: \n")
+	if code := s.wait(t); code != 6 {
+		t.Errorf("exit code %d", code)
+	}
+
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) != 3 || lines[0] != "earlier" || len(prompts) != 2 {
+		t.Fatalf("file %q after prompts %+v", data, prompts)
+	}
+	for i, p := range prompts {
+		if p.lines != i+1 {
+			t.Errorf("prompt %d: the file had %d lines while it was written, want %d", i+1, p.lines, i+1)
+		}
+		stamp, err := time.Parse(time.RFC3339Nano, lines[i+1])
+		if err != nil {
+			t.Fatalf("line %q: %v", lines[i+1], err)
+		}
+		if stamp.Before(p.at.Round(0)) {
+			t.Errorf("prompt %d: time %v is before the prompt was written (%v)", i+1, stamp, p.at)
+		}
+	}
+}
+
+func TestScriptPromptAtWithoutItsFileStillAsks(t *testing.T) {
+	setEnv(t, "prompt-at:"+filepath.Join(t.TempDir(), "no", "such", "dir", "p.log")+",exit:0")
+	s := start(t)
+	at := s.scr.waitFor(t, 0, "stand-in: prompt-at: open ")
+	at = s.scr.waitFor(t, at, "\nOverwrite? (y/n) ")
+	s.typeLine(t, "n")
+	s.scr.waitFor(t, at, "answered: n\n")
+	if code := s.wait(t); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}
+
+func TestScriptSpawnNeedsALeadInTmux(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no session", nil, "only a lead"},
+		{"teammate", []string{"--agent-id", "r@session-12345678", "--agent-name", "r", "--team-name", "session-12345678"}, "only a lead"},
+		{"in-process", []string{"--session-id", sessionID, "--teammate-mode", "in-process"}, "--teammate-mode in-process opens no panes"},
+		{"outside tmux", []string{"--session-id", sessionID, "--teammate-mode", "tmux"}, "not inside tmux"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setEnv(t, "spawn:helper:ask,ask:Still here?")
+			s := start(t, tc.args...)
+			at := s.scr.waitFor(t, 0, "stand-in: spawn @helper: "+tc.want)
+			s.scr.waitFor(t, at, "\nStill here? ") // it carries on
+			if out := s.scr.String(); strings.Contains(out, "Spawned") {
+				t.Errorf("output:\n%s", out)
+			}
+		})
 	}
 }
