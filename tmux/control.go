@@ -1,0 +1,342 @@
+package tmux
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Notification is one line tmux sends a control client outside a command's
+// reply: %output, %layout-change, %window-add, %subscription-changed, %exit, ….
+type Notification struct {
+	Kind string // the word after "%", e.g. "output", "layout-change"
+	Pane string // %N, for "output" and "subscription-changed" (when about a pane)
+	Data []byte // for "output": the pane's bytes, octal escapes decoded
+	Name string // for "subscription-changed": the subscription's name
+	Args string // the rest of the line (for "subscription-changed": the value after " : ")
+}
+
+// Control is one control-mode client (tmux -C) attached to a session: it sends
+// commands and reads their replies, and it delivers every notification —
+// pane output as it happens, layout changes, subscription updates — on Notes.
+type Control struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	notes chan Notification
+
+	mu      sync.Mutex
+	pending []chan reply // replies arrive in the order commands were sent
+	closed  bool
+	done    chan struct{}
+	err     error
+}
+
+type reply struct {
+	lines []string
+	err   error
+}
+
+// ControlBuffer is how many notifications may wait for the reader before the
+// control client's reader blocks (and tmux buffers for us).
+const ControlBuffer = 4096
+
+// Control attaches a control-mode client to session. It returns once tmux has
+// attached it (so commands have a current client), or an error at ctx's deadline.
+// The client lives until Close or until the server goes.
+func (s *Server) Control(ctx context.Context, session string) (*Control, error) {
+	cmd := exec.Command(s.bin(), "-L", s.Socket, "-C", "attach-session", "-t", "="+session)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start tmux control client: %w", err)
+	}
+	c := &Control{cmd: cmd, stdin: stdin, notes: make(chan Notification, ControlBuffer), done: make(chan struct{})}
+	attached := make(chan struct{})
+	go c.read(stdout, attached)
+	select {
+	case <-attached:
+		return c, nil
+	case <-c.done:
+		c.Close()
+		return nil, fmt.Errorf("tmux control client for %s: %w (%s)", session, c.err, strings.TrimSpace(stderr.String()))
+	case <-ctx.Done():
+		c.Close()
+		return nil, fmt.Errorf("tmux control client for %s: %w", session, ctx.Err())
+	}
+}
+
+// Notes delivers notifications in order; it is closed when the client ends.
+func (c *Control) Notes() <-chan Notification { return c.notes }
+
+// Done is closed when the client has ended; Err then says why.
+func (c *Control) Done() <-chan struct{} { return c.done }
+
+// Err is why the client ended (nil while it runs).
+func (c *Control) Err() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// Command sends one tmux command and returns the lines of its reply. Arguments
+// are quoted for tmux's command parser, so any value arrives as it is.
+func (c *Control) Command(ctx context.Context, args ...string) ([]string, error) {
+	line, err := commandLine(args)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, errors.New("tmux control client closed")
+	}
+	c.pending = append(c.pending, ch)
+	_, werr := io.WriteString(c.stdin, line+"\n")
+	c.mu.Unlock()
+	if werr != nil {
+		return nil, fmt.Errorf("tmux control client: %w", werr)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.lines, fmt.Errorf("tmux %s: %w", strings.Join(args, " "), r.err)
+		}
+		return r.lines, nil
+	case <-c.done:
+		return nil, fmt.Errorf("tmux %s: control client ended: %w", strings.Join(args, " "), c.err)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("tmux %s: %w", strings.Join(args, " "), ctx.Err())
+	}
+}
+
+// Close detaches the client and waits (briefly) for it to end.
+func (c *Control) Close() error {
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		c.stdin.Close() // tmux ends a control client whose input closes
+	}
+	c.mu.Unlock()
+	select {
+	case <-c.done:
+	case <-time.After(2 * time.Second):
+		c.cmd.Process.Kill()
+		<-c.done
+	}
+	return nil
+}
+
+// read parses tmux's output until it ends.
+func (c *Control) read(r io.Reader, attached chan struct{}) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var block []string
+	inBlock, ours := false, false
+	signalled := false
+	attach := func() {
+		if !signalled {
+			signalled = true
+			close(attached)
+		}
+	}
+	var err error
+	for {
+		var line []byte
+		line, err = readLine(br)
+		if err != nil {
+			break
+		}
+		if inBlock {
+			if end, isErr := blockEnd(line); end {
+				inBlock = false
+				if ours {
+					c.deliver(block, isErr)
+				}
+				block = nil
+				continue
+			}
+			if ours {
+				block = append(block, string(line))
+			}
+			continue
+		}
+		if bytes.HasPrefix(line, []byte("%begin ")) {
+			inBlock = true
+			ours = bytes.HasSuffix(line, []byte(" 1")) // flags: 1 = a command of this client
+			continue
+		}
+		n, ok := parseNotification(line)
+		if !ok {
+			continue
+		}
+		switch n.Kind {
+		case "session-changed":
+			attach()
+		case "exit":
+			err = errors.New("tmux said %exit: " + n.Args)
+		}
+		c.notes <- n
+		if n.Kind == "exit" {
+			break
+		}
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = errors.New("tmux control client ended")
+	}
+	c.cmd.Wait()
+	c.mu.Lock()
+	c.err, c.closed = err, true
+	for _, ch := range c.pending {
+		ch <- reply{err: err}
+	}
+	c.pending = nil
+	c.mu.Unlock()
+	close(c.notes)
+	close(c.done)
+}
+
+func (c *Control) deliver(lines []string, isErr bool) {
+	c.mu.Lock()
+	if len(c.pending) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	ch := c.pending[0]
+	c.pending = c.pending[1:]
+	c.mu.Unlock()
+	r := reply{lines: lines}
+	if isErr {
+		r.err = errors.New(strings.Join(lines, "; "))
+	}
+	ch <- r
+}
+
+// readLine reads one line without its newline, however long.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		buf := append([]byte(nil), line...)
+		for err == bufio.ErrBufferFull {
+			line, err = br.ReadSlice('\n')
+			buf = append(buf, line...)
+		}
+		line = buf
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(line, []byte("\n")), nil
+}
+
+func blockEnd(line []byte) (end, isErr bool) {
+	switch {
+	case bytes.HasPrefix(line, []byte("%end ")):
+		return true, false
+	case bytes.HasPrefix(line, []byte("%error ")):
+		return true, true
+	}
+	return false, false
+}
+
+// parseNotification reads a notification line. The data of %output is copied,
+// since the reader's buffer is reused.
+func parseNotification(line []byte) (Notification, bool) {
+	if len(line) < 2 || line[0] != '%' {
+		return Notification{}, false
+	}
+	kind, rest, _ := bytes.Cut(line[1:], []byte(" "))
+	n := Notification{Kind: string(kind)}
+	switch n.Kind {
+	case "output":
+		pane, data, _ := bytes.Cut(rest, []byte(" "))
+		n.Pane = string(pane)
+		n.Data = DecodeOutput(data)
+	case "extended-output":
+		pane, more, _ := bytes.Cut(rest, []byte(" "))
+		_, data, _ := bytes.Cut(more, []byte(" : "))
+		n.Kind, n.Pane, n.Data = "output", string(pane), DecodeOutput(data)
+	case "subscription-changed":
+		// %subscription-changed NAME $S @W I %P : VALUE (pane fields "-" when not about a pane)
+		head, value, _ := bytes.Cut(rest, []byte(" : "))
+		f := strings.Fields(string(head))
+		if len(f) > 0 {
+			n.Name = f[0]
+		}
+		if len(f) > 4 && strings.HasPrefix(f[4], "%") {
+			n.Pane = f[4]
+		}
+		n.Args = string(value)
+	default:
+		n.Args = string(rest)
+	}
+	return n, true
+}
+
+// DecodeOutput turns %output's escaping back into the pane's bytes: tmux writes
+// bytes below 32 and the backslash as a backslash and three octal digits.
+func DecodeOutput(data []byte) []byte {
+	if bytes.IndexByte(data, '\\') < 0 {
+		return append([]byte(nil), data...)
+	}
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c == '\\' && i+3 < len(data) && isOctal(data[i+1]) && isOctal(data[i+2]) && isOctal(data[i+3]) {
+			out = append(out, (data[i+1]-'0')<<6|(data[i+2]-'0')<<3|(data[i+3]-'0'))
+			i += 3
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// commandLine quotes args for tmux's command parser: each in double quotes, with
+// \, " and $ escaped (tmux would expand $NAME), so values arrive literally. A
+// newline would end the command, so it is refused.
+func commandLine(args []string) (string, error) {
+	var b strings.Builder
+	for i, a := range args {
+		if strings.ContainsAny(a, "\n\r") {
+			return "", fmt.Errorf("tmux control command argument %q holds a newline", a)
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('"')
+		for _, r := range a {
+			switch r {
+			case '\\', '"', '$':
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		b.WriteByte('"')
+	}
+	return b.String(), nil
+}

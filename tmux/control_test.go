@@ -1,0 +1,121 @@
+package tmux
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDecodeOutput(t *testing.T) {
+	for in, want := range map[string]string{
+		`tick\015\012`:       "tick\r\n",
+		`back\134slash`:      `back\slash`,
+		`esc \033[31mred`:    "esc \x1b[31mred",
+		`plain ❯ text`:       "plain ❯ text",
+		`trailing \01`:       `trailing \01`,
+		`not octal \089 end`: `not octal \089 end`,
+	} {
+		if got := string(DecodeOutput([]byte(in))); got != want {
+			t.Errorf("DecodeOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCommandLineQuotes(t *testing.T) {
+	got, err := commandLine([]string{"send-keys", "-t", "%1", `say "hi" $HOME \ ;`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"send-keys" "-t" "%1" "say \"hi\" \$HOME \\ ;"`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	if _, err := commandLine([]string{"a\nb"}); err == nil {
+		t.Error("newline accepted")
+	}
+}
+
+func TestParseNotification(t *testing.T) {
+	n, ok := parseNotification([]byte(`%output %3 hi\015\012`))
+	if !ok || n.Kind != "output" || n.Pane != "%3" || string(n.Data) != "hi\r\n" {
+		t.Errorf("%+v", n)
+	}
+	n, _ = parseNotification([]byte(`%subscription-changed dead $0 @0 0 %1 : 1/7`))
+	if n.Kind != "subscription-changed" || n.Name != "dead" || n.Pane != "%1" || n.Args != "1/7" {
+		t.Errorf("%+v", n)
+	}
+	n, _ = parseNotification([]byte(`%layout-change @0 e553,200x50,0,0 e553,200x50,0,0 *`))
+	if n.Kind != "layout-change" || n.Args != "@0 e553,200x50,0,0 e553,200x50,0,0 *" {
+		t.Errorf("%+v", n)
+	}
+}
+
+// TestControlClient drives a real tmux server on its own socket: commands and
+// their replies, pane output as it happens, and a subscription that reports a
+// pane's exit status.
+func TestControlClient(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	dir, err := os.MkdirTemp("", "ctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	s := &Server{Socket: "ctltest"}
+	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "/bin/sh", "-c", "read line; echo got:$line; exit 7")
+	b.Add("set-option", "-g", "remain-on-exit", "on")
+	if _, err := s.RunBatch(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Control(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lines, err := c.Command(ctx, "list-panes", "-a", "-F", "#{pane_id} $HOME")
+	if err != nil || len(lines) != 1 || lines[0] != "%0 $HOME" {
+		t.Fatalf("list-panes: %q %v", lines, err)
+	}
+	if _, err := c.Command(ctx, "refresh-client", "-B", "dead:%*:#{pane_dead}/#{pane_dead_status}"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Command(ctx, "no-such-command"); err == nil {
+		t.Error("an unknown command did not fail")
+	}
+	if _, err := s.Run(ctx, "send-keys", "-t", "%0", "-l", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	s.Run(ctx, "send-keys", "-t", "%0", "Enter")
+	var output strings.Builder
+	sawExit := false
+	for !sawExit || !strings.Contains(output.String(), "got:hello") {
+		select {
+		case n := <-c.Notes():
+			switch {
+			case n.Kind == "output" && n.Pane == "%0":
+				output.Write(n.Data)
+			case n.Kind == "subscription-changed" && n.Name == "dead" && n.Pane == "%0" && n.Args == "1/7":
+				sawExit = true
+			}
+		case <-ctx.Done():
+			t.Fatalf("output %q, exit seen %v", output.String(), sawExit)
+		}
+	}
+	screen, err := c.Command(ctx, "capture-pane", "-p", "-J", "-t", "%0")
+	if err != nil || !strings.Contains(strings.Join(screen, "\n"), "got:hello") {
+		t.Errorf("capture: %q %v", screen, err)
+	}
+	s.KillServer(ctx)
+	select {
+	case <-c.Done():
+	case <-ctx.Done():
+		t.Fatal("control client did not end with the server")
+	}
+}
