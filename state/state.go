@@ -44,17 +44,25 @@ type Team struct {
 type Member struct {
 	Name      string    `json:"name"`
 	Role      string    `json:"role"`   // "lead", "teammate" or "process"
-	Origin    string    `json:"origin"` // "layout"
+	Origin    string    `json:"origin"` // "layout", or "lead" for a teammate the lead spawned itself
 	Pane      string    `json:"pane"`
 	Window    string    `json:"window,omitempty"`
 	PID       int       `json:"pid"`
 	SessionID string    `json:"session_id,omitempty"`
 	Cwd       string    `json:"cwd"`
 	Argv      []string  `json:"argv"`
-	Digest    string    `json:"digest"` // of the member's launch spec, to notice a changed layout
+	Env       []string  `json:"env,omitempty"`     // what teamctl gave the pane with -e, for a restart
+	Restart   string    `json:"restart,omitempty"` // on-failure, never, always
+	Digest    string    `json:"digest"`            // of the member's launch spec, to notice a changed layout
 	StartedAt time.Time `json:"started_at"`
 	Restarts  int       `json:"restarts"`
 }
+
+// Origins.
+const (
+	OriginLayout = "layout"
+	OriginLead   = "lead"
+)
 
 // Roles.
 const (

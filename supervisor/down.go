@@ -46,6 +46,10 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err != nil {
 		return nil, err
 	}
+	// The supervisor goes first, so that nothing restarts a member being stopped.
+	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
+		return nil, err
+	}
 	srv := &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin}
 	panes, err := srv.ListPanes(ctx)
 	if err != nil && !isNoServer(err) {
@@ -96,6 +100,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if len(res.Strays) > 0 && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
 	}
+	clearLive(team)
 	now := time.Now().UTC()
 	st.StoppedAt = &now
 	st.UpdatedAt = now

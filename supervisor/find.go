@@ -82,3 +82,15 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 	}
 	return out, nil
 }
+
+// loadRunning loads a team's state and refuses a team that is down.
+func loadRunning(team string) (*state.Team, error) {
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Running() {
+		return nil, fmt.Errorf("team %s is down: `teamctl up %s` first", team, st.LayoutPath)
+	}
+	return st, nil
+}

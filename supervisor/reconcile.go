@@ -53,7 +53,7 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 		}
 	}
 	for _, m := range u.st.Members {
-		if !inLayout[m.Name] {
+		if !inLayout[m.Name] && m.Origin != state.OriginLead {
 			u.note("%s is no longer in the layout; it keeps running until `teamctl down`", m.Name)
 		}
 	}

@@ -17,11 +17,26 @@ const (
 // Status is what `teamctl status --json` prints. Later versions add fields; they
 // never rename these.
 type Status struct {
-	Team      string         `json:"team"`
-	Socket    string         `json:"socket"`
-	Session   string         `json:"session"`
-	StoppedAt *time.Time     `json:"stopped_at,omitempty"`
-	Members   []MemberStatus `json:"members"`
+	Team       string           `json:"team"`
+	Socket     string           `json:"socket"`
+	Session    string           `json:"session"`
+	StoppedAt  *time.Time       `json:"stopped_at,omitempty"`
+	Supervisor SupervisorStatus `json:"supervisor"`
+	Members    []MemberStatus   `json:"members"`
+}
+
+// SupervisorStatus says whether the team's supervisor runs.
+type SupervisorStatus struct {
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+}
+
+// Stall is what a stalled member waits on.
+type Stall struct {
+	Pattern string    `json:"pattern"`
+	Line    string    `json:"line"`
+	Since   time.Time `json:"since"`
+	Excerpt string    `json:"excerpt,omitempty"`
 }
 
 // MemberStatus is one member in Status.
@@ -36,6 +51,10 @@ type MemberStatus struct {
 	SessionID string    `json:"session_id"`
 	Restarts  int       `json:"restarts"`
 	StartedAt time.Time `json:"started_at"`
+	Origin    string    `json:"origin"`           // layout, or lead for a teammate the lead spawned
+	Since     time.Time `json:"since,omitzero"`   // when the member entered its state, as the supervisor saw it
+	Stall     *Stall    `json:"stall,omitempty"`  // when stalled
+	Reason    string    `json:"reason,omitempty"` // when failed
 }
 
 // GetStatus reads the team's state and asks its tmux server, once, how every
@@ -56,7 +75,38 @@ func GetStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 			byID[p.ID] = p
 		}
 	}
-	return statusOf(st, byID), nil
+	s := statusOf(st, byID)
+	if pid, _ := SupervisorPID(team); pid != 0 && st.Running() {
+		s.Supervisor = SupervisorStatus{Running: true, PID: max(pid, 0)}
+		if live, err := ReadLive(team); err == nil {
+			applyLive(s, live)
+		}
+	}
+	return s, nil
+}
+
+// applyLive adds what the running supervisor knows: idle, stalled, failed.
+// tmux stays the judge of running versus exited.
+func applyLive(s *Status, live *Live) {
+	for i := range s.Members {
+		m := &s.Members[i]
+		lm := live.Members[m.Name]
+		if lm == nil || lm.Pane != m.Pane {
+			continue
+		}
+		switch {
+		case lm.State == StateFailed:
+			m.State, m.Reason, m.Since = StateFailed, lm.Reason, lm.Since
+		case m.State != StateRunning:
+		case lm.State == StateStalled:
+			m.State, m.Since = StateStalled, lm.Since
+			m.Stall = &Stall{Pattern: lm.Pattern, Line: lm.Line, Since: lm.Since, Excerpt: lm.Excerpt}
+		case lm.State == StateIdle:
+			m.State, m.Since = StateIdle, lm.Since
+		case lm.State == StateRunning:
+			m.Since = lm.Since
+		}
+	}
 }
 
 // Status is the team as Up left it, without asking tmux again: every member in
@@ -75,7 +125,10 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 	for _, m := range st.Members {
 		ms := MemberStatus{
 			Name: m.Name, Role: m.Role, Pane: m.Pane, PID: m.PID, State: StateExited,
-			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt,
+			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin,
+		}
+		if ms.Origin == "" {
+			ms.Origin = state.OriginLayout
 		}
 		if p, ok := byID[m.Pane]; ok {
 			if p.Dead {

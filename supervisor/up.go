@@ -109,6 +109,7 @@ func (u *upper) configDir() string {
 // exists, since teammates cannot reach the lead without it) everyone else.
 func (u *upper) fresh(ctx context.Context) error {
 	now := time.Now().UTC()
+	clearLive(u.l.Team)
 	leadSession := claudecode.NewSessionID()
 	plan := Plan(u.l, u.progs, leadSession)
 	u.st = &state.Team{
@@ -306,8 +307,9 @@ func (u *upper) record(x Launch, line string, now time.Time) error {
 		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
 	}
 	m := state.Member{
-		Name: x.Member.Name, Role: x.Role, Origin: "layout", Pane: f[0], Window: f[2], PID: pid,
-		SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Digest: x.Digest, StartedAt: now,
+		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: f[0], Window: f[2], PID: pid,
+		SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart,
+		Digest: x.Digest, StartedAt: now,
 	}
 	if old, ok := u.st.Member(m.Name); ok {
 		m.Restarts = old.Restarts

@@ -1,11 +1,13 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,4 +92,22 @@ func readState(t *testing.T, e *testenv.Env, team string) (stateFile, os.FileInf
 	}
 	fi, _ := os.Stat(p)
 	return s, fi
+}
+
+// safeBuffer is a bytes.Buffer safe for a writer goroutine and a reading test.
+type safeBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *safeBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *safeBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

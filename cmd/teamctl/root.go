@@ -43,6 +43,10 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newDoctorCmd(io, g),
 		newTeamsCmd(io, g),
 		newStandInCmd(io),
+		newSuperviseCmd(io, g),
+		newEventsCmd(io, g),
+		newAnswerCmd(io, g),
+		newRunCmd(io),
 	)
 	return root
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -30,10 +31,13 @@ func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if asJSON {
 				return writeJSON(io, st)
 			}
-			if st.StoppedAt != nil {
+			switch {
+			case st.StoppedAt != nil:
 				fmt.Fprintf(io.Out, "team %s is down (since %s)\n", st.Team, st.StoppedAt.Local().Format(time.DateTime))
-			} else {
-				fmt.Fprintf(io.Out, "team %s (tmux -L %s)\n", st.Team, st.Socket)
+			case st.Supervisor.Running:
+				fmt.Fprintf(io.Out, "team %s (tmux -L %s), supervisor pid %d\n", st.Team, st.Socket, st.Supervisor.PID)
+			default:
+				fmt.Fprintf(io.Out, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", st.Team, st.Socket, st.Team)
 			}
 			printStatusTable(io, st)
 			return nil
@@ -51,16 +55,28 @@ func writeJSON(io *iostreams.IO, v any) error {
 
 func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD")
+	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD\tDETAIL")
 	for _, m := range st.Members {
 		state, uptime := m.State, "-"
-		if m.State == supervisor.StateRunning {
+		if m.State != supervisor.StateExited && m.State != supervisor.StateFailed {
 			uptime = time.Since(m.StartedAt).Round(time.Second).String()
 		}
 		if m.ExitCode != nil {
 			state = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.Name, m.Role, m.Pane, m.PID, colorState(io, m.State, state), uptime, m.Cwd)
+		detail := ""
+		switch {
+		case m.Stall != nil:
+			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, time.Since(m.Stall.Since).Round(time.Second))
+		case m.Reason != "":
+			detail = m.Reason
+		case m.Origin == "lead":
+			detail = "spawned by the lead"
+		}
+		if m.Restarts > 0 {
+			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", m.Name, m.Role, m.Pane, m.PID, colorState(io, m.State, state), uptime, m.Cwd, detail)
 	}
 	tw.Flush()
 }
@@ -69,8 +85,10 @@ func colorState(io *iostreams.IO, state, text string) string {
 	switch state {
 	case supervisor.StateRunning:
 		return io.Color("32", text)
-	case supervisor.StateExited:
+	case supervisor.StateExited, supervisor.StateFailed, supervisor.StateStalled:
 		return io.Color("31", text)
+	case supervisor.StateIdle:
+		return io.Color("33", text)
 	}
 	return text
 }

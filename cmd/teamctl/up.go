@@ -17,6 +17,7 @@ type upOptions struct {
 	recreate   bool
 	configWait time.Duration
 	quiet      bool
+	foreground bool
 }
 
 func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -37,6 +38,7 @@ whose launch changed is restarted only with --recreate.`,
 	cmd.Flags().BoolVar(&o.recreate, "recreate", false, "restart members whose launch changed in the layout")
 	cmd.Flags().DurationVar(&o.configWait, "config-wait", 5*time.Second, "how long the lead gets to write its team config before teamctl writes a minimal one")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
+	cmd.Flags().BoolVar(&o.foreground, "foreground", false, "run the team's supervisor in this terminal instead of in the background")
 	return cmd
 }
 
@@ -60,6 +62,16 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	res, err := supervisor.Up(cmd.Context(), l, opts)
 	if err != nil {
 		return fmt.Errorf("up %s: %w", l.Team, err)
+	}
+	if o.foreground {
+		if !o.quiet {
+			printStatusTable(io, res.Status())
+			fmt.Fprintf(io.Out, "\nsupervising team %s in the foreground; Ctrl-C stops the supervisor (the team keeps running)\n", l.Team)
+		}
+		return supervise(cmd, io, g, l.Team)
+	}
+	if err := startSupervisor(io, l.Team, o.quiet); err != nil {
+		return err
 	}
 	if o.quiet {
 		return nil

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/ptywatch"
+	"github.com/teamctl/teamctl/stallwatch"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newRunCmd(io *iostreams.IO) *cobra.Command {
+	var quiet time.Duration
+	var layoutPath string
+	cmd := &cobra.Command{
+		Use:   "run [--quiet D] [--layout FILE] -- CMD ARGS...",
+		Short: "Run one command in a pseudo-terminal and report on stderr when it waits at a prompt",
+		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
+pane: when its output has been quiet for --quiet and it sits at a prompt
+(y/n, Press Enter, Continue?, a Claude Code dialog, …), say so on stderr and run
+the layout's watchdog.notify.command when --layout names one. The exit code is
+the command's.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			patterns := stallwatch.DefaultPatterns()
+			var notify []string
+			if layoutPath != "" {
+				l, err := layouts.Parse(layoutPath)
+				if err != nil {
+					return err
+				}
+				patterns = supervisor.WatchPatterns(l.Watchdog)
+				notify = l.Watchdog.Notify.Command
+				if !cmd.Flags().Changed("quiet") {
+					quiet = l.Watchdog.Quiet
+				}
+			}
+			cols, rows := ptywatch.TerminalSize(os.Stdout)
+			code, err := ptywatch.Run(cmd.Context(), args, ptywatch.Options{
+				Quiet: quiet, Detector: stallwatch.New(patterns), Stdin: io.In, Stdout: io.Out, Cols: cols, Rows: rows,
+				OnStall: func(v stallwatch.Verdict) {
+					fmt.Fprintf(io.ErrOut, "\nteamctl run: %s is waiting for input: %s (pattern %s)\n", args[0], v.Line, v.Pattern)
+					if len(notify) > 0 {
+						go supervisor.RunNotifyCommand(cmd.Context(), notify, "", "run", v)
+					}
+				},
+			})
+			if err != nil {
+				return fmt.Errorf("run %s: %w", args[0], err)
+			}
+			if code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "how long the output must be quiet before the screen is checked")
+	cmd.Flags().StringVar(&layoutPath, "layout", "", "take watchdog patterns and notify.command from this layout")
+	return cmd
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newSuperviseCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "supervise",
+		Short: "Watch the team's panes: stalls, idle members, exits and restarts (teamctl up starts it)",
+		Long: `Run the team's supervisor in the foreground: it follows every pane's output
+through one tmux control-mode client, reports a member waiting for a human
+within the watchdog's quiet period, restarts members that die, and adopts the
+teammates the lead spawns itself. One runs per team; teamctl up starts it in
+the background (log: the team's supervisor.log).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			return supervise(cmd, io, g, team)
+		},
+	}
+	return cmd
+}
+
+func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string) error {
+	log := slog.New(slog.NewTextHandler(io.ErrOut, nil))
+	err := supervisor.Supervise(cmd.Context(), team, supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log})
+	if errors.Is(err, supervisor.ErrSupervised) {
+		fmt.Fprintf(io.ErrOut, "teamctl: %v; nothing to do\n", err)
+		return nil
+	}
+	return err
+}
+
+// startSupervisor starts the team's supervisor in the background unless one runs.
+func startSupervisor(io *iostreams.IO, team string, quiet bool) error {
+	if pid, _ := supervisor.SupervisorPID(team); pid != 0 {
+		if !quiet {
+			fmt.Fprintf(io.Out, "supervisor already running (pid %d)\n", pid)
+		}
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find teamctl's own binary: %w", err)
+	}
+	pid, err := supervisor.StartSupervisor(exe, team)
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		fmt.Fprintf(io.Out, "supervisor started (pid %d)\n", pid)
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+package main_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+type event struct {
+	Time     time.Time `json:"time"`
+	Member   string    `json:"member"`
+	Pane     string    `json:"pane"`
+	Kind     string    `json:"kind"`
+	Pattern  string    `json:"pattern"`
+	Line     string    `json:"line"`
+	ExitCode *int      `json:"exit_code"`
+	Restarts int       `json:"restarts"`
+	Origin   string    `json:"origin"`
+	Detail   string    `json:"detail"`
+}
+
+func events(t *testing.T, e *testenv.Env, team string) []event {
+	t.Helper()
+	r := e.MustRun("events", "--json", "--team", team)
+	var out []event
+	for _, ln := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		if ln == "" {
+			continue
+		}
+		var ev event
+		if err := json.Unmarshal([]byte(ln), &ev); err != nil {
+			t.Fatalf("events --json line %q: %v", ln, err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func countEvents(evs []event, member, kind string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Member == member && e.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// memberStatus mirrors one member of status --json with the supervisor's fields.
+type memberStatus struct {
+	Name     string `json:"name"`
+	Pane     string `json:"pane"`
+	PID      int    `json:"pid"`
+	State    string `json:"state"`
+	Origin   string `json:"origin"`
+	Restarts int    `json:"restarts"`
+	Reason   string `json:"reason"`
+	Stall    *struct {
+		Pattern string    `json:"pattern"`
+		Line    string    `json:"line"`
+		Since   time.Time `json:"since"`
+	} `json:"stall"`
+}
+
+type fullStatus struct {
+	Supervisor struct {
+		Running bool `json:"running"`
+		PID     int  `json:"pid"`
+	} `json:"supervisor"`
+	Members []memberStatus `json:"members"`
+}
+
+func statusOf(t *testing.T, e *testenv.Env, team string) fullStatus {
+	t.Helper()
+	var s fullStatus
+	r := e.MustRun("status", "--json", "--team", team)
+	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
+		t.Fatal(err, r.Stdout)
+	}
+	return s
+}
+
+func member(s fullStatus, name string) memberStatus {
+	for _, m := range s.Members {
+		if m.Name == name {
+			return m
+		}
+	}
+	return memberStatus{}
+}
+
+func waitMember(t *testing.T, e *testenv.Env, team, name string, timeout time.Duration, cond func(memberStatus) bool) memberStatus {
+	t.Helper()
+	var got memberStatus
+	testenv.Eventually(t, timeout, name+"'s state", func() (bool, string) {
+		got = member(statusOf(t, e, team), name)
+		return cond(got), fmt.Sprintf("%+v", got)
+	})
+	return got
+}
+
+// TestStallIsReportedOnceAndClearedByAnAnswer: a member that asks
+// `Overwrite? (y/n)` is stalled in status, with one stall event however long it
+// waits; answering clears it. A busy member that never asks is never stalled.
+func TestStallIsReportedOnceAndClearedByAnAnswer(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: stall
+watchdog: {quiet: 300ms}
+members:
+  - name: asker
+    env: {TEAMCTL_STANDIN_SCRIPT: "work:1s,ask"}
+  - name: busy
+    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
+`))
+	m := waitMember(t, e, "stall", "asker", 20*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
+	if m.Stall == nil || m.Stall.Pattern != "yes-no" || m.Stall.Line != "Overwrite? (y/n)" {
+		t.Fatalf("stall: %+v", m.Stall)
+	}
+	// Several quiet periods later there is still exactly one stall event.
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if n := countEvents(events(t, e, "stall"), "asker", "stall"); n != 1 {
+			t.Fatalf("%d stall events for one stall", n)
+		}
+		if s := member(statusOf(t, e, "stall"), "busy"); s.State == "stalled" {
+			t.Fatalf("the busy member is stalled: %+v", s)
+		}
+	}
+	e.MustRun("answer", "asker", "y", "Enter", "--team", "stall")
+	waitMember(t, e, "stall", "asker", 10*time.Second, func(m memberStatus) bool { return m.State != "stalled" })
+	evs := events(t, e, "stall")
+	if countEvents(evs, "asker", "stall-cleared") != 1 || countEvents(evs, "asker", "answer") != 1 {
+		t.Errorf("events after the answer: %+v", evs)
+	}
+	waitScreen(t, e, "teamctl-stall", m.Pane, "answered: y")
+	if countEvents(evs, "busy", "stall") != 0 {
+		t.Errorf("busy member got a stall event")
+	}
+}
+
+// TestRestartWithBackoffThenFailed: a member that keeps dying is restarted in
+// its pane with growing delays, and past 5 exits in 2 minutes is failed.
+func TestRestartWithBackoffThenFailed(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: crash
+members:
+  - name: doomed
+    command: [sh, -c, "exit 3"]
+  - name: steady
+    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
+`))
+	m := waitMember(t, e, "crash", "doomed", 90*time.Second, func(m memberStatus) bool { return m.State == "failed" })
+	if m.Restarts != 5 || !strings.Contains(m.Reason, "not restarting") {
+		t.Errorf("failed member: %+v", m)
+	}
+	var restarts, exits []time.Time
+	for _, ev := range events(t, e, "crash") {
+		switch {
+		case ev.Member == "doomed" && ev.Kind == "restart":
+			restarts = append(restarts, ev.Time)
+		case ev.Member == "doomed" && ev.Kind == "exit":
+			exits = append(exits, ev.Time)
+			if ev.ExitCode == nil || *ev.ExitCode != 3 {
+				t.Errorf("exit event without code 3: %+v", ev)
+			}
+		}
+	}
+	if len(restarts) != 5 || len(exits) != 6 {
+		t.Fatalf("%d restarts, %d exits", len(restarts), len(exits))
+	}
+	for i, r := range restarts {
+		want := time.Second << i
+		if gap := r.Sub(exits[i]); gap < want-50*time.Millisecond || gap > want+time.Second {
+			t.Errorf("restart %d came %s after the exit, want about %s", i+1, gap, want)
+		}
+	}
+	if s := member(statusOf(t, e, "crash"), "steady"); s.State != "running" || s.Restarts != 0 {
+		t.Errorf("steady: %+v", s)
+	}
+}
+
+// TestSupervisorKilledThenUpAdoptsAndCatchesAStall: kill -9 the supervisor; the
+// members keep running; a stall that begins while no supervisor runs is still
+// reported once `up` runs again, with no duplicate pane and no member lost.
+func TestSupervisorKilledThenUpAdoptsAndCatchesAStall(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", `team: phoenix
+watchdog: {quiet: 300ms}
+members:
+  - name: late
+    env: {TEAMCTL_STANDIN_SCRIPT: "sleep:3s,ask:Continue? [y/n]"}
+  - name: other
+`)
+	e.MustRun("up", layout)
+	before := statusOf(t, e, "phoenix")
+	if !before.Supervisor.Running {
+		t.Fatal("no supervisor after up")
+	}
+	syscall.Kill(before.Supervisor.PID, syscall.SIGKILL)
+	testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
+		s := statusOf(t, e, "phoenix")
+		return !s.Supervisor.Running, fmt.Sprint(s.Supervisor)
+	})
+	late := member(before, "late")
+	waitScreen(t, e, "teamctl-phoenix", late.Pane, "Continue? [y/n]")
+	for _, m := range before.Members {
+		if !proc.Alive(m.PID) {
+			t.Errorf("%s died with the supervisor", m.Name)
+		}
+	}
+	if n := countEvents(events(t, e, "phoenix"), "late", "stall"); n != 0 {
+		t.Fatalf("a stall was reported with no supervisor running (%d)", n)
+	}
+	e.MustRun("up", layout)
+	m := waitMember(t, e, "phoenix", "late", 15*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
+	if m.Stall.Line != "Continue? [y/n]" {
+		t.Errorf("stall line %q", m.Stall.Line)
+	}
+	after := statusOf(t, e, "phoenix")
+	if len(after.Members) != len(before.Members) {
+		t.Errorf("members before %d, after %d", len(before.Members), len(after.Members))
+	}
+	for i, m := range after.Members {
+		if m.PID != before.Members[i].PID || m.Pane != before.Members[i].Pane {
+			t.Errorf("%s: pane %s pid %d, was %s %d", m.Name, m.Pane, m.PID, before.Members[i].Pane, before.Members[i].PID)
+		}
+	}
+	if out, _ := e.Tmux("teamctl-phoenix", "list-panes", "-a"); strings.Count(out, "\n") != 3 {
+		t.Errorf("panes after the second up:\n%s", out)
+	}
+	// A supervisor started again does not report the same stall twice.
+	s := statusOf(t, e, "phoenix")
+	syscall.Kill(s.Supervisor.PID, syscall.SIGKILL)
+	testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
+		return !statusOf(t, e, "phoenix").Supervisor.Running, ""
+	})
+	e.MustRun("up", layout)
+	testenv.Eventually(t, 10*time.Second, "a third supervisor", func() (bool, string) {
+		return statusOf(t, e, "phoenix").Supervisor.Running, ""
+	})
+	waitMember(t, e, "phoenix", "late", 10*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
+	if n := countEvents(events(t, e, "phoenix"), "late", "stall"); n != 1 {
+		t.Errorf("%d stall events for one stall across supervisor restarts", n)
+	}
+}
+
+// TestLeadSpawnedTeammateIsAdopted: a pane the lead opens itself (as Claude
+// Code's lead does for its Agent tool) is adopted under the name the lead gave
+// it in its team config, shown with origin "lead", its stall reported, and
+// ended by down.
+func TestLeadSpawnedTeammateIsAdopted(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: spawner
+watchdog: {quiet: 300ms}
+lead:
+  env: {TEAMCTL_STANDIN_SCRIPT: "spawn:helper:work:1s;ask"}
+`))
+	m := waitMember(t, e, "spawner", "helper", 20*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
+	if m.Origin != "lead" || m.Stall.Line != "Overwrite? (y/n)" {
+		t.Errorf("adopted member: %+v", m)
+	}
+	evs := events(t, e, "spawner")
+	if countEvents(evs, "helper", "adopted") != 1 || countEvents(evs, "helper", "stall") != 1 {
+		t.Errorf("events: %+v", evs)
+	}
+	if s := member(statusOf(t, e, "spawner"), "lead"); s.Origin != "layout" {
+		t.Errorf("lead origin %q", s.Origin)
+	}
+	e.MustRun("down", "--team", "spawner", "--timeout", "2s")
+	if proc.Alive(m.PID) {
+		t.Errorf("the adopted teammate (pid %d) survived down", m.PID)
+	}
+}
+
+// TestRunReportsAPrompt: `teamctl run` passes the output through, says on
+// stderr when the command waits at a prompt, and exits with its exit code.
+func TestRunReportsAPrompt(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	script := e.WriteFile("ask.sh", "echo working\nprintf 'Continue? [y/n] '\nread answer\necho \"got $answer\"\nexit 4\n")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "run", "--quiet", "300ms", "--", "sh", script)
+	cmd.Env = e.Environ()
+	stdin, _ := cmd.StdinPipe()
+	var stdout, stderr safeBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 20*time.Second, "run to report the prompt", func() (bool, string) {
+		return strings.Contains(stderr.String(), "waiting for input: Continue? [y/n]"), stderr.String()
+	})
+	if !strings.Contains(stdout.String(), "working") {
+		t.Errorf("output not passed through: %q", stdout.String())
+	}
+	stdin.Write([]byte("y\n"))
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
+		t.Errorf("exit: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "got y") {
+		t.Errorf("answer did not reach the command: %q", stdout.String())
+	}
+	if strings.Count(stderr.String(), "waiting for input") != 1 {
+		t.Errorf("reported more than once:\n%s", stderr.String())
+	}
+	_ = os.Remove(filepath.Join(e.Work, "ask.sh"))
+}

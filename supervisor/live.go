@@ -1,0 +1,85 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/state"
+)
+
+// Live is what the supervisor knows right now about each member, rewritten
+// (atomically) on every transition so `status` can show it and a restarted
+// supervisor does not report a stall twice.
+type Live struct {
+	PID     int                    `json:"pid"`
+	Started time.Time              `json:"started"`
+	Members map[string]*LiveMember `json:"members"`
+}
+
+// LiveMember is one member's watched state.
+type LiveMember struct {
+	Pane     string    `json:"pane"`
+	State    string    `json:"state"` // running, idle, stalled, exited, failed
+	Since    time.Time `json:"since"`
+	Pattern  string    `json:"pattern,omitempty"`
+	Line     string    `json:"line,omitempty"`
+	Excerpt  string    `json:"excerpt,omitempty"`
+	ExitCode *int      `json:"exit_code,omitempty"`
+	Reason   string    `json:"reason,omitempty"` // why failed
+}
+
+func livePath(team string) (string, error) {
+	dir, err := state.Dir(team)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "live.json"), nil
+}
+
+// ReadLive returns the last live state written for the team (empty when none).
+func ReadLive(team string) (*Live, error) {
+	l := &Live{Members: map[string]*LiveMember{}}
+	p, err := livePath(team)
+	if err != nil {
+		return l, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return l, err
+	}
+	if err := json.Unmarshal(b, l); err != nil {
+		return &Live{Members: map[string]*LiveMember{}}, nil // a torn or old file: start afresh
+	}
+	if l.Members == nil {
+		l.Members = map[string]*LiveMember{}
+	}
+	return l, nil
+}
+
+func writeLive(team string, l *Live) error {
+	p, err := livePath(team)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(p, append(b, '\n'), 0o600)
+}
+
+// clearLive removes the live state, when a team starts afresh or goes down:
+// pane IDs start again from %0 on a new server and must not meet old states.
+func clearLive(team string) {
+	if p, err := livePath(team); err == nil {
+		os.Remove(p)
+	}
+}

@@ -1,0 +1,150 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+)
+
+// ErrSupervised means another supervisor already holds the team.
+var ErrSupervised = errors.New("the team already has a supervisor")
+
+// supervisorLock is held (flock) by the team's one supervisor for its whole
+// life; it holds the supervisor's pid as text. The kernel drops the lock when
+// the process dies, even by kill -9, so there is never a stale one.
+type supervisorLock struct{ f *os.File }
+
+func lockPath(team string) (string, error) {
+	dir, err := state.Dir(team)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "supervisor.lock"), nil
+}
+
+func takeSupervisorLock(team string) (*supervisorLock, error) {
+	if _, err := state.EnsureDir(team); err != nil {
+		return nil, err
+	}
+	p, err := lockPath(team)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			pid, _ := SupervisorPID(team)
+			return nil, fmt.Errorf("%w (pid %d)", ErrSupervised, pid)
+		}
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return &supervisorLock{f: f}, nil
+}
+
+func (l *supervisorLock) release() { l.f.Close() }
+
+// SupervisorPID returns the pid of the team's running supervisor, or 0 when
+// none runs (the lock is free).
+func SupervisorPID(team string) (int, error) {
+	p, err := lockPath(team)
+	if err != nil {
+		return 0, err
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return 0, nil // nobody holds it
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if pid == 0 {
+		pid = -1 // held, pid not written yet
+	}
+	return pid, nil
+}
+
+// StopSupervisor ends the team's supervisor (SIGTERM, then SIGKILL after
+// timeout) and waits until its lock is free, so nothing restarts a member while
+// the team is taken down.
+func StopSupervisor(ctx context.Context, team string, timeout time.Duration) error {
+	pid, err := SupervisorPID(team)
+	if err != nil || pid == 0 {
+		return err
+	}
+	if pid > 0 {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(timeout)
+	killed := false
+	for {
+		if p, _ := SupervisorPID(team); p == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if killed || pid <= 0 {
+				return fmt.Errorf("the team's supervisor (pid %d) does not stop", pid)
+			}
+			syscall.Kill(pid, syscall.SIGKILL)
+			killed, deadline = true, time.Now().Add(5*time.Second)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond): // poll interval while waiting for an exit
+		}
+	}
+}
+
+// StartSupervisor starts `exe supervise --team T` detached, in its own session,
+// its output appended to the team's supervisor.log, and returns its pid. It
+// does not wait: the new process takes the lock itself (or exits at once when
+// another supervisor holds it).
+func StartSupervisor(exe, team string) (int, error) {
+	dir, err := state.EnsureDir(team)
+	if err != nil {
+		return 0, err
+	}
+	logf, err := os.OpenFile(filepath.Join(dir, "supervisor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("supervisor log: %w", err)
+	}
+	defer logf.Close()
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, err
+	}
+	defer devnull.Close()
+	cmd := exec.Command(exe, "supervise", "--team", team)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, logf, logf
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start supervisor: %w", err)
+	}
+	pid := cmd.Process.Pid
+	cmd.Process.Release() // it outlives us; init reaps it
+	return pid, nil
+}

@@ -1,0 +1,104 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/stallwatch"
+	"github.com/teamctl/teamctl/state"
+)
+
+// notifier tells someone about stalls, per the layout's watchdog.notify, and
+// answers them where watchdog.answer says so.
+type notifier struct {
+	s       *sup
+	toLead  []string // <task-notification> blocks waiting for the lead to be idle
+	leadIdx string   // the lead's pane
+}
+
+func newNotifier(s *sup) *notifier {
+	n := &notifier{s: s}
+	for _, m := range s.st.Members {
+		if m.Role == state.RoleLead {
+			n.leadIdx = m.Pane
+		}
+	}
+	return n
+}
+
+// stalled runs once per new stall.
+func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdict) {
+	l := n.s.lay
+	if l == nil {
+		return
+	}
+	for _, a := range l.Watchdog.Answer {
+		if a.Pattern == v.Pattern {
+			n.answer(ctx, w, a.Keys, "automatic (watchdog.answer)")
+			break
+		}
+	}
+	if cmd := l.Watchdog.Notify.Command; len(cmd) > 0 {
+		go func() {
+			if err := RunNotifyCommand(ctx, cmd, n.s.team, w.member, v); err != nil {
+				n.s.log.Warn("notify command", "argv", cmd, "err", err)
+			}
+		}()
+	}
+	if l.Watchdog.Notify.Lead && w.id != n.leadIdx && n.leadIdx != "" {
+		n.toLead = append(n.toLead, taskNotification(w.member, v))
+		if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == StateIdle {
+			n.idle(ctx, lw)
+		}
+	}
+}
+
+// idle is called when a pane is seen idle; the lead then gets the next
+// notification typed into its input.
+func (n *notifier) idle(ctx context.Context, w *paneWatch) {
+	if w.id != n.leadIdx || len(n.toLead) == 0 {
+		return
+	}
+	msg := n.toLead[0]
+	n.toLead = n.toLead[1:]
+	if err := TypeInto(ctx, n.s.srv, w.id, msg); err != nil {
+		n.s.log.Warn("notify lead", "err", err)
+		return
+	}
+	n.s.event(Event{Kind: EventNotify, Member: w.member, Pane: w.id, Detail: "told the lead: " + msg})
+}
+
+func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, how string) {
+	args := append([]string{"send-keys", "-t", w.id, "--"}, keys...)
+	if _, err := n.s.srv.Run(ctx, args...); err != nil {
+		n.s.log.Warn("answer", "member", w.member, "err", err)
+		return
+	}
+	n.s.event(Event{Kind: EventAnswer, Member: w.member, Pane: w.id, Keys: keys, Detail: how})
+}
+
+// RunNotifyCommand runs the user's notify program (argv, no shell) with the
+// stall in its environment and a one-line summary on its stdin, with a deadline.
+func RunNotifyCommand(ctx context.Context, argv []string, team, member string, v stallwatch.Verdict) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "TEAMCTL_TEAM="+team, "TEAMCTL_MEMBER="+member,
+		"TEAMCTL_PATTERN="+v.Pattern, "TEAMCTL_LINE="+v.Line)
+	cmd.Stdin = strings.NewReader(fmt.Sprintf("%s: %s is waiting: %s\n", team, member, v.Line))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%w: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// taskNotification is what the lead is told, in Claude Code's own
+// <task-notification> form, on one line (a newline would submit it early).
+func taskNotification(member string, v stallwatch.Verdict) string {
+	return fmt.Sprintf("<task-notification><member>%s</member><status>stalled</status><summary>%s is waiting for a human (%s)</summary><line>%s</line></task-notification>",
+		member, member, v.Pattern, v.Line)
+}

@@ -1,0 +1,143 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+var osGetpid = os.Getpid
+
+// afterExit decides what a member's exit leads to: nothing (policy, or a
+// teammate the lead spawned: restarting those is Claude Code's business), a
+// restart after a backoff, or `failed` when it keeps exiting.
+func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
+	m, ok := s.st.Member(w.member)
+	if !ok || w.origin != state.OriginLayout {
+		return
+	}
+	policy := m.Restart
+	if policy == "" {
+		policy = "on-failure"
+	}
+	failed := sig != 0 || code == nil || *code != 0
+	if policy == "never" || (policy == "on-failure" && !failed) {
+		return
+	}
+	recent := w.exits[:0]
+	for _, t := range w.exits {
+		if now.Sub(t) < exitWindow {
+			recent = append(recent, t)
+		}
+	}
+	w.exits = append(recent, now)
+	if len(w.exits) > maxExits {
+		reason := fmt.Sprintf("exited %d times within %s; not restarting", len(w.exits), exitWindow)
+		w.live = &LiveMember{Pane: w.id, State: StateFailed, Since: now, ExitCode: code, Reason: reason}
+		s.live.Members[w.member] = w.live
+		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
+		return
+	}
+	delay := minBackoff << (len(w.exits) - 1)
+	if delay > maxBackoff {
+		delay = maxBackoff
+	}
+	id := w.id
+	w.restartTimer = time.AfterFunc(delay, func() { s.restart <- id })
+	s.log.Info("restart scheduled", "member", w.member, "in", delay)
+}
+
+// doRestart relaunches a member in its own pane with the argv and environment
+// it was started with; the lead resumes its conversation (--resume) instead of
+// starting a new session under the same id.
+func (s *sup) doRestart(ctx context.Context, pane string) {
+	w := s.panes[pane]
+	if w == nil || w.live.State != StateExited {
+		return
+	}
+	m, ok := s.st.Member(w.member)
+	if !ok {
+		return
+	}
+	argv := restartArgv(m)
+	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
+	args = append(args, envFlags(m.Env)...)
+	args = append(args, tmux.CommandArgs(argv)...)
+	if _, err := s.srv.Run(ctx, args...); err != nil {
+		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
+		return
+	}
+	pid := 0
+	if panes, err := s.srv.ListPanes(ctx); err == nil {
+		for _, p := range panes {
+			if p.ID == m.Pane {
+				pid = p.PID
+			}
+		}
+	}
+	restarts, err := s.updateMember(ctx, w.member, func(sm *state.Member) {
+		sm.Restarts++
+		sm.PID = pid
+		sm.StartedAt = time.Now().UTC()
+	})
+	if err != nil {
+		s.log.Error("state", "err", err)
+	}
+	w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+	s.live.Members[w.member] = w.live
+	s.saveLive()
+	s.event(Event{Kind: EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
+}
+
+// restartArgv is the member's argv for a relaunch: a lead's `--session-id U`
+// becomes `--resume U` and its first prompt is not sent again.
+func restartArgv(m *state.Member) []string {
+	if m.Role != state.RoleLead || m.SessionID == "" {
+		return m.Argv
+	}
+	var out []string
+	for i := 0; i < len(m.Argv); i++ {
+		a := m.Argv[i]
+		switch {
+		case a == "--session-id" && i+1 < len(m.Argv):
+			out = append(out, "--resume", m.Argv[i+1])
+			i++
+		case a == "--":
+			return out // the first prompt, which the resumed conversation already has
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// updateMember changes one member in state.json under the team's lock and
+// keeps the supervisor's copy in step; it returns the member's restart count.
+func (s *sup) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	unlock, err := state.Lock(lctx, s.team)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	st, err := state.Load(s.team)
+	if err != nil {
+		return 0, err
+	}
+	m, ok := st.Member(name)
+	if !ok {
+		return 0, fmt.Errorf("member %s is not in the state", name)
+	}
+	fn(m)
+	st.UpdatedAt = time.Now().UTC()
+	if err := state.Save(st); err != nil {
+		return 0, err
+	}
+	s.st = st
+	return m.Restarts, nil
+}

@@ -1,0 +1,191 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// syncDelay gathers a burst of layout notifications into one list-panes.
+const syncDelay = 30 * time.Millisecond
+
+func (s *sup) syncLater() {
+	if s.syncSoon != nil {
+		return
+	}
+	s.syncSoon = time.AfterFunc(syncDelay, func() {
+		select {
+		case s.syncFire <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// sync lists the server's panes and brings the watchers in line: members from
+// state get a watcher, panes nobody declared are adopted (teammates the lead
+// spawned), panes that went are let go. Every newly watched pane is looked at
+// once straight away, so a stall that began while no supervisor ran is found.
+// prev is the live state a previous supervisor left (at start-up only).
+func (s *sup) sync(ctx context.Context, prev *Live) error {
+	s.syncSoon = nil
+	panes, err := s.srv.ListPanes(ctx)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	changed := false
+	for _, p := range panes {
+		seen[p.ID] = true
+		if s.panes[p.ID] != nil {
+			continue
+		}
+		name, origin := s.memberOf(p)
+		if name == "" {
+			if s.nameTries[p.ID] < 20 {
+				// Claude Code records a teammate in its config just after opening
+				// its pane: ask again shortly, a bounded number of times.
+				s.nameTries[p.ID]++
+				s.syncLater()
+				continue
+			}
+			name = fallbackName(p)
+		}
+		if origin == state.OriginLead {
+			if err := s.adopt(ctx, p, name); err != nil {
+				s.log.Warn("adopt", "pane", p.ID, "err", err)
+				continue
+			}
+		}
+		w := &paneWatch{id: p.ID, member: name, origin: origin, lastOutput: time.Now(),
+			live: &LiveMember{Pane: p.ID, State: StateRunning, Since: time.Now().UTC()}}
+		if prev != nil {
+			if old := prev.Members[name]; old != nil && old.Pane == p.ID {
+				w.live = old // keep what was known: a stall reported before is not reported again
+			}
+		}
+		s.panes[p.ID] = w
+		s.live.Members[name] = w.live
+		changed = true
+		if p.Dead && w.live.State != StateFailed {
+			// It exited while nobody watched (or before the first look): handle
+			// the exit now, reporting it unless a previous supervisor did.
+			reported := w.live.State == StateExited
+			w.exitPID = strconv.Itoa(p.PID)
+			now := time.Now().UTC()
+			w.live = &LiveMember{Pane: p.ID, State: StateExited, Since: now, ExitCode: p.DeadStatus}
+			s.live.Members[name] = w.live
+			if !reported {
+				s.event(Event{Kind: EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
+			}
+			s.afterExit(w, p.DeadStatus, p.DeadSignal, now)
+		}
+		if !p.Dead {
+			s.requestCapture(w)
+		}
+	}
+	for id, w := range s.panes {
+		if !seen[id] {
+			if w.timer != nil {
+				w.timer.Stop()
+			}
+			if w.restartTimer != nil {
+				w.restartTimer.Stop()
+			}
+			delete(s.panes, id)
+			if w.live.State != StateExited && w.live.State != StateFailed {
+				s.event(Event{Kind: EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
+			}
+			s.live.Members[w.member] = &LiveMember{Pane: id, State: StateExited, Since: time.Now().UTC()}
+			changed = true
+		}
+	}
+	if changed {
+		s.saveLive()
+	}
+	return nil
+}
+
+// memberOf names a pane: a member from state, else a teammate the lead
+// recorded in its team config (tmuxPaneId), else "" (not known yet).
+func (s *sup) memberOf(p tmux.Pane) (name, origin string) {
+	for _, m := range s.st.Members {
+		if m.Pane == p.ID {
+			o := m.Origin
+			if o == "" {
+				o = state.OriginLayout
+			}
+			return m.Name, o
+		}
+	}
+	path, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	if err != nil {
+		return "", ""
+	}
+	cfg, err := claudecode.ReadTeamConfig(path)
+	if err != nil {
+		return "", ""
+	}
+	for _, m := range cfg.Members {
+		if m.TmuxPaneID == p.ID && m.Name != "" {
+			return s.uniqueName(m.Name), state.OriginLead
+		}
+	}
+	return "", ""
+}
+
+// uniqueName keeps an adopted teammate from taking a declared member's name.
+func (s *sup) uniqueName(name string) string {
+	if _, taken := s.st.Member(name); !taken {
+		return name
+	}
+	for i := 2; ; i++ {
+		n := fmt.Sprintf("%s-%d", name, i)
+		if _, taken := s.st.Member(n); !taken {
+			return n
+		}
+	}
+}
+
+func fallbackName(p tmux.Pane) string {
+	if p.Title != "" && claudecode.ValidName(p.Title) {
+		return p.Title
+	}
+	return "pane-" + p.ID[1:]
+}
+
+// adopt records a pane the lead opened as a member of the team, with origin
+// "lead": watched like any member, listed by status, ended by down, never
+// restarted by teamctl.
+func (s *sup) adopt(ctx context.Context, p tmux.Pane, name string) error {
+	name = s.uniqueName(name)
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	unlock, err := state.Lock(lctx, s.team)
+	if err != nil {
+		return err
+	}
+	st, err := state.Load(s.team)
+	if err != nil {
+		unlock()
+		return err
+	}
+	st.Members = append(st.Members, state.Member{
+		Name: name, Role: state.RoleTeammate, Origin: state.OriginLead, Pane: p.ID, Window: p.Window,
+		PID: p.PID, StartedAt: time.Now().UTC(), Restart: "never",
+	})
+	st.UpdatedAt = time.Now().UTC()
+	err = state.Save(st)
+	unlock()
+	if err != nil {
+		return err
+	}
+	s.st = st
+	s.srv.Run(ctx, "set-option", "-p", "-t", p.ID, "@teamctl-member", name)
+	s.event(Event{Kind: EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: fmt.Sprintf("pid %d", p.PID)})
+	return nil
+}

@@ -1,0 +1,393 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/stallwatch"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Member states the supervisor adds to running and exited.
+const (
+	StateIdle    = "idle"
+	StateStalled = "stalled"
+	StateFailed  = "failed"
+)
+
+// Restart limits: more than maxExits exits within exitWindow and the member is
+// failed; the delay before a restart doubles from minBackoff to maxBackoff.
+var (
+	maxExits   = 5
+	exitWindow = 2 * time.Minute
+	minBackoff = time.Second
+	maxBackoff = 60 * time.Second
+)
+
+// settle is how long after new output a stalled or idle pane is looked at
+// again: long enough for a redraw to finish, short enough to clear promptly.
+const settle = 150 * time.Millisecond
+
+// SuperviseOptions tune Supervise.
+type SuperviseOptions struct {
+	TmuxBin string
+	Log     *slog.Logger
+}
+
+// paneWatch is the supervisor's view of one pane.
+type paneWatch struct {
+	id, member, origin string
+	lastOutput         time.Time
+	timer              *time.Timer
+	armed              bool
+	capturing          bool
+	live               *LiveMember
+	screen             string
+	exits              []time.Time
+	restartTimer       *time.Timer
+	exitPID            string // the process whose exit was handled last
+}
+
+type capture struct {
+	pane   string
+	screen string
+	err    error
+}
+
+type sup struct {
+	team  string
+	o     SuperviseOptions
+	log   *slog.Logger
+	srv   *tmux.Server
+	ctl   *tmux.Control
+	st    *state.Team
+	lay   *layouts.Layout // nil when the layout file no longer parses
+	det   *stallwatch.Detector
+	quiet time.Duration
+	ev    *EventLog
+	live  *Live
+
+	panes     map[string]*paneWatch
+	fire      chan string // quiet or settle timer of a pane
+	restart   chan string // restart timer of a pane
+	captureQ  chan string
+	captured  chan capture
+	syncSoon  *time.Timer
+	syncFire  chan struct{}
+	notifier  *notifier
+	nameTries map[string]int
+}
+
+// Supervise watches the team until ctx ends or the team's tmux server goes.
+// Exactly one runs per team (a lock, not a pid guess); it adopts whatever panes
+// exist, so it can be killed and started again at any time.
+func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	lock, err := takeSupervisorLock(team)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	st, err := state.Load(team)
+	if err != nil {
+		return err
+	}
+	if !st.Running() {
+		return fmt.Errorf("team %s is down", team)
+	}
+	s := &sup{
+		team: team, o: o, log: o.Log.With("team", team), st: st,
+		srv:   &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin},
+		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64),
+		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
+		nameTries: map[string]int{},
+	}
+	s.configure()
+	if s.ev, err = OpenEventLog(team); err != nil {
+		return err
+	}
+	defer s.ev.Close()
+	prev, _ := ReadLive(team)
+	s.live = &Live{PID: lockPID(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	s.ctl, err = s.srv.Control(cctx, st.Session)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("follow the team's panes: %w", err)
+	}
+	defer s.ctl.Close()
+	if _, err := s.ctl.Command(ctx, "refresh-client", "-B", "dead:%*:#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_pid}"); err != nil {
+		return fmt.Errorf("subscribe to pane exits: %w", err)
+	}
+	s.notifier = newNotifier(s)
+	go s.captureWorker(ctx)
+
+	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
+	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", lockPID())})
+	if err := s.sync(ctx, prev); err != nil {
+		return err
+	}
+	err = s.loop(ctx)
+	s.log.Info("stopping", "err", err)
+	s.event(Event{Kind: EventSupervisor, Detail: "stopped"})
+	return err
+}
+
+func lockPID() int { return osGetpid() }
+
+// configure reads the watchdog settings from the team's layout file.
+func (s *sup) configure() {
+	s.quiet = 2 * time.Second
+	patterns := stallwatch.DefaultPatterns()
+	l, err := layouts.Parse(s.st.LayoutPath)
+	if err != nil {
+		s.log.Warn("layout unreadable; default watchdog settings", "layout", s.st.LayoutPath, "err", err)
+	} else {
+		s.lay = l
+		s.quiet = l.Watchdog.Quiet
+		patterns = WatchPatterns(l.Watchdog)
+	}
+	s.det = stallwatch.New(patterns)
+}
+
+// WatchPatterns are a layout's patterns first, then the defaults they do not replace.
+func WatchPatterns(w layouts.Watchdog) []stallwatch.Pattern {
+	var out []stallwatch.Pattern
+	own := map[string]bool{}
+	for _, p := range w.Patterns {
+		cp, err := stallwatch.Compile(p.Name, p.Regex, stallwatch.Scope(p.Scope))
+		if err == nil {
+			out = append(out, cp)
+			own[p.Name] = true
+		}
+	}
+	if w.Defaults {
+		for _, p := range stallwatch.DefaultPatterns() {
+			if !own[p.Name] {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func (s *sup) event(e Event) {
+	if err := s.ev.Append(e); err != nil {
+		s.log.Error("event log", "err", err)
+	}
+	s.log.Info("event", "kind", e.Kind, "member", e.Member, "pane", e.Pane, "pattern", e.Pattern, "line", e.Line, "detail", e.Detail)
+}
+
+func (s *sup) saveLive() {
+	if err := writeLive(s.team, s.live); err != nil {
+		s.log.Error("live state", "err", err)
+	}
+}
+
+func (s *sup) loop(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.ctl.Done():
+			if errors.Is(s.ctl.Err(), context.Canceled) {
+				return nil
+			}
+			return nil // the server went: the team is down
+		case n, ok := <-s.ctl.Notes():
+			if !ok {
+				return nil
+			}
+			s.note(ctx, n)
+		case id := <-s.fire:
+			s.timerFired(id)
+		case c := <-s.captured:
+			s.judge(ctx, c)
+		case id := <-s.restart:
+			s.doRestart(ctx, id)
+		case <-s.syncFire:
+			if err := s.sync(ctx, nil); err != nil {
+				s.log.Warn("list panes", "err", err)
+			}
+		}
+	}
+}
+
+func (s *sup) note(ctx context.Context, n tmux.Notification) {
+	switch n.Kind {
+	case "output":
+		w := s.panes[n.Pane]
+		if w == nil {
+			s.syncLater()
+			return
+		}
+		w.lastOutput = time.Now()
+		if !w.armed {
+			d := s.quiet
+			if w.live.State == StateStalled || w.live.State == StateIdle {
+				d = settle
+			}
+			s.arm(w, d)
+		}
+	case "subscription-changed":
+		if n.Name == "dead" && n.Pane != "" {
+			s.deadChanged(ctx, n.Pane, n.Args)
+		}
+	case "layout-change", "window-add", "window-close", "unlinked-window-close", "sessions-changed", "window-pane-changed":
+		s.syncLater()
+	}
+}
+
+func (s *sup) arm(w *paneWatch, d time.Duration) {
+	w.armed = true
+	id := w.id
+	if w.timer == nil {
+		w.timer = time.AfterFunc(d, func() { s.fire <- id })
+		return
+	}
+	w.timer.Reset(d)
+}
+
+// timerFired: a pane's quiet (or settle) time is up. When output came since,
+// the timer is set again for the rest of the quiet period, so one timer per
+// quiet period is all a busy pane costs.
+func (s *sup) timerFired(id string) {
+	w := s.panes[id]
+	if w == nil {
+		return
+	}
+	w.armed = false
+	if w.live.State != StateStalled && w.live.State != StateIdle {
+		if left := s.quiet - time.Since(w.lastOutput); left > 0 {
+			s.arm(w, left)
+			return
+		}
+	}
+	s.requestCapture(w)
+}
+
+func (s *sup) requestCapture(w *paneWatch) {
+	if w.capturing || w.live.State == StateExited || w.live.State == StateFailed {
+		return
+	}
+	w.capturing = true
+	s.captureQ <- w.id
+}
+
+// captureWorker runs capture-pane for the loop, so the loop never waits on tmux
+// while notifications pile up.
+func (s *sup) captureWorker(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.ctl.Done():
+			return
+		case id := <-s.captureQ:
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			lines, err := s.ctl.Command(cctx, "capture-pane", "-p", "-J", "-t", id)
+			cancel()
+			select {
+			case s.captured <- capture{pane: id, screen: strings.Join(lines, "\n"), err: err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// judge applies stallwatch's verdict on a captured screen to the pane's state.
+func (s *sup) judge(ctx context.Context, c capture) {
+	w := s.panes[c.pane]
+	if w == nil {
+		return
+	}
+	w.capturing = false
+	if c.err != nil {
+		s.log.Debug("capture", "pane", c.pane, "err", c.err)
+		return
+	}
+	if w.live.State == StateExited || w.live.State == StateFailed {
+		return
+	}
+	v := s.det.Check(c.screen)
+	prev := *w.live
+	now := time.Now().UTC()
+	switch v.Kind {
+	case stallwatch.Stalled:
+		if prev.State == StateStalled && prev.Pattern == v.Pattern && prev.Line == v.Line {
+			w.screen = c.screen
+			return // the same stall, still waiting
+		}
+		if prev.State == StateStalled {
+			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		}
+		w.live = &LiveMember{Pane: w.id, State: StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
+		w.screen = c.screen
+		s.event(Event{Kind: EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
+		s.notifier.stalled(ctx, w, v)
+	case stallwatch.Idle:
+		if prev.State == StateStalled {
+			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		}
+		if prev.State != StateIdle {
+			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: now}
+			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id})
+		}
+		s.notifier.idle(ctx, w)
+	default:
+		switch prev.State {
+		case StateStalled:
+			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		case StateIdle:
+			s.event(Event{Kind: EventWorking, Member: w.member, Pane: w.id})
+		case StateRunning:
+			return
+		}
+		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: now}
+	}
+	s.live.Members[w.member] = w.live
+	s.saveLive()
+}
+
+// deadChanged handles the "dead" subscription: "1/STATUS/SIGNAL/PID" when a
+// pane's program has exited, "0///PID" while it runs. The pid tells a new exit
+// from an old one: tmux reports a value only when it changed, and a program
+// that dies again within a second of its restart changes nothing but the pid.
+func (s *sup) deadChanged(ctx context.Context, pane, value string) {
+	w := s.panes[pane]
+	if w == nil {
+		s.syncLater()
+		return
+	}
+	f := strings.SplitN(value, "/", 4)
+	if len(f) < 4 || f[0] != "1" {
+		return
+	}
+	if f[3] == w.exitPID || w.live.State == StateFailed {
+		return
+	}
+	w.exitPID = f[3]
+	var code *int
+	if f[1] != "" {
+		c, _ := strconv.Atoi(f[1])
+		code = &c
+	}
+	sig, _ := strconv.Atoi(f[2])
+	now := time.Now().UTC()
+	w.live = &LiveMember{Pane: w.id, State: StateExited, Since: now, ExitCode: code}
+	s.live.Members[w.member] = w.live
+	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin})
+	s.afterExit(w, code, sig, now)
+	s.saveLive()
+}
