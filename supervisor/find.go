@@ -73,7 +73,7 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 		st, _ := state.Load(n)
 		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: st.LayoutPath}
 		for _, m := range s.Members {
-			if m.State == StateRunning {
+			if m.State != StateExited && m.State != StateFailed {
 				ts.Running++
 			}
 		}

@@ -113,7 +113,7 @@ members:
 	}
 	s := getStatus(t, e, "att")
 	for _, m := range s.Members {
-		if m.State != "running" {
+		if !live(m.State) {
 			t.Errorf("%s %s after detach", m.Name, m.State)
 		}
 	}
@@ -299,7 +299,7 @@ func TestDemoComesUpWithoutClaude(t *testing.T) {
 		t.Fatalf("demo members: %+v", s.Members)
 	}
 	for _, m := range s.Members {
-		if m.State != "running" {
+		if !live(m.State) {
 			t.Errorf("%s: %s", m.Name, m.State)
 		}
 	}

@@ -111,3 +111,9 @@ func (b *safeBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// live reports a state of a member whose program runs: running, or what the
+// supervisor has seen of it since (idle, stalled).
+func live(state string) bool {
+	return state == "running" || state == "idle" || state == "stalled"
+}
