@@ -321,3 +321,69 @@ func TestRunReportsAPrompt(t *testing.T) {
 	}
 	_ = os.Remove(filepath.Join(e.Work, "ask.sh"))
 }
+
+// TestNotifyAndAutomaticAnswer: watchdog.notify runs the user's command with the
+// stall in its environment and tells the lead (typed into its pane while it is
+// idle); watchdog.answer answers only the pattern it names, once.
+func TestNotifyAndAutomaticAnswer(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	notified := filepath.Join(e.Work, "notified.txt")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: tell
+watchdog:
+  quiet: 300ms
+  notify:
+    command: [sh, -c, 'echo "$TEAMCTL_TEAM|$TEAMCTL_MEMBER|$TEAMCTL_PATTERN|$TEAMCTL_LINE" >> %s']
+    lead: true
+  answer:
+    - pattern: yes-no-brackets
+      keys: [y, Enter]
+members:
+  - name: asker
+    env: {TEAMCTL_STANDIN_SCRIPT: "work:1s,ask"}
+  - name: auto
+    env: {TEAMCTL_STANDIN_SCRIPT: "work:1s,ask:Continue? [y/n]"}
+`, notified)))
+	testenv.Eventually(t, 20*time.Second, "both notifications", func() (bool, string) {
+		b, _ := os.ReadFile(notified)
+		s := string(b)
+		return strings.Contains(s, "tell|asker|yes-no|Overwrite? (y/n)\n") && strings.Contains(s, "tell|auto|yes-no-brackets|Continue? [y/n]\n"), s
+	})
+	st := statusOf(t, e, "tell")
+	waitScreen(t, e, "teamctl-tell", member(st, "auto").Pane, "answered: y")
+	waitScreen(t, e, "teamctl-tell", member(st, "lead").Pane, "<task-notification><member>asker</member><status>stalled</status>")
+	if m := member(statusOf(t, e, "tell"), "asker"); m.State != "stalled" {
+		t.Errorf("asker was answered without a rule: %+v", m)
+	}
+	evs := events(t, e, "tell")
+	if countEvents(evs, "auto", "answer") != 1 || countEvents(evs, "asker", "answer") != 0 {
+		t.Errorf("answers: %+v", evs)
+	}
+	if countEvents(evs, "lead", "notify") < 1 {
+		t.Errorf("no notify event for the lead: %+v", evs)
+	}
+}
+
+// TestEventsFollow: `events --follow` prints events as they are appended.
+func TestEventsFollow(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: follow\nwatchdog: {quiet: 300ms}\nmembers:\n  - name: asker\n    env: {TEAMCTL_STANDIN_SCRIPT: \"sleep:1s,ask\"}\n"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "events", "--follow", "--team", "follow")
+	cmd.Env = e.Environ()
+	var out safeBuffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	testenv.Eventually(t, 20*time.Second, "the stall to be followed", func() (bool, string) {
+		return strings.Contains(out.String(), "stall") && strings.Contains(out.String(), "Overwrite? (y/n)"), out.String()
+	})
+	e.MustRun("answer", "asker", "n", "Enter", "--team", "follow")
+	testenv.Eventually(t, 20*time.Second, "the answer and the clearing to be followed", func() (bool, string) {
+		return strings.Contains(out.String(), "answer") && strings.Contains(out.String(), "stall-cleared"), out.String()
+	})
+}
