@@ -3,14 +3,11 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
-
-var osGetpid = os.Getpid
 
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a

@@ -2,9 +2,9 @@ package supervisor
 
 import (
 	"context"
-	"errors"
-	"fmt"
+		"fmt"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -117,7 +117,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	defer s.ev.Close()
 	prev, _ := ReadLive(team)
-	s.live = &Live{PID: lockPID(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
+	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	s.ctl, err = s.srv.Control(cctx, st.Session)
@@ -133,7 +133,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	go s.captureWorker(ctx)
 
 	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
-	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", lockPID())})
+	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
 	if err := s.sync(ctx, prev); err != nil {
 		return err
 	}
@@ -142,8 +142,6 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	s.event(Event{Kind: EventSupervisor, Detail: "stopped"})
 	return err
 }
-
-func lockPID() int { return osGetpid() }
 
 // configure reads the watchdog settings from the team's layout file.
 func (s *sup) configure() {
@@ -200,9 +198,6 @@ func (s *sup) loop(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-s.ctl.Done():
-			if errors.Is(s.ctl.Err(), context.Canceled) {
-				return nil
-			}
 			return nil // the server went: the team is down
 		case n, ok := <-s.ctl.Notes():
 			if !ok {
