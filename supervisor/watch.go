@@ -2,7 +2,7 @@ package supervisor
 
 import (
 	"context"
-		"fmt"
+	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
