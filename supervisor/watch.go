@@ -366,7 +366,20 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		return
 	}
 	f := strings.SplitN(value, "/", 4)
-	if len(f) < 4 || f[0] != "1" {
+	if len(f) < 4 {
+		return
+	}
+	if f[0] != "1" {
+		// Running again, relaunched by someone else (`teamctl up`): no restart
+		// of ours is due any more.
+		if w.live.State == StateExited && f[3] != w.exitPID {
+			if w.restartTimer != nil {
+				w.restartTimer.Stop()
+			}
+			w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+			s.live.Members[w.member] = w.live
+			s.saveLive()
+		}
 		return
 	}
 	if f[3] == w.exitPID || w.live.State == StateFailed {
