@@ -154,14 +154,20 @@ func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGTERM)
 	}
-	deadline := time.Now().Add(grace)
-	for _, pid := range pids {
-		for proc.Alive(pid) && time.Now().Before(deadline) && ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond) // poll interval while waiting for an exit
+	waitExit := func(d time.Duration) {
+		deadline := time.Now().Add(d)
+		for _, pid := range pids {
+			for proc.Alive(pid) && time.Now().Before(deadline) && ctx.Err() == nil {
+				time.Sleep(20 * time.Millisecond) // poll interval while waiting for an exit
+			}
 		}
+	}
+	waitExit(grace)
+	for _, pid := range pids {
 		if proc.Alive(pid) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	waitExit(2 * time.Second)
 	return pids
 }

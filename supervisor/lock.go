@@ -120,8 +120,7 @@ func StopSupervisor(ctx context.Context, team string, timeout time.Duration) err
 
 // StartSupervisor starts `exe supervise --team T` detached, in its own session,
 // its output appended to the team's supervisor.log, and returns its pid. It
-// does not wait: the new process takes the lock itself (or exits at once when
-// another supervisor holds it).
+// waits until the new process holds the team's supervisor lock.
 func StartSupervisor(exe, team string) (int, error) {
 	dir, err := state.EnsureDir(team)
 	if err != nil {
@@ -145,6 +144,20 @@ func StartSupervisor(exe, team string) (int, error) {
 		return 0, fmt.Errorf("start supervisor: %w", err)
 	}
 	pid := cmd.Process.Pid
-	cmd.Process.Release() // it outlives us; init reaps it
-	return pid, nil
+	// Return once it holds the lock, so a `status` right after `up` sees it.
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(10 * time.Second)
+	for {
+		if p, _ := SupervisorPID(team); p == pid {
+			return pid, nil
+		}
+		select {
+		case err := <-exited:
+			return 0, fmt.Errorf("the supervisor exited at once (%v); see %s", err, filepath.Join(dir, "supervisor.log"))
+		case <-deadline:
+			return pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", pid, filepath.Join(dir, "supervisor.log"))
+		case <-time.After(5 * time.Millisecond): // poll interval while it starts
+		}
+	}
 }

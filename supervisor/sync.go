@@ -71,7 +71,8 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 		s.panes[p.ID] = w
 		s.live.Members[name] = w.live
 		changed = true
-		if p.Dead && w.live.State != StateFailed {
+		statusReady := p.DeadStatus != nil || p.DeadSignal != 0 // else the subscription tells us shortly
+		if p.Dead && statusReady && w.live.State != StateFailed {
 			// It exited while nobody watched (or before the first look): handle
 			// the exit now, reporting it unless a previous supervisor did.
 			reported := w.live.State == StateExited

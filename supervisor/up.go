@@ -158,7 +158,7 @@ func (u *upper) fresh(ctx context.Context) error {
 	if u.l.Arrangement == "main-vertical" {
 		b.Add("set-option", "-w", "-t", "="+u.l.Team+":", "main-pane-width", "30%")
 	}
-	out, err := u.srv.RunBatch(ctx, &b)
+	out, err := u.srv.StartBatch(ctx, &b)
 	if err != nil {
 		u.srv.KillServer(context.WithoutCancel(ctx))
 		return fmt.Errorf("start the team's tmux server: %w", err)

@@ -385,6 +385,9 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	if f[3] == w.exitPID || w.live.State == StateFailed {
 		return
 	}
+	if f[1] == "" && (f[2] == "" || f[2] == "0") {
+		return // tmux marks the pane dead a moment before it has the status; it tells again then
+	}
 	w.exitPID = f[3]
 	var code *int
 	if f[1] != "" {

@@ -12,7 +12,7 @@ import (
 // Inside another tmux, TMUX is removed from its environment so that tmux agrees
 // to nest (it refuses with TMUX set).
 func (s *Server) AttachCmd(ctx context.Context, session string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.bin(), "-L", s.Socket, "attach-session", "-t", "="+session)
+	cmd := exec.CommandContext(ctx, s.bin(), "-N", "-L", s.Socket, "attach-session", "-t", "="+session)
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {

@@ -51,7 +51,7 @@ const ControlBuffer = 4096
 // attached it (so commands have a current client), or an error at ctx's deadline.
 // The client lives until Close or until the server goes.
 func (s *Server) Control(ctx context.Context, session string) (*Control, error) {
-	cmd := exec.Command(s.bin(), "-L", s.Socket, "-C", "attach-session", "-t", "="+session)
+	cmd := exec.Command(s.bin(), "-N", "-L", s.Socket, "-C", "attach-session", "-t", "="+session)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -69,9 +69,9 @@ func TestControlClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
-	b.Add("new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "/bin/sh", "-c", "read line; echo got:$line; exit 7")
+	b.Add("new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "/bin/sh", "-c", "read line; echo got:$line; read more; exit 7")
 	b.Add("set-option", "-g", "remain-on-exit", "on")
-	if _, err := s.RunBatch(ctx, &b); err != nil {
+	if _, err := s.StartBatch(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
 	c, err := s.Control(ctx, "w")
@@ -94,13 +94,17 @@ func TestControlClient(t *testing.T) {
 	}
 	s.Run(ctx, "send-keys", "-t", "%0", "Enter")
 	var output strings.Builder
-	sawExit := false
+	sawExit, sentMore := false, false
 	for !sawExit || !strings.Contains(output.String(), "got:hello") {
 		select {
 		case n := <-c.Notes():
 			switch {
 			case n.Kind == "output" && n.Pane == "%0":
 				output.Write(n.Data)
+				if !sentMore && strings.Contains(output.String(), "got:hello") {
+					sentMore = true
+					s.Run(ctx, "send-keys", "-t", "%0", "Enter") // now let it exit
+				}
 			case n.Kind == "subscription-changed" && n.Name == "dead" && n.Pane == "%0" && n.Args == "1/7":
 				sawExit = true
 			}

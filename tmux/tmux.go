@@ -58,9 +58,11 @@ func (s *Server) bin() string {
 	return "tmux"
 }
 
-// Run runs one tmux command on the server and returns its standard output.
+// Run runs one tmux command on the server and returns its standard output. It
+// never starts a server (tmux -N): only StartBatch does, so a late command of a
+// supervisor or a status cannot bring back a team's server that just went.
 func (s *Server) Run(ctx context.Context, args ...string) (string, error) {
-	return s.run(ctx, escapeArgs(args))
+	return s.run(ctx, append([]string{"-N"}, escapeArgs(args)...))
 }
 
 func (s *Server) run(ctx context.Context, args []string) (string, error) {
@@ -140,12 +142,26 @@ func (b *Batch) Args() []string {
 }
 
 // RunBatch runs the batch as one tmux invocation and returns the lines it printed
-// (for example one pane ID per create command given -P).
+// (for example one pane ID per create command given -P). Like Run, it never
+// starts a server.
 func (s *Server) RunBatch(ctx context.Context, b *Batch) ([]string, error) {
+	return s.runBatch(ctx, b, true)
+}
+
+// StartBatch is RunBatch for the one batch that may start the server.
+func (s *Server) StartBatch(ctx context.Context, b *Batch) ([]string, error) {
+	return s.runBatch(ctx, b, false)
+}
+
+func (s *Server) runBatch(ctx context.Context, b *Batch, noStart bool) ([]string, error) {
 	if b.Len() == 0 {
 		return nil, nil
 	}
-	out, err := s.run(ctx, b.Args())
+	args := b.Args()
+	if noStart {
+		args = append([]string{"-N"}, args...)
+	}
+	out, err := s.run(ctx, args)
 	if err != nil {
 		return nil, err
 	}

@@ -372,7 +372,11 @@ members:
 	// The escaper's setsid child left the pane's process group; down finds it
 	// by the environment teamctl gave the pane.
 	if left := proc.Matching(func(env map[string]string) bool { return env["TEAMCTL_TEAM"] == "gone" && env["TEAMCTL_MEMBER"] != "" }); len(left) > 0 {
-		t.Errorf("processes of the team left after down: %v", left)
+		for _, pid := range left {
+			argv, _ := proc.Cmdline(pid)
+			st, _ := proc.ReadStat(pid)
+			t.Errorf("process of the team left after down: %d %q state %c", pid, argv, st.State)
+		}
 	}
 	if !proc.Alive(bystander.Process.Pid) {
 		t.Error("down killed a process that only had TEAMCTL_TEAM in its environment")
