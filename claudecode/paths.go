@@ -107,3 +107,14 @@ func NewSessionID() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// SessionExists reports whether Claude Code has a stored conversation for
+// session id (projects/<folder>/<id>.jsonl), which `--resume id` needs: without
+// one, Claude Code exits with "No conversation found with session ID".
+func SessionExists(configDir, id string) bool {
+	if !ValidName(id) {
+		return false
+	}
+	matches, _ := filepath.Glob(filepath.Join(configDir, "projects", "*", id+".jsonl"))
+	return len(matches) > 0
+}

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -73,5 +74,22 @@ func TestSessionIDs(t *testing.T) {
 	}
 	if got := LeadTeamName(a); !ValidName(got) {
 		t.Errorf("LeadTeamName(%q) = %q is not a valid name", a, got)
+	}
+}
+
+func TestSessionExists(t *testing.T) {
+	dir := t.TempDir()
+	id := "0123abcd-0000-4000-8000-000000000000"
+	if SessionExists(dir, id) {
+		t.Fatal("no projects folder, yet a session")
+	}
+	p := filepath.Join(dir, "projects", "-tmp-work")
+	os.MkdirAll(p, 0o700)
+	os.WriteFile(filepath.Join(p, id+".jsonl"), []byte("{}\n"), 0o600)
+	if !SessionExists(dir, id) {
+		t.Fatal("stored session not found")
+	}
+	if SessionExists(dir, "../x") || SessionExists(dir, "*") {
+		t.Fatal("an invalid id matched")
 	}
 }

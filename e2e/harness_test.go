@@ -191,14 +191,31 @@ type member struct {
 	name, prompt string
 }
 
+// lead is the lead of a test layout: its prompt and permissionMode, both optional.
+type lead struct {
+	prompt, permissionMode string
+}
+
 // layout writes the team's layout: a lead (with leadPrompt, if any) and the
 // teammates, all Claude Code (`claude`, which TEAMCTL_CLAUDE replaces).
 func (w *world) layout(leadPrompt string, mates ...member) string {
+	return w.teamLayout(lead{prompt: leadPrompt}, "", mates...)
+}
+
+// teamLayout writes the team's layout like layout, with the lead's settings in
+// full and, when quiet is not "", a watchdog whose quiet period it is ("500ms").
+func (w *world) teamLayout(ld lead, quiet string, mates ...member) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "team: %s\nclaude:\n  command: claude\nlead:\n  name: lead\n", w.team)
-	if leadPrompt != "" {
-		fmt.Fprintf(&b, "  prompt: %s\n", q(leadPrompt))
+	if ld.prompt != "" {
+		fmt.Fprintf(&b, "  prompt: %s\n", q(ld.prompt))
+	}
+	if ld.permissionMode != "" {
+		fmt.Fprintf(&b, "  permissionMode: %s\n", ld.permissionMode)
+	}
+	if quiet != "" {
+		fmt.Fprintf(&b, "watchdog:\n  quiet: %s\n", quiet)
 	}
 	b.WriteString("members:\n")
 	for _, m := range mates {
@@ -224,8 +241,51 @@ type status struct {
 		PID      int    `json:"pid"`
 		State    string `json:"state"`
 		ExitCode *int   `json:"exit_code"`
+		Stall    *struct {
+			Pattern string    `json:"pattern"`
+			Line    string    `json:"line"`
+			Since   time.Time `json:"since"`
+		} `json:"stall"`
 	} `json:"members"`
 }
+
+// event mirrors one line of `teamctl events --json`.
+type event struct {
+	Time    time.Time `json:"time"`
+	Member  string    `json:"member"`
+	Pane    string    `json:"pane"`
+	Kind    string    `json:"kind"`
+	Pattern string    `json:"pattern"`
+	Line    string    `json:"line"`
+	Keys    []string  `json:"keys"`
+	Detail  string    `json:"detail"`
+}
+
+func (e event) String() string {
+	b, _ := json.Marshal(e)
+	return string(b)
+}
+
+// events returns the team's events, oldest first (`teamctl events --json`).
+func (w *world) events() []event {
+	w.t.Helper()
+	r := w.e.MustRun("events", "--json", "--team", w.team)
+	var out []event
+	for _, ln := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		if ln == "" {
+			continue
+		}
+		var e event
+		if err := json.Unmarshal([]byte(ln), &e); err != nil {
+			w.t.Fatalf("events --json: %v in line %q", err, ln)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// stateDir is the team's state folder, $XDG_STATE_HOME/teamctl/<team>.
+func (w *world) stateDir() string { return filepath.Join(w.e.StateHome, "teamctl", w.team) }
 
 func (w *world) status() status {
 	w.t.Helper()
@@ -270,6 +330,12 @@ func (w *world) dump() {
 	}
 	for _, r := range w.api.Requests() {
 		w.t.Logf("fake API saw %s", r)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.stateDir(), "events.jsonl")); err == nil {
+		w.t.Logf("--- events.jsonl:\n%s", b)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.stateDir(), "supervisor.log")); err == nil {
+		w.t.Logf("--- supervisor.log:\n%s", b)
 	}
 }
 

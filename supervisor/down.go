@@ -137,16 +137,16 @@ func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duratio
 
 // endStrays ends what the team left outside its panes' process groups: Claude
 // Code runs each Bash command in a session of its own, and when Claude Code is
-// SIGKILLed those shells live on, reparented to init. They still carry the
-// environment teamctl gave the pane (TEAMCTL_TEAM with TEAMCTL_MEMBER) or the
-// TMUX variable of the team's server, which is how they are found. A user's own
-// shell with only TEAMCTL_TEAM exported does not match.
+// SIGKILLed those shells live on, reparented to init. They still carry the TMUX
+// variable tmux gave every process of the team's panes, naming the team's own
+// socket, which is how they are found: nothing of another server (another team,
+// or the same team name under another TMUX_TMPDIR) matches.
 func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
-	socketPrefix := st.SocketPath + ","
-	ours := func(env map[string]string) bool {
-		return (env["TEAMCTL_TEAM"] == st.Team && env["TEAMCTL_MEMBER"] != "") ||
-			(st.SocketPath != "" && strings.HasPrefix(env["TMUX"], socketPrefix))
+	if st.SocketPath == "" {
+		return nil
 	}
+	socketPrefix := st.SocketPath + ","
+	ours := func(env map[string]string) bool { return strings.HasPrefix(env["TMUX"], socketPrefix) }
 	pids := proc.Matching(ours)
 	if len(pids) == 0 {
 		return nil

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"github.com/teamctl/teamctl/claudecode"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
@@ -60,7 +61,13 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if !ok {
 		return
 	}
-	argv := restartArgv(m)
+	argv := m.Argv
+	if m.Role == state.RoleLead && claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID) {
+		argv = resumeArgv(m)
+	}
+	if m.Role == state.RoleTeammate && s.lay != nil {
+		s.redeliverPrompt(ctx, m.Name)
+	}
 	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
 	args = append(args, envFlags(m.Env)...)
 	args = append(args, tmux.CommandArgs(argv)...)
@@ -90,12 +97,10 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	s.event(Event{Kind: EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
 }
 
-// restartArgv is the member's argv for a relaunch: a lead's `--session-id U`
-// becomes `--resume U` and its first prompt is not sent again.
-func restartArgv(m *state.Member) []string {
-	if m.Role != state.RoleLead || m.SessionID == "" {
-		return m.Argv
-	}
+// resumeArgv is a lead's argv for a relaunch that resumes its conversation:
+// `--session-id U` becomes `--resume U` and the first prompt is not sent again.
+// (A lead that never stored a conversation is relaunched as it was started.)
+func resumeArgv(m *state.Member) []string {
 	var out []string
 	for i := 0; i < len(m.Argv); i++ {
 		a := m.Argv[i]
@@ -110,6 +115,25 @@ func restartArgv(m *state.Member) []string {
 		}
 	}
 	return out
+}
+
+// redeliverPrompt leaves a teammate's layout prompt in its mailbox again: the
+// relaunched teammate is a new Claude Code session that has not seen it.
+func (s *sup) redeliverPrompt(ctx context.Context, name string) {
+	for _, lm := range s.lay.Members {
+		if lm.Name != name || lm.Prompt == "" {
+			continue
+		}
+		inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, name)
+		if err == nil {
+			mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(lm.Prompt, time.Now()))
+			cancel()
+		}
+		if err != nil {
+			s.log.Warn("prompt for a relaunched teammate", "member", name, "err", err)
+		}
+	}
 }
 
 // updateMember changes one member in state.json under the team's lock and

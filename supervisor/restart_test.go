@@ -11,11 +11,7 @@ func TestRestartArgvResumesTheLead(t *testing.T) {
 	lead := &state.Member{Role: state.RoleLead, SessionID: "U",
 		Argv: []string{"/bin/claude", "--session-id", "U", "--teammate-mode", "tmux", "--model", "opus", "--", "first prompt"}}
 	want := []string{"/bin/claude", "--resume", "U", "--teammate-mode", "tmux", "--model", "opus"}
-	if got := restartArgv(lead); !reflect.DeepEqual(got, want) {
+	if got := resumeArgv(lead); !reflect.DeepEqual(got, want) {
 		t.Errorf("lead: %q, want %q", got, want)
-	}
-	mate := &state.Member{Role: state.RoleTeammate, Argv: []string{"/bin/claude", "--agent-id", "a@t"}}
-	if got := restartArgv(mate); !reflect.DeepEqual(got, mate.Argv) {
-		t.Errorf("teammate argv changed: %q", got)
 	}
 }

@@ -346,7 +346,7 @@ members:
   - name: escaper
     command: [sh, -c, "setsid sleep 601 & exec sleep 600"]
 `)
-	// A process of the user's that only has TEAMCTL_TEAM exported must survive.
+	// A process of the user's that only has the team's name exported must survive.
 	bystander := exec.Command("sleep", "602")
 	bystander.Env = append(os.Environ(), "TEAMCTL_TEAM=gone")
 	if err := bystander.Start(); err != nil {
@@ -370,8 +370,9 @@ members:
 		}
 	}
 	// The escaper's setsid child left the pane's process group; down finds it
-	// by the environment teamctl gave the pane.
-	if left := proc.Matching(func(env map[string]string) bool { return env["TEAMCTL_TEAM"] == "gone" && env["TEAMCTL_MEMBER"] != "" }); len(left) > 0 {
+	// by the TMUX variable that names this team's socket.
+	socket := filepath.Join(e.TmuxTmpDir, "tmux-"+strconv.Itoa(os.Getuid()), "teamctl-gone") + ","
+	if left := proc.Matching(func(env map[string]string) bool { return strings.HasPrefix(env["TMUX"], socket) }); len(left) > 0 {
 		for _, pid := range left {
 			argv, _ := proc.Cmdline(pid)
 			st, _ := proc.ReadStat(pid)

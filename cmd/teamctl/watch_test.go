@@ -387,3 +387,27 @@ func TestEventsFollow(t *testing.T) {
 		return strings.Contains(out.String(), "answer") && strings.Contains(out.String(), "stall-cleared"), out.String()
 	})
 }
+
+// TestRestartedTeammateGetsItsPromptAgain: a relaunched Claude Code teammate is
+// a new session, so its layout prompt is left in its mailbox again.
+func TestRestartedTeammateGetsItsPromptAgain(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: again2
+members:
+  - name: flaky
+    restart: always
+    prompt: Do the REDELIVERED thing.
+    env: {TEAMCTL_STANDIN_SCRIPT: "sleep:500ms,exit:1"}
+`))
+	testenv.Eventually(t, 20*time.Second, "a restart", func() (bool, string) {
+		evs := events(t, e, "again2")
+		return countEvents(evs, "flaky", "restart") >= 1, fmt.Sprint(evs)
+	})
+	st, _ := readState(t, e, "again2")
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "flaky.json")
+	b, _ := os.ReadFile(inbox)
+	if n := strings.Count(string(b), "Do the REDELIVERED thing."); n < 2 {
+		t.Errorf("the prompt is in the mailbox %d time(s) after a restart:\n%s", n, b)
+	}
+}
