@@ -53,6 +53,7 @@ type paneWatch struct {
 	exits              []time.Time
 	restartTimer       *time.Timer
 	exitPID            string // the process whose exit was handled last
+	statusTries        int    // asks for an exit status tmux did not have yet
 }
 
 type capture struct {
@@ -74,15 +75,16 @@ type sup struct {
 	ev    *EventLog
 	live  *Live
 
-	panes     map[string]*paneWatch
-	fire      chan string // quiet or settle timer of a pane
-	restart   chan string // restart timer of a pane
-	captureQ  chan string
-	captured  chan capture
-	syncSoon  *time.Timer
-	syncFire  chan struct{}
-	notifier  *notifier
-	nameTries map[string]int
+	panes      map[string]*paneWatch
+	fire       chan string    // quiet or settle timer of a pane
+	restart    chan string    // restart timer of a pane
+	deadValues chan [2]string // pane, value: answers of askDead
+	captureQ   chan string
+	captured   chan capture
+	syncSoon   *time.Timer
+	syncFire   chan struct{}
+	notifier   *notifier
+	nameTries  map[string]int
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -107,7 +109,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	s := &sup{
 		team: team, o: o, log: o.Log.With("team", team), st: st,
 		srv:   &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin},
-		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64),
+		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
@@ -126,7 +128,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		return fmt.Errorf("follow the team's panes: %w", err)
 	}
 	defer s.ctl.Close()
-	if _, err := s.ctl.Command(ctx, "refresh-client", "-B", "dead:%*:#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_pid}"); err != nil {
+	if _, err := s.ctl.Command(ctx, "refresh-client", "-B", "dead:%*:"+deadFormat); err != nil {
 		return fmt.Errorf("subscribe to pane exits: %w", err)
 	}
 	s.notifier = newNotifier(s)
@@ -210,6 +212,8 @@ func (s *sup) loop(ctx context.Context) error {
 			s.judge(ctx, c)
 		case id := <-s.restart:
 			s.doRestart(ctx, id)
+		case d := <-s.deadValues:
+			s.deadChanged(ctx, d[0], d[1])
 		case <-s.syncFire:
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
@@ -355,6 +359,24 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	s.saveLive()
 }
 
+// deadFormat is the "dead" subscription's value.
+const deadFormat = "#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_pid}"
+
+// askDead reads a pane's dead value through the control client (off the loop,
+// which must never wait on tmux) and hands it back to the loop.
+func (s *sup) askDead(ctx context.Context, pane string) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	lines, err := s.ctl.Command(cctx, "display-message", "-p", "-t", pane, deadFormat)
+	if err != nil || len(lines) != 1 {
+		return // the pane or the server went; the layout notifications say so
+	}
+	select {
+	case s.deadValues <- [2]string{pane, lines[0]}:
+	case <-ctx.Done():
+	}
+}
+
 // deadChanged handles the "dead" subscription: "1/STATUS/SIGNAL/PID" when a
 // pane's program has exited, "0///PID" while it runs. The pid tells a new exit
 // from an old one: tmux reports a value only when it changed, and a program
@@ -365,6 +387,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		s.syncLater()
 		return
 	}
+	s.log.Debug("pane dead subscription", "pane", pane, "value", value, "state", w.live.State, "exit_pid", w.exitPID)
 	f := strings.SplitN(value, "/", 4)
 	if len(f) < 4 {
 		return
@@ -386,8 +409,16 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		return
 	}
 	if f[1] == "" && (f[2] == "" || f[2] == "0") {
-		return // tmux marks the pane dead a moment before it has the status; it tells again then
+		// tmux marks a pane dead a moment before it has reaped the program, and
+		// its subscription may not tell again once the status is there: ask it
+		// directly, a little later (a bounded number of times).
+		if w.statusTries < 40 {
+			w.statusTries++
+			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
+			return
+		}
 	}
+	w.statusTries = 0
 	w.exitPID = f[3]
 	var code *int
 	if f[1] != "" {

@@ -150,7 +150,14 @@ func (c *Control) Close() error {
 	return nil
 }
 
-// read parses tmux's output until it ends.
+// Coalesce is how long the reader lets pane output pile up once it has read
+// all there was: tmux writes one %output line per write, and waking for each
+// line of a busy team costs far more than the lines. The first output after a
+// quiet spell is still read at once, so stall detection loses nothing.
+var Coalesce = 20 * time.Millisecond
+
+// read parses tmux's output until it ends. Output is handed on as one
+// notification per pane per batch, in order with everything else.
 func (c *Control) read(r io.Reader, attached chan struct{}) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var block []string
@@ -162,6 +169,15 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 			close(attached)
 		}
 	}
+	pending := map[string][]byte{}
+	var order []string
+	flush := func() {
+		for _, id := range order {
+			c.notes <- Notification{Kind: "output", Pane: id, Data: pending[id]}
+			delete(pending, id)
+		}
+		order = order[:0]
+	}
 	var err error
 	for {
 		var line []byte
@@ -169,6 +185,20 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 		if err != nil {
 			break
 		}
+		if !inBlock && bytes.HasPrefix(line, []byte("%output ")) {
+			if n, ok := parseNotification(line); ok {
+				if _, seen := pending[n.Pane]; !seen {
+					order = append(order, n.Pane)
+				}
+				pending[n.Pane] = append(pending[n.Pane], n.Data...)
+			}
+			if br.Buffered() == 0 {
+				flush()
+				time.Sleep(Coalesce) // let the next writes gather (see Coalesce)
+			}
+			continue
+		}
+		flush()
 		if inBlock {
 			if end, isErr := blockEnd(line); end {
 				inBlock = false
@@ -203,6 +233,7 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 			break
 		}
 	}
+	flush()
 	if err == nil || errors.Is(err, io.EOF) {
 		err = errors.New("tmux control client ended")
 	}

@@ -83,7 +83,7 @@ func (s *Server) run(ctx context.Context, args []string) (string, error) {
 		if isNoServer(stderr.String()) {
 			return "", fmt.Errorf("%w: %w", ErrNoServer, ce)
 		}
-		return "", ce
+		return stdout.String(), ce
 	}
 	return stdout.String(), nil
 }
@@ -130,13 +130,45 @@ func (b *Batch) Add(args ...string) { b.cmds = append(b.cmds, args) }
 func (b *Batch) Len() int { return len(b.cmds) }
 
 // Args is the argv (after -L SOCKET) of the whole batch.
-func (b *Batch) Args() []string {
+func (b *Batch) Args() []string { return chain(b.cmds) }
+
+func chain(cmds [][]string) []string {
 	var out []string
-	for i, c := range b.cmds {
+	for i, c := range cmds {
 		if i > 0 {
 			out = append(out, ";")
 		}
 		out = append(out, escapeArgs(c)...)
+	}
+	return out
+}
+
+// maxBatchBytes keeps one tmux invocation under tmux's limit: the client hands
+// its whole command line to the server in one 16 KiB message, and refuses
+// ("command too long") what does not fit.
+const maxBatchBytes = 12 << 10
+
+// chunks splits the batch at command boundaries into runs that each fit one
+// tmux invocation (a single command larger than that stays alone, and tmux
+// says what is wrong with it).
+func (b *Batch) chunks() [][]string {
+	var out [][]string
+	var cur [][]string
+	size := 0
+	for _, c := range b.cmds {
+		n := 2 // the ";" between commands
+		for _, a := range c {
+			n += len(a) + 2
+		}
+		if len(cur) > 0 && size+n > maxBatchBytes {
+			out = append(out, chain(cur))
+			cur, size = nil, 0
+		}
+		cur = append(cur, c)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, chain(cur))
 	}
 	return out
 }
@@ -153,19 +185,21 @@ func (s *Server) StartBatch(ctx context.Context, b *Batch) ([]string, error) {
 	return s.runBatch(ctx, b, false)
 }
 
+// runBatch runs the batch in as few tmux invocations as fit, in order, and
+// returns what they printed. On an error the lines printed so far come back too.
 func (s *Server) runBatch(ctx context.Context, b *Batch, noStart bool) ([]string, error) {
-	if b.Len() == 0 {
-		return nil, nil
+	var all []string
+	for i, args := range b.chunks() {
+		if noStart || i > 0 {
+			args = append([]string{"-N"}, args...)
+		}
+		out, err := s.run(ctx, args)
+		all = append(all, lines(out)...)
+		if err != nil {
+			return all, err
+		}
 	}
-	args := b.Args()
-	if noStart {
-		args = append([]string{"-N"}, args...)
-	}
-	out, err := s.run(ctx, args)
-	if err != nil {
-		return nil, err
-	}
-	return lines(out), nil
+	return all, nil
 }
 
 func lines(s string) []string {

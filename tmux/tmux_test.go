@@ -1,7 +1,9 @@
 package tmux
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -80,5 +82,41 @@ func TestParsePane(t *testing.T) {
 	}
 	if _, err := parsePane("garbage"); err == nil {
 		t.Error("want an error for a short line")
+	}
+}
+
+func TestBatchChunksStayUnderTmuxsLimit(t *testing.T) {
+	var b Batch
+	long := strings.Repeat("x", 500)
+	for i := 0; i < 100; i++ {
+		b.Add("split-window", "-t", "%0", "/bin/prog", long, fmt.Sprint(i))
+	}
+	chunks := b.chunks()
+	if len(chunks) < 4 {
+		t.Fatalf("%d chunks for ~50 KiB of commands", len(chunks))
+	}
+	next := 0
+	for _, c := range chunks {
+		size := 0
+		for _, a := range c {
+			size += len(a) + 1
+		}
+		if size > maxBatchBytes {
+			t.Errorf("chunk of %d bytes", size)
+		}
+		if c[len(c)-1] == ";" || c[0] == ";" {
+			t.Errorf("chunk split inside a command: %q … %q", c[0], c[len(c)-1])
+		}
+		for i, a := range c {
+			if a == long {
+				if c[i+1] != fmt.Sprint(next) {
+					t.Fatalf("command %s out of order", c[i+1])
+				}
+				next++
+			}
+		}
+	}
+	if next != 100 {
+		t.Errorf("%d commands in the chunks, want 100", next)
 	}
 }

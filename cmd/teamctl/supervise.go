@@ -34,7 +34,11 @@ the background (log: the team's supervisor.log).`,
 }
 
 func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string) error {
-	log := slog.New(slog.NewTextHandler(io.ErrOut, nil))
+	level := slog.LevelInfo
+	if os.Getenv("TEAMCTL_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(io.ErrOut, &slog.HandlerOptions{Level: level}))
 	err := supervisor.Supervise(cmd.Context(), team, supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log})
 	if errors.Is(err, supervisor.ErrSupervised) {
 		fmt.Fprintf(io.ErrOut, "teamctl: %v; nothing to do\n", err)

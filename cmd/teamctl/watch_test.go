@@ -172,8 +172,13 @@ members:
 			restarts = append(restarts, ev.Time)
 		case ev.Member == "doomed" && ev.Kind == "exit":
 			exits = append(exits, ev.Time)
-			if ev.ExitCode == nil || *ev.ExitCode != 3 {
-				t.Errorf("exit event without code 3: %+v", ev)
+			// tmux sometimes never learns the status of a program that dies the
+			// instant it is respawned; then the code is unknown, never wrong.
+			if ev.ExitCode != nil && *ev.ExitCode != 3 {
+				t.Errorf("exit event with a code other than 3: %+v", ev)
+			}
+			if len(exits) == 1 && ev.ExitCode == nil {
+				t.Errorf("first exit event without its code: %+v", ev)
 			}
 		}
 	}

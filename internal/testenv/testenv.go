@@ -128,10 +128,27 @@ func New(t testing.TB) *Env {
 		}
 	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			e.logSupervisors()
+		}
 		e.KillServers()
 		os.RemoveAll(tt)
 	})
 	return e
+}
+
+// logSupervisors puts the end of every team's supervisor log into a failing
+// test's output: what the supervisor saw is usually why.
+func (e *Env) logSupervisors() {
+	logs, _ := filepath.Glob(filepath.Join(e.StateHome, "teamctl", "*", "supervisor.log"))
+	for _, p := range logs {
+		b, _ := os.ReadFile(p)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) > 60 {
+			lines = lines[len(lines)-60:]
+		}
+		e.T.Logf("%s:\n%s", p, strings.Join(lines, "\n"))
+	}
 }
 
 // Environ is the environment teamctl and tmux run with in this Env.

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// TestBenchmarkRuns runs the benchmark once, small, so that it does not rot.
+func TestBenchmarkRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds teamctl and starts tmux servers")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cfg := config{members: 2, rate: 20, duration: 1500 * time.Millisecond, every: 500 * time.Millisecond, quiet: 2 * time.Second}
+	rep, err := run(ctx, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two panes, a capture of each every 500ms for 1.5s: 2 or 3 rounds.
+	if rep.Captures < 4 || rep.ReferenceCPU <= 0 || rep.SupervisorAll < 0 || rep.ClockTicks <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+}
