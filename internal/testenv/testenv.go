@@ -6,9 +6,12 @@
 package testenv
 
 import (
+	"syscall"
+
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/teamctl/teamctl/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +135,7 @@ func New(t testing.TB) *Env {
 			e.logSupervisors()
 		}
 		e.KillServers()
+		e.killLeftovers()
 		os.RemoveAll(tt)
 	})
 	return e
@@ -219,6 +223,15 @@ func (e *Env) KillServers() {
 	ents, _ := os.ReadDir(dir)
 	for _, ent := range ents {
 		e.Tmux(ent.Name(), "kill-server")
+	}
+}
+
+// killLeftovers ends, by pid, every process this test's world started that is
+// still there after its servers went — a supervisor, or a server whose socket
+// is gone — found by the test's own TMUX_TMPDIR in its environment.
+func (e *Env) killLeftovers() {
+	for _, pid := range proc.Matching(func(env map[string]string) bool { return env["TMUX_TMPDIR"] == e.TmuxTmpDir }) {
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 
