@@ -416,3 +416,23 @@ members:
 		t.Errorf("the prompt is in the mailbox %d time(s) after a restart:\n%s", n, b)
 	}
 }
+
+// TestKilledMemberIsRestarted: kill -9 of a member's process brings it back in
+// the same pane, resuming nothing it should not, with a restart event.
+func TestKilledMemberIsRestarted(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: killed\nmembers:\n  - name: victim\n"))
+	before := waitMember(t, e, "killed", "victim", 10*time.Second, func(m memberStatus) bool { return live(m.State) })
+	syscall.Kill(before.PID, syscall.SIGKILL)
+	after := waitMember(t, e, "killed", "victim", 20*time.Second, func(m memberStatus) bool {
+		return m.Restarts == 1 && live(m.State) && m.PID != before.PID
+	})
+	if after.Pane != before.Pane || !proc.Alive(after.PID) {
+		t.Errorf("restarted in pane %s (was %s), pid %d alive %v", after.Pane, before.Pane, after.PID, proc.Alive(after.PID))
+	}
+	evs := events(t, e, "killed")
+	if countEvents(evs, "victim", "exit") != 1 || countEvents(evs, "victim", "restart") != 1 {
+		t.Errorf("events: %+v", evs)
+	}
+}
