@@ -36,14 +36,11 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -101,24 +98,11 @@ func main() {
 	flag.DurationVar(&cfg.every, "every", 500*time.Millisecond, "the reference watcher's poll interval")
 	flag.DurationVar(&cfg.quiet, "quiet", 2*time.Second, "the layout's watchdog.quiet")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := run(ctx, cfg, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/cost:", err)
-		os.Exit(2)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		printReport(os.Stdout, rep)
-	}
-	if !rep.Pass {
-		os.Exit(1)
-	}
+	world.Main("bench/cost", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
+
+// Passed is whether r meets the target(s).
+func (r *Report) Passed() bool { return r.Pass }
 
 func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if cfg.members < 1 || cfg.rate < 1 || cfg.duration <= 0 || cfg.every <= 0 {
@@ -157,7 +141,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pause(ctx, time.Second); err != nil { // let the supervisor's start-up captures pass
+	if err := world.Sleep(ctx, time.Second); err != nil { // let the supervisor's start-up captures pass
 		return nil, err
 	}
 
@@ -240,7 +224,7 @@ func waitPrinting(ctx context.Context, w *world.World, members int) ([]string, i
 		if time.Now().After(deadline) {
 			return nil, 0, fmt.Errorf("%d of %d panes printing after 30s", printing, len(panes))
 		}
-		if err := pause(ctx, 100*time.Millisecond); err != nil { // poll interval
+		if err := world.Sleep(ctx, 100*time.Millisecond); err != nil { // poll interval
 			return nil, 0, err
 		}
 	}
@@ -330,7 +314,7 @@ func stopSupervisor(ctx context.Context, pid int) error {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("process %d still there 10s after SIGTERM to the supervisor", p)
 			}
-			if err := pause(ctx, 10*time.Millisecond); err != nil { // poll interval
+			if err := world.Sleep(ctx, 10*time.Millisecond); err != nil { // poll interval
 				return err
 			}
 		}
@@ -340,17 +324,6 @@ func stopSupervisor(ctx context.Context, pid int) error {
 
 func cpu(r syscall.Rusage) float64 {
 	return float64(r.Utime.Nano()+r.Stime.Nano()) / 1e9
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 func printReport(out io.Writer, r *Report) {

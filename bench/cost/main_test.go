@@ -1,23 +1,16 @@
 package main
 
 import (
-	"context"
 	"io"
-	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/bench/internal/world"
 )
 
 // TestBenchmarkRuns runs the benchmark once, small, so that it does not rot.
 func TestBenchmarkRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds teamctl and starts tmux servers")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := world.TestContext(t)
 	cfg := config{members: 2, rate: 20, duration: 1500 * time.Millisecond, every: 500 * time.Millisecond, quiet: 2 * time.Second}
 	rep, err := run(ctx, cfg, io.Discard)
 	if err != nil {

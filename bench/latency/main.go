@@ -27,17 +27,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/teamctl/teamctl/bench/internal/world"
@@ -77,24 +74,11 @@ func main() {
 	flag.DurationVar(&cfg.base, "base", 3*time.Second, "when the first question appears, after its member starts")
 	flag.DurationVar(&cfg.gap, "gap", 250*time.Millisecond, "between one member's question and the next's")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := run(ctx, cfg, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/latency:", err)
-		os.Exit(2)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		printReport(os.Stdout, rep)
-	}
-	if !rep.Pass {
-		os.Exit(1)
-	}
+	world.Main("bench/latency", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
+
+// Passed is whether r meets the target(s).
+func (r *Report) Passed() bool { return r.Pass }
 
 // run builds teamctl and runs cfg.rounds rounds; progress goes to log.
 func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {

@@ -17,15 +17,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/teamctl/teamctl/bench/internal/world"
@@ -62,24 +58,11 @@ func main() {
 	flag.DurationVar(&cfg.print, "print", 10*time.Second, "how long each member prints before its question")
 	flag.DurationVar(&cfg.quiet, "quiet", 2*time.Second, "the layout's watchdog.quiet")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := run(ctx, cfg, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/rss:", err)
-		os.Exit(2)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		printReport(os.Stdout, rep)
-	}
-	if !rep.Pass {
-		os.Exit(1)
-	}
+	world.Main("bench/rss", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
+
+// Passed is whether r meets the target(s).
+func (r *Report) Passed() bool { return r.Pass }
 
 func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if cfg.members < 1 || cfg.rate < 1 || cfg.print <= 0 || cfg.quiet <= 0 {

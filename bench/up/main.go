@@ -23,34 +23,28 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/teamctl/teamctl/bench/internal/world"
 	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
 const (
-	target  = 1.3 // median(teamctl) / median(per-command) must not exceed this
-	team    = "bench"
-	socket  = "bench" // the baselines' tmux socket (-L); teamctl uses teamctl-bench
-	width   = 200
-	timeout = 30 * time.Second // for any one external command but go build
+	target = 1.3 // median(teamctl) / median(per-command) must not exceed this
+	team   = "bench"
+	socket = "bench" // the baselines' tmux socket (-L); teamctl uses teamctl-bench
+	width  = 200
 )
 
 type config struct {
@@ -86,30 +80,17 @@ func main() {
 	flag.IntVar(&cfg.members, "members", 16, "team size: a lead and members-1 teammates")
 	flag.IntVar(&cfg.warmup, "warmup", 2, "untimed rounds first")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := run(ctx, cfg, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/up:", err)
-		os.Exit(2)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		printReport(os.Stdout, rep)
-	}
-	if !rep.Pass {
-		os.Exit(1)
-	}
+	world.Main("bench/up", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
+
+// Passed is whether r meets the target(s).
+func (r *Report) Passed() bool { return r.Pass }
 
 // variant is one way of bringing the panes up; start is what gets timed.
 type variant struct {
 	name, how string
 	socket    string
-	start     func(ctx context.Context, w *world) error
+	start     func(ctx context.Context, w *world.World) error
 }
 
 // run builds teamctl, then times every variant cfg.warmup+cfg.rounds times,
@@ -118,17 +99,13 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if cfg.members < 1 || cfg.rounds < 1 || cfg.warmup < 0 {
 		return nil, errors.New("need -members >= 1, -n >= 1, -warmup >= 0")
 	}
-	tmp, err := os.MkdirTemp("", "teamctl-bench-")
+	fmt.Fprintln(log, "building teamctl")
+	bin, remove, err := world.Build(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "teamctl")
-	fmt.Fprintln(log, "building", bin)
-	if out, err := command(ctx, 5*time.Minute, "", nil, "go", "build", "-o", bin, "github.com/teamctl/teamctl/cmd/teamctl"); err != nil {
-		return nil, fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	layout, err := writeLayout(tmp, bin, cfg.members)
+	defer remove()
+	layout, err := writeLayout(filepath.Dir(bin), bin, cfg.members) // removed with bin
 	if err != nil {
 		return nil, err
 	}
@@ -181,24 +158,24 @@ func makeVariants(bin, layout string, cmds [][]string) []variant {
 	}
 	return []variant{
 		{"per-command", fmt.Sprintf("%d tmux processes, exec'd one after another from Go (no shell)", len(cmds)), socket,
-			func(ctx context.Context, w *world) error {
+			func(ctx context.Context, w *world.World) error {
 				for _, c := range cmds {
-					if out, err := w.tmux(ctx, socket, c...); err != nil {
+					if out, err := w.TmuxOn(ctx, socket, c...); err != nil {
 						return fmt.Errorf("%v: %s", err, out)
 					}
 				}
 				return nil
 			}},
 		{"single", fmt.Sprintf("1 tmux process, the same %d commands chained with ';'", len(cmds)), socket,
-			func(ctx context.Context, w *world) error {
-				if out, err := w.tmux(ctx, socket, chained...); err != nil {
+			func(ctx context.Context, w *world.World) error {
+				if out, err := w.TmuxOn(ctx, socket, chained...); err != nil {
 					return fmt.Errorf("%v: %s", err, out)
 				}
 				return nil
 			}},
 		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", supervisor.SocketName(team),
-			func(ctx context.Context, w *world) error {
-				if out, err := command(ctx, timeout, w.work, w.env, bin, "up", layout); err != nil {
+			func(ctx context.Context, w *world.World) error {
+				if out, err := w.Teamctl(ctx, "up", layout); err != nil {
 					return fmt.Errorf("teamctl up: %v\n%s", err, out)
 				}
 				return nil
@@ -209,23 +186,28 @@ func makeVariants(bin, layout string, cmds [][]string) []variant {
 // once runs variant v in a fresh world, checks that it made every pane, tears
 // the world down and returns how long v.start took.
 func once(ctx context.Context, v variant, bin string, members int) (time.Duration, error) {
-	w, err := newWorld()
+	w, err := world.New(bin, team)
 	if err != nil {
 		return 0, err
 	}
-	defer w.destroy(bin)
+	defer w.Destroy()
 	t0 := time.Now()
 	err = v.start(ctx, w)
 	d := time.Since(t0)
 	if err != nil {
 		return 0, err
 	}
-	out, err := w.tmux(ctx, v.socket, "list-panes", "-a", "-F", "#{pane_pid}")
+	out, err := w.TmuxOn(ctx, v.socket, "list-panes", "-a", "-F", "#{pane_pid}")
 	if err != nil {
 		return 0, fmt.Errorf("list panes: %v: %s", err, out)
 	}
-	if w.pids = strings.Fields(out); len(w.pids) != members {
-		return 0, fmt.Errorf("%d panes, want %d", len(w.pids), members)
+	pids := strings.Fields(out)
+	for _, p := range pids { // for Destroy to wait for them
+		pid, _ := strconv.Atoi(p)
+		w.Track(pid)
+	}
+	if len(pids) != members {
+		return 0, fmt.Errorf("%d panes, want %d", len(pids), members)
 	}
 	return d, nil
 }
@@ -271,85 +253,13 @@ func tmuxCommands(layout string) ([][]string, error) {
 	return append(cmds, []string{"select-layout", "-t", "%0", "main-vertical"}), nil
 }
 
-// world is one run's isolated environment.
-type world struct {
-	dir, tmuxDir, work string
-	env                []string
-	pids               []string // the panes' processes, to wait for on destroy
-}
-
-func newWorld() (*world, error) {
-	dir, err := os.MkdirTemp("", "tcb") // short: it holds the tmux socket (~108 bytes max)
-	if err != nil {
-		return nil, err
-	}
-	w := &world{dir: dir, tmuxDir: filepath.Join(dir, "t"), work: filepath.Join(dir, "w")}
-	home := filepath.Join(dir, "h")
-	for _, d := range []string{w.tmuxDir, w.work, home, filepath.Join(dir, "s")} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
-	}
-	for _, kv := range os.Environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "HOME", "CLAUDE_CONFIG_DIR", "XDG_STATE_HOME", "TMUX_TMPDIR", "TMUX", "TMUX_PANE", "TEAMCTL_TEAM", "TEAMCTL_CLAUDE":
-			continue
-		}
-		w.env = append(w.env, kv)
-	}
-	w.env = append(w.env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
-		"XDG_STATE_HOME="+filepath.Join(dir, "s"), "TMUX_TMPDIR="+w.tmuxDir)
-	return w, nil
-}
-
-func (w *world) tmux(ctx context.Context, sock string, args ...string) (string, error) {
-	return command(ctx, timeout, w.work, w.env, "tmux", append([]string{"-L", sock}, args...)...)
-}
-
-// destroy stops the team (teamctl down, if teamctl's state is there), kills
-// every tmux server of the world by its socket, waits for the panes'
-// processes to be gone, so they cost nothing in the next timing, and removes
-// the world. It runs even when the benchmark is interrupted.
-func (w *world) destroy(bin string) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if _, err := os.Stat(filepath.Join(w.dir, "s", "teamctl", team)); err == nil {
-		command(ctx, timeout, w.work, w.env, bin, "down", "--team", team, "--timeout", "2s")
-	}
-	socks, _ := os.ReadDir(filepath.Join(w.tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())))
-	for _, s := range socks {
-		w.tmux(ctx, s.Name(), "kill-server")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, p := range w.pids {
-		pid, _ := strconv.Atoi(p)
-		for pid > 0 && proc.Alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond) // poll interval while waiting for an exit
-		}
-	}
-	os.RemoveAll(w.dir)
-}
-
-// command runs name with args in dir (env nil: ours), for at most d, and
-// returns its combined output.
-func command(ctx context.Context, d time.Duration, dir string, env []string, name string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
 func summarize(name, how string, ms []float64) Stats {
 	s := slices.Sorted(slices.Values(ms))
 	median := s[len(s)/2]
 	if len(s)%2 == 0 {
 		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	p90 := s[int(math.Ceil(0.9*float64(len(s))))-1] // nearest rank
-	return Stats{Name: name, How: how, Median: median, P90: p90, Min: s[0], Samples: ms}
+	return Stats{Name: name, How: how, Median: median, P90: world.Percentile(ms, 90), Min: s[0], Samples: ms}
 }
 
 func printReport(out io.Writer, r *Report) {

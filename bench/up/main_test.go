@@ -1,23 +1,15 @@
 package main
 
 import (
-	"context"
 	"io"
-	"os/exec"
 	"testing"
-	"time"
+
+	"github.com/teamctl/teamctl/bench/internal/world"
 )
 
 // TestBenchmarkRuns runs the benchmark once, small, so that it does not rot.
 func TestBenchmarkRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds teamctl and starts tmux servers")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := world.TestContext(t)
 	rep, err := run(ctx, config{members: 4, rounds: 1}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

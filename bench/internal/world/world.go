@@ -1,9 +1,9 @@
-// Package world is what teamctl's supervisor benchmarks (bench/latency,
-// bench/cost, bench/rss) share: a teamctl binary built once, and isolated
-// worlds, each with its own HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME and a short
-// TMUX_TMPDIR, so that a team runs on its own tmux server and never on the
-// user's. A world's team is stand-in agents (teamctl's hidden `stand-in`
-// command), each running a TEAMCTL_STANDIN_SCRIPT.
+// Package world is what teamctl's benchmarks (bench/up, bench/latency,
+// bench/cost, bench/rss) share: their main (see Main), a teamctl binary built
+// once, and isolated worlds, each with its own HOME, CLAUDE_CONFIG_DIR,
+// XDG_STATE_HOME and a short TMUX_TMPDIR, so that a team runs on its own tmux
+// server and never on the user's. A world's team is stand-in agents
+// (teamctl's hidden `stand-in` command), each running a TEAMCTL_STANDIN_SCRIPT.
 package world
 
 import (
@@ -131,10 +131,11 @@ func (w *World) Teamctl(ctx context.Context, args ...string) (string, error) {
 
 // Tmux runs tmux on the team's socket.
 func (w *World) Tmux(ctx context.Context, args ...string) (string, error) {
-	return w.tmuxOn(ctx, supervisor.SocketName(w.Team), args...)
+	return w.TmuxOn(ctx, supervisor.SocketName(w.Team), args...)
 }
 
-func (w *World) tmuxOn(ctx context.Context, socket string, args ...string) (string, error) {
+// TmuxOn runs tmux on another socket of the world (tmux -L socket).
+func (w *World) TmuxOn(ctx context.Context, socket string, args ...string) (string, error) {
 	return Command(ctx, Timeout, w.Work, w.Env, "tmux", append([]string{"-L", socket}, args...)...)
 }
 
@@ -150,13 +151,14 @@ func (w *World) Status(ctx context.Context) (*supervisor.Status, error) {
 		return nil, fmt.Errorf("teamctl status --json: %v\n%s", err, out)
 	}
 	for _, m := range st.Members {
-		w.track(m.PID)
+		w.Track(m.PID)
 	}
-	w.track(st.Supervisor.PID)
+	w.Track(st.Supervisor.PID)
 	return &st, nil
 }
 
-func (w *World) track(pid int) {
+// Track has Destroy wait for process pid (when > 0) to be gone.
+func (w *World) Track(pid int) {
 	if pid > 0 && !slices.Contains(w.pids, pid) {
 		w.pids = append(w.pids, pid)
 	}
@@ -187,7 +189,7 @@ func (w *World) WaitSupervisor(ctx context.Context, d time.Duration) (int, time.
 		if time.Now().After(deadline) {
 			return 0, time.Time{}, fmt.Errorf("no supervisor following the team after %s (supervisor %+v)", d, st.Supervisor)
 		}
-		if err := sleep(ctx, 20*time.Millisecond); err != nil { // poll interval
+		if err := Sleep(ctx, 20*time.Millisecond); err != nil { // poll interval
 			return 0, time.Time{}, err
 		}
 	}
@@ -242,7 +244,7 @@ func (w *World) FirstEvents(ctx context.Context, d time.Duration, kind string, m
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("no %q event after %s for %s", kind, d, strings.Join(missing, ", "))
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil { // poll interval
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil { // poll interval
 			return nil, err
 		}
 	}
@@ -260,7 +262,7 @@ func (w *World) Destroy() {
 	}
 	socks, _ := os.ReadDir(filepath.Join(w.TmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())))
 	for _, s := range socks {
-		w.tmuxOn(ctx, s.Name(), "kill-server")
+		w.TmuxOn(ctx, s.Name(), "kill-server")
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for _, pid := range w.pids {
@@ -282,7 +284,8 @@ func Command(ctx context.Context, d time.Duration, dir string, env []string, nam
 	return string(out), err
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits for d, or less when ctx ends (it then returns ctx's error).
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
