@@ -9,9 +9,9 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at
+	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
-	text   string        // ask, prompt-at: the question
+	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
 	name   string        // spawn: the teammate's name
 	script string        // spawn: the teammate's TEAMCTL_STANDIN_SCRIPT ("" for none), with commas
@@ -45,6 +45,9 @@ const (
 //	prompt-at:FILE[:TEXT] like ask, and appends the time the question appeared
 //	                      (RFC 3339 with ns) as a line to FILE, which cannot hold a
 //	                      colon or a comma
+//	bash:COMMAND          a teammate asks its lead for permission to run COMMAND with
+//	                      its Bash tool (through the lead's inbox), waits for the
+//	                      answer and, when allowed, runs it with /bin/sh -c
 func parseScript(s string) ([]step, error) {
 	var steps []step
 	for _, raw := range strings.Split(s, ",") {
@@ -99,13 +102,18 @@ func parseScript(s string) ([]step, error) {
 			case hasText:
 				st.text = text
 			}
+		case "bash":
+			if strings.TrimSpace(arg) == "" {
+				err = fmt.Errorf("needs a command, like bash:ls -l")
+			}
+			st.text = arg
 		case "permission", "ignore-term":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
 			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, " +
-				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT])")
+				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)

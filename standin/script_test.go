@@ -30,6 +30,7 @@ func TestParseScript(t *testing.T) {
 		{"lines:10000", []step{{kind: "lines", rate: 10000}}},
 		{"prompt-at:/tmp/p.log", []step{{kind: "prompt-at", path: "/tmp/p.log", text: "Overwrite? (y/n)"}}},
 		{"prompt-at:p.log:Proceed? [Y/n]:", []step{{kind: "prompt-at", path: "p.log", text: "Proceed? [Y/n]:"}}},
+		{"bash:ls -l,bash:echo a:b > f", []step{{kind: "bash", text: "ls -l"}, {kind: "bash", text: "echo a:b > f"}}},
 	} {
 		got, err := parseScript(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -51,6 +52,8 @@ func TestParseScriptErrors(t *testing.T) {
 		"lines:50:", "lines:50:x", "lines:50:0s", "lines:50:-1s", "lines:50,ask",
 		// prompt-at: no file, empty question
 		"prompt-at", "prompt-at:", "prompt-at::Sure?", "prompt-at:f:",
+		// bash: no command
+		"bash", "bash:", "bash: ",
 	} {
 		if got, err := parseScript(in); err == nil {
 			t.Errorf("parseScript(%q) = %+v, want an error", in, got)

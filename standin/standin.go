@@ -45,6 +45,8 @@ type agent struct {
 	lines  <-chan string // typed lines; nil once stdin has ended
 	work   time.Duration
 	inbox  string   // a teammate's inbox, "" for a lead
+	lead   string   // a teammate's lead's inbox (team-lead.json), "" for a lead
+	stop   bool     // a teammate took a shutdown request: the run ends
 	last   []string // the last turn's lines, shown on the idle screen
 	parked bool     // the cursor sits on the idle screen's input line
 	errMsg string   // the last inbox error shown, to show each only once
@@ -77,7 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	a.checkInbox(ctx)
 	for _, s := range steps {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || a.stop {
 			return 0
 		}
 		if s.kind == "exit" {
@@ -86,7 +88,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 		a.do(ctx, s)
 	}
-	a.idle(ctx, 0)
+	if !a.stop {
+		a.idle(ctx, 0)
+	}
 	return 0
 }
 
@@ -110,7 +114,9 @@ func (a *agent) setUp() {
 	if teammate {
 		if a.inbox, err = claudecode.InboxPath(dir, a.o.teamName, a.o.agentName); err != nil {
 			a.println("stand-in: " + err.Error())
+			return
 		}
+		a.lead, _ = claudecode.InboxPath(dir, a.o.teamName, claudecode.LeadMailboxName)
 		return
 	}
 	team := claudecode.LeadTeamName(sid)
@@ -183,6 +189,8 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.spawn(ctx, s.name, s.script)
 	case "lines":
 		a.logLines(ctx, s.rate, s.dur)
+	case "bash":
+		a.bash(ctx, s.text)
 	}
 }
 
@@ -294,6 +302,7 @@ spin:
 	worked := fmt.Sprintf("✻ Worked for %ds", int(time.Since(start)/time.Second))
 	fmt.Fprint(a.out, "\r\x1b[K"+worked+"\n")
 	a.last = append(head[:len(head):len(head)], worked)
+	a.notifyIdle(ctx)
 }
 
 // idle shows the idle screen and takes turns from stdin and the inbox, for d
@@ -320,8 +329,11 @@ func (a *agent) idle(ctx context.Context, d time.Duration) {
 			a.turn(ctx, []string{"❯ " + l}, a.work)
 			a.drawIdle()
 		case <-poll.C:
-			if a.checkInbox(ctx) {
+			if a.checkInbox(ctx) && !a.stop {
 				a.drawIdle()
+			}
+			if a.stop {
+				return
 			}
 		}
 	}
@@ -386,6 +398,12 @@ func (a *agent) checkInbox(ctx context.Context) bool {
 	}
 	a.errMsg = ""
 	for _, m := range unread {
+		if v, ok := claudecode.ParseProtocol(m.Text); ok {
+			if req, ok := v.(claudecode.ShutdownRequest); ok {
+				a.shutDown(ctx, req)
+				return true
+			}
+		}
 		head := append([]string{"Message from @" + m.From + ":"}, strings.Split(m.Text, "\n")...)
 		a.turn(ctx, head, a.work)
 	}

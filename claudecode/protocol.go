@@ -1,0 +1,239 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// Protocol messages travel as the Text of a mailbox Message: a JSON object encoded
+// as a string (so double-encoded in the mailbox file). Their shapes and field names
+// (snake_case for permissions, camelCase elsewhere) are as Claude Code 2.1.328 was
+// observed to write and accept them; see the notes' "Teammates" section.
+
+// The "type" of each protocol message.
+const (
+	TypePermissionRequest    = "permission_request"
+	TypePermissionResponse   = "permission_response"
+	TypeIdleNotification     = "idle_notification"
+	TypeShutdownRequest      = "shutdown_request"
+	TypeShutdownApproved     = "shutdown_approved"
+	TypeShutdownRejected     = "shutdown_rejected"
+	TypePlanApprovalResponse = "plan_approval_response"
+)
+
+// PermissionRequest is what a teammate writes to the lead's inbox when a tool call
+// needs permission; it then waits for a PermissionResponse with the same RequestID.
+// Fields Claude Code adds beyond these are not kept.
+type PermissionRequest struct {
+	Type        string          `json:"type"`
+	RequestID   string          `json:"request_id"`
+	AgentID     string          `json:"agent_id"`
+	ToolName    string          `json:"tool_name"`
+	ToolUseID   string          `json:"tool_use_id"`
+	Description string          `json:"description"`
+	Input       json.RawMessage `json:"input"`
+}
+
+// PermissionResponse answers a PermissionRequest: Subtype "success" with Response
+// lets the tool run (with Response.UpdatedInput), "error" with Error denies it.
+type PermissionResponse struct {
+	Type      string                  `json:"type"`
+	RequestID string                  `json:"request_id"`
+	Subtype   string                  `json:"subtype"`
+	ToolUseID string                  `json:"tool_use_id,omitempty"`
+	Response  *PermissionResponseBody `json:"response,omitempty"`
+	Error     string                  `json:"error,omitempty"`
+}
+
+// PermissionResponseBody is a successful PermissionResponse's "response".
+type PermissionResponseBody struct {
+	UpdatedInput      json.RawMessage   `json:"updated_input"`
+	PermissionUpdates []json.RawMessage `json:"permission_updates"`
+}
+
+// The subtypes of a PermissionResponse.
+const (
+	PermissionSuccess = "success"
+	PermissionError   = "error"
+)
+
+// IdleNotification is what a teammate appends to the lead's inbox after every turn;
+// Result is its last answer.
+type IdleNotification struct {
+	Type       string `json:"type"`
+	From       string `json:"from"`
+	Timestamp  string `json:"timestamp"`
+	IdleReason string `json:"idleReason"`
+	Result     string `json:"result"`
+}
+
+// IdleAvailable is the IdleReason of a teammate that finished its turn.
+const IdleAvailable = "available"
+
+// ShutdownRequest asks a teammate to end. Claude Code silently drops one without a
+// Timestamp.
+type ShutdownRequest struct {
+	Type      string `json:"type"`
+	RequestID string `json:"requestId"`
+	From      string `json:"from"`
+	Reason    string `json:"reason"`
+	Timestamp string `json:"timestamp"`
+}
+
+// ShutdownApproved is what a teammate writes to the lead before it ends.
+type ShutdownApproved struct {
+	Type        string `json:"type"`
+	RequestID   string `json:"requestId"`
+	From        string `json:"from"`
+	Timestamp   string `json:"timestamp"`
+	PaneID      string `json:"paneId,omitempty"`
+	BackendType string `json:"backendType,omitempty"`
+}
+
+// ShutdownRejected is what a teammate writes to the lead when it refuses to end.
+type ShutdownRejected struct {
+	Type        string `json:"type"`
+	RequestID   string `json:"requestId"`
+	From        string `json:"from"`
+	Reason      string `json:"reason"`
+	Timestamp   string `json:"timestamp"`
+	PaneID      string `json:"paneId,omitempty"`
+	BackendType string `json:"backendType,omitempty"`
+}
+
+// PlanApprovalResponse answers a teammate's plan (teammates started with
+// --plan-mode-required).
+type PlanApprovalResponse struct {
+	Type      string `json:"type"`
+	RequestID string `json:"requestId"`
+	Approved  bool   `json:"approved"`
+	Feedback  string `json:"feedback,omitempty"`
+	Timestamp string `json:"timestamp"`
+}
+
+// ParseProtocol decodes a mailbox message's text as a protocol message. It returns
+// the typed value (PermissionRequest, PermissionResponse, IdleNotification,
+// ShutdownRequest, ShutdownApproved, ShutdownRejected or PlanApprovalResponse, not
+// a pointer) and true when text is a JSON object with a known "type"; false for
+// plain text, other JSON, unknown types and objects that do not fit their type.
+func ParseProtocol(text string) (any, bool) {
+	data := bytes.TrimSpace([]byte(text))
+	if len(data) == 0 || data[0] != '{' {
+		return nil, false
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &head) != nil {
+		return nil, false
+	}
+	switch head.Type {
+	case TypePermissionRequest:
+		return decodeAs[PermissionRequest](data)
+	case TypePermissionResponse:
+		return decodeAs[PermissionResponse](data)
+	case TypeIdleNotification:
+		return decodeAs[IdleNotification](data)
+	case TypeShutdownRequest:
+		return decodeAs[ShutdownRequest](data)
+	case TypeShutdownApproved:
+		return decodeAs[ShutdownApproved](data)
+	case TypeShutdownRejected:
+		return decodeAs[ShutdownRejected](data)
+	case TypePlanApprovalResponse:
+		return decodeAs[PlanApprovalResponse](data)
+	}
+	return nil, false
+}
+
+func decodeAs[T any](data []byte) (any, bool) {
+	var v T
+	if json.Unmarshal(data, &v) != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// ProtocolMessage is a mailbox message from from whose text is v encoded as JSON.
+// v must be one of the protocol types (with Type set) or another value that
+// encodes without error.
+func ProtocolMessage(from string, v any, now time.Time) Message {
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		panic("claudecode: protocol message does not encode: " + err.Error())
+	}
+	return Message{From: from, Text: string(b), Timestamp: Timestamp(now)}
+}
+
+// ApproveMessage is the lead's answer that lets req's tool call run with its input
+// unchanged.
+func ApproveMessage(req PermissionRequest, now time.Time) Message {
+	input := req.Input
+	if !json.Valid(input) {
+		input = json.RawMessage(`{}`)
+	}
+	return ProtocolMessage(LeadMailboxName, PermissionResponse{
+		Type:      TypePermissionResponse,
+		RequestID: req.RequestID,
+		Subtype:   PermissionSuccess,
+		ToolUseID: req.ToolUseID,
+		Response:  &PermissionResponseBody{UpdatedInput: input, PermissionUpdates: []json.RawMessage{}},
+	}, now)
+}
+
+// DenyMessage is the lead's answer that denies req's tool call, giving reason.
+func DenyMessage(req PermissionRequest, reason string, now time.Time) Message {
+	return ProtocolMessage(LeadMailboxName, PermissionResponse{
+		Type:      TypePermissionResponse,
+		RequestID: req.RequestID,
+		Subtype:   PermissionError,
+		ToolUseID: req.ToolUseID,
+		Error:     reason,
+	}, now)
+}
+
+// ShutdownRequestMessage is the lead's request that a teammate end, with the
+// timestamp Claude Code needs to take it.
+func ShutdownRequestMessage(requestID, reason string, now time.Time) Message {
+	return ProtocolMessage(LeadMailboxName, ShutdownRequest{
+		Type:      TypeShutdownRequest,
+		RequestID: requestID,
+		From:      LeadMailboxName,
+		Reason:    reason,
+		Timestamp: Timestamp(now),
+	}, now)
+}
+
+// IdleNotificationMessage is what teammate from appends to the lead's inbox after
+// a turn whose answer was result.
+func IdleNotificationMessage(from, result string, now time.Time) Message {
+	return ProtocolMessage(from, IdleNotification{
+		Type:       TypeIdleNotification,
+		From:       from,
+		Timestamp:  Timestamp(now),
+		IdleReason: IdleAvailable,
+		Result:     result,
+	}, now)
+}
+
+// ShutdownApprovedMessage is what teammate from writes to the lead before it ends
+// on the shutdown request requestID.
+func ShutdownApprovedMessage(from, requestID string, now time.Time) Message {
+	return ProtocolMessage(from, ShutdownApproved{
+		Type:      TypeShutdownApproved,
+		RequestID: requestID,
+		From:      from,
+		Timestamp: Timestamp(now),
+	}, now)
+}
+
+// PermissionRequestMessage is what a teammate (from) writes to the lead's inbox to
+// ask for req; Type is filled in.
+func PermissionRequestMessage(from string, req PermissionRequest, now time.Time) Message {
+	req.Type = TypePermissionRequest
+	if !json.Valid(req.Input) {
+		req.Input = json.RawMessage(`{}`)
+	}
+	return ProtocolMessage(from, req, now)
+}

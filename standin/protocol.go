@@ -1,0 +1,157 @@
+package standin
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+)
+
+// A teammate speaks Claude Code's team protocol with its lead through the lead's
+// inbox (team-lead.json): an idle notification after every turn, a permission
+// request for each bash step, shutdown_approved when asked to end.
+
+const mailboxTimeout = 5 * time.Second
+
+// tellLead appends m to the lead's inbox; what went wrong shows as a line.
+func (a *agent) tellLead(ctx context.Context, what string, m claudecode.Message) bool {
+	wctx, cancel := context.WithTimeout(ctx, mailboxTimeout)
+	defer cancel()
+	if err := claudecode.AppendMessage(wctx, a.lead, m); err != nil {
+		a.println(fmt.Sprintf("stand-in: %s: %v", what, err))
+		return false
+	}
+	return true
+}
+
+// notifyIdle tells a teammate's lead that its turn is over, with the turn's last
+// line as its result.
+func (a *agent) notifyIdle(ctx context.Context) {
+	if a.lead == "" || ctx.Err() != nil {
+		return
+	}
+	result := ""
+	if len(a.last) > 0 {
+		result = a.last[len(a.last)-1]
+	}
+	a.tellLead(ctx, "idle notification", claudecode.IdleNotificationMessage(a.o.agentName, result, time.Now()))
+}
+
+// shutDown takes a lead's shutdown request: it approves it and ends the run, as
+// Claude Code does once its model agrees.
+func (a *agent) shutDown(ctx context.Context, req claudecode.ShutdownRequest) {
+	a.unpark()
+	a.println("Shutdown requested: " + req.Reason)
+	a.tellLead(ctx, "shutdown", claudecode.ShutdownApprovedMessage(a.o.agentName, req.RequestID, time.Now()))
+	a.stop = true
+}
+
+// bash plays a teammate's Bash tool call that needs permission: it asks the lead
+// through its inbox, waits for the answer in its own inbox (leaving other messages
+// there for later) and runs command with /bin/sh -c when allowed.
+func (a *agent) bash(ctx context.Context, command string) {
+	if a.lead == "" {
+		a.println("stand-in: bash: only a teammate (--agent-name, --team-name) asks its lead for permission")
+		return
+	}
+	agentID := a.o.agentID
+	if agentID == "" {
+		agentID = a.o.agentName + "@" + a.o.teamName
+	}
+	var input bytes.Buffer
+	enc := json.NewEncoder(&input)
+	enc.SetEscapeHTML(false) // keep "<" and ">" readable, as Claude Code does
+	enc.Encode(map[string]string{"command": command})
+	req := claudecode.PermissionRequest{
+		RequestID:   "perm-" + randomID(),
+		AgentID:     agentID,
+		ToolName:    "Bash",
+		ToolUseID:   "toolu_" + randomID(),
+		Description: command,
+		Input:       bytes.TrimSpace(input.Bytes()),
+	}
+	if !a.tellLead(ctx, "bash: the permission request could not be delivered to the team lead",
+		claudecode.PermissionRequestMessage(a.o.agentName, req, time.Now())) {
+		return
+	}
+	a.println(fmt.Sprintf("Permission request sent to team %q leader", a.o.teamName))
+	resp, ok := a.awaitPermission(ctx, req.RequestID)
+	if !ok {
+		return
+	}
+	if resp.Subtype == claudecode.PermissionSuccess {
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+		cmd.Stdout, cmd.Stderr = a.out, a.out
+		err := cmd.Run()
+		a.last = []string{"Ran: " + command}
+		a.println(a.last[0])
+		if err != nil {
+			a.println("stand-in: bash: " + err.Error())
+		}
+	} else {
+		a.last = []string{"Denied: " + resp.Error}
+		a.println(a.last[0])
+	}
+	a.notifyIdle(ctx)
+}
+
+// awaitPermission polls the teammate's inbox for the permission_response to
+// requestID, marks it read and returns it; other messages stay unread. ok is false
+// when ctx ended first.
+func (a *agent) awaitPermission(ctx context.Context, requestID string) (resp claudecode.PermissionResponse, ok bool) {
+	find := func(msgs []claudecode.Message) int {
+		for i, m := range msgs {
+			if m.Read {
+				continue
+			}
+			if v, isProto := claudecode.ParseProtocol(m.Text); isProto {
+				if r, isResp := v.(claudecode.PermissionResponse); isResp && r.RequestID == requestID {
+					resp = r
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	poll := time.NewTicker(inboxPoll)
+	defer poll.Stop()
+	for {
+		msgs, err := claudecode.ReadMailbox(a.inbox)
+		if err == nil && find(msgs) >= 0 {
+			found := false
+			uctx, cancel := context.WithTimeout(ctx, mailboxTimeout)
+			err = claudecode.UpdateMailbox(uctx, a.inbox, func(msgs []claudecode.Message) ([]claudecode.Message, error) {
+				if i := find(msgs); i >= 0 {
+					msgs[i].Read, found = true, true
+				}
+				return msgs, nil
+			})
+			cancel()
+			if err == nil && found {
+				a.errMsg = ""
+				return resp, true
+			}
+		}
+		if err != nil && err.Error() != a.errMsg {
+			a.errMsg = err.Error()
+			a.println("stand-in: inbox: " + a.errMsg)
+		}
+		select {
+		case <-ctx.Done():
+			return resp, false
+		case <-poll.C:
+		}
+	}
+}
+
+func randomID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
