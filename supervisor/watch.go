@@ -54,6 +54,7 @@ type paneWatch struct {
 	restartTimer       *time.Timer
 	exitPID            string // the process whose exit was handled last
 	statusTries        int    // asks for an exit status tmux did not have yet
+	rechecked          bool   // the settle look since the pane became stalled or idle was taken
 }
 
 type capture struct {
@@ -233,8 +234,11 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 		w.lastOutput = time.Now()
 		if !w.armed {
 			d := s.quiet
-			if w.live.State == StateStalled || w.live.State == StateIdle {
-				d = settle
+			if (w.live.State == StateStalled || w.live.State == StateIdle) && !w.rechecked {
+				// The first output after a stall or idle is looked at soon; if the
+				// state holds (a redraw, a blinking cursor), later output waits for
+				// the quiet period, so an animated screen costs no stream of captures.
+				d, w.rechecked = settle, true
 			}
 			s.arm(w, d)
 		}
@@ -332,6 +336,7 @@ func (s *sup) judge(ctx context.Context, c capture) {
 			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
 		w.live = &LiveMember{Pane: w.id, State: StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
+		w.rechecked = false
 		w.screen = c.screen
 		s.event(Event{Kind: EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
 		s.notifier.stalled(ctx, w, v)
@@ -341,6 +346,7 @@ func (s *sup) judge(ctx context.Context, c capture) {
 		}
 		if prev.State != StateIdle {
 			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: now}
+			w.rechecked = false
 			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id})
 		}
 		s.notifier.idle(ctx, w)
