@@ -35,20 +35,22 @@ const (
 
 // Event is one line of events.jsonl.
 type Event struct {
-	Time     time.Time `json:"time"`
-	Team     string    `json:"team"`
-	Member   string    `json:"member,omitempty"`
-	Pane     string    `json:"pane,omitempty"`
-	Kind     string    `json:"kind"`
-	Pattern  string    `json:"pattern,omitempty"`
-	Line     string    `json:"line,omitempty"`
-	Excerpt  string    `json:"excerpt,omitempty"`
-	ExitCode *int      `json:"exit_code,omitempty"`
-	Signal   int       `json:"signal,omitempty"`
-	Restarts int       `json:"restarts,omitempty"`
-	Origin   string    `json:"origin,omitempty"`
-	Keys     []string  `json:"keys,omitempty"`
-	Detail   string    `json:"detail,omitempty"`
+	Time      time.Time `json:"time"`
+	Team      string    `json:"team"`
+	Member    string    `json:"member,omitempty"`
+	Pane      string    `json:"pane,omitempty"`
+	Kind      string    `json:"kind"`
+	Pattern   string    `json:"pattern,omitempty"`
+	Line      string    `json:"line,omitempty"`
+	Excerpt   string    `json:"excerpt,omitempty"`
+	ExitCode  *int      `json:"exit_code,omitempty"`
+	Signal    int       `json:"signal,omitempty"`
+	Restarts  int       `json:"restarts,omitempty"`
+	Origin    string    `json:"origin,omitempty"`
+	Keys      []string  `json:"keys,omitempty"`
+	RequestID string    `json:"request_id,omitempty"`
+	Tool      string    `json:"tool,omitempty"`
+	Detail    string    `json:"detail,omitempty"`
 }
 
 // MarshalJSON writes the time as RFC 3339 with nanoseconds.

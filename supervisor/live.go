@@ -19,6 +19,9 @@ type Live struct {
 	PID     int                    `json:"pid"`
 	Started time.Time              `json:"started"`
 	Members map[string]*LiveMember `json:"members"`
+	// LeadInboxSeen are the keys of the lead's inbox messages already turned
+	// into events, so a restarted supervisor reports each once.
+	LeadInboxSeen []string `json:"lead_inbox_seen,omitempty"`
 }
 
 // LiveMember is one member's watched state.
@@ -30,7 +33,9 @@ type LiveMember struct {
 	Line     string    `json:"line,omitempty"`
 	Excerpt  string    `json:"excerpt,omitempty"`
 	ExitCode *int      `json:"exit_code,omitempty"`
-	Reason   string    `json:"reason,omitempty"` // why failed
+	Reason   string    `json:"reason,omitempty"`  // why failed
+	Request  *Request  `json:"request,omitempty"` // when waiting-approval
+	Result   string    `json:"result,omitempty"`  // the last thing it said (idle_notification)
 }
 
 func livePath(team string) (string, error) {

@@ -51,10 +51,12 @@ type MemberStatus struct {
 	SessionID string    `json:"session_id"`
 	Restarts  int       `json:"restarts"`
 	StartedAt time.Time `json:"started_at"`
-	Origin    string    `json:"origin"`           // layout, or lead for a teammate the lead spawned
-	Since     time.Time `json:"since,omitzero"`   // when the member entered its state, as the supervisor saw it
-	Stall     *Stall    `json:"stall,omitempty"`  // when stalled
-	Reason    string    `json:"reason,omitempty"` // when failed
+	Origin    string    `json:"origin"`            // layout, or lead for a teammate the lead spawned
+	Since     time.Time `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
+	Stall     *Stall    `json:"stall,omitempty"`   // when stalled
+	Reason    string    `json:"reason,omitempty"`  // when failed
+	Request   *Request  `json:"request,omitempty"` // when waiting-approval
+	Result    string    `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
 }
 
 // GetStatus reads the team's state and asks its tmux server, once, how every
@@ -98,11 +100,13 @@ func applyLive(s *Status, live *Live) {
 		case lm.State == StateFailed:
 			m.State, m.Reason, m.Since = StateFailed, lm.Reason, lm.Since
 		case m.State != StateRunning:
+		case lm.State == StateWaitingApproval:
+			m.State, m.Since, m.Request = StateWaitingApproval, lm.Since, lm.Request
 		case lm.State == StateStalled:
 			m.State, m.Since = StateStalled, lm.Since
 			m.Stall = &Stall{Pattern: lm.Pattern, Line: lm.Line, Since: lm.Since, Excerpt: lm.Excerpt}
 		case lm.State == StateIdle:
-			m.State, m.Since = StateIdle, lm.Since
+			m.State, m.Since, m.Result = StateIdle, lm.Since, lm.Result
 		case lm.State == StateRunning:
 			m.Since = lm.Since
 		}

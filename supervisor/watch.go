@@ -85,6 +85,7 @@ type sup struct {
 	syncSoon   *time.Timer
 	syncFire   chan struct{}
 	notifier   *notifier
+	mail       *mailWatch
 	nameTries  map[string]int
 }
 
@@ -134,11 +135,21 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	s.notifier = newNotifier(s)
 	go s.captureWorker(ctx)
+	if err := s.watchMail(); err != nil {
+		s.log.Warn("mailboxes not watched", "err", err)
+	}
+	defer s.mail.close()
 
 	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
 	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
+	if prev != nil {
+		s.live.LeadInboxSeen = prev.LeadInboxSeen
+	}
 	if err := s.sync(ctx, prev); err != nil {
 		return err
+	}
+	if s.mail != nil {
+		s.readMail(ctx)
 	}
 	err = s.loop(ctx)
 	s.log.Info("stopping", "err", err)
@@ -215,12 +226,22 @@ func (s *sup) loop(ctx context.Context) error {
 			s.doRestart(ctx, id)
 		case d := <-s.deadValues:
 			s.deadChanged(ctx, d[0], d[1])
+		case <-s.mailFire():
+			s.readMail(ctx)
 		case <-s.syncFire:
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
 			}
 		}
 	}
+}
+
+// mailFire is the mailbox watch's signal (never, when mailboxes are not watched).
+func (s *sup) mailFire() <-chan struct{} {
+	if s.mail == nil {
+		return nil
+	}
+	return s.mail.fire
 }
 
 func (s *sup) note(ctx context.Context, n tmux.Notification) {
@@ -322,6 +343,9 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	}
 	if w.live.State == StateExited || w.live.State == StateFailed {
 		return
+	}
+	if w.live.State == StateWaitingApproval {
+		return // the mailbox says what it waits for; its screen says nothing more
 	}
 	v := s.det.Check(c.screen)
 	prev := *w.live

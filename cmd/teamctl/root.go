@@ -47,6 +47,8 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newEventsCmd(io, g),
 		newAnswerCmd(io, g),
 		newRunCmd(io),
+		newApproveCmd(io, g),
+		newDenyCmd(io, g),
 	)
 	return root
 }

@@ -68,6 +68,8 @@ func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
 		switch {
 		case m.Stall != nil:
 			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, time.Since(m.Stall.Since).Round(time.Second))
+		case m.Request != nil:
+			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, time.Since(m.Request.Since).Round(time.Second), m.Name)
 		case m.Reason != "":
 			detail = m.Reason
 		case m.Origin == "lead":
@@ -87,7 +89,7 @@ func colorState(io *iostreams.IO, state, text string) string {
 		return io.Color("32", text)
 	case supervisor.StateExited, supervisor.StateFailed, supervisor.StateStalled:
 		return io.Color("31", text)
-	case supervisor.StateIdle:
+	case supervisor.StateIdle, supervisor.StateWaitingApproval:
 		return io.Color("33", text)
 	}
 	return text

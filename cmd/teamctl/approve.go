@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var request string
+	cmd := &cobra.Command{
+		Use:   "approve MEMBER",
+		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			id, err := supervisor.AnswerPermission(cmd.Context(), team, args[0], request, true, "")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Out, "approved %s's request %s\n", args[0], id)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
+	return cmd
+}
+
+func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var request, reason string
+	cmd := &cobra.Command{
+		Use:   "deny MEMBER",
+		Short: "Refuse a teammate's permission request; it skips the tool",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			id, err := supervisor.AnswerPermission(cmd.Context(), team, args[0], request, false, reason)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Out, "denied %s's request %s\n", args[0], id)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
+	cmd.Flags().StringVar(&reason, "reason", "", "why, told to the teammate")
+	return cmd
+}

@@ -1,0 +1,314 @@
+package supervisor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/teamctl/teamctl/claudecode"
+)
+
+// StateWaitingApproval: a teammate asked the lead for a tool permission and waits.
+const StateWaitingApproval = "waiting-approval"
+
+// Protocol event kinds.
+const (
+	EventMessage            = "message"
+	EventPermissionRequest  = "permission-request"
+	EventPermissionAnswer   = "permission-answer"
+	mailboxDebounce         = 20 * time.Millisecond
+	maxSeenLeadInboxEntries = 5000
+)
+
+// Request is a teammate's pending permission request, as status shows it.
+type Request struct {
+	ID          string    `json:"id"`
+	Tool        string    `json:"tool"`
+	Description string    `json:"description,omitempty"`
+	Input       string    `json:"input,omitempty"` // in short
+	Since       time.Time `json:"since"`
+}
+
+// mailWatch follows the lead's inbox (where teammates' permission requests,
+// idle notifications and messages arrive) and the team's event log (where
+// `teamctl approve` and `deny` record their answers), with fsnotify.
+type mailWatch struct {
+	w         *fsnotify.Watcher
+	leadInbox string
+	events    string
+	eventsOff int64
+	soon      *time.Timer
+	fire      chan struct{}
+}
+
+// watchMail starts watching; a team whose Claude Code files cannot be watched
+// is still supervised through its screens (the error is logged).
+func (s *sup) watchMail() error {
+	inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, claudecode.LeadMailboxName)
+	if err != nil {
+		return err
+	}
+	evPath, err := EventsPath(s.team)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(inbox), 0o700); err != nil {
+		return fmt.Errorf("mailboxes: %w", err)
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch mailboxes: %w", err)
+	}
+	for _, dir := range []string{filepath.Dir(inbox), filepath.Dir(evPath)} {
+		if err := w.Add(dir); err != nil {
+			w.Close()
+			return fmt.Errorf("watch %s: %w", dir, err)
+		}
+	}
+	fi, _ := os.Stat(evPath)
+	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, fire: make(chan struct{}, 1)}
+	if fi != nil {
+		m.eventsOff = fi.Size() // answers before this start are in live.json already
+	}
+	s.mail = m
+	go func() {
+		for {
+			select {
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if ev.Name == inbox || ev.Name == evPath {
+					m.later()
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+// later gathers a burst of file events (a rename-into-place is several) into one read.
+func (m *mailWatch) later() {
+	if m.soon != nil {
+		m.soon.Reset(mailboxDebounce)
+		return
+	}
+	m.soon = time.AfterFunc(mailboxDebounce, func() {
+		select {
+		case m.fire <- struct{}{}:
+		default:
+		}
+	})
+}
+
+func (m *mailWatch) close() {
+	if m != nil {
+		m.w.Close()
+	}
+}
+
+// readMail handles what is new in the lead's inbox and in the event log.
+func (s *sup) readMail(ctx context.Context) {
+	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
+	if err != nil {
+		s.log.Warn("lead inbox", "err", err)
+	} else {
+		seen := map[string]bool{}
+		for _, k := range s.live.LeadInboxSeen {
+			seen[k] = true
+		}
+		for _, msg := range msgs {
+			k := messageKey(msg)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			s.live.LeadInboxSeen = append(s.live.LeadInboxSeen, k)
+			s.fromTeammate(msg)
+		}
+		if n := len(s.live.LeadInboxSeen); n > maxSeenLeadInboxEntries {
+			s.live.LeadInboxSeen = s.live.LeadInboxSeen[n-maxSeenLeadInboxEntries:]
+		}
+	}
+	s.readAnswers()
+	s.saveLive()
+}
+
+func messageKey(m claudecode.Message) string {
+	sum := sha256.Sum256([]byte(m.From + "\x00" + m.Timestamp + "\x00" + m.Text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// fromTeammate turns one message to the lead into state and an event.
+func (s *sup) fromTeammate(msg claudecode.Message) {
+	v, ok := claudecode.ParseProtocol(msg.Text)
+	switch p := v.(type) {
+	case claudecode.PermissionRequest:
+		name := strings.SplitN(p.AgentID, "@", 2)[0]
+		if name == "" {
+			name = msg.From
+		}
+		w := s.watchOf(name)
+		req := &Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: short(string(p.Input), 200), Since: time.Now().UTC()}
+		lm := &LiveMember{State: StateWaitingApproval, Since: req.Since, Request: req}
+		if w != nil {
+			lm.Pane = w.id
+			w.live = lm
+		}
+		s.live.Members[name] = lm
+		s.event(Event{Kind: EventPermissionRequest, Member: name, Pane: lm.Pane, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
+	case claudecode.IdleNotification:
+		name := p.From
+		if name == "" {
+			name = msg.From
+		}
+		w := s.watchOf(name)
+		if w == nil || w.live.State == StateWaitingApproval {
+			return
+		}
+		w.live.Result = short(p.Result, 500)
+		if w.live.State != StateIdle {
+			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: time.Now().UTC(), Result: w.live.Result}
+			w.rechecked = false
+			s.event(Event{Kind: EventIdle, Member: name, Pane: w.id, Detail: "idle_notification: " + short(p.Result, 200)})
+		}
+		s.live.Members[name] = w.live
+	default:
+		if ok {
+			s.event(Event{Kind: EventMessage, Member: msg.From, Detail: fmt.Sprintf("%T", v)})
+			return
+		}
+		s.event(Event{Kind: EventMessage, Member: msg.From, Detail: short(msg.Text, 200)})
+	}
+}
+
+// readAnswers clears the requests that `teamctl approve` or `deny` answered,
+// as recorded in the event log.
+func (s *sup) readAnswers() {
+	f, err := os.Open(s.mail.events)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.Seek(s.mail.eventsOff, 0); err != nil {
+		return
+	}
+	n, _ := scanEvents(f, func(e Event) {
+		if e.Kind != EventPermissionAnswer {
+			return
+		}
+		w := s.watchOf(e.Member)
+		if w == nil || w.live.Request == nil || w.live.Request.ID != e.RequestID {
+			return
+		}
+		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+		s.live.Members[e.Member] = w.live
+	})
+	s.mail.eventsOff += n
+}
+
+func (s *sup) watchOf(name string) *paneWatch {
+	for _, w := range s.panes {
+		if w.member == name {
+			return w
+		}
+	}
+	return nil
+}
+
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// Answer writes the lead's answer to a teammate's pending permission request
+// into the teammate's mailbox, and records it. requestID "" means the
+// member's pending request.
+func AnswerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string) (string, error) {
+	st, err := loadRunning(team)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := st.Member(member); !ok {
+		return "", fmt.Errorf("team %s has no member %q", team, member)
+	}
+	req, err := pendingRequest(st.ClaudeConfig, st.ClaudeTeam, team, member, requestID)
+	if err != nil {
+		return "", err
+	}
+	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, member)
+	if err != nil {
+		return "", err
+	}
+	msg := claudecode.ApproveMessage(req, time.Now())
+	kind := "approved"
+	if !approve {
+		if reason == "" {
+			reason = "denied by a person (teamctl deny)"
+		}
+		msg = claudecode.DenyMessage(req, reason, time.Now())
+		kind = "denied: " + reason
+	}
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := claudecode.AppendMessage(mctx, inbox, msg); err != nil {
+		return "", fmt.Errorf("answer %s: %w", member, err)
+	}
+	ev, err := OpenEventLog(team)
+	if err != nil {
+		return "", err
+	}
+	defer ev.Close()
+	return req.RequestID, ev.Append(Event{Kind: EventPermissionAnswer, Member: member, RequestID: req.RequestID, Tool: req.ToolName, Detail: kind})
+}
+
+// pendingRequest finds member's permission request: the one named, else the
+// newest from that member that no answer in the event log names.
+func pendingRequest(configDir, claudeTeam, team, member, id string) (claudecode.PermissionRequest, error) {
+	inbox, err := claudecode.InboxPath(configDir, claudeTeam, claudecode.LeadMailboxName)
+	if err != nil {
+		return claudecode.PermissionRequest{}, err
+	}
+	msgs, err := claudecode.ReadMailbox(inbox)
+	if err != nil {
+		return claudecode.PermissionRequest{}, err
+	}
+	answered := map[string]bool{}
+	evs, _ := ReadEvents(team)
+	for _, e := range evs {
+		if e.Kind == EventPermissionAnswer {
+			answered[e.RequestID] = true
+		}
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		v, _ := claudecode.ParseProtocol(msgs[i].Text)
+		p, ok := v.(claudecode.PermissionRequest)
+		if !ok || strings.SplitN(p.AgentID, "@", 2)[0] != member && msgs[i].From != member {
+			continue
+		}
+		if id != "" && p.RequestID == id {
+			return p, nil
+		}
+		if id == "" && !answered[p.RequestID] {
+			return p, nil
+		}
+	}
+	if id != "" {
+		return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request %q", member, id)
+	}
+	return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request waiting", member)
+}
