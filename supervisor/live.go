@@ -22,6 +22,8 @@ type Live struct {
 	// LeadInboxSeen are the keys of the lead's inbox messages already turned
 	// into events, so a restarted supervisor reports each once.
 	LeadInboxSeen []string `json:"lead_inbox_seen,omitempty"`
+	// LeadQueueOffset is how much of lead-queue.jsonl was taken.
+	LeadQueueOffset int64 `json:"lead_queue_offset,omitempty"`
 }
 
 // LiveMember is one member's watched state.
@@ -86,5 +88,8 @@ func writeLive(team string, l *Live) error {
 func clearLive(team string) {
 	if p, err := livePath(team); err == nil {
 		os.Remove(p)
+	}
+	if p, err := leadQueuePath(team); err == nil {
+		os.Remove(p) // text for a lead that is gone
 	}
 }

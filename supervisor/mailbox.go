@@ -44,6 +44,7 @@ type mailWatch struct {
 	leadInbox string
 	events    string
 	eventsOff int64
+	queue     string
 	soon      *time.Timer
 	fire      chan struct{}
 }
@@ -73,7 +74,8 @@ func (s *sup) watchMail() error {
 		}
 	}
 	fi, _ := os.Stat(evPath)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, fire: make(chan struct{}, 1)}
+	queue, _ := leadQueuePath(s.team)
+	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, fire: make(chan struct{}, 1)}
 	if fi != nil {
 		m.eventsOff = fi.Size() // answers before this start are in live.json already
 	}
@@ -85,7 +87,7 @@ func (s *sup) watchMail() error {
 				if !ok {
 					return
 				}
-				if ev.Name == inbox || ev.Name == evPath {
+				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue {
 					m.later()
 				}
 			case _, ok := <-w.Errors:
@@ -142,6 +144,7 @@ func (s *sup) readMail(ctx context.Context) {
 		}
 	}
 	s.readAnswers()
+	s.readLeadQueue(ctx)
 	s.saveLive()
 }
 

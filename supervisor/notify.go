@@ -16,8 +16,8 @@ import (
 // answers them where watchdog.answer says so.
 type notifier struct {
 	s       *sup
-	toLead  []string // <task-notification> blocks waiting for the lead to be idle
-	leadIdx string   // the lead's pane
+	toLead  []leadNote // text waiting for the lead to be idle
+	leadIdx string     // the lead's pane
 }
 
 func newNotifier(s *sup) *notifier {
@@ -50,10 +50,7 @@ func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdi
 		}()
 	}
 	if l.Watchdog.Notify.Lead && w.id != n.leadIdx && n.leadIdx != "" {
-		n.toLead = append(n.toLead, taskNotification(w.member, v))
-		if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == StateIdle {
-			n.idle(ctx, lw)
-		}
+		n.queue(ctx, taskNotification(w.member, v), "told the lead: ")
 	}
 }
 
@@ -63,13 +60,24 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 	if w.id != n.leadIdx || len(n.toLead) == 0 {
 		return
 	}
-	msg := n.toLead[0]
+	note := n.toLead[0]
 	n.toLead = n.toLead[1:]
-	if err := TypeInto(ctx, n.s.srv, w.id, msg); err != nil {
-		n.s.log.Warn("notify lead", "err", err)
+	if err := TypeInto(ctx, n.s.srv, w.id, note.text); err != nil {
+		n.s.log.Warn("type into the lead", "err", err)
 		return
 	}
-	n.s.event(Event{Kind: EventNotify, Member: w.member, Pane: w.id, Detail: "told the lead: " + msg})
+	n.s.event(Event{Kind: EventNotify, Member: w.member, Pane: w.id, Detail: note.what + short(note.text, 300)})
+}
+
+// leadNote is text for the lead and what to call it in the event.
+type leadNote struct{ text, what string }
+
+// queue keeps text for the lead, typed at once when it is idle now.
+func (n *notifier) queue(ctx context.Context, text, what string) {
+	n.toLead = append(n.toLead, leadNote{text, what})
+	if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == StateIdle {
+		n.idle(ctx, lw)
+	}
 }
 
 func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, how string) {

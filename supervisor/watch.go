@@ -143,7 +143,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
 	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
 	if prev != nil {
-		s.live.LeadInboxSeen = prev.LeadInboxSeen
+		s.live.LeadInboxSeen, s.live.LeadQueueOffset = prev.LeadInboxSeen, prev.LeadQueueOffset
 	}
 	if err := s.sync(ctx, prev); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +92,37 @@ members:
 	}
 	if r := e.Run("approve", "granted", "--team", "perms"); r.Code == 0 {
 		t.Errorf("a second approve with nothing waiting succeeded: %s", r.Stdout)
+	}
+}
+
+// TestSendReachesTeammateAndLead: send to a teammate lands in its mailbox and
+// starts a turn there; send to the lead is typed into its pane once it is idle;
+// inbox lists a mailbox.
+func TestSendReachesTeammateAndLead(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: sender\nwatchdog: {quiet: 300ms}\nmembers:\n  - name: mate\n"))
+	st := statusOf(t, e, "sender")
+	r := e.MustRun("send", "mate", "Look at SEND-MARKER-1 please", "--team", "sender")
+	if !strings.Contains(r.Stdout, "mailbox") {
+		t.Errorf("send to a teammate: %s", r.Stdout)
+	}
+	waitScreen(t, e, "teamctl-sender", member(st, "mate").Pane, "SEND-MARKER-1")
+	waitMember(t, e, "sender", "lead", 20*time.Second, func(m memberStatus) bool { return m.State == "idle" })
+	e.MustRun("send", "lead", "Plan the next step SEND-MARKER-2", "--team", "sender")
+	waitScreen(t, e, "teamctl-sender", member(st, "lead").Pane, "❯ Plan the next step SEND-MARKER-2")
+	var msgs []struct{ From, Text string }
+	if err := json.Unmarshal([]byte(e.MustRun("inbox", "mate", "--json", "--team", "sender").Stdout), &msgs); err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) == 0 || msgs[len(msgs)-1].From != "team-lead" || msgs[len(msgs)-1].Text != "Look at SEND-MARKER-1 please" {
+		t.Errorf("mate's inbox: %+v", msgs)
+	}
+	testenv.Eventually(t, 20*time.Second, "mate's idle notification in the lead's inbox", func() (bool, string) {
+		out := e.MustRun("inbox", "lead", "--team", "sender").Stdout
+		return strings.Contains(out, "idle_notification") && strings.Contains(out, "mate"), out
+	})
+	if r := e.Run("send", "nobody", "hi", "--team", "sender"); r.Code == 0 {
+		t.Error("send to an unknown member succeeded")
 	}
 }

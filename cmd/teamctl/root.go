@@ -49,6 +49,8 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newRunCmd(io),
 		newApproveCmd(io, g),
 		newDenyCmd(io, g),
+		newSendCmd(io, g),
+		newInboxCmd(io, g),
 	)
 	return root
 }

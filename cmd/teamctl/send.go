@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "send MEMBER TEXT|-",
+		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			text := args[1]
+			if text == "-" {
+				b, err := io.ReadAll(io.LimitReader(ios.In, 1<<20))
+				if err != nil {
+					return fmt.Errorf("read stdin: %w", err)
+				}
+				text = strings.TrimRight(string(b), "\n")
+			}
+			how, err := supervisor.Send(cmd.Context(), team, args[0], text)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(ios.Out, "sent to %s: %s\n", args[0], how)
+			return nil
+		},
+	}
+}
+
+func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "inbox MEMBER",
+		Short: "List a member's Claude Code mailbox (`lead` for the lead's, where teammates write)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			msgs, err := supervisor.Inbox(team, args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(ios, msgs)
+			}
+			tw := tabwriter.NewWriter(ios.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TIME\tFROM\tREAD\tMESSAGE")
+			for _, m := range msgs {
+				text := m.Text
+				if v, ok := claudecode.ParseProtocol(m.Text); ok {
+					b, _ := json.Marshal(v)
+					text = string(b)
+				}
+				text = strings.Join(strings.Fields(text), " ")
+				if len(text) > 100 {
+					text = text[:100] + "…"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%v\t%s\n", m.Timestamp, m.From, m.Read, text)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
