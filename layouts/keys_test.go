@@ -80,6 +80,7 @@ func TestSchemaInSync(t *testing.T) {
 		{"claude", claude, claudeKeys},
 		{"$defs.lead", schema.Defs["lead"], without(memberKeys, "command")},
 		{"$defs.member", schema.Defs["member"], without(memberKeys, "teammateMode")},
+		{"$defs.permissions", schema.Defs["permissions"], permissionsKeys},
 		{"$defs.watchdog", schema.Defs["watchdog"], watchdogKeys},
 		{"$defs.watchPattern", schema.Defs["watchPattern"], watchPatternKeys},
 		{"$defs.notify", schema.Defs["notify"], notifyKeys},
@@ -110,11 +111,16 @@ func TestSchemaInSync(t *testing.T) {
 			t.Errorf("schema %s required = %v, want %v", c.what, c.got, c.want)
 		}
 	}
-	// The watchdog's sub-schemas checked above must be the ones it uses.
+	// The sub-schemas checked above must be the ones in use.
 	refChecks := []struct {
 		at   []string
 		want string
 	}{
+		{[]string{"properties", "permissions"}, "#/$defs/permissions"},
+		{[]string{"$defs", "lead", "properties", "permissions"}, "#/$defs/permissions"},
+		{[]string{"$defs", "member", "properties", "permissions"}, "#/$defs/permissions"},
+		{[]string{"$defs", "permissions", "properties", "allow", "items"}, "#/$defs/rule"},
+		{[]string{"$defs", "permissions", "properties", "deny", "items"}, "#/$defs/rule"},
 		{[]string{"properties", "watchdog"}, "#/$defs/watchdog"},
 		{[]string{"$defs", "watchdog", "properties", "patterns", "items"}, "#/$defs/watchPattern"},
 		{[]string{"$defs", "watchdog", "properties", "notify"}, "#/$defs/notify"},
@@ -147,6 +153,49 @@ func TestSchemaInSync(t *testing.T) {
 	for _, c := range enumChecks {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("schema %s enum = %v, parser = %v", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestSchemaClaudeOnlyKeys checks that the schema forbids the same keys next
+// to a member's command as the parser does.
+func TestSchemaClaudeOnlyKeys(t *testing.T) {
+	var not struct {
+		AnyOf []struct {
+			Required []string `json:"required"`
+		} `json:"anyOf"`
+	}
+	if err := json.Unmarshal(mustSub(t, configs.Schema, "$defs", "member", "dependentSchemas", "command", "not"), &not); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range not.AnyOf {
+		got = append(got, a.Required...)
+	}
+	if !slices.Equal(got, claudeOnlyKeys) {
+		t.Errorf("schema keys forbidden with command = %v, parser = %v", got, claudeOnlyKeys)
+	}
+}
+
+// TestSchemaRulePattern checks that the schema's pattern for a permission
+// rule accepts the rules the parser does.
+func TestSchemaRulePattern(t *testing.T) {
+	var rule struct {
+		Pattern string `json:"pattern"`
+	}
+	if err := json.Unmarshal(mustSub(t, configs.Schema, "$defs", "rule"), &rule); err != nil {
+		t.Fatal(err)
+	}
+	re, err := regexp.Compile(rule.Pattern)
+	if err != nil {
+		t.Fatalf("rule pattern: %v", err)
+	}
+	for _, s := range []string{"Read", "Bash(git status:*)", "Edit(src/**)", "mcp__github", "Web-Fetch(domain:x.org)", "Bash((a))",
+		"", "Bash()", "Bash(", "Bash)", "Bash (x)", "1Read", "_Read", "Bash(x)y", "Bash(\n)", "Bash(a\nb)"} {
+		m := ruleRE.FindStringSubmatch(s)
+		want := m != nil && (m[2] == "" || m[3] != "")
+		if got := re.MatchString(s); got != want {
+			t.Errorf("rule pattern matches %q: %v, parser: %v", s, got, want)
 		}
 	}
 }

@@ -107,6 +107,7 @@ func (w *walker) claudeMember(m *Member, f fields, path string) {
 	m.PlanModeRequired = w.boolean(f.get("planModeRequired"), at("planModeRequired"))
 	m.PermissionMode = w.choice(f.get("permissionMode"), at("permissionMode"), PermissionModes, "")
 	m.Args, _ = w.stringList(f.get("args"), at("args"))
+	m.Permissions = w.permissions(f.get("permissions"), at("permissions"))
 	if m.PlanModeRequired && m.PermissionMode == "bypassPermissions" {
 		w.add(f.get("permissionMode"), at("permissionMode"),
 			"bypassPermissions cannot be combined with planModeRequired: true (Claude Code never combines them)")

@@ -126,6 +126,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	l.Root = root
 	l.Claude = w.claude(f.get("claude"))
 	l.Env = w.env(f.get("env"), "env")
+	l.Permissions = w.permissions(f.get("permissions"), "permissions")
 	l.Arrangement = w.choice(f.get("layout"), "layout", Arrangements, Arrangements[0])
 
 	// Member directories are checked only under a usable root: under a bad one

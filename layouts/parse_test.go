@@ -178,6 +178,51 @@ watchdog:
 	}
 }
 
+// TestPermissions parses permissions: at the top level, on the lead and on a member.
+func TestPermissions(t *testing.T) {
+	l := mustParse(t, `team: t
+permissions:
+  allow: ["Bash(git status:*)", Read, "Edit(src/**)"]
+  deny: ["Bash(rm:*)"]
+lead:
+  permissions:
+    allow:
+      - mcp__github
+      - WebFetch(domain:go.dev)
+members:
+  - name: a
+    permissions: {deny: [Write, 'Bash(curl (x)):*)']}
+  - name: b
+`)
+	checks := []struct {
+		what      string
+		got, want Permissions
+	}{
+		{"team", l.Permissions, Permissions{
+			Allow: []Rule{
+				{Text: "Bash(git status:*)", Tool: "Bash", Pattern: "git status:*", Line: 3, Column: 11},
+				{Text: "Read", Tool: "Read", Line: 3, Column: 33},
+				{Text: "Edit(src/**)", Tool: "Edit", Pattern: "src/**", Line: 3, Column: 39},
+			},
+			Deny: []Rule{{Text: "Bash(rm:*)", Tool: "Bash", Pattern: "rm:*", Line: 4, Column: 10}},
+		}},
+		{"lead", l.Lead.Permissions, Permissions{Allow: []Rule{
+			{Text: "mcp__github", Tool: "mcp__github", Line: 8, Column: 9},
+			{Text: "WebFetch(domain:go.dev)", Tool: "WebFetch", Pattern: "domain:go.dev", Line: 9, Column: 9},
+		}}},
+		{"members[0]", l.Members[0].Permissions, Permissions{Deny: []Rule{
+			{Text: "Write", Tool: "Write", Line: 12, Column: 26},
+			{Text: "Bash(curl (x)):*)", Tool: "Bash", Pattern: "curl (x)):*", Line: 12, Column: 33},
+		}}},
+		{"members[1]", l.Members[1].Permissions, Permissions{}},
+	}
+	for _, c := range checks {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s permissions =\n%+v\nwant\n%+v", c.what, c.got, c.want)
+		}
+	}
+}
+
 // TestQuietBounds checks that quiet's limits are inclusive.
 func TestQuietBounds(t *testing.T) {
 	for src, want := range map[string]time.Duration{
@@ -207,7 +252,7 @@ func TestWatchdogDefaultNames(t *testing.T) {
 }
 
 func TestNullMeansNotSet(t *testing.T) {
-	l := mustParse(t, "team: t\ndescription:\nroot: ~\nclaude: {command: null}\nlayout:\nlead:\nmembers:\nwatchdog:\n")
+	l := mustParse(t, "team: t\ndescription:\nroot: ~\nclaude: {command: null}\nlayout:\npermissions:\nlead:\nmembers:\nwatchdog:\n")
 	if l.Claude.Command != "claude" || l.Arrangement != "main-vertical" || l.Lead.Name != "lead" || len(l.Members) != 0 ||
 		l.Lead.Restart != "on-failure" || l.Watchdog.Quiet != 2*time.Second || !l.Watchdog.Defaults {
 		t.Errorf("nulls were not taken as defaults: %+v", l)

@@ -44,6 +44,7 @@ func TestProblems(t *testing.T) {
 		colors   = "red, blue, green, yellow, purple, orange, pink, cyan"
 		modes    = "acceptEdits, auto, bypassPermissions, manual, dontAsk, plan"
 		notClaud = "only for Claude Code members, not with command"
+		ruleWant = "want Tool or Tool(pattern), e.g. Bash(git status:*), Read, Edit(src/**)"
 		quietMsg = "must be a duration like 2s or 500ms, between 100ms and 1h"
 		// The known patterns in an answer's message: the layout's own, then the defaults.
 		defaults = "yes-no, yes-no-brackets, press-key, continue, overwrite, claude-trust, claude-api-key, " +
@@ -225,6 +226,7 @@ members:
     planModeRequired: false
     permissionMode: plan
     args: []
+    permissions: {allow: [Read]}
     color: red
     cwd: .
     env: {A: b}
@@ -234,7 +236,8 @@ members:
 			"t.yaml:7:5: members[0].prompt: " + notClaud,
 			"t.yaml:8:5: members[0].planModeRequired: " + notClaud,
 			"t.yaml:9:5: members[0].permissionMode: " + notClaud,
-			"t.yaml:10:5: members[0].args: " + notClaud}},
+			"t.yaml:10:5: members[0].args: " + notClaud,
+			"t.yaml:11:5: members[0].permissions: " + notClaud}},
 
 		// restart.
 		{"member restart", "team: t\nmembers:\n  - name: a\n    restart: allways\n", []string{
@@ -244,6 +247,50 @@ members:
 		{"restart not a string", "team: t\nmembers:\n  - name: a\n    command: [x]\n    restart: [always]\n", []string{
 			"t.yaml:5:14: members[0].restart: must be a string"}},
 		{"restart on a command member", "team: t\nmembers:\n  - name: a\n    command: [x]\n    restart: never\n", nil},
+
+		// permissions, at every level.
+		{"permissions not a mapping", "team: t\npermissions: [Read]\n", []string{
+			"t.yaml:2:14: permissions: must be a mapping"}},
+		{"permissions unknown key", "team: t\npermissions:\n  alow: [Read]\n  ask: [Edit]\n", []string{
+			`t.yaml:3:3: permissions: unknown key "alow"; did you mean "allow"?`,
+			`t.yaml:4:3: permissions: unknown key "ask"`}},
+		{"permissions allow not a list", "team: t\npermissions:\n  allow: Read\n", []string{
+			"t.yaml:3:10: permissions.allow: must be a list of strings"}},
+		{"permissions deny not a list", "team: t\npermissions:\n  deny: {Bash: rm}\n", []string{
+			"t.yaml:3:9: permissions.deny: must be a list of strings"}},
+		{"permissions rule not a string", "team: t\npermissions:\n  allow: [Read, [Edit], ~, \"\\0\"]\n", []string{
+			"t.yaml:3:17: permissions.allow[1]: must be a string",
+			"t.yaml:3:25: permissions.allow[2]: must be a string",
+			"t.yaml:3:28: permissions.allow[3]: must not contain a NUL byte"}},
+		{"permissions invalid rules", `team: t
+permissions:
+  allow:
+    - ""
+    - Bash()
+    - Bash(git status:*
+    - Bash (ls)
+    - 1Read
+    - Edit(src/**)x
+  deny: ["Bash(rm:*)", "rm -rf"]
+`, []string{
+			`t.yaml:4:7: permissions.allow[0]: invalid rule "": ` + ruleWant,
+			`t.yaml:5:7: permissions.allow[1]: invalid rule "Bash()": ` + ruleWant,
+			`t.yaml:6:7: permissions.allow[2]: invalid rule "Bash(git status:*": ` + ruleWant,
+			`t.yaml:7:7: permissions.allow[3]: invalid rule "Bash (ls)": ` + ruleWant,
+			`t.yaml:8:7: permissions.allow[4]: invalid rule "1Read": ` + ruleWant,
+			`t.yaml:9:7: permissions.allow[5]: invalid rule "Edit(src/**)x": ` + ruleWant,
+			`t.yaml:10:24: permissions.deny[1]: invalid rule "rm -rf": ` + ruleWant}},
+		{"lead permissions", "team: t\nlead:\n  permissions:\n    deny: [Bash(]\n", []string{
+			`t.yaml:4:12: lead.permissions.deny[0]: invalid rule "Bash(": ` + ruleWant}},
+		{"lead permissions not a mapping", "team: t\nlead:\n  permissions: Read\n", []string{
+			"t.yaml:3:16: lead.permissions: must be a mapping"}},
+		{"member permissions", "team: t\nmembers:\n  - name: a\n    permissions:\n      allow: [Read]\n      denny: [Bash]\n", []string{
+			`t.yaml:6:7: members[0].permissions: unknown key "denny"; did you mean "deny"?`}},
+		{"member permissions rule", "team: t\nmembers:\n  - name: a\n    permissions: {allow: [Read, 'Edit (x)']}\n", []string{
+			`t.yaml:4:33: members[0].permissions.allow[1]: invalid rule "Edit (x)": ` + ruleWant}},
+		{"permissions on a command member", "team: t\nmembers:\n  - name: a\n    command: [x]\n    permissions:\n      allow: [Read]\n", []string{
+			"t.yaml:5:5: members[0].permissions: " + notClaud}},
+		{"permissions empty", "team: t\npermissions:\n  allow: []\n  deny:\nlead:\n  permissions: {}\n", nil},
 
 		// watchdog.
 		{"watchdog not a mapping", "team: t\nwatchdog: on\n", []string{"t.yaml:2:11: watchdog: must be a mapping"}},

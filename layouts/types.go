@@ -13,8 +13,9 @@ type Layout struct {
 	Description string
 	Root        string // absolute working directory of the team
 	Claude      Claude
-	Env         []EnvVar // the team's env, in file order
-	Arrangement string   // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
+	Env         []EnvVar    // the team's env, in file order
+	Permissions Permissions // rules for every Claude Code member
+	Arrangement string      // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
 	Lead        Member
 	Members     []Member
 	Watchdog    Watchdog
@@ -49,6 +50,20 @@ type Answer struct {
 	Keys    []string
 }
 
+// Permissions are Claude Code permission rules: tool uses that are allowed
+// without asking, and ones that are refused.
+type Permissions struct {
+	Allow, Deny []Rule // in file order
+}
+
+// Rule is one permission rule, such as Bash(git status:*) or Read.
+type Rule struct {
+	Text         string // the rule as written
+	Tool         string // the name before the parenthesis: Bash
+	Pattern      string // what is inside the parentheses: git status:*; "" when there are none
+	Line, Column int    // where the rule is in the file, for messages
+}
+
 // Claude says how to launch Claude Code.
 type Claude struct {
 	Command string   // default "claude"; TEAMCTL_CLAUDE overrides it (applied by the caller, not here)
@@ -70,14 +85,15 @@ type Member struct {
 	Color            string // one of Colors; teammates without one get Colors in turn
 	Prompt           string
 	PlanModeRequired bool
-	PermissionMode   string   // "" or one of PermissionModes
-	TeammateMode     string   // lead only: "tmux" (default), "auto", "in-process"
-	Cwd              string   // absolute; Root joined with the member's relative cwd
-	Env              []EnvVar // in file order
-	Args             []string // extra arguments after teamctl's flags
-	Command          []string // non-empty: a plain process, not Claude Code
-	Restart          string   // one of RestartPolicies; default "on-failure"
-	Line, Column     int      // where the member starts in the file, for messages
+	PermissionMode   string      // "" or one of PermissionModes
+	TeammateMode     string      // lead only: "tmux" (default), "auto", "in-process"
+	Cwd              string      // absolute; Root joined with the member's relative cwd
+	Env              []EnvVar    // in file order
+	Args             []string    // extra arguments after teamctl's flags
+	Command          []string    // non-empty: a plain process, not Claude Code
+	Restart          string      // one of RestartPolicies; default "on-failure"
+	Permissions      Permissions // this member's own rules, on top of the team's
+	Line, Column     int         // where the member starts in the file, for messages
 }
 
 // IsClaude reports whether the member is a Claude Code session (not a plain command).

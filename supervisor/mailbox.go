@@ -13,6 +13,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/permrules"
 )
 
 // StateWaitingApproval: a teammate asked the lead for a tool permission and waits.
@@ -164,6 +166,9 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 		}
 		w := s.watchOf(name)
 		req := &Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: short(string(p.Input), 200), Since: time.Now().UTC()}
+		if s.answerByRule(name, p, req) {
+			return
+		}
 		lm := &LiveMember{State: StateWaitingApproval, Since: req.Since, Request: req}
 		if w != nil {
 			lm.Pane = w.id
@@ -314,4 +319,54 @@ func pendingRequest(configDir, claudeTeam, team, member, id string) (claudecode.
 		return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request %q", member, id)
 	}
 	return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request waiting", member)
+}
+
+// answerByRule answers a permission request when the layout's rules decide it
+// (the member's and the team's; deny wins), records both the request and the
+// answer naming the rule, and reports whether it did. No rule, no answer.
+func (s *sup) answerByRule(member string, p claudecode.PermissionRequest, req *Request) bool {
+	if s.lay == nil {
+		return false
+	}
+	allow, deny := toRules(s.lay.Permissions.Allow), toRules(s.lay.Permissions.Deny)
+	for _, m := range s.lay.All() {
+		if m.Name == member {
+			allow = append(toRules(m.Permissions.Allow), allow...)
+			deny = append(toRules(m.Permissions.Deny), deny...)
+		}
+	}
+	cwd := ""
+	if m, ok := s.st.Member(member); ok {
+		cwd = m.Cwd
+	}
+	d, rule := permrules.Decide(permrules.Call{Tool: p.ToolName, Input: p.Input, Cwd: cwd}, allow, deny)
+	if d == permrules.Ask {
+		return false
+	}
+	now := time.Now()
+	msg, how := claudecode.ApproveMessage(p, now), "automatic: allowed by rule "+rule.Text
+	if d == permrules.Deny {
+		msg, how = claudecode.DenyMessage(p, "denied by rule "+rule.Text, now), "automatic: denied by rule "+rule.Text
+	}
+	inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, member)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = claudecode.AppendMessage(ctx, inbox, msg)
+		cancel()
+	}
+	if err != nil {
+		s.log.Warn("answer by rule", "member", member, "err", err)
+		return false // a person can still answer it
+	}
+	s.event(Event{Kind: EventPermissionRequest, Member: member, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
+	s.event(Event{Kind: EventPermissionAnswer, Member: member, RequestID: p.RequestID, Tool: p.ToolName, Detail: how})
+	return true
+}
+
+func toRules(rs []layouts.Rule) []permrules.Rule {
+	out := make([]permrules.Rule, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, permrules.Rule{Text: r.Text, Tool: r.Tool, Pattern: r.Pattern})
+	}
+	return out
 }

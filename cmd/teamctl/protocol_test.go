@@ -126,3 +126,47 @@ func TestSendReachesTeammateAndLead(t *testing.T) {
 		t.Error("send to an unknown member succeeded")
 	}
 }
+
+// TestPermissionRulesAnswerByThemselves: a layout's rules answer matching
+// requests (deny winning, member rules with the team's), name the rule in the
+// event, and leave unmatched requests to a person.
+func TestPermissionRulesAnswerByThemselves(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	allowed := filepath.Join(e.Work, "allowed.txt")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: rules
+permissions:
+  allow: ["Bash(touch:*)"]
+  deny: ["Bash(rm:*)"]
+members:
+  - name: toucher
+    env: {TEAMCTL_STANDIN_SCRIPT: "bash:touch %s"}
+  - name: remover
+    env: {TEAMCTL_STANDIN_SCRIPT: "bash:rm -f %s"}
+  - name: asker
+    permissions: {deny: ["Bash(echo:*)"]}
+    env: {TEAMCTL_STANDIN_SCRIPT: "bash:ls"}
+`, allowed, allowed)))
+	testenv.Eventually(t, 20*time.Second, "the allowed command to run", func() (bool, string) {
+		_, err := os.Stat(allowed)
+		return err == nil, fmt.Sprint(err)
+	})
+	st := statusOf(t, e, "rules")
+	waitScreen(t, e, "teamctl-rules", member(st, "remover").Pane, "Denied: denied by rule Bash(rm:*)")
+	waitMember(t, e, "rules", "asker", 20*time.Second, func(m memberStatus) bool { return m.State == "waiting-approval" })
+	evs := events(t, e, "rules")
+	for name, want := range map[string]string{"toucher": "automatic: allowed by rule Bash(touch:*)", "remover": "automatic: denied by rule Bash(rm:*)"} {
+		found := false
+		for _, ev := range evs {
+			if ev.Member == name && ev.Kind == "permission-answer" && ev.Detail == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no permission-answer %q in %+v", name, want, evs)
+		}
+	}
+	if countEvents(evs, "asker", "permission-answer") != 0 {
+		t.Errorf("a request no rule matches was answered: %+v", evs)
+	}
+}
