@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/teamctl/teamctl/claudecode"
 	"io"
 	"strings"
 	"syscall"
@@ -75,10 +76,16 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		groups[p.PID] = name
 	}
 	res := &DownResult{}
+	politely := askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second))
 	for pgid := range groups {
-		syscall.Kill(-pgid, syscall.SIGTERM)
+		if !politely[pgid] {
+			syscall.Kill(-pgid, syscall.SIGTERM)
+		}
 	}
 	gone := waitGroups(ctx, groups, o.Timeout)
+	for pgid := range politely {
+		gone[pgid] = true
+	}
 	for pgid, name := range groups {
 		if gone[pgid] {
 			res.Terminated = append(res.Terminated, name)
@@ -170,4 +177,37 @@ func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
 	}
 	waitExit(2 * time.Second)
 	return pids
+}
+
+// askTeammatesToShutDown sends each running Claude Code teammate Claude Code's
+// own shutdown_request and waits up to wait for them to end by themselves (a
+// teammate hands the request to its model, which may refuse: so there is a
+// deadline, and what is left gets SIGTERM as usual). It returns the process
+// groups that ended politely.
+func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration) map[int]bool {
+	byPane := map[string]tmux.Pane{}
+	for _, p := range panes {
+		byPane[p.ID] = p
+	}
+	asked := map[int]string{}
+	for _, m := range st.Members {
+		p, ok := byPane[m.Pane]
+		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
+			continue
+		}
+		inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, m.Name)
+		if err != nil {
+			continue
+		}
+		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(claudecode.NewSessionID(), "the team is going down (teamctl down)", time.Now()))
+		cancel()
+		if err == nil {
+			asked[p.PID] = m.Name
+		}
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	return waitGroups(ctx, asked, wait)
 }

@@ -340,7 +340,8 @@ func TestDownLeavesNothing(t *testing.T) {
 	layout := standInLayout(e, "team.yaml", `team: gone
 members:
   - name: stubborn
-    env: {TEAMCTL_STANDIN_SCRIPT: "ignore-term"}
+    command: [sh, -c, "trap '' TERM; echo STUBBORN-READY; sleep 600"]
+  - name: polite
   - name: child
     command: [sh, -c, "sleep 600 & sleep 600; wait"]
   - name: escaper
@@ -355,11 +356,19 @@ members:
 	defer func() { bystander.Process.Kill(); bystander.Wait() }()
 	e.MustRun("up", layout)
 	s := getStatus(t, e, "gone")
-	waitScreen(t, e, "teamctl-gone", s.Members[1].Pane, "@stubborn")
+	waitScreen(t, e, "teamctl-gone", s.Members[1].Pane, "STUBBORN-READY")
+	waitScreen(t, e, "teamctl-gone", s.Members[2].Pane, "@polite")
 	start := time.Now()
 	r := e.MustRun("down", "--team", "gone", "--timeout", "1s")
 	if !strings.Contains(r.Stdout, "1 killed") {
 		t.Errorf("down output: %s %s", r.Stdout, r.Stderr)
+	}
+	// The Claude Code teammate was asked first, in Claude Code's own protocol,
+	// and approved its shutdown before anything was signalled.
+	st, _ := readState(t, e, "gone")
+	lead, _ := os.ReadFile(filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json"))
+	if !strings.Contains(string(lead), "shutdown_approved") || !strings.Contains(string(lead), `"from": "polite"`) {
+		t.Errorf("no shutdown_approved from polite in the lead's inbox:\n%s", lead)
 	}
 	if time.Since(start) > 8*time.Second {
 		t.Errorf("down took %s", time.Since(start))
@@ -388,7 +397,7 @@ members:
 	if _, err := os.Stat(filepath.Join(e.TmuxTmpDir, "tmux-"+strconv.Itoa(os.Getuid()), "teamctl-gone")); err == nil {
 		t.Error("socket file left behind")
 	}
-	st, _ := readState(t, e, "gone")
+	st, _ = readState(t, e, "gone")
 	if st.StoppedAt == nil {
 		t.Error("state does not record the stop")
 	}
