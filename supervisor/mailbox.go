@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
+	"github.com/teamctl/teamctl/state"
 )
 
 // StateWaitingApproval: a teammate asked the lead for a tool permission and waits.
@@ -25,6 +28,8 @@ const (
 	EventMessage            = "message"
 	EventPermissionRequest  = "permission-request"
 	EventPermissionAnswer   = "permission-answer"
+	EventConfig             = "config"
+	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
 	maxSeenLeadInboxEntries = 5000
 )
@@ -47,6 +52,8 @@ type mailWatch struct {
 	events    string
 	eventsOff int64
 	queue     string
+	config    string          // the lead's team config.json
+	members   map[string]bool // its members as last read, to report changes
 	soon      *time.Timer
 	fire      chan struct{}
 }
@@ -69,7 +76,11 @@ func (s *sup) watchMail() error {
 	if err != nil {
 		return fmt.Errorf("watch mailboxes: %w", err)
 	}
-	for _, dir := range []string{filepath.Dir(inbox), filepath.Dir(evPath)} {
+	cfg, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	if err != nil {
+		return err
+	}
+	for _, dir := range []string{filepath.Dir(inbox), filepath.Dir(evPath), filepath.Dir(cfg)} {
 		if err := w.Add(dir); err != nil {
 			w.Close()
 			return fmt.Errorf("watch %s: %w", dir, err)
@@ -77,7 +88,7 @@ func (s *sup) watchMail() error {
 	}
 	fi, _ := os.Stat(evPath)
 	queue, _ := leadQueuePath(s.team)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, fire: make(chan struct{}, 1)}
+	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, fire: make(chan struct{}, 1)}
 	if fi != nil {
 		m.eventsOff = fi.Size() // answers before this start are in live.json already
 	}
@@ -89,7 +100,7 @@ func (s *sup) watchMail() error {
 				if !ok {
 					return
 				}
-				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue {
+				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue || ev.Name == cfg {
 					m.later()
 				}
 			case _, ok := <-w.Errors:
@@ -147,6 +158,7 @@ func (s *sup) readMail(ctx context.Context) {
 	}
 	s.readAnswers()
 	s.readLeadQueue(ctx)
+	s.checkConfig()
 	s.saveLive()
 }
 
@@ -369,4 +381,65 @@ func toRules(rs []layouts.Rule) []permrules.Rule {
 		out = append(out, permrules.Rule{Text: r.Text, Tool: r.Tool, Pattern: r.Pattern})
 	}
 	return out
+}
+
+// checkConfig keeps the lead's team config.json there while the team is up:
+// when it disappears (teammates cannot reach the lead without it: their
+// permission requests fail silently) a minimal one is written again. It also
+// reports changes to the member list. It never rewrites a config that exists,
+// and never writes one the lead has not written first: that file is the lead's.
+func (s *sup) checkConfig() {
+	cfg, err := claudecode.ReadTeamConfig(s.mail.config)
+	if errors.Is(err, fs.ErrNotExist) {
+		if s.mail.members == nil {
+			return // not written yet: the lead writes it (and `up` waits for that); never pre-empt it
+		}
+		leadPID := 0
+		if m, ok := s.st.Member(s.leadName()); ok {
+			leadPID = m.PID
+		}
+		minimal := claudecode.MinimalTeamConfig(s.st.ClaudeTeam, s.st.LeadSessionID, s.leadCwd(), leadPID, time.Now())
+		if written, werr := claudecode.WriteTeamConfigIfMissing(s.mail.config, minimal); werr != nil {
+			s.log.Warn("recreate team config", "err", werr)
+		} else if written {
+			s.event(Event{Kind: EventConfig, Detail: "the team's config.json was gone; wrote a minimal one so teammates can reach the lead"})
+		}
+		return
+	}
+	if err != nil {
+		return // being written, or not ours to judge
+	}
+	now := map[string]bool{}
+	for _, m := range cfg.Members {
+		now[m.Name] = true
+	}
+	if s.mail.members != nil {
+		for name := range now {
+			if !s.mail.members[name] {
+				s.event(Event{Kind: EventMember, Member: name, Detail: "joined the team's config.json"})
+			}
+		}
+		for name := range s.mail.members {
+			if !now[name] {
+				s.event(Event{Kind: EventMember, Member: name, Detail: "left the team's config.json"})
+			}
+		}
+	}
+	s.mail.members = now
+}
+
+func (s *sup) leadName() string {
+	for _, m := range s.st.Members {
+		if m.Role == state.RoleLead {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+func (s *sup) leadCwd() string {
+	if m, ok := s.st.Member(s.leadName()); ok {
+		return m.Cwd
+	}
+	return ""
 }

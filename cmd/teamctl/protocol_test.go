@@ -170,3 +170,28 @@ members:
 		t.Errorf("a request no rule matches was answered: %+v", evs)
 	}
 }
+
+// TestTeamConfigIsKeptWhileUp: when the lead's config.json disappears while the
+// team is up, the supervisor writes a minimal one again and says so.
+func TestTeamConfigIsKeptWhileUp(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: keeper\nmembers:\n  - name: mate\n"))
+	st, _ := readState(t, e, "keeper")
+	cfg := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "config.json")
+	// Let the supervisor see the lead's config first (its member list event-free).
+	testenv.Eventually(t, 10*time.Second, "the supervisor running", func() (bool, string) {
+		return statusOf(t, e, "keeper").Supervisor.Running, ""
+	})
+	waitMember(t, e, "keeper", "mate", 20*time.Second, func(m memberStatus) bool { return m.State == "idle" })
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "config.json written again", func() (bool, string) {
+		b, err := os.ReadFile(cfg)
+		return err == nil && strings.Contains(string(b), st.LeadSessionID), fmt.Sprint(err)
+	})
+	if n := countEvents(events(t, e, "keeper"), "", "config"); n != 1 {
+		t.Errorf("%d config events", n)
+	}
+}
