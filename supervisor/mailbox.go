@@ -29,6 +29,7 @@ const (
 	EventPermissionRequest  = "permission-request"
 	EventPermissionAnswer   = "permission-answer"
 	EventConfig             = "config"
+	EventMailboxCorrupt     = "mailbox-corrupt"
 	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
 	maxSeenLeadInboxEntries = 5000
@@ -47,15 +48,16 @@ type Request struct {
 // idle notifications and messages arrive) and the team's event log (where
 // `teamctl approve` and `deny` record their answers), with fsnotify.
 type mailWatch struct {
-	w         *fsnotify.Watcher
-	leadInbox string
-	events    string
-	eventsOff int64
-	queue     string
-	config    string          // the lead's team config.json
-	members   map[string]bool // its members as last read, to report changes
-	soon      *time.Timer
-	fire      chan struct{}
+	w           *fsnotify.Watcher
+	leadInbox   string
+	events      string
+	eventsOff   int64
+	queue       string
+	config      string          // the lead's team config.json
+	members     map[string]bool // its members as last read, to report changes
+	corruptMark string          // size and mtime of the lead inbox last reported corrupt
+	soon        *time.Timer
+	fire        chan struct{}
 }
 
 // watchMail starts watching; a team whose Claude Code files cannot be watched
@@ -136,9 +138,21 @@ func (m *mailWatch) close() {
 // readMail handles what is new in the lead's inbox and in the event log.
 func (s *sup) readMail(ctx context.Context) {
 	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
-	if err != nil {
+	var corrupt *claudecode.CorruptMailboxError
+	switch {
+	case errors.As(err, &corrupt):
+		// Never overwritten (claudecode keeps it as it is); reported once per
+		// version of the file, and read again when it changes.
+		if fi, serr := os.Stat(s.mail.leadInbox); serr == nil {
+			mark := fmt.Sprintf("%d-%d", fi.Size(), fi.ModTime().UnixNano())
+			if mark != s.mail.corruptMark {
+				s.mail.corruptMark = mark
+				s.event(Event{Kind: EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.mail.leadInbox, corrupt.Err)})
+			}
+		}
+	case err != nil:
 		s.log.Warn("lead inbox", "err", err)
-	} else {
+	default:
 		seen := map[string]bool{}
 		for _, k := range s.live.LeadInboxSeen {
 			seen[k] = true

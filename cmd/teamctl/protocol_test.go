@@ -195,3 +195,31 @@ func TestTeamConfigIsKeptWhileUp(t *testing.T) {
 		t.Errorf("%d config events", n)
 	}
 }
+
+// TestCorruptLeadInboxIsReportedAndKept: a lead inbox that does not parse is
+// never overwritten; it is reported once, and the supervisor carries on.
+func TestCorruptLeadInboxIsReportedAndKept(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: corrupt\n"))
+	st, _ := readState(t, e, "corrupt")
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
+	testenv.Eventually(t, 10*time.Second, "the supervisor running", func() (bool, string) {
+		return statusOf(t, e, "corrupt").Supervisor.Running, ""
+	})
+	garbage := []byte(`[{"from": "x", "text": `)
+	os.MkdirAll(filepath.Dir(inbox), 0o700)
+	if err := os.WriteFile(inbox, garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "a mailbox-corrupt event", func() (bool, string) {
+		evs := events(t, e, "corrupt")
+		return countEvents(evs, "team-lead", "mailbox-corrupt") == 1, fmt.Sprint(evs)
+	})
+	if b, _ := os.ReadFile(inbox); string(b) != string(garbage) {
+		t.Errorf("the corrupt mailbox was changed: %q", b)
+	}
+	if !statusOf(t, e, "corrupt").Supervisor.Running {
+		t.Error("the supervisor stopped over a corrupt mailbox")
+	}
+}
