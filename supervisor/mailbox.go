@@ -30,6 +30,7 @@ const (
 	EventPermissionAnswer   = "permission-answer"
 	EventConfig             = "config"
 	EventMailboxCorrupt     = "mailbox-corrupt"
+	EventTask               = "task"
 	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
 	maxSeenLeadInboxEntries = 5000
@@ -53,9 +54,11 @@ type mailWatch struct {
 	events      string
 	eventsOff   int64
 	queue       string
-	config      string          // the lead's team config.json
-	members     map[string]bool // its members as last read, to report changes
-	corruptMark string          // size and mtime of the lead inbox last reported corrupt
+	config      string            // the lead's team config.json
+	members     map[string]bool   // its members as last read, to report changes
+	corruptMark string            // size and mtime of the lead inbox last reported corrupt
+	tasks       map[string]string // task id → status, as last read
+	tasksDir    string
 	soon        *time.Timer
 	fire        chan struct{}
 }
@@ -88,9 +91,15 @@ func (s *sup) watchMail() error {
 			return fmt.Errorf("watch %s: %w", dir, err)
 		}
 	}
+	// Claude Code makes the tasks folder when the first task is created; watched
+	// when it is there, otherwise looked at whenever the team's mail moves.
+	tasksDir, _ := claudecode.TasksDir(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	if tasksDir != "" {
+		w.Add(tasksDir)
+	}
 	fi, _ := os.Stat(evPath)
 	queue, _ := leadQueuePath(s.team)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, fire: make(chan struct{}, 1)}
+	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir, fire: make(chan struct{}, 1)}
 	if fi != nil {
 		m.eventsOff = fi.Size() // answers before this start are in live.json already
 	}
@@ -102,7 +111,7 @@ func (s *sup) watchMail() error {
 				if !ok {
 					return
 				}
-				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue || ev.Name == cfg {
+				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue || ev.Name == cfg || filepath.Dir(ev.Name) == tasksDir {
 					m.later()
 				}
 			case _, ok := <-w.Errors:
@@ -173,6 +182,7 @@ func (s *sup) readMail(ctx context.Context) {
 	s.readAnswers()
 	s.readLeadQueue(ctx)
 	s.checkConfig()
+	s.checkTasks()
 	s.saveLive()
 }
 

@@ -223,3 +223,42 @@ func TestCorruptLeadInboxIsReportedAndKept(t *testing.T) {
 		t.Error("the supervisor stopped over a corrupt mailbox")
 	}
 }
+
+// TestTasksAreListedAndFollowed: Claude Code's task files show in `tasks`, and
+// a new task or a status change is a "task" event.
+func TestTasksAreListedAndFollowed(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: tasker\nmembers:\n  - name: mate\n"))
+	st, _ := readState(t, e, "tasker")
+	dir := filepath.Join(e.ClaudeDir, "tasks", st.ClaudeTeam)
+	os.MkdirAll(dir, 0o700)
+	testenv.Eventually(t, 10*time.Second, "the supervisor running", func() (bool, string) {
+		return statusOf(t, e, "tasker").Supervisor.Running, ""
+	})
+	write := func(status string) {
+		b, _ := json.Marshal(map[string]any{"id": "1", "subject": "Fix the login bug", "status": status, "owner": "mate"})
+		os.WriteFile(filepath.Join(dir, "1.json"), b, 0o600)
+		// The task folder may not have been watched yet: mail moving makes the
+		// supervisor look too, as it would when a teammate reports.
+		e.MustRun("send", "mate", "tasks changed", "--team", "tasker")
+	}
+	write("pending")
+	testenv.Eventually(t, 20*time.Second, "a task event", func() (bool, string) {
+		evs := events(t, e, "tasker")
+		return countEvents(evs, "mate", "task") >= 1, fmt.Sprint(evs)
+	})
+	write("completed")
+	testenv.Eventually(t, 20*time.Second, "the status change as an event", func() (bool, string) {
+		for _, ev := range events(t, e, "tasker") {
+			if ev.Kind == "task" && strings.Contains(ev.Detail, "task 1 completed") {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprint(events(t, e, "tasker"))
+	})
+	out := e.MustRun("tasks", "--team", "tasker").Stdout
+	if !strings.Contains(out, "completed") || !strings.Contains(out, "Fix the login bug") || !strings.Contains(out, "mate") {
+		t.Errorf("tasks:\n%s", out)
+	}
+}

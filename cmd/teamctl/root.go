@@ -51,6 +51,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newDenyCmd(io, g),
 		newSendCmd(io, g),
 		newInboxCmd(io, g),
+		newTasksCmd(io, g),
 	)
 	return root
 }

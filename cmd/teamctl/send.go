@@ -80,3 +80,33 @@ func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
+
+func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tasks",
+		Short: "List the team's Claude Code tasks (tasks/<team>/*.json)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			tasks, err := supervisor.Tasks(team)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(ios, tasks)
+			}
+			tw := tabwriter.NewWriter(ios.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATUS\tOWNER\tSUBJECT")
+			for _, t := range tasks {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, t.Owner, t.Subject)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
