@@ -1,5 +1,10 @@
 package claudecode
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // LeadMailboxName is the member name of a team's lead, and so the name of its inbox.
 const LeadMailboxName = "team-lead"
 
@@ -11,6 +16,7 @@ type LeadSpec struct {
 	TeammateMode   string   // "" omits --teammate-mode
 	Model          string
 	PermissionMode string
+	Settings       string   // --settings value (hooks); "" for none
 	Args           []string // extra arguments after teamctl's flags
 	Prompt         string   // "" starts without a prompt
 }
@@ -23,6 +29,7 @@ func LeadArgv(s LeadSpec) []string {
 	argv = appendIf(argv, "--teammate-mode", s.TeammateMode)
 	argv = appendIf(argv, "--model", s.Model)
 	argv = appendIf(argv, "--permission-mode", s.PermissionMode)
+	argv = appendIf(argv, "--settings", s.Settings)
 	argv = append(argv, s.Args...)
 	if s.Prompt != "" {
 		argv = append(argv, "--", s.Prompt)
@@ -42,6 +49,7 @@ type TeammateSpec struct {
 	AgentType        string
 	Model            string
 	PermissionMode   string
+	Settings         string
 	Args             []string
 }
 
@@ -61,6 +69,7 @@ func TeammateArgv(s TeammateSpec) []string {
 	argv = appendIf(argv, "--agent-type", s.AgentType)
 	argv = appendIf(argv, "--model", s.Model)
 	argv = appendIf(argv, "--permission-mode", s.PermissionMode)
+	argv = appendIf(argv, "--settings", s.Settings)
 	return append(argv, s.Args...)
 }
 
@@ -79,4 +88,23 @@ func appendIf(argv []string, flag, value string) []string {
 		return argv
 	}
 	return append(argv, flag, value)
+}
+
+// HookEvents are the Claude Code hook events teamctl listens to.
+var HookEvents = []string{"Notification", "Stop", "StopFailure", "PermissionRequest", "TeammateIdle"}
+
+// HookSettings is a --settings value whose hooks run command (a shell command
+// line, as Claude Code runs hooks) for each of HookEvents.
+func HookSettings(command string) string {
+	hooks := map[string]any{}
+	for _, ev := range HookEvents {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command}}}}
+	}
+	b, _ := json.Marshal(map[string]any{"hooks": hooks})
+	return string(b)
+}
+
+// ShellQuote quotes s for a POSIX shell (hook commands go through one).
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

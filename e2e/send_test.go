@@ -14,6 +14,16 @@ func TestSendReachesTheModel(t *testing.T) {
 	w := newWorld(t, "e2e-send", true, fakeapi.DefaultScript)
 	w.e.MustRun("up", w.layout("", member{"alice", first}))
 	w.waitRequest("alice's first turn", func(r fakeapi.Request) bool { return r.UserTextContains(first) })
+	// Claude Code's hooks (teamctl passes them with --settings) call `teamctl
+	// hook` when the turn ends.
+	poll(t, wait, "a hook event from alice", func() (bool, string) {
+		for _, e := range w.events() {
+			if e.Kind == "hook" && e.Member == "alice" {
+				return true, ""
+			}
+		}
+		return false, eventLines(w.events())
+	})
 	w.e.MustRun("send", "alice", second, "--team", w.team)
 	r := w.waitRequest("the sent text as a new turn", func(r fakeapi.Request) bool {
 		return r.IsTurn() && r.UserTextContains(second)

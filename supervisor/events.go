@@ -31,6 +31,7 @@ const (
 	EventAnswer       = "answer"
 	EventNotify       = "notify"
 	EventSupervisor   = "supervisor"
+	EventHook         = "hook"
 )
 
 // Event is one line of events.jsonl.
@@ -50,6 +51,7 @@ type Event struct {
 	Keys      []string  `json:"keys,omitempty"`
 	RequestID string    `json:"request_id,omitempty"`
 	Tool      string    `json:"tool,omitempty"`
+	Hook      string    `json:"hook,omitempty"` // the Claude Code hook event, for kind "hook"
 	Detail    string    `json:"detail,omitempty"`
 }
 

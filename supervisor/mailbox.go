@@ -249,6 +249,10 @@ func (s *sup) readAnswers() {
 		return
 	}
 	n, _ := scanEvents(f, func(e Event) {
+		if e.Kind == EventHook {
+			s.fromHook(e)
+			return
+		}
 		if e.Kind != EventPermissionAnswer {
 			return
 		}
@@ -466,4 +470,26 @@ func (s *sup) leadCwd() string {
 		return m.Cwd
 	}
 	return ""
+}
+
+// fromHook uses a Claude Code hook as a second signal: Stop and TeammateIdle
+// mean the member finished its turn (idle), PermissionRequest and Notification
+// mean it may be asking, so its screen is looked at now rather than after the
+// quiet period.
+func (s *sup) fromHook(e Event) {
+	w := s.watchOf(e.Member)
+	if w == nil || w.live.State == StateExited || w.live.State == StateFailed {
+		return
+	}
+	switch e.Hook {
+	case "Stop", "TeammateIdle":
+		if w.live.State != StateIdle && w.live.State != StateWaitingApproval && w.live.State != StateStalled {
+			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: time.Now().UTC()}
+			w.rechecked = false
+			s.live.Members[w.member] = w.live
+			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
+		}
+	case "PermissionRequest", "Notification":
+		s.requestCapture(w)
+	}
 }

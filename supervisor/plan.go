@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
@@ -28,8 +29,9 @@ type Launch struct {
 
 // Programs are the resolved programs a plan launches.
 type Programs struct {
-	Claude string            // absolute path of Claude Code (or its stand-in)
-	Plain  map[string]string // member name → absolute path of its command[0]
+	Claude  string            // absolute path of Claude Code (or its stand-in)
+	Plain   map[string]string // member name → absolute path of its command[0]
+	Teamctl string            // this teamctl, for Claude Code's hooks ("" for none)
 }
 
 // TeamVars are the variables teamctl itself sets in every pane.
@@ -41,6 +43,13 @@ func teamVars(team, member string) []string {
 // Claude Code session UUID; the teammates join the lead's implicit team.
 func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
 	claudeTeam := claudecode.LeadTeamName(leadSession)
+	settings := func(m layouts.Member) string {
+		// A layout that sets --settings itself keeps its own (Claude Code takes one).
+		if progs.Teamctl == "" || hasFlag(l.Claude.Args, "--settings") || hasFlag(m.Args, "--settings") {
+			return ""
+		}
+		return claudecode.HookSettings(claudecode.ShellQuote(progs.Teamctl) + " hook")
+	}
 	teamEnv := envPairs(l.Env)
 	var out []Launch
 
@@ -50,7 +59,7 @@ func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
 		Argv: claudecode.LeadArgv(claudecode.LeadSpec{
 			Program: progs.Claude, ProgramArgs: l.Claude.Args, SessionID: leadSession,
 			TeammateMode: lead.TeammateMode, Model: lead.Model, PermissionMode: lead.PermissionMode,
-			Args: lead.Args, Prompt: lead.Prompt,
+			Settings: settings(lead), Args: lead.Args, Prompt: lead.Prompt,
 		}),
 		Env: concat(teamEnv, envPairs(lead.Env), claudecode.LeadEnv(), teamVars(l.Team, lead.Name)),
 	}))
@@ -69,7 +78,7 @@ func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
 			Argv: claudecode.TeammateArgv(claudecode.TeammateSpec{
 				Program: progs.Claude, ProgramArgs: l.Claude.Args, Name: m.Name, Team: claudeTeam,
 				Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
-				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Args: m.Args,
+				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: settings(m), Args: m.Args,
 			}),
 			Env: concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name)),
 		}))
@@ -144,4 +153,13 @@ func lookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(str
 		}
 	}
 	return getenv(name)
+}
+
+func hasFlag(args []string, flag string) bool {
+	for _, a := range args {
+		if a == flag || strings.HasPrefix(a, flag+"=") {
+			return true
+		}
+	}
+	return false
 }

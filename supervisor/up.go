@@ -26,6 +26,7 @@ type Options struct {
 	ConfigWait     time.Duration // how long the lead gets to write its team config (default 5s)
 	Width, Height  int           // size of a new session's window (default 200x50)
 	Progress       io.Writer     // one line per member as it comes up; nil for none
+	Teamctl        string        // this teamctl's path, which Claude Code's hooks call ("" for no hooks)
 }
 
 // Result says what Up did.
@@ -55,6 +56,7 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	progs.Teamctl = o.Teamctl
 	unlock, err := state.Lock(ctx, l.Team)
 	if err != nil {
 		return nil, err

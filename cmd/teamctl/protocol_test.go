@@ -1,9 +1,11 @@
 package main_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -260,5 +262,36 @@ func TestTasksAreListedAndFollowed(t *testing.T) {
 	out := e.MustRun("tasks", "--team", "tasker").Stdout
 	if !strings.Contains(out, "completed") || !strings.Contains(out, "Fix the login bug") || !strings.Contains(out, "mate") {
 		t.Errorf("tasks:\n%s", out)
+	}
+}
+
+// TestHookRecordsAnEvent: `teamctl hook`, as Claude Code calls it, appends an
+// event for the member and exits 0 at once; a Stop hook makes the member idle.
+func TestHookRecordsAnEvent(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: hooked\nmembers:\n  - name: mate\n    env: {TEAMCTL_STANDIN_SCRIPT: busy}\n"))
+	// The supervisor follows the events written after its start.
+	testenv.Eventually(t, 10*time.Second, "the supervisor's start", func() (bool, string) {
+		return countEvents(events(t, e, "hooked"), "", "supervisor") == 1, ""
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "hook")
+	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=hooked", "TEAMCTL_MEMBER=mate")
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/x","hook_event_name":"Stop"}`)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hook: %v %s", err, out)
+	}
+	testenv.Eventually(t, 10*time.Second, "the hook event and the idle it means", func() (bool, string) {
+		evs := events(t, e, "hooked")
+		return countEvents(evs, "mate", "hook") == 1 && countEvents(evs, "mate", "idle") >= 1, fmt.Sprint(evs)
+	})
+	// Without a team it does nothing, and still exits 0.
+	cmd = exec.CommandContext(ctx, e.Bin, "hook")
+	cmd.Env = e.Environ()
+	cmd.Stdin = strings.NewReader(`not json`)
+	if err := cmd.Run(); err != nil {
+		t.Errorf("hook without a team: %v", err)
 	}
 }

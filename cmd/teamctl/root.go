@@ -52,6 +52,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newSendCmd(io, g),
 		newInboxCmd(io, g),
 		newTasksCmd(io, g),
+		newHookCmd(io),
 	)
 	return root
 }

@@ -52,7 +52,9 @@ func runUp(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error
 
 func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layout, o *upOptions, claude string) error {
 	cols, rows := io.TerminalSize()
+	exe, _ := os.Executable()
 	opts := supervisor.Options{
+		Teamctl: exe,
 		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate,
 		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
 	}

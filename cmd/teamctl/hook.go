@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+// newHookCmd is what Claude Code's hooks call (teamctl passes them in
+// --settings): it reads the hook's JSON on stdin, appends an event for the
+// supervisor, and exits 0 at once whatever happens — it must never hold up or
+// fail Claude Code.
+func newHookCmd(ios *iostreams.IO) *cobra.Command {
+	return &cobra.Command{
+		Use:    "hook",
+		Short:  "Receive a Claude Code hook (called by Claude Code, not by people)",
+		Hidden: true,
+		Args:   cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			team, member := os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER")
+			if !state.ValidTeamName(team) {
+				return nil
+			}
+			in := make(chan []byte, 1)
+			go func() { b, _ := io.ReadAll(io.LimitReader(ios.In, 1<<20)); in <- b }()
+			var data []byte
+			select {
+			case data = <-in:
+			case <-time.After(2 * time.Second):
+				return nil
+			}
+			var h struct {
+				Event   string `json:"hook_event_name"`
+				Type    string `json:"notification_type"`
+				Message string `json:"message"`
+				Session string `json:"session_id"`
+			}
+			json.Unmarshal(data, &h)
+			if h.Event == "" {
+				return nil
+			}
+			detail := strings.TrimSpace(strings.Join([]string{h.Event, h.Type, h.Message}, " "))
+			if ev, err := supervisor.OpenEventLog(team); err == nil {
+				ev.Append(supervisor.Event{Kind: supervisor.EventHook, Member: member, Hook: h.Event, Detail: detail})
+				ev.Close()
+			}
+			return nil
+		},
+	}
+}
