@@ -91,10 +91,11 @@ func (s *sup) watchMail() error {
 			return fmt.Errorf("watch %s: %w", dir, err)
 		}
 	}
-	// Claude Code makes the tasks folder when the first task is created; watched
-	// when it is there, otherwise looked at whenever the team's mail moves.
+	// The tasks folder is made here if Claude Code has not made it yet, so that
+	// it can be watched from the start (an empty folder changes nothing for
+	// Claude Code, and its own clean-up removes it with the team).
 	tasksDir, _ := claudecode.TasksDir(s.st.ClaudeConfig, s.st.ClaudeTeam)
-	if tasksDir != "" {
+	if tasksDir != "" && os.MkdirAll(tasksDir, 0o700) == nil {
 		w.Add(tasksDir)
 	}
 	fi, _ := os.Stat(evPath)
