@@ -82,10 +82,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 			syscall.Kill(-pgid, syscall.SIGTERM)
 		}
 	}
-	gone := waitGroups(ctx, groups, o.Timeout)
-	for pgid := range politely {
-		gone[pgid] = true
-	}
+	gone := waitGroups(ctx, groups, o.Timeout) // the polite ones are gone already
 	for pgid, name := range groups {
 		if gone[pgid] {
 			res.Terminated = append(res.Terminated, name)

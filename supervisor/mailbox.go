@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -61,6 +62,22 @@ type mailWatch struct {
 	tasksDir    string
 	soon        *time.Timer
 	fire        chan struct{}
+	mu          sync.Mutex
+	dirty       map[string]bool // which of the files changed since the last read
+}
+
+// take returns what changed since the last call (everything when all is set).
+func (m *mailWatch) take(all bool) map[string]bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.dirty
+	m.dirty = map[string]bool{}
+	if all {
+		for _, k := range []string{"inbox", "events", "queue", "config", "tasks"} {
+			d[k] = true
+		}
+	}
+	return d
 }
 
 // watchMail starts watching; a team whose Claude Code files cannot be watched
@@ -100,7 +117,8 @@ func (s *sup) watchMail() error {
 	}
 	fi, _ := os.Stat(evPath)
 	queue, _ := leadQueuePath(s.team)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir, fire: make(chan struct{}, 1)}
+	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
+		fire: make(chan struct{}, 1), dirty: map[string]bool{}}
 	if fi != nil {
 		m.eventsOff = fi.Size() // answers before this start are in live.json already
 	}
@@ -112,9 +130,25 @@ func (s *sup) watchMail() error {
 				if !ok {
 					return
 				}
-				if ev.Name == inbox || ev.Name == evPath || ev.Name == queue || ev.Name == cfg || filepath.Dir(ev.Name) == tasksDir {
-					m.later()
+				var what string
+				switch {
+				case ev.Name == inbox:
+					what = "inbox"
+				case ev.Name == evPath:
+					what = "events"
+				case ev.Name == queue:
+					what = "queue"
+				case ev.Name == cfg:
+					what = "config"
+				case filepath.Dir(ev.Name) == tasksDir:
+					what = "tasks"
+				default:
+					continue
 				}
+				m.mu.Lock()
+				m.dirty[what] = true
+				m.mu.Unlock()
+				m.later()
 			case _, ok := <-w.Errors:
 				if !ok {
 					return
@@ -145,8 +179,33 @@ func (m *mailWatch) close() {
 	}
 }
 
-// readMail handles what is new in the lead's inbox and in the event log.
-func (s *sup) readMail(ctx context.Context) {
+// readMail handles what changed among the files it follows (all of them at
+// start-up): each is read only when it changed, so the supervisor's own event
+// writes cost one incremental read of the event log and nothing more.
+func (s *sup) readMail(ctx context.Context, all bool) {
+	dirty := s.mail.take(all)
+	if dirty["inbox"] {
+		s.readLeadInbox()
+	}
+	if dirty["events"] {
+		s.readAnswers()
+	}
+	if dirty["queue"] {
+		s.readLeadQueue(ctx)
+	}
+	if dirty["config"] || dirty["inbox"] {
+		s.checkConfig() // also looked at with the inbox: a teammate joining shows there first
+	}
+	if dirty["tasks"] {
+		s.checkTasks()
+	}
+	if dirty["inbox"] || dirty["events"] || dirty["queue"] {
+		s.saveLive()
+	}
+}
+
+// readLeadInbox turns the lead inbox's new messages into state and events.
+func (s *sup) readLeadInbox() {
 	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
 	switch {
@@ -180,11 +239,6 @@ func (s *sup) readMail(ctx context.Context) {
 			s.live.LeadInboxSeen = s.live.LeadInboxSeen[n-maxSeenLeadInboxEntries:]
 		}
 	}
-	s.readAnswers()
-	s.readLeadQueue(ctx)
-	s.checkConfig()
-	s.checkTasks()
-	s.saveLive()
 }
 
 func messageKey(m claudecode.Message) string {
@@ -284,7 +338,7 @@ func short(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Answer writes the lead's answer to a teammate's pending permission request
+// AnswerPermission writes the lead's answer to a teammate's pending permission request
 // into the teammate's mailbox, and records it. requestID "" means the
 // member's pending request.
 func AnswerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string) (string, error) {

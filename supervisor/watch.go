@@ -149,7 +149,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		return err
 	}
 	if s.mail != nil {
-		s.readMail(ctx)
+		s.readMail(ctx, true)
 	}
 	err = s.loop(ctx)
 	s.log.Info("stopping", "err", err)
@@ -227,7 +227,7 @@ func (s *sup) loop(ctx context.Context) error {
 		case d := <-s.deadValues:
 			s.deadChanged(ctx, d[0], d[1])
 		case <-s.mailFire():
-			s.readMail(ctx)
+			s.readMail(ctx, false)
 		case <-s.syncFire:
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
