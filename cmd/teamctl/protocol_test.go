@@ -234,9 +234,10 @@ func TestTasksAreListedAndFollowed(t *testing.T) {
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: tasker\nmembers:\n  - name: mate\n"))
 	st, _ := readState(t, e, "tasker")
 	dir := filepath.Join(e.ClaudeDir, "tasks", st.ClaudeTeam)
-	// The supervisor follows what changes after its start.
-	testenv.Eventually(t, 10*time.Second, "the supervisor's start", func() (bool, string) {
-		return countEvents(events(t, e, "tasker"), "", "supervisor") == 1, ""
+	// The supervisor reports tasks that change after its first look, which it
+	// takes before its loop judges any pane: wait for such a judgement.
+	testenv.Eventually(t, 10*time.Second, "the supervisor's first look", func() (bool, string) {
+		return countEvents(events(t, e, "tasker"), "mate", "idle") >= 1, ""
 	})
 	write := func(status string) {
 		b, _ := json.Marshal(map[string]any{"id": "1", "subject": "Fix the login bug", "status": status, "owner": "mate"})
