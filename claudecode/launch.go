@@ -98,7 +98,7 @@ var HookEvents = []string{"Notification", "Stop", "StopFailure", "PermissionRequ
 func HookSettings(command string) string {
 	hooks := map[string]any{}
 	for _, ev := range HookEvents {
-		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command}}}}
+		hooks[ev] = []any{hookEntry(command)}
 	}
 	b, _ := json.Marshal(map[string]any{"hooks": hooks})
 	return string(b)

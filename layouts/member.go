@@ -73,6 +73,7 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 	m.Cwd, _ = w.dir(f.get("cwd"), at("cwd"), ms.root, ms.checkCwd)
 	m.Env = w.env(f.get("env"), at("env"))
 	m.Restart = w.choice(f.get("restart"), at("restart"), RestartPolicies, RestartPolicies[0])
+	m.Worktree = w.worktree(f.get("worktree"), at("worktree"))
 
 	switch {
 	case isLead:

@@ -128,6 +128,11 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	l.Env = w.env(f.get("env"), "env")
 	l.Permissions = w.permissions(f.get("permissions"), "permissions")
 	l.Arrangement = w.choice(f.get("layout"), "layout", Arrangements, Arrangements[0])
+	// The worktrees folder may not exist yet: up makes it.
+	if f.get("worktrees") != nil {
+		l.Worktrees, _ = w.dir(f.get("worktrees"), "worktrees", root, false)
+	}
+	l.Trust = w.boolean(f.get("trust"), "trust")
 
 	// Member directories are checked only under a usable root: under a bad one
 	// every cwd would fail too and bury the one mistake that matters.

@@ -482,3 +482,34 @@ func TestConfigs(t *testing.T) {
 		})
 	}
 }
+
+func TestWorktree(t *testing.T) {
+	l := mustParse(t, `team: t
+worktrees: wt
+trust: true
+lead:
+  worktree: false
+members:
+  - name: a
+    worktree: true
+  - name: b
+    worktree: {branch: feature/b, base: origin/main}
+  - name: c
+    command: [x]
+    worktree: {base: v1.2}
+`)
+	wd, _ := os.Getwd()
+	if l.Worktrees != filepath.Join(wd, "wt") || !l.Trust {
+		t.Errorf("Worktrees, Trust = %q, %v", l.Worktrees, l.Trust)
+	}
+	got := []*Worktree{l.Lead.Worktree}
+	for _, m := range l.Members {
+		got = append(got, m.Worktree)
+	}
+	want := []*Worktree{nil, {}, {Branch: "feature/b", Base: "origin/main"}, {Base: "v1.2"}}
+	for i := range want {
+		if (got[i] == nil) != (want[i] == nil) || got[i] != nil && *got[i] != *want[i] {
+			t.Errorf("member %d: worktree %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -73,6 +73,13 @@ func TestProblems(t *testing.T) {
 			"t.yaml:1:1: invalid YAML: unknown anchor 'boss' referenced"}},
 		{"tab indentation", "team: t\nlead:\n\tname: x\n", []string{
 			"t.yaml:3:1: invalid YAML: found character that cannot start any token"}},
+		{"bad worktrees", "team: t\ntrust: yes\nmembers:\n  - name: a\n    worktree: {branch: \"a b\", base: -x, path: p}\n  - name: b\n    worktree: [x]\n  - name: c\n    worktree: {branch: x..y}\n", []string{
+			"t.yaml:2:8: trust: must be true or false",
+			`t.yaml:5:24: members[0].worktree.branch: invalid branch name "a b": use letters, digits and . _ / + -`,
+			`t.yaml:5:37: members[0].worktree.base: invalid base "-x": must be a branch, tag or commit, without spaces and not starting with -`,
+			`t.yaml:5:41: members[0].worktree: unknown key "path"`,
+			"t.yaml:7:15: members[1].worktree: must be true, false, or a mapping with branch and base",
+			`t.yaml:9:24: members[2].worktree.branch: invalid branch name "x..y": must not contain "..", "//" or "/."`}},
 		{"empty file", "", []string{"t.yaml:1:1: empty layout file"}},
 		{"only comments", "# nothing yet\n", []string{"t.yaml:1:1: empty layout file"}},
 		{"not a mapping", "- team: t\n", []string{

@@ -19,6 +19,14 @@ type Layout struct {
 	Lead        Member
 	Members     []Member
 	Watchdog    Watchdog
+	Worktrees   string // absolute folder for members' worktrees; "" for <repo>/.teamctl/worktrees
+	Trust       bool   // record worktrees outside a trusted folder as trusted in Claude Code's config
+}
+
+// Worktree asks for a member's own git worktree. Empty fields take teamctl's
+// defaults: branch teamctl/<team>/<member>, based on the repository's HEAD.
+type Worktree struct {
+	Branch, Base string
 }
 
 // Watchdog tunes the stall watchdog: when a pane counts as quiet, what it looks
@@ -93,6 +101,7 @@ type Member struct {
 	Command          []string    // non-empty: a plain process, not Claude Code
 	Restart          string      // one of RestartPolicies; default "on-failure"
 	Permissions      Permissions // this member's own rules, on top of the team's
+	Worktree         *Worktree   // nil: the member works in Cwd itself
 	Line, Column     int         // where the member starts in the file, for messages
 }
 

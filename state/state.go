@@ -38,6 +38,18 @@ type Team struct {
 	UpdatedAt     time.Time  `json:"updated_at"`
 	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
 	Members       []Member   `json:"members"`
+	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
+}
+
+// Worktree is a git worktree teamctl made for a member.
+type Worktree struct {
+	Member        string    `json:"member"`
+	Path          string    `json:"path"`
+	Main          string    `json:"main"` // the repository's main checkout, where git worktree commands run
+	Branch        string    `json:"branch"`
+	Base          string    `json:"base,omitempty"` // what the branch was made from; its commits are checked against it
+	CreatedBranch bool      `json:"created_branch"` // the branch is teamctl's too (deleted with the worktree once merged)
+	CreatedAt     time.Time `json:"created_at"`
 }
 
 // Member is one pane of the team.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/teamctl/teamctl/claudecode"
 	"io"
-	"strings"
 	"syscall"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 type DownOptions struct {
 	TmuxBin  string
 	Timeout  time.Duration // grace period between SIGTERM and SIGKILL (default 10s)
+	Now      bool          // skip the teammates' shutdown_request and its wait
 	Progress io.Writer
 }
 
@@ -31,9 +31,10 @@ type DownResult struct {
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
 
-// Down stops the team: SIGTERM to every pane's process group, a grace period,
-// SIGKILL to what is left, then the team's tmux server goes. Worktrees and
-// Claude Code's files are left alone.
+// Down stops the team: Claude Code teammates are asked to shut down (unless
+// Now), then SIGTERM to every other pane's process group, a grace period and
+// SIGKILL to what is left, then the same for the lead, then the team's tmux
+// server goes. Worktrees and Claude Code's files are left alone.
 func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
@@ -76,26 +77,19 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		groups[p.PID] = name
 	}
 	res := &DownResult{}
-	politely := askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second))
-	for pgid := range groups {
-		if !politely[pgid] {
-			syscall.Kill(-pgid, syscall.SIGTERM)
-		}
+	if !o.Now {
+		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second))
 	}
-	gone := waitGroups(ctx, groups, o.Timeout) // the polite ones are gone already
-	for pgid, name := range groups {
-		if gone[pgid] {
-			res.Terminated = append(res.Terminated, name)
-			continue
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		res.Killed = append(res.Killed, name)
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "%s did not stop within %s: killed\n", name, o.Timeout)
-		}
+	// The lead goes last: while it runs, its teammates can still reach it (its
+	// mailbox, its team config), and a lead ended first would clean its team
+	// up under them.
+	leads := map[int]string{}
+	if lead := leadPane(st, panes); lead.PID > 0 && groups[lead.PID] != "" {
+		leads[lead.PID] = groups[lead.PID]
+		delete(groups, lead.PID)
 	}
-	if len(res.Killed) > 0 {
-		waitGroups(ctx, groups, 5*time.Second)
+	for _, gs := range []map[int]string{groups, leads} {
+		terminate(ctx, gs, o.Timeout, res, o.Progress)
 	}
 	if err := srv.KillServer(ctx); err != nil {
 		return res, fmt.Errorf("stop the team's tmux server: %w", err)
@@ -112,6 +106,53 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		return res, err
 	}
 	return res, nil
+}
+
+// terminate ends the process groups gs: SIGTERM to those still running, up to
+// timeout for them to end, SIGKILL to the rest (waited for, so that whatever
+// goes next finds them gone). Groups that already ended count as terminated.
+func terminate(ctx context.Context, gs map[int]string, timeout time.Duration, res *DownResult, progress io.Writer) {
+	if len(gs) == 0 {
+		return
+	}
+	live := proc.LiveGroups()
+	for pgid := range gs {
+		if live[pgid] {
+			syscall.Kill(-pgid, syscall.SIGTERM)
+		}
+	}
+	gone := waitGroups(ctx, gs, timeout)
+	killed := map[int]string{}
+	for pgid, name := range gs {
+		if gone[pgid] {
+			res.Terminated = append(res.Terminated, name)
+			continue
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		killed[pgid] = name
+		res.Killed = append(res.Killed, name)
+		if progress != nil {
+			fmt.Fprintf(progress, "%s did not stop within %s: killed\n", name, timeout)
+		}
+	}
+	if len(killed) > 0 {
+		waitGroups(ctx, killed, 5*time.Second)
+	}
+}
+
+// leadPane is the lead's live pane, or a zero Pane.
+func leadPane(st *state.Team, panes []tmux.Pane) tmux.Pane {
+	for _, m := range st.Members {
+		if m.Role != state.RoleLead {
+			continue
+		}
+		for _, p := range panes {
+			if p.ID == m.Pane && !p.Dead {
+				return p
+			}
+		}
+	}
+	return tmux.Pane{}
 }
 
 // waitGroups waits until every process group has no living process, or the
@@ -146,34 +187,7 @@ func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duratio
 // socket, which is how they are found: nothing of another server (another team,
 // or the same team name under another TMUX_TMPDIR) matches.
 func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
-	if st.SocketPath == "" {
-		return nil
-	}
-	socketPrefix := st.SocketPath + ","
-	ours := func(env map[string]string) bool { return strings.HasPrefix(env["TMUX"], socketPrefix) }
-	pids := proc.Matching(ours)
-	if len(pids) == 0 {
-		return nil
-	}
-	for _, pid := range pids {
-		syscall.Kill(pid, syscall.SIGTERM)
-	}
-	waitExit := func(d time.Duration) {
-		deadline := time.Now().Add(d)
-		for _, pid := range pids {
-			for proc.Alive(pid) && time.Now().Before(deadline) && ctx.Err() == nil {
-				time.Sleep(20 * time.Millisecond) // poll interval while waiting for an exit
-			}
-		}
-	}
-	waitExit(grace)
-	for _, pid := range pids {
-		if proc.Alive(pid) {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	waitExit(2 * time.Second)
-	return pids
+	return EndStrays(ctx, st.SocketPath, grace)
 }
 
 // askTeammatesToShutDown sends each running Claude Code teammate Claude Code's

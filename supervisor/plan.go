@@ -7,8 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"path/filepath"
-	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
@@ -41,25 +41,31 @@ func teamVars(team, member string) []string {
 
 // Plan decides the launch of every member, lead first. leadSession is the lead's
 // Claude Code session UUID; the teammates join the lead's implicit team.
-func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
+// A layout's own --settings that cannot be read is an error naming the member.
+func Plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
 	claudeTeam := claudecode.LeadTeamName(leadSession)
-	settings := func(m layouts.Member) string {
-		// A layout that sets --settings itself keeps its own (Claude Code takes one).
-		if progs.Teamctl == "" || hasFlag(l.Claude.Args, "--settings") || hasFlag(m.Args, "--settings") {
-			return ""
+	var settingsErr error
+	// settings gives a Claude Code member teamctl's hooks, merged into the
+	// layout's own --settings, which leaves the args (Claude Code takes one).
+	settings := func(m layouts.Member) (value string, programArgs, args []string) {
+		if progs.Teamctl == "" {
+			return "", l.Claude.Args, m.Args
 		}
-		return claudecode.HookSettings(claudecode.ShellQuote(progs.Teamctl) + " hook")
+		value, programArgs, args, err := hookSettings(l.Claude.Args, m, claudecode.ShellQuote(progs.Teamctl)+" hook")
+		settingsErr = errors.Join(settingsErr, err)
+		return value, programArgs, args
 	}
 	teamEnv := envPairs(l.Env)
 	var out []Launch
 
 	lead := l.Lead
+	leadSettings, leadProgramArgs, leadArgs := settings(lead)
 	out = append(out, finish(Launch{
 		Member: lead, Role: state.RoleLead, Cwd: lead.Cwd, SessionID: leadSession,
 		Argv: claudecode.LeadArgv(claudecode.LeadSpec{
-			Program: progs.Claude, ProgramArgs: l.Claude.Args, SessionID: leadSession,
+			Program: progs.Claude, ProgramArgs: leadProgramArgs, SessionID: leadSession,
 			TeammateMode: lead.TeammateMode, Model: lead.Model, PermissionMode: lead.PermissionMode,
-			Settings: settings(lead), Args: lead.Args, Prompt: lead.Prompt,
+			Settings: leadSettings, Args: leadArgs, Prompt: lead.Prompt,
 		}),
 		Env: concat(teamEnv, envPairs(lead.Env), claudecode.LeadEnv(), teamVars(l.Team, lead.Name)),
 	}))
@@ -73,17 +79,21 @@ func Plan(l *layouts.Layout, progs Programs, leadSession string) []Launch {
 			}))
 			continue
 		}
+		mateSettings, mateProgramArgs, mateArgs := settings(m)
 		out = append(out, finish(Launch{
 			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd,
 			Argv: claudecode.TeammateArgv(claudecode.TeammateSpec{
-				Program: progs.Claude, ProgramArgs: l.Claude.Args, Name: m.Name, Team: claudeTeam,
+				Program: progs.Claude, ProgramArgs: mateProgramArgs, Name: m.Name, Team: claudeTeam,
 				Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
-				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: settings(m), Args: m.Args,
+				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: mateSettings, Args: mateArgs,
 			}),
 			Env: concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name)),
 		}))
 	}
-	return out
+	if settingsErr != nil {
+		return nil, settingsErr
+	}
+	return out, nil
 }
 
 // finish dedupes the environment (the last setting of a name wins, at the
@@ -153,13 +163,4 @@ func lookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(str
 		}
 	}
 	return getenv(name)
-}
-
-func hasFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || strings.HasPrefix(a, flag+"=") {
-			return true
-		}
-	}
-	return false
 }

@@ -24,7 +24,7 @@ func TestPlanArgvAndEnv(t *testing.T) {
 		},
 	}
 	progs := Programs{Claude: "/bin/claude", Plain: map[string]string{"dev": "/usr/bin/npm"}}
-	plan := Plan(l, progs, sid)
+	plan := mustPlan(t, l, progs, sid)
 	team := "session-0123abcd"
 	for _, c := range []struct {
 		name string
@@ -71,19 +71,28 @@ func TestPlanDigestTellsAChangedMember(t *testing.T) {
 			Members: []layouts.Member{{Name: "a", Cwd: "/w"}, {Name: "b", Cwd: "/w"}}}
 	}
 	progs := Programs{Claude: "/bin/claude"}
-	before := Plan(base(), progs, sid)
+	before := mustPlan(t, base(), progs, sid)
 	l := base()
 	l.Members[0].Model = "haiku"
-	after := Plan(l, progs, sid)
+	after := mustPlan(t, l, progs, sid)
 	if before[1].Digest == after[1].Digest {
 		t.Error("changing a's model did not change its digest")
 	}
 	if before[0].Digest != after[0].Digest || before[2].Digest != after[2].Digest {
 		t.Error("changing a changed another member's digest")
 	}
-	if again := Plan(base(), progs, sid); again[1].Digest != before[1].Digest {
+	if again := mustPlan(t, base(), progs, sid); again[1].Digest != before[1].Digest {
 		t.Error("digest not stable")
 	}
+}
+
+func mustPlan(t *testing.T, l *layouts.Layout, progs Programs, leadSession string) []Launch {
+	t.Helper()
+	plan, err := Plan(l, progs, leadSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
 
 func TestDedupeEnvLastWinsInFirstPlace(t *testing.T) {

@@ -14,8 +14,12 @@ import (
 // whose launch changed are relaunched only with Recreate, the rest are left alone.
 func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
+	u.st.Worktrees = u.wts
 	now := time.Now().UTC()
-	plan := Plan(u.l, u.progs, prev.LeadSessionID)
+	plan, err := Plan(u.l, u.progs, prev.LeadSessionID)
+	if err != nil {
+		return err
+	}
 	panes, err := u.srv.ListPanes(ctx)
 	if err != nil {
 		return err

@@ -57,6 +57,11 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 		return nil, err
 	}
 	progs.Teamctl = o.Teamctl
+	// A layout's own --settings must be readable before anything is made
+	// (worktrees, a server): Plan merges teamctl's hooks into it.
+	if err := CheckSettings(l); err != nil {
+		return nil, err
+	}
 	unlock, err := state.Lock(ctx, l.Team)
 	if err != nil {
 		return nil, err
@@ -75,6 +80,18 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	if alive && (prev == nil || !prev.Running()) {
 		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
 	}
+	var known []state.Worktree
+	if prev != nil {
+		known = prev.Worktrees
+	}
+	wl, wts, err := u.prepareWorktrees(ctx, known)
+	if err != nil {
+		if len(wts) > len(known) {
+			recordWorktrees(prev, l, u.srv.Socket, wts)
+		}
+		return nil, err
+	}
+	u.l, u.wts = wl, wts
 	if alive {
 		err = u.reconcile(ctx, prev)
 	} else {
@@ -91,6 +108,20 @@ type upper struct {
 	srv   *tmux.Server
 	res   *Result
 	st    *state.Team
+	wts   []state.Worktree // the worktrees teamctl made, for state
+}
+
+// recordWorktrees saves the worktrees made by an up that failed later, so
+// that clean knows them as teamctl's.
+func recordWorktrees(prev *state.Team, l *layouts.Layout, socket string, wts []state.Worktree) {
+	st := prev
+	if st == nil {
+		now := time.Now().UTC()
+		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: socket,
+			SocketPath: tmux.SocketPath(socket), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
+	}
+	st.Worktrees = wts
+	state.Save(st)
 }
 
 func (u *upper) progress(format string, a ...any) {
@@ -111,14 +142,17 @@ func (u *upper) configDir() string {
 // exists, since teammates cannot reach the lead without it) everyone else.
 func (u *upper) fresh(ctx context.Context) error {
 	now := time.Now().UTC()
-	clearLive(u.l.Team)
 	leadSession := claudecode.NewSessionID()
-	plan := Plan(u.l, u.progs, leadSession)
+	plan, err := Plan(u.l, u.progs, leadSession)
+	if err != nil {
+		return err
+	}
+	clearLive(u.l.Team)
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
 		Socket: u.srv.Socket, SocketPath: tmux.SocketPath(u.srv.Socket), Session: u.l.Team,
 		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
-		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now,
+		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
 	}
 
 	w, h := u.o.Width, u.o.Height

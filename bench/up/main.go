@@ -237,7 +237,10 @@ func tmuxCommands(layout string) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := supervisor.Plan(l, progs, claudecode.NewSessionID())
+	plan, err := supervisor.Plan(l, progs, claudecode.NewSessionID())
+	if err != nil {
+		return nil, err
+	}
 	height := max(50, 3*len(plan)+2) // as teamctl: every stacked pane needs a line and a border
 	pane := func(x supervisor.Launch, head ...string) []string {
 		head = append(head, "-P", "-F", "#{pane_id}")

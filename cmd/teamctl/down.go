@@ -12,19 +12,23 @@ import (
 
 func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var timeout time.Duration
+	var now bool
 	cmd := &cobra.Command{
 		Use:   "down",
-		Short: "Stop the team: SIGTERM, a grace period, SIGKILL, then its tmux server",
-		Long: `Stop every member of the team (SIGTERM to each pane's process group, then
-SIGKILL to what is still running after --timeout) and the team's tmux server.
-Worktrees and Claude Code's files are left alone.`,
+		Short: "Stop the team: a shutdown request, SIGTERM, a grace period, SIGKILL, then its tmux server",
+		Long: `Stop every member of the team and the team's tmux server. Each Claude Code
+teammate is first sent Claude Code's own shutdown_request through its mailbox
+and given up to half of --timeout (5s at most) to end by itself (--now skips
+this); then SIGTERM to each pane's process group still running and SIGKILL to
+what is still running after --timeout, the lead last. Worktrees and Claude
+Code's files are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
 			if err != nil {
 				return err
 			}
-			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Progress: io.ErrOut})
+			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: io.ErrOut})
 			if err != nil {
 				return fmt.Errorf("down %s: %w", team, err)
 			}
@@ -40,5 +44,6 @@ Worktrees and Claude Code's files are left alone.`,
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "grace period between SIGTERM and SIGKILL")
+	cmd.Flags().BoolVar(&now, "now", false, "skip asking the teammates to shut down: SIGTERM at once")
 	return cmd
 }

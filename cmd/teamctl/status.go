@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	goio "io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,15 +15,26 @@ import (
 )
 
 func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON bool
+	var asJSON, watch bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show every member of the team: pane, pid, state, uptime, folder",
-		Args:  cobra.NoArgs,
+		Long: `Show every member of the team: pane, pid, state, uptime, folder.
+
+With --watch, redraw it whenever the team's state changes (and every second in
+a terminal, so uptimes tick) until Ctrl-C. When the output is not a terminal,
+each changed frame is printed after a blank line.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if watch && asJSON {
+				return fmt.Errorf("--watch and --json do not go together")
+			}
 			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
 			if err != nil {
 				return err
+			}
+			if watch {
+				return watchStatus(cmd.Context(), io, team, g.tmuxBin)
 			}
 			st, err := supervisor.GetStatus(cmd.Context(), team, g.tmuxBin)
 			if err != nil {
@@ -31,20 +43,29 @@ func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if asJSON {
 				return writeJSON(io, st)
 			}
-			switch {
-			case st.StoppedAt != nil:
-				fmt.Fprintf(io.Out, "team %s is down (since %s)\n", st.Team, st.StoppedAt.Local().Format(time.DateTime))
-			case st.Supervisor.Running:
-				fmt.Fprintf(io.Out, "team %s (tmux -L %s), supervisor pid %d\n", st.Team, st.Socket, st.Supervisor.PID)
-			default:
-				fmt.Fprintf(io.Out, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", st.Team, st.Socket, st.Team)
-			}
-			printStatusTable(io, st)
+			fmt.Fprint(io.Out, renderStatus(io, st, time.Now()))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVarP(&watch, "watch", "w", false, "redraw whenever the team's state changes, until Ctrl-C")
 	return cmd
+}
+
+// renderStatus is status's output: a line about the team, then the table, with
+// durations as of now.
+func renderStatus(io *iostreams.IO, st *supervisor.Status, now time.Time) string {
+	var b strings.Builder
+	switch {
+	case st.StoppedAt != nil:
+		fmt.Fprintf(&b, "team %s is down (since %s)\n", st.Team, st.StoppedAt.Local().Format(time.DateTime))
+	case st.Supervisor.Running:
+		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", st.Team, st.Socket, st.Supervisor.PID)
+	default:
+		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", st.Team, st.Socket, st.Team)
+	}
+	writeStatusTable(&b, io, st, now)
+	return b.String()
 }
 
 func writeJSON(io *iostreams.IO, v any) error {
@@ -54,12 +75,17 @@ func writeJSON(io *iostreams.IO, v any) error {
 }
 
 func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
-	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	writeStatusTable(io.Out, io, st, time.Now())
+}
+
+// writeStatusTable writes the members' table to w, with uptimes and ages as of now.
+func writeStatusTable(w goio.Writer, io *iostreams.IO, st *supervisor.Status, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD\tDETAIL")
 	for _, m := range st.Members {
 		state, uptime := m.State, "-"
 		if m.State != supervisor.StateExited && m.State != supervisor.StateFailed {
-			uptime = time.Since(m.StartedAt).Round(time.Second).String()
+			uptime = now.Sub(m.StartedAt).Round(time.Second).String()
 		}
 		if m.ExitCode != nil {
 			state = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
@@ -67,9 +93,9 @@ func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
 		detail := ""
 		switch {
 		case m.Stall != nil:
-			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, time.Since(m.Stall.Since).Round(time.Second))
+			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
 		case m.Request != nil:
-			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, time.Since(m.Request.Since).Round(time.Second), m.Name)
+			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
 		case m.Reason != "":
 			detail = m.Reason
 		case m.Origin == "lead":

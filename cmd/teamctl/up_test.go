@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -409,5 +410,146 @@ members:
 		if m.State != "exited" {
 			t.Errorf("%s: %s after down", m.Name, m.State)
 		}
+	}
+}
+
+// TestDownNowSkipsTheShutdownRequest: with --now no teammate is asked to shut
+// down, so a teammate that would never answer does not hold down up.
+func TestDownNowSkipsTheShutdownRequest(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", `team: hasty
+members:
+  - name: polite
+  - name: busy
+    env: {TEAMCTL_STANDIN_SCRIPT: busy}
+`)
+	e.MustRun("up", layout)
+	s := getStatus(t, e, "hasty")
+	waitScreen(t, e, "teamctl-hasty", s.Members[1].Pane, "@polite")
+	waitScreen(t, e, "teamctl-hasty", s.Members[2].Pane, "busy: output line")
+	start := time.Now()
+	e.MustRun("down", "--team", "hasty", "--now", "--timeout", "20s")
+	// Asked politely, busy (which never reads its inbox) would have held down
+	// for min(timeout/2, 5s).
+	if took := time.Since(start); took >= 5*time.Second {
+		t.Errorf("down --now took %s", took)
+	}
+	st, _ := readState(t, e, "hasty")
+	inboxes := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes")
+	for _, name := range []string{"polite", "busy", "team-lead"} {
+		if b, _ := os.ReadFile(filepath.Join(inboxes, name+".json")); strings.Contains(string(b), "shutdown") {
+			t.Errorf("down --now went through the mailboxes: %s.json:\n%s", name, b)
+		}
+	}
+	for _, m := range s.Members {
+		if proc.GroupAlive(m.PID) {
+			t.Errorf("%s (pid %d) still has processes after down --now", m.Name, m.PID)
+		}
+	}
+	if st.StoppedAt == nil {
+		t.Error("state does not record the stop")
+	}
+}
+
+// TestDownEndsTheLeadLast: the lead gets SIGTERM only once the others have
+// ended, even one that takes its time.
+func TestDownEndsTheLeadLast(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	order := filepath.Join(e.Work, "order")
+	// The lead is a shell (claude.command) that records its SIGTERM, as is slow,
+	// which takes half a second to end after it.
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: order
+claude:
+  command: sh
+  args: [-c, "trap 'echo lead >> %[1]s; exit 0' TERM; echo LEAD-READY; sleep 600 & wait", sh]
+members:
+  - name: slow
+    command: [sh, -c, "trap 'sleep 0.5; echo slow >> %[1]s; exit 0' TERM; echo SLOW-READY; sleep 600 & wait"]
+`, order))
+	e.MustRun("up", layout)
+	s := getStatus(t, e, "order")
+	waitScreen(t, e, "teamctl-order", s.Members[0].Pane, "LEAD-READY")
+	waitScreen(t, e, "teamctl-order", s.Members[1].Pane, "SLOW-READY")
+	r := e.MustRun("down", "--team", "order")
+	if !strings.Contains(r.Stdout, "2 stopped") {
+		t.Errorf("down output: %s %s", r.Stdout, r.Stderr)
+	}
+	if got := mustRead(t, order); got != "slow\nlead\n" {
+		t.Errorf("order of the ends: %q, want slow then lead", got)
+	}
+}
+
+// TestLayoutSettingsKeepTheHooks: a layout's own --settings (a file in
+// claude.args, inline JSON in a member's args) reaches Claude Code merged with
+// teamctl's hooks, as its only --settings; one that cannot be read stops
+// validate and up, naming the member and the file.
+func TestLayoutSettingsKeepTheHooks(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.WriteFile("own.json", `{"model":"haiku","hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine"}]}]}}`)
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: merged
+claude:
+  command: %q
+  args: [stand-in, --settings, own.json]
+members:
+  - name: inline
+    args: ['--settings={"theme":"dark"}']
+`, e.Bin))
+	e.MustRun("up", layout)
+	hook := claudecode.ShellQuote(e.Bin) + " hook"
+	settings := func(pid int) map[string]any {
+		argv, err := proc.Cmdline(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var values []string
+		for i, a := range argv {
+			if a == "--settings" && i+1 < len(argv) {
+				values = append(values, argv[i+1])
+			} else if strings.HasPrefix(a, "--settings") {
+				values = append(values, a)
+			}
+		}
+		if len(values) != 1 {
+			t.Fatalf("want one --settings, argv %q", argv)
+		}
+		var s map[string]any
+		if err := json.Unmarshal([]byte(values[0]), &s); err != nil {
+			t.Fatalf("--settings %q: %v", values[0], err)
+		}
+		return s
+	}
+	stopHooks := func(s map[string]any) string {
+		b, _ := json.Marshal(s["hooks"].(map[string]any)["Stop"])
+		return string(b)
+	}
+	s := getStatus(t, e, "merged")
+	lead, inline := settings(s.Members[0].PID), settings(s.Members[1].PID)
+	if lead["model"] != "haiku" || !strings.Contains(stopHooks(lead), `"mine"`) || !strings.Contains(stopHooks(lead), hook) {
+		t.Errorf("lead's settings lost the layout's or teamctl's part: %v", lead)
+	}
+	if inline["theme"] != "dark" || inline["model"] != nil || !strings.Contains(stopHooks(inline), hook) {
+		t.Errorf("inline's settings: %v", inline)
+	}
+
+	bad := e.WriteFile("bad.yaml", fmt.Sprintf(`team: unread
+claude:
+  command: %q
+  args: [stand-in]
+members:
+  - name: lost
+    args: [--settings, missing.json]
+`, e.Bin))
+	want := "lost: --settings file " + filepath.Join(e.Work, "missing.json") + ": read settings file:"
+	if r := e.Run("validate", bad); r.Code != 1 || !strings.Contains(r.Stderr, bad+": "+want) {
+		t.Errorf("validate: exit %d, stderr %q; want %q", r.Code, r.Stderr, want)
+	}
+	if r := e.Run("up", bad); r.Code == 0 || !strings.Contains(r.Stderr, want) {
+		t.Errorf("up: exit %d, stderr %q; want %q", r.Code, r.Stderr, want)
+	}
+	if out, err := e.Tmux("teamctl-unread", "has-session"); err == nil {
+		t.Errorf("up started a server for a layout it refused: %s", out)
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/supervisor"
 )
 
 func newValidateCmd(io *iostreams.IO) *cobra.Command {
@@ -18,6 +20,13 @@ func newValidateCmd(io *iostreams.IO) *cobra.Command {
 			l, err := layouts.Parse(args[0])
 			if err != nil {
 				fmt.Fprintln(io.ErrOut, err)
+				return exitError{1}
+			}
+			// A layout's own --settings must be readable: Up merges teamctl's hooks into it.
+			if err := supervisor.CheckSettings(l); err != nil {
+				for _, line := range strings.Split(err.Error(), "\n") {
+					fmt.Fprintf(io.ErrOut, "%s: %s\n", args[0], line)
+				}
 				return exitError{1}
 			}
 			fmt.Fprintf(io.Out, "%s: team %s, lead %s and %d member(s): valid\n", args[0], l.Team, l.Lead.Name, len(l.Members))

@@ -109,15 +109,7 @@ func Environ(pid int) (map[string]string, error) {
 // match, leaving out this process and its ancestors (a `teamctl down` run from
 // inside a team's pane must not end itself halfway).
 func Matching(match func(env map[string]string) bool) []int {
-	skip := map[int]bool{}
-	for pid := os.Getpid(); pid > 1; {
-		skip[pid] = true
-		st, err := ReadStat(pid)
-		if err != nil {
-			break
-		}
-		pid = st.PPID
-	}
+	skip := Lineage()
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -134,4 +126,63 @@ func Matching(match func(env map[string]string) bool) []int {
 		}
 	}
 	return out
+}
+
+// Tree returns pid and all its living descendants, from one pass over /proc,
+// parents before their children.
+func Tree(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := ReadStat(p); err == nil && st.State != 'Z' && st.State != 'X' {
+			children[st.PPID] = append(children[st.PPID], p)
+		}
+	}
+	var out []int
+	if Alive(pid) {
+		out = append(out, pid)
+	}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// StartTime returns field 22 of /proc/PID/stat (clock ticks after boot), which
+// with the pid names one process for good: pids are reused, start times not.
+func StartTime(pid int) (string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", err
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return "", syscall.EINVAL
+	}
+	f := strings.Fields(s[i+2:])
+	// Fields after the name start at field 3 (state), so field 22 is f[19].
+	if len(f) < 20 {
+		return "", syscall.EINVAL
+	}
+	return f[19], nil
+}
+
+// Lineage is this process and its ancestors (init left out): what a command
+// that ends processes must spare, when it runs inside what it ends.
+func Lineage() map[int]bool {
+	own := map[int]bool{}
+	for pid := os.Getpid(); pid > 1; {
+		own[pid] = true
+		st, err := ReadStat(pid)
+		if err != nil {
+			break
+		}
+		pid = st.PPID
+	}
+	return own
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -52,5 +53,30 @@ func TestCmdlineAndEnviron(t *testing.T) {
 	env, err := Environ(os.Getpid())
 	if err != nil || env["PATH"] == "" {
 		t.Fatalf("environ: %v", err)
+	}
+}
+
+func TestTreeAndStartTime(t *testing.T) {
+	// sh starts a sleep as its child: the tree of sh holds both.
+	cmd := exec.Command("sh", "-c", "sleep 60 & wait")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(10 * time.Second)
+	for len(Tree(cmd.Process.Pid)) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("tree of sh: %v", Tree(cmd.Process.Pid))
+		}
+		time.Sleep(5 * time.Millisecond) // polling for the child to appear
+	}
+	if tr := Tree(cmd.Process.Pid); tr[0] != cmd.Process.Pid {
+		t.Errorf("tree %v does not start at its root", tr)
+	}
+	if a, err := StartTime(cmd.Process.Pid); err != nil || strings.Trim(a, "0123456789") != "" || a == "" {
+		t.Errorf("StartTime = %q, %v", a, err)
+	}
+	if len(Tree(1<<22+7)) != 0 {
+		t.Error("tree of a missing pid is not empty")
 	}
 }

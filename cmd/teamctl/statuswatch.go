@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+const (
+	watchDebounce = 100 * time.Millisecond // a burst of writes makes one redraw
+	watchTick     = time.Second            // uptimes and ages tick; tmux's own changes show up
+	watchTimeout  = 5 * time.Second        // one look at the team (state files and tmux)
+)
+
+// watchedFiles are the team's files whose change is a change of its status:
+// what up/down record, what the supervisor knows, what happened.
+var watchedFiles = map[string]bool{"state.json": true, "live.json": true, "events.jsonl": true}
+
+// watchStatus shows the team's status until ctx ends: again whenever one of its
+// watched files changes (debounced) and every second. On a terminal each frame
+// replaces the last; otherwise a frame is printed, after a blank line, only
+// when it differs from the last printed other than by the passing of time.
+func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) error {
+	dir, err := state.Dir(team)
+	if err != nil {
+		return err
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch the team's state: %w", err)
+	}
+	defer w.Close()
+	if err := w.Add(dir); err != nil {
+		return fmt.Errorf("watch the team's state folder %s: %w", dir, err)
+	}
+
+	tty := io.IsTTY()
+	epoch := time.Now() // the clock of the comparison: durations as of one fixed time
+	last, printed := "", false
+	draw := func() {
+		sctx, cancel := context.WithTimeout(ctx, watchTimeout)
+		st, err := supervisor.GetStatus(sctx, team, tmuxBin)
+		cancel()
+		if ctx.Err() != nil {
+			return // interrupted mid-look: no half frame
+		}
+		now := time.Now()
+		var key, frame string
+		if err != nil {
+			key = fmt.Sprintf("team %s: %v\n", team, err)
+			frame = key
+		} else {
+			key = renderStatus(io, st, epoch)
+			frame = renderStatus(io, st, now)
+		}
+		frame = now.Format(time.TimeOnly) + "  " + frame
+		switch {
+		case tty:
+			fmt.Fprint(io.Out, "\x1b[H\x1b[2J"+frame)
+		case key != last:
+			if printed {
+				frame = "\n" + frame
+			}
+			fmt.Fprint(io.Out, frame)
+			printed = true
+		}
+		last = key
+	}
+
+	draw()
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	var debounce <-chan time.Time
+	events, errs := w.Events, w.Errors
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-events:
+			if !ok {
+				events = nil // the ticks still redraw
+				continue
+			}
+			if watchedFiles[filepath.Base(ev.Name)] && debounce == nil {
+				debounce = time.After(watchDebounce)
+			}
+		case _, ok := <-errs:
+			if !ok {
+				errs = nil
+			}
+			// A lost event is made up for by the next tick.
+		case <-debounce:
+			debounce = nil
+			draw()
+		case <-tick.C:
+			draw()
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// DefaultWorktreeFolder is where members' worktrees go inside the repository
+// (under <team>/<member>) unless the layout names another folder.
+const DefaultWorktreeFolder = ".teamctl/worktrees"
+
+// WorktreePlace is where a member's worktree goes and what it holds.
+type WorktreePlace struct {
+	Repo   worktrees.Repo
+	Path   string // the worktree
+	Cwd    string // the member's folder in it: the worktree plus where its cwd is in the repository
+	Branch string
+	Base   string // "" for the repository's HEAD
+}
+
+// PlaceWorktree finds where member m of layout l gets its worktree.
+func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (WorktreePlace, error) {
+	repo, err := worktrees.FindRepo(ctx, m.Cwd)
+	if err != nil {
+		return WorktreePlace{}, fmt.Errorf("member %s wants a worktree: %w", m.Name, err)
+	}
+	top, err1 := filepath.EvalSymlinks(repo.Top)
+	cwd, err2 := filepath.EvalSymlinks(m.Cwd)
+	rel, err3 := filepath.Rel(top, cwd)
+	if err := firstErr(err1, err2, err3); err != nil {
+		return WorktreePlace{}, fmt.Errorf("member %s: where %s is in its repository: %w", m.Name, m.Cwd, err)
+	}
+	folder := l.Worktrees
+	if folder == "" {
+		folder = filepath.Join(repo.Main, DefaultWorktreeFolder)
+	}
+	p := WorktreePlace{Repo: repo, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
+	p.Cwd = filepath.Join(p.Path, rel)
+	if p.Branch == "" {
+		p.Branch = "teamctl/" + l.Team + "/" + m.Name
+	}
+	return p, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareWorktrees makes (or reuses) every member's worktree and returns the
+// layout with those members working in them, and the worktrees teamctl made,
+// known ones first. What was made is returned along with an error too, so it
+// can be recorded (clean removes only what state says is teamctl's).
+func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*layouts.Layout, []state.Worktree, error) {
+	l := *u.l
+	l.Members = slices.Clone(u.l.Members)
+	ours := slices.Clone(known)
+	for i := -1; i < len(l.Members); i++ {
+		m := &l.Lead
+		if i >= 0 {
+			m = &l.Members[i]
+		}
+		if m.Worktree == nil {
+			continue
+		}
+		p, err := PlaceWorktree(ctx, u.l, *m)
+		if err != nil {
+			return nil, ours, err
+		}
+		made, err := worktrees.Ensure(ctx, worktrees.Spec{Main: p.Repo.Main, Path: p.Path, Branch: p.Branch, Base: p.Base})
+		if err != nil {
+			return nil, ours, fmt.Errorf("member %s: %w", m.Name, err)
+		}
+		if made.Created && !slices.ContainsFunc(ours, func(w state.Worktree) bool { return w.Path == p.Path }) {
+			ours = append(ours, state.Worktree{
+				Member: m.Name, Path: p.Path, Main: p.Repo.Main, Branch: p.Branch,
+				Base: made.Base, CreatedBranch: made.CreatedBranch, CreatedAt: time.Now().UTC(),
+			})
+		}
+		if made.Created {
+			u.progress("%-16s worktree %s (branch %s)", m.Name, p.Path, p.Branch)
+		}
+		if u.l.Worktrees == "" {
+			if err := worktrees.Exclude(p.Repo.Common, "/"+DefaultWorktreeFolder+"/"); err != nil {
+				return nil, ours, err
+			}
+		}
+		if err := os.MkdirAll(p.Cwd, 0o755); err != nil {
+			return nil, ours, fmt.Errorf("member %s: %w", m.Name, err)
+		}
+		m.Cwd = p.Cwd
+		if m.IsClaude() {
+			if err := u.trust(*m, p.Path); err != nil {
+				return nil, ours, err
+			}
+		}
+	}
+	return &l, ours, nil
+}
+
+// trust makes sure Claude Code will not stop at its trust dialog in a member's
+// worktree: under a trusted folder it inherits the trust; elsewhere the layout's
+// trust: true records it, and without that a person is told.
+func (u *upper) trust(m layouts.Member, dir string) error {
+	cfg := u.globalConfig(m)
+	ok, err := claudecode.Trusted(cfg, dir)
+	if err != nil || ok {
+		return err
+	}
+	if !u.l.Trust {
+		u.note("%s's worktree %s is not trusted by Claude Code, which will ask first (`teamctl answer` or attach); `trust: true` in the layout records it as trusted", m.Name, dir)
+		return nil
+	}
+	if err := claudecode.Trust(cfg, dir); err != nil {
+		return fmt.Errorf("member %s: %w", m.Name, err)
+	}
+	u.progress("%-16s trusted %s in %s", m.Name, dir, cfg)
+	return nil
+}
+
+// globalConfig is the Claude Code config file member m's Claude Code reads.
+func (u *upper) globalConfig(m layouts.Member) string {
+	getenv := func(name string) string { return lookupEnv(u.l, m, name, os.Getenv) }
+	return claudecode.GlobalConfigPath(getenv("CLAUDE_CONFIG_DIR"), getenv("HOME"))
+}

@@ -1,0 +1,168 @@
+// Package worktrees is the only code that runs git: it makes members' worktrees,
+// tells what removing one would lose, and removes them the way git wants to.
+package worktrees
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Timeout bounds one git command when the caller's context has no deadline.
+var Timeout = 30 * time.Second
+
+// GitError is a git command that failed, with what it said.
+type GitError struct {
+	Dir    string
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s (in %s): %s", strings.Join(e.Args, " "), e.Dir, msg)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// git runs git in dir and returns its standard output. Messages are in English
+// (LC_ALL=C) because some are told apart by their text; git never prompts.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, Timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		return stdout.String(), &GitError{Dir: dir, Args: args, Stderr: stderr.String(), Err: err}
+	}
+	return stdout.String(), nil
+}
+
+// Repo is a git repository as seen from a folder in one of its checkouts.
+type Repo struct {
+	Top    string // top of the checkout the folder is in (the main one or a worktree)
+	Common string // the repository's common git folder (<main>/.git)
+	Main   string // top of the main checkout, where git worktree commands run
+}
+
+// FindRepo finds the repository dir is in.
+func FindRepo(ctx context.Context, dir string) (Repo, error) {
+	out, err := git(ctx, dir, "rev-parse", "--show-toplevel", "--git-common-dir")
+	if err != nil {
+		return Repo{}, fmt.Errorf("%s is not in a git repository: %w", dir, err)
+	}
+	f := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(f) != 2 {
+		return Repo{}, fmt.Errorf("git rev-parse in %s: unexpected output %q", dir, out)
+	}
+	r := Repo{Top: f[0], Common: f[1]}
+	if !filepath.IsAbs(r.Common) {
+		r.Common = filepath.Join(dir, r.Common)
+	}
+	if r.Common, err = filepath.EvalSymlinks(r.Common); err != nil {
+		return Repo{}, fmt.Errorf("repository of %s: %w", dir, err)
+	}
+	if filepath.Base(r.Common) != ".git" {
+		return Repo{}, fmt.Errorf("repository of %s (%s) is bare or has its git folder elsewhere: teamctl makes worktrees only beside a main checkout", dir, r.Common)
+	}
+	r.Main = filepath.Dir(r.Common)
+	return r, nil
+}
+
+// gitDir reads the worktree's .git file ("gitdir: <common>/worktrees/<name>").
+func gitDir(path string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w (%w)", path, ErrNotWorktree, err)
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return "", fmt.Errorf("%s: %w (its .git file does not name a gitdir)", path, ErrNotWorktree)
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(path, gitdir)
+	}
+	return gitdir, nil
+}
+
+// MainOf finds the main checkout of the worktree at path through its .git file,
+// without running git. It returns ErrNotWorktree when path has no such file.
+func MainOf(path string) (string, error) {
+	gitdir, err := gitDir(path)
+	if err != nil {
+		return "", err
+	}
+	common := filepath.Join(gitdir, "..", "..")
+	if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	common = filepath.Clean(common)
+	if filepath.Base(common) != ".git" {
+		return "", fmt.Errorf("%s: repository %s has no main checkout", path, common)
+	}
+	return filepath.Dir(common), nil
+}
+
+// Detached reports, from the worktree's HEAD file and without running git,
+// whether its HEAD is detached (its commits are then on no branch of its own).
+func Detached(path string) (bool, error) {
+	gitdir, err := gitDir(path)
+	if err != nil {
+		return false, err
+	}
+	b, err := os.ReadFile(filepath.Join(gitdir, "HEAD"))
+	if err != nil {
+		return false, fmt.Errorf("HEAD of worktree %s: %w", path, err)
+	}
+	return !strings.HasPrefix(string(b), "ref: "), nil
+}
+
+// ErrNotWorktree says a folder is not a git worktree (any more).
+var ErrNotWorktree = errors.New("not a git worktree")
+
+// Registered lists the worktrees git knows of in the repository of main
+// (paths as git prints them, the main checkout first).
+func Registered(ctx context.Context, main string) ([]string, error) {
+	out, err := git(ctx, main, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// samePath compares two paths after resolving symlinks (git prints resolved ones).
+func samePath(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
