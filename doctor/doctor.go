@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -116,4 +118,27 @@ func checkClaudeDir() Check {
 		return Check{Name: "claude config", OK: true, Warn: true, Detail: dir + " does not exist yet", Fix: "run claude once to set it up (log in, accept the theme)"}
 	}
 	return Check{Name: "claude config", OK: true, Detail: dir}
+}
+
+// Layout checks what a layout needs of this machine: that Claude Code trusts
+// every Claude Code member's folder (else it stops at its trust dialog).
+func Layout(ctx context.Context, l *layouts.Layout) []Check {
+	var out []Check
+	for _, ft := range supervisor.TrustOf(ctx, l) {
+		c := Check{Name: "trust " + ft.Member, OK: true}
+		switch {
+		case ft.Err != nil:
+			c.Warn, c.Detail = true, ft.Err.Error()
+		case ft.Trusted:
+			c.Detail = ft.Dir + " is trusted"
+		case ft.ByUp:
+			c.Detail = ft.Dir + " is not trusted yet; up records it as trusted (trust: true)"
+		default:
+			c.Warn = true
+			c.Detail = ft.Dir + " is not trusted by Claude Code: the member will stop at the trust dialog"
+			c.Fix = fmt.Sprintf("start claude once in %s and trust it, or (for worktrees) set trust: true in the layout; trust is kept in %s", ft.Dir, ft.Config)
+		}
+		out = append(out, c)
+	}
+	return out
 }

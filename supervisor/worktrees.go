@@ -136,3 +136,38 @@ func (u *upper) globalConfig(m layouts.Member) string {
 	getenv := func(name string) string { return lookupEnv(u.l, m, name, os.Getenv) }
 	return claudecode.GlobalConfigPath(getenv("CLAUDE_CONFIG_DIR"), getenv("HOME"))
 }
+
+// FolderTrust says whether Claude Code trusts the folder a member starts in.
+type FolderTrust struct {
+	Member  string
+	Dir     string // the member's folder: its worktree's, when it has one
+	Config  string // the Claude Code config file that decides
+	Trusted bool
+	ByUp    bool // not yet, but up records it (a worktree with trust: true)
+	Err     error
+}
+
+// TrustOf tells, for every Claude Code member of l, whether Claude Code will
+// start in its folder without asking whether to trust it.
+func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
+	u := &upper{l: l}
+	var out []FolderTrust
+	for _, m := range l.All() {
+		if !m.IsClaude() {
+			continue
+		}
+		ft := FolderTrust{Member: m.Name, Dir: m.Cwd, Config: u.globalConfig(m)}
+		if m.Worktree != nil {
+			p, err := PlaceWorktree(ctx, l, m)
+			if err != nil {
+				ft.Err = err
+				out = append(out, ft)
+				continue
+			}
+			ft.Dir, ft.ByUp = p.Cwd, l.Trust
+		}
+		ft.Trusted, ft.Err = claudecode.Trusted(ft.Config, ft.Dir)
+		out = append(out, ft)
+	}
+	return out
+}

@@ -8,16 +8,28 @@ import (
 
 	"github.com/teamctl/teamctl/doctor"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/layouts"
 )
 
 func newDoctorCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use:   "doctor [LAYOUT]",
 		Short: "Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem",
-		Args:  cobra.NoArgs,
+		Long: `Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem.
+With a layout, also check that Claude Code trusts each Claude Code member's folder
+(its worktree's, for a member with one): an untrusted folder stops the member at
+Claude Code's trust dialog.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks := doctor.Run(cmd.Context(), g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"))
+			if len(args) == 1 {
+				l, err := layouts.Parse(args[0])
+				if err != nil {
+					return err
+				}
+				checks = append(checks, doctor.Layout(cmd.Context(), l)...)
+			}
 			failed := false
 			for _, c := range checks {
 				failed = failed || !c.OK

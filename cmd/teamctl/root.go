@@ -53,6 +53,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newInboxCmd(io, g),
 		newTasksCmd(io, g),
 		newHookCmd(io),
+		newCleanCmd(io, g),
 	)
 	return root
 }

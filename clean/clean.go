@@ -1,0 +1,186 @@
+// Package clean finds what teams left behind (panes, tmux servers, worktrees,
+// Claude Code's team folders, teamctl's state) and removes it in an order that
+// cannot strand anything: panes, servers, worktrees, then the team's folders,
+// so that whatever records a thing outlives it. Nothing holding a person's work
+// is removed without Force, and nothing teamctl does not own is removed at all.
+package clean
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// Options say what to clean.
+type Options struct {
+	Team    string        // "" for every team; a team named here is cleaned even while running
+	All     bool          // also Claude Code's own leftovers (swarm servers, teams of dead leads)
+	DryRun  bool          // plan only
+	Force   bool          // remove worktrees and branches that hold work, and Claude Code's own team folders
+	TmuxBin string        // "" = tmux from PATH
+	Grace   time.Duration // SIGTERM to SIGKILL for the processes of a pane (default 2s)
+}
+
+// Steps, in the order they run.
+const (
+	StepSupervisor = "supervisor"   // stop a team's supervisor, so nothing restarts what goes
+	StepPane       = "pane"         // an orphaned pane: its process tree, then kill-pane
+	StepServer     = "server"       // an orphaned tmux server, or the socket file of a dead one
+	StepWorktree   = "worktree"     // git worktree remove, then git worktree prune
+	StepBranch     = "branch"       // a branch teamctl made for a worktree
+	StepTeamFolder = "team-folder"  // Claude Code's teams/<team>
+	StepTasks      = "tasks-folder" // Claude Code's tasks/<team>
+	StepState      = "state"        // teamctl's state folder of the team
+)
+
+// Results of an action.
+const (
+	Planned = "planned" // would run (dry run)
+	Done    = "done"
+	Refused = "refused" // would lose work; Force removes it
+	Kept    = "kept"    // left on purpose: something it depends on stays, or it needs Force
+	Failed  = "failed"
+)
+
+// Action is one thing clean removes (or refuses to).
+type Action struct {
+	Step   string          `json:"step"`
+	Team   string          `json:"team"`
+	Target string          `json:"target"`           // pane id, socket, path or branch
+	Why    string          `json:"why"`              // why it is left over
+	Result string          `json:"result"`           // planned, done, refused, kept, failed
+	Detail string          `json:"detail,omitempty"` // why refused, kept or failed
+	Loss   *worktrees.Loss `json:"loss,omitempty"`   // what removing it would lose
+
+	do    func(ctx context.Context) error
+	batch *batch    // instead of do: runs this and its peers at once
+	needs []*Action // run only when these are done
+}
+
+// Report is what clean planned and did, in order.
+type Report struct {
+	DryRun  bool      `json:"dry_run"`
+	Actions []*Action `json:"actions"`
+	Notes   []string  `json:"notes,omitempty"`
+}
+
+// Refused reports whether anything was refused.
+func (r *Report) Refused() bool {
+	return slices.ContainsFunc(r.Actions, func(a *Action) bool { return a.Result == Refused })
+}
+
+// Counts tells how many actions ended in each result.
+func (r *Report) Counts() map[string]int {
+	c := map[string]int{}
+	for _, a := range r.Actions {
+		c[a.Result]++
+	}
+	return c
+}
+
+// Run plans and, unless DryRun, carries out the plan. plan, when not nil, is
+// called with the plan before anything is done.
+func Run(ctx context.Context, o Options, plan func(*Report)) (*Report, error) {
+	if o.Grace <= 0 {
+		o.Grace = 2 * time.Second
+	}
+	r, err := Plan(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if plan != nil {
+		plan(r)
+	}
+	if o.DryRun {
+		return r, nil
+	}
+	Execute(ctx, r)
+	return r, nil
+}
+
+// Execute carries out a plan's actions in order. An action whose dependencies
+// did not all succeed is kept, saying which one stayed.
+func Execute(ctx context.Context, r *Report) {
+	for i, a := range r.Actions {
+		if a.Result != Planned {
+			continue
+		}
+		if dep := firstNotDone(a.needs); dep != nil {
+			keep(a, dep)
+			continue
+		}
+		if a.batch != nil {
+			// This and the batch's later actions that may run go in one call.
+			var ready []*Action
+			for _, b := range r.Actions[i:] {
+				if b.batch != a.batch || b.Result != Planned {
+					continue
+				}
+				if dep := firstNotDone(b.needs); dep != nil {
+					keep(b, dep)
+					continue
+				}
+				ready = append(ready, b)
+			}
+			a.batch.run(ctx, ready)
+			continue
+		}
+		err := a.do(ctx)
+		var ref *refusal
+		switch {
+		case errors.As(err, &ref):
+			a.Result, a.Detail, a.Loss = Refused, ref.Error(), &ref.loss
+		case err != nil:
+			a.Result, a.Detail = Failed, err.Error()
+		default:
+			a.Result = Done
+		}
+	}
+}
+
+func keep(a, dep *Action) {
+	a.Result, a.Detail = Kept, fmt.Sprintf("because %s %s is %s", dep.Step, dep.Target, dep.Result)
+}
+
+// batch runs several actions in one go (one git call for many branches),
+// setting each one's result.
+type batch struct {
+	run func(ctx context.Context, acts []*Action)
+}
+
+// refusal is an action's do finding, only when it acts, that it would lose work.
+type refusal struct {
+	loss  worktrees.Loss
+	force string // what --force does
+}
+
+func (r *refusal) Error() string { return "would lose " + r.loss.String() + " (" + r.force + ")" }
+
+func firstNotDone(deps []*Action) *Action {
+	for _, d := range deps {
+		if d.Result != Done {
+			return d
+		}
+	}
+	return nil
+}
+
+// settle marks, before anything runs, the actions that cannot run because
+// something they depend on is refused or kept: a dry run shows them as kept.
+func settle(r *Report) {
+	for _, a := range r.Actions {
+		if a.Result != Planned {
+			continue
+		}
+		for _, d := range a.needs {
+			if d.Result == Refused || d.Result == Kept || d.Result == Failed {
+				keep(a, d)
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,330 @@
+package clean
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+const socketPrefix = "teamctl-"
+
+// planner builds a Report.
+type planner struct {
+	o Options
+	r *Report
+	// claudeTeams are Claude Code team folders that belong to teamctl teams
+	// (cleaned with them, never as Claude Code's own leftovers).
+	claudeTeams map[string]bool
+}
+
+func (p *planner) add(a *Action) *Action {
+	if a.Result == "" {
+		a.Result = Planned
+	}
+	p.r.Actions = append(p.r.Actions, a)
+	return a
+}
+
+func (p *planner) note(format string, args ...any) {
+	p.r.Notes = append(p.r.Notes, fmt.Sprintf(format, args...))
+}
+
+// Plan finds what is left over and decides, for each thing, what clean does.
+// It changes nothing.
+func Plan(ctx context.Context, o Options) (*Report, error) {
+	if o.Team != "" && !state.ValidTeamName(o.Team) {
+		return nil, fmt.Errorf("invalid team name %q", o.Team)
+	}
+	if o.Grace <= 0 {
+		o.Grace = 2 * time.Second
+	}
+	p := &planner{o: o, r: &Report{DryRun: o.DryRun}, claudeTeams: map[string]bool{}}
+	teams, err := knownTeams()
+	if err != nil {
+		return nil, err
+	}
+	for _, team := range teams {
+		if o.Team != "" && team != o.Team {
+			continue
+		}
+		if err := p.team(ctx, team); err != nil {
+			return nil, err
+		}
+	}
+	if o.All {
+		if err := p.claudeLeftovers(ctx); err != nil {
+			return nil, err
+		}
+	}
+	// Steps run in their order across teams: every pane before any server, and
+	// so on, as a stable sort keeps each team's own order within a step.
+	sort.SliceStable(p.r.Actions, func(i, j int) bool {
+		return stepOrder(p.r.Actions[i].Step) < stepOrder(p.r.Actions[j].Step)
+	})
+	settle(p.r)
+	return p.r, nil
+}
+
+var steps = []string{StepSupervisor, StepPane, StepServer, StepWorktree, StepBranch, StepTeamFolder, StepTasks, StepState}
+
+func stepOrder(s string) int { return slices.Index(steps, s) }
+
+// knownTeams are the teams with a state folder or a teamctl-* tmux socket.
+func knownTeams() ([]string, error) {
+	set := map[string]bool{}
+	root, err := state.Root()
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list teams: %w", err)
+	}
+	for _, e := range ents {
+		if e.IsDir() && state.ValidTeamName(e.Name()) {
+			set[e.Name()] = true
+		}
+	}
+	socks, _ := os.ReadDir(socketDir())
+	for _, e := range socks {
+		if t, ok := strings.CutPrefix(e.Name(), socketPrefix); ok && state.ValidTeamName(t) {
+			set[t] = true
+		}
+	}
+	return slices.Sorted(func(yield func(string) bool) {
+		for t := range set {
+			if !yield(t) {
+				return
+			}
+		}
+	}), nil
+}
+
+func socketDir() string { return filepath.Dir(tmux.SocketPath("x")) }
+
+// team plans the clean-up of one teamctl team.
+func (p *planner) team(ctx context.Context, team string) error {
+	st, err := state.Load(team)
+	if err != nil && !errors.Is(err, state.ErrNotFound) {
+		// Without its state nothing of the team can be told apart safely.
+		p.note("team %s: %v; left alone", team, err)
+		return nil
+	}
+	if errors.Is(err, state.ErrNotFound) {
+		st = nil
+	}
+	if st != nil && st.ClaudeTeam != "" {
+		p.claudeTeams[st.ClaudeTeam] = true
+	}
+	p.claudeTeams[team] = true
+	socket := supervisor.SocketName(team)
+	srv := &tmux.Server{Socket: socket, Bin: p.o.TmuxBin}
+	sockPath := tmux.SocketPath(socket)
+	_, sockErr := os.Lstat(sockPath)
+	var panes []tmux.Pane
+	serverUp := false
+	if sockErr == nil {
+		panes, err = srv.ListPanes(ctx)
+		switch {
+		case err == nil:
+			serverUp = true
+		case errors.Is(err, tmux.ErrNoServer):
+		default:
+			p.note("team %s: cannot ask its tmux server: %v; left alone", team, err)
+			return nil
+		}
+	}
+	var live []tmux.Pane
+	for _, pn := range panes {
+		if !pn.Dead && pn.PID > 0 && proc.Alive(pn.PID) {
+			live = append(live, pn)
+		}
+	}
+	byName := p.o.Team == team
+	supPID, _ := supervisor.SupervisorPID(team)
+
+	if len(live) > 0 && st != nil && !byName {
+		p.orphanPanes(ctx, team, st, srv, panes, supPID != 0)
+		p.note("team %s is running: only its orphaned panes are cleaned (`teamctl clean %s` cleans it all)", team, team)
+		return nil
+	}
+
+	// From here on the whole team goes.
+	var stop *Action
+	if supPID != 0 {
+		stop = p.add(&Action{Step: StepSupervisor, Team: team, Target: fmt.Sprintf("pid %d", supPID), Why: "its team is being cleaned",
+			do: func(ctx context.Context) error { return supervisor.StopSupervisor(ctx, team, 5*time.Second) }})
+	}
+	needStop := func() []*Action {
+		if stop == nil {
+			return nil
+		}
+		return []*Action{stop}
+	}
+	var paneActs []*Action
+	why := "its team has no state"
+	switch {
+	case st != nil && byName:
+		why = "its team was named"
+	case st != nil:
+		why = "its team is not running"
+	}
+	for _, pn := range live {
+		paneActs = append(paneActs, p.paneAction(team, srv, pn, why, needStop()))
+	}
+	var server *Action
+	switch {
+	case serverUp:
+		w := "no live processes"
+		if st == nil {
+			w = "no state for its team"
+		}
+		server = p.add(&Action{Step: StepServer, Team: team, Target: socket, Why: w, needs: append(needStop(), paneActs...),
+			do: func(ctx context.Context) error {
+				if err := srv.KillServer(ctx); err != nil {
+					return err
+				}
+				supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+				return nil
+			}})
+	case sockErr == nil:
+		server = p.add(&Action{Step: StepServer, Team: team, Target: socket, Why: "its server is gone; the socket file is left",
+			do: func(context.Context) error { return removeSocket(sockPath) }})
+	}
+	if st == nil {
+		return nil
+	}
+	before := append(needStop(), paneActs...)
+	if server != nil {
+		before = append(before, server)
+	}
+	wts := p.worktrees(ctx, team, st, before)
+	var wtOnly []*Action // Claude Code's team folder waits for the worktrees; the state for everything
+	for _, a := range wts {
+		if a.Step == StepWorktree {
+			wtOnly = append(wtOnly, a)
+		}
+	}
+	folders := p.claudeFolders(team, st, wtOnly)
+	p.stateFolder(team, append(append(before, wts...), folders...))
+	return nil
+}
+
+// orphanPanes plans the panes of a running team that no member owns: a pane
+// not in state, a member no longer in the layout, and a pane whose process
+// exited that the supervisor will not restart.
+func (p *planner) orphanPanes(ctx context.Context, team string, st *state.Team, srv *tmux.Server, panes []tmux.Pane, supervised bool) {
+	byPane := map[string]state.Member{}
+	for _, m := range st.Members {
+		byPane[m.Pane] = m
+	}
+	var inLayout map[string]bool
+	if l, err := layouts.Parse(st.LayoutPath); err == nil {
+		inLayout = map[string]bool{}
+		for _, m := range l.All() {
+			inLayout[m.Name] = true
+		}
+	}
+	states := map[string]string{}
+	if s, err := supervisor.GetStatus(ctx, team, p.o.TmuxBin); err == nil {
+		for _, m := range s.Members {
+			states[m.Name] = m.State
+		}
+	}
+	for _, pn := range panes {
+		m, known := byPane[pn.ID]
+		var why string
+		switch {
+		case !known:
+			why = "no member of the team has this pane"
+		case m.Origin != state.OriginLead && inLayout != nil && !inLayout[m.Name]:
+			why = fmt.Sprintf("member %s is no longer in the layout", m.Name)
+		case pn.Dead && (!supervised || states[m.Name] == supervisor.StateFailed || states[m.Name] == supervisor.StateExited):
+			why = fmt.Sprintf("member %s exited and nothing restarts it", m.Name)
+		default:
+			continue
+		}
+		p.paneAction(team, srv, pn, why, nil)
+	}
+}
+
+// paneAction ends a pane's process tree (SIGTERM, grace, SIGKILL), then kills
+// the pane, and drops its member from the team's state.
+func (p *planner) paneAction(team string, srv *tmux.Server, pn tmux.Pane, why string, needs []*Action) *Action {
+	target := pn.ID
+	if pn.Member != "" {
+		target += " (" + pn.Member + ")"
+	}
+	return p.add(&Action{Step: StepPane, Team: team, Target: target, Why: why, needs: needs,
+		do: func(ctx context.Context) error {
+			if !pn.Dead && pn.PID > 0 {
+				supervisor.EndTree(ctx, pn.PID, p.o.Grace)
+			}
+			if _, err := srv.Run(ctx, "kill-pane", "-t", pn.ID); err != nil && !errors.Is(err, tmux.ErrNoServer) && !strings.Contains(err.Error(), "can't find pane") {
+				return err
+			}
+			return forgetPane(ctx, team, pn.ID)
+		}})
+}
+
+// forgetPane drops the member of pane from the team's state, if there is one.
+func forgetPane(ctx context.Context, team, pane string) error {
+	unlock, err := state.Lock(ctx, team)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st, err := state.Load(team)
+	if errors.Is(err, state.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	n := len(st.Members)
+	st.Members = slices.DeleteFunc(st.Members, func(m state.Member) bool { return m.Pane == pane })
+	if len(st.Members) == n {
+		return nil
+	}
+	return state.Save(st)
+}
+
+// removeSocket removes the socket file a dead tmux server left.
+func removeSocket(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.Mode()&fs.ModeSocket == 0 {
+		return fmt.Errorf("%s is not a socket; left alone", path)
+	}
+	return os.Remove(path)
+}
+
+// pidGone reports whether the process pid (started at start, when known) has ended.
+func pidGone(pid int, start string) bool {
+	if pid <= 0 || !proc.Alive(pid) {
+		return true
+	}
+	if start == "" {
+		return false
+	}
+	s, err := proc.StartTime(pid)
+	return err == nil && s != start // the pid was reused
+}
