@@ -1,0 +1,261 @@
+// Command clean measures `teamctl clean` of a stopped team whose members each
+// have a git worktree, against the plain sequence of `git worktree remove`
+// commands for the same worktrees, measured in the same run:
+//
+//	go run ./bench/clean              # 16 worktrees, 10 rounds after 1 warm-up round
+//	go run ./bench/clean -n 20 -worktrees 8 -json
+//
+// Each round, for each variant, a fresh world (its own HOME, CLAUDE_CONFIG_DIR,
+// XDG_STATE_HOME and TMUX_TMPDIR) gets a git repository (200 tracked files), a
+// team of a stand-in lead and N plain members each with `worktree: true`,
+// brought up with `teamctl up` and stopped with `teamctl down` (untimed).
+// Then, timed:
+//
+//   - git: `git worktree remove <path>` for each worktree, exec'd one after
+//     another from Go (no shell), in the main checkout;
+//   - teamctl: `teamctl clean bench`, from process start until it returns: it
+//     also checks what would be lost, prunes, deletes the N merged branches and
+//     removes Claude Code's team folders and the team's state.
+//
+// Both are checked to have removed every worktree. It prints median, p90 and
+// min per variant and median(teamctl)/median(git) against a target of 1.5x;
+// the exit status is 1 when that target is missed.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/bench/internal/world"
+)
+
+const (
+	target = 1.5 // median(teamctl) / median(git) must not exceed this
+	team   = "bench"
+	files  = 200 // tracked files in the repository, so a removal has work to do
+)
+
+type config struct {
+	worktrees, rounds, warmup int
+}
+
+// Stats are one variant's timings in milliseconds.
+type Stats struct {
+	Name    string    `json:"name"`
+	How     string    `json:"how"`
+	Median  float64   `json:"median_ms"`
+	P90     float64   `json:"p90_ms"`
+	Min     float64   `json:"min_ms"`
+	Samples []float64 `json:"samples_ms"`
+}
+
+// Report is the whole result, as -json prints it.
+type Report struct {
+	Worktrees int     `json:"worktrees"`
+	Rounds    int     `json:"rounds"`
+	Warmup    int     `json:"warmup"`
+	Variants  []Stats `json:"variants"` // git, teamctl
+	Ratio     float64 `json:"ratio_teamctl_git"`
+	Target    float64 `json:"target"`
+	Pass      bool    `json:"pass"`
+}
+
+// Passed is whether r meets the target.
+func (r *Report) Passed() bool { return r.Pass }
+
+func main() {
+	var cfg config
+	asJSON := flag.Bool("json", false, "print the report as JSON")
+	flag.IntVar(&cfg.rounds, "n", 10, "timed rounds (each runs every variant once)")
+	flag.IntVar(&cfg.worktrees, "worktrees", 16, "members with a worktree")
+	flag.IntVar(&cfg.warmup, "warmup", 1, "untimed rounds first")
+	flag.Parse()
+	world.Main("bench/clean", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
+}
+
+// variant is one way of removing the worktrees; remove is what gets timed.
+type variant struct {
+	name, how string
+	remove    func(ctx context.Context, w *world.World, repo string, paths []string) error
+}
+
+var variants = []variant{
+	{"git", "git worktree remove <path>, one process per worktree, exec'd one after another from Go",
+		func(ctx context.Context, w *world.World, repo string, paths []string) error {
+			for _, p := range paths {
+				if out, err := world.Command(ctx, world.Timeout, repo, w.Env, "git", "worktree", "remove", p); err != nil {
+					return fmt.Errorf("git worktree remove %s: %v: %s", p, err, out)
+				}
+			}
+			return nil
+		}},
+	{"teamctl", "teamctl clean bench (the binary, built once at start)",
+		func(ctx context.Context, w *world.World, _ string, _ []string) error {
+			if out, err := w.Teamctl(ctx, "clean", team); err != nil {
+				return fmt.Errorf("teamctl clean: %v\n%s", err, out)
+			}
+			return nil
+		}},
+}
+
+// run builds teamctl, then times every variant cfg.warmup+cfg.rounds times,
+// interleaved; progress goes to log.
+func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
+	if cfg.worktrees < 1 || cfg.rounds < 1 || cfg.warmup < 0 {
+		return nil, errors.New("need -worktrees >= 1, -n >= 1, -warmup >= 0")
+	}
+	fmt.Fprintln(log, "building teamctl")
+	bin, remove, err := world.Build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
+	samples := make([][]float64, len(variants))
+	for r := range cfg.warmup + cfg.rounds {
+		label := fmt.Sprintf("round %2d", r-cfg.warmup+1)
+		if r < cfg.warmup {
+			label = "warm-up "
+		}
+		fmt.Fprint(log, label)
+		for i, v := range variants {
+			d, err := once(ctx, v, bin, cfg.worktrees)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", v.name, err)
+			}
+			ms := float64(d.Microseconds()) / 1000
+			fmt.Fprintf(log, "  %s %6.1f ms", v.name, ms)
+			if r >= cfg.warmup {
+				samples[i] = append(samples[i], ms)
+			}
+		}
+		fmt.Fprintln(log)
+	}
+	rep := &Report{Worktrees: cfg.worktrees, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target}
+	for i, v := range variants {
+		rep.Variants = append(rep.Variants, summarize(v.name, v.how, samples[i]))
+	}
+	rep.Ratio = rep.Variants[1].Median / rep.Variants[0].Median
+	rep.Pass = rep.Ratio <= target
+	return rep, nil
+}
+
+// once sets up a stopped team with n worktrees in a fresh world, times v's
+// removal of them, checks they are gone, and tears the world down.
+func once(ctx context.Context, v variant, bin string, n int) (time.Duration, error) {
+	w, err := world.New(bin, team)
+	if err != nil {
+		return 0, err
+	}
+	defer w.Destroy()
+	repo, paths, err := setup(ctx, w, n)
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	err = v.remove(ctx, w, repo, paths)
+	d := time.Since(t0)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("worktree %s is still there (%v)", p, err)
+		}
+	}
+	if v.name == "teamctl" { // it did the rest of its job too
+		out, err := world.Command(ctx, world.Timeout, repo, w.Env, "git", "branch", "--list", "teamctl/*")
+		if err != nil || strings.TrimSpace(out) != "" {
+			return 0, fmt.Errorf("teamctl's branches are left: %v %s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(w.StateHome, "teamctl", team)); !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("the team's state is left (%v)", err)
+		}
+	}
+	return d, nil
+}
+
+// setup makes the repository, brings the team up (which makes the worktrees)
+// and down, and returns the repository and the worktrees' paths.
+func setup(ctx context.Context, w *world.World, n int) (string, []string, error) {
+	repo := filepath.Join(w.Work, "repo")
+	for i := range files {
+		p := filepath.Join(repo, fmt.Sprintf("pkg%02d", i%20), fmt.Sprintf("f%03d.go", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", nil, err
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package pkg\n\nconst C%d = %d\n", i, i)), 0o644); err != nil {
+			return "", nil, err
+		}
+	}
+	git := func(args ...string) error {
+		full := append([]string{"-c", "user.name=bench", "-c", "user.email=bench@example.invalid"}, args...)
+		if out, err := world.Command(ctx, world.Timeout, repo, w.Env, "git", full...); err != nil {
+			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+		return nil
+	}
+	if err := git("init", "-q", "-b", "main"); err != nil {
+		return "", nil, err
+	}
+	if err := git("add", "."); err != nil {
+		return "", nil, err
+	}
+	if err := git("commit", "-q", "-m", "files"); err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "claude:\n  command: %q\n  args: [stand-in]\nteam: %s\nroot: repo\nlayout: tiled\nmembers:\n", w.Bin, team)
+	var paths []string
+	for i := range n {
+		name := fmt.Sprintf("m%02d", i)
+		fmt.Fprintf(&b, "  - name: %s\n    command: [sleep, \"600\"]\n    worktree: true\n", name)
+		paths = append(paths, filepath.Join(repo, ".teamctl", "worktrees", team, name))
+	}
+	layout := filepath.Join(w.Work, "layout.yaml")
+	if err := os.WriteFile(layout, []byte(b.String()), 0o600); err != nil {
+		return "", nil, err
+	}
+	if out, err := w.Teamctl(ctx, "up", "--quiet", layout); err != nil {
+		return "", nil, fmt.Errorf("teamctl up: %v\n%s", err, out)
+	}
+	if out, err := w.Teamctl(ctx, "down", "--team", team, "--now", "--timeout", "2s"); err != nil {
+		return "", nil, fmt.Errorf("teamctl down: %v\n%s", err, out)
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(filepath.Join(p, "pkg00", "f000.go")); err != nil {
+			return "", nil, fmt.Errorf("worktree not made: %w", err)
+		}
+	}
+	return repo, paths, nil
+}
+
+func summarize(name, how string, ms []float64) Stats {
+	s := slices.Sorted(slices.Values(ms))
+	median := s[len(s)/2]
+	if len(s)%2 == 0 {
+		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Stats{Name: name, How: how, Median: median, P90: world.Percentile(ms, 90), Min: s[0], Samples: ms}
+}
+
+func printReport(out io.Writer, r *Report) {
+	fmt.Fprintf(out, "\nremoving %d worktrees (repository of %d files) of a stopped team, %d rounds after %d warm-up, variants interleaved\n",
+		r.Worktrees, files, r.Rounds, r.Warmup)
+	fmt.Fprintf(out, "%-8s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	for _, v := range r.Variants {
+		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+	}
+	verdict := "PASS"
+	if !r.Pass {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(out, "teamctl / git  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.Target, verdict)
+}
