@@ -73,6 +73,12 @@ func (p *planner) stateFolder(team string, before []*Action) {
 			if err := supervisor.StopSupervisor(ctx, team, 5*time.Second); err != nil {
 				return err
 			}
+			// An up or down of the team in progress finishes first.
+			unlock, err := state.Lock(ctx, team)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			return removeOwned(dir, root)
 		}})
 }

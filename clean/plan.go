@@ -282,6 +282,10 @@ func (p *planner) paneAction(team string, srv *tmux.Server, pn tmux.Pane, why st
 
 // forgetPane drops the member of pane from the team's state, if there is one.
 func forgetPane(ctx context.Context, team, pane string) error {
+	dir, err := state.Dir(team)
+	if err != nil || !exists(filepath.Join(dir, "state.json")) {
+		return nil // no state (and Lock would make the folder)
+	}
 	unlock, err := state.Lock(ctx, team)
 	if err != nil {
 		return err

@@ -423,6 +423,9 @@ func TestCleanAllReapsClaudeCodesOwnLeftovers(t *testing.T) {
 	if proc.Alive(sleeper) {
 		t.Error("the swarm server's pane process still runs")
 	}
+	if ents, _ := os.ReadDir(filepath.Join(e.StateHome, "teamctl")); len(ents) != 0 {
+		t.Errorf("clean made state folders: %v", ents)
+	}
 	listed := false
 	for _, a := range rep.Actions {
 		if a.Target == ghostDir {
