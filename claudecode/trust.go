@@ -28,9 +28,13 @@ type projectTrust struct {
 	HasTrustDialogAccepted bool `json:"hasTrustDialogAccepted"`
 }
 
-// Trusted reports whether Claude Code starts in dir without its trust dialog:
-// dir or a folder above it is trusted in the config file at path.
-func Trusted(path, dir string) (bool, error) {
+// Trusted reports whether Claude Code starts in dir without its trust dialog,
+// going by the config file at path. As Claude Code 2.1.328 was seen to decide:
+// dir or a folder above it is trusted, but inside a git checkout only up to the
+// checkout's top (top; "" outside git) — a trusted folder above a repository
+// does not cover it — and a linked worktree is also covered by its main
+// checkout's top (main; "" for none).
+func Trusted(path, dir, top, main string) (bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -44,23 +48,30 @@ func Trusted(path, dir string) (bool, error) {
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return false, fmt.Errorf("read Claude Code's config %s: %w", path, err)
 	}
-	dirs := []string{filepath.Clean(dir)}
-	if r, err := filepath.EvalSymlinks(dir); err == nil && r != dirs[0] {
-		dirs = append(dirs, r)
-	}
-	for _, d := range dirs {
-		for {
-			if cfg.Projects[d].HasTrustDialogAccepted {
-				return true, nil
-			}
-			up := filepath.Dir(d)
-			if up == d {
-				break
-			}
-			d = up
+	trusted := func(d string) bool {
+		if cfg.Projects[d].HasTrustDialogAccepted {
+			return true
 		}
+		r, err := filepath.EvalSymlinks(d)
+		return err == nil && cfg.Projects[r].HasTrustDialogAccepted
 	}
-	return false, nil
+	if main != "" && trusted(filepath.Clean(main)) {
+		return true, nil
+	}
+	stop := ""
+	if top != "" {
+		stop = filepath.Clean(top)
+	}
+	for d := filepath.Clean(dir); ; {
+		if trusted(d) {
+			return true, nil
+		}
+		up := filepath.Dir(d)
+		if d == stop || up == d {
+			return false, nil
+		}
+		d = up
+	}
 }
 
 // Trust records dir as trusted in the config file at path, atomically, keeping

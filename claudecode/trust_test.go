@@ -16,15 +16,37 @@ func TestTrust(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(orig), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for dir, want := range map[string]bool{"/repo": true, "/repo/.teamctl/worktrees/t/a": true, "/repository": false, "/elsewhere/wt": false, "/": false} {
-		if got, err := Trusted(cfg, dir); err != nil || got != want {
-			t.Errorf("Trusted(%s) = %v, %v; want %v", dir, got, err, want)
+	tests := []struct {
+		dir, top, main string
+		want           bool
+	}{
+		{"/repo", "/repo", "", true},
+		{"/repo/src/deep", "/repo", "", true},                                           // below a trusted checkout
+		{"/repo/.teamctl/worktrees/t/a", "/repo/.teamctl/worktrees/t/a", "/repo", true}, // its main checkout is trusted
+		{"/wt/a", "/wt/a", "/repo", true},                                               // wherever the worktree is
+		{"/repository", "/repository", "", false},
+		{"/elsewhere/wt", "/elsewhere/wt", "/other", false},
+		{"/", "", "", false},
+	}
+	for _, tt := range tests {
+		if got, err := Trusted(cfg, tt.dir, tt.top, tt.main); err != nil || got != tt.want {
+			t.Errorf("Trusted(%s, top %q, main %q) = %v, %v; want %v", tt.dir, tt.top, tt.main, got, err, tt.want)
 		}
 	}
+	// A trusted folder above a repository does not cover the repository (seen
+	// with Claude Code 2.1.328); outside git it covers every folder below.
+	os.WriteFile(cfg, []byte(`{"projects": {"/work": {"hasTrustDialogAccepted": true}}}`), 0o600)
+	if ok, _ := Trusted(cfg, "/work/repo", "/work/repo", ""); ok {
+		t.Error("a trusted folder above a repository covered it")
+	}
+	if ok, _ := Trusted(cfg, "/work/plain/deep", "", ""); !ok {
+		t.Error("a trusted folder did not cover a plain folder below it")
+	}
+	os.WriteFile(cfg, []byte(orig), 0o600)
 	if err := Trust(cfg, "/elsewhere/wt"); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := Trusted(cfg, "/elsewhere/wt/sub"); !ok {
+	if ok, _ := Trusted(cfg, "/elsewhere/wt/sub", "/elsewhere/wt", "/other"); !ok {
 		t.Error("not trusted after Trust")
 	}
 	var got map[string]any

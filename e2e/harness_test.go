@@ -170,12 +170,27 @@ func (w *world) tmpDir() string {
 // $CLAUDE_CONFIG_DIR/.claude.json and ignores $HOME/.claude.json (checked: with
 // only the latter it showed the onboarding screens).
 func (w *world) writeClaudeJSON(trusted bool) {
+	if trusted {
+		w.writeClaudeJSONTrusting(w.e.Work)
+	} else {
+		w.writeClaudeJSONTrusting()
+	}
+}
+
+// writeClaudeJSONTrusting writes Claude Code's global config trusting dirs.
+// (Claude Code 2.1.328 does not carry a folder's trust into a git repository
+// below it: a repository must be trusted itself.)
+func (w *world) writeClaudeJSONTrusting(dirs ...string) {
 	cfg := map[string]any{
 		"hasCompletedOnboarding": true,
 		"customApiKeyResponses":  map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
 	}
-	if trusted {
-		cfg["projects"] = map[string]any{w.e.Work: map[string]any{"hasTrustDialogAccepted": true}}
+	projects := map[string]any{}
+	for _, d := range dirs {
+		projects[d] = map[string]any{"hasTrustDialogAccepted": true}
+	}
+	if len(projects) > 0 {
+		cfg["projects"] = projects
 	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	if err := os.MkdirAll(w.e.ClaudeDir, 0o700); err != nil {

@@ -103,7 +103,7 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		}
 		m.Cwd = p.Cwd
 		if m.IsClaude() {
-			if err := u.trust(*m, p.Path); err != nil {
+			if err := u.trust(*m, p); err != nil {
 				return nil, ours, err
 			}
 		}
@@ -112,11 +112,11 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 }
 
 // trust makes sure Claude Code will not stop at its trust dialog in a member's
-// worktree: under a trusted folder it inherits the trust; elsewhere the layout's
-// trust: true records it, and without that a person is told.
-func (u *upper) trust(m layouts.Member, dir string) error {
-	cfg := u.globalConfig(m)
-	ok, err := claudecode.Trusted(cfg, dir)
+// worktree: a worktree of a trusted repository is trusted (wherever it is);
+// otherwise the layout's trust: true records it, and without that a person is told.
+func (u *upper) trust(m layouts.Member, p WorktreePlace) error {
+	cfg, dir := u.globalConfig(m), p.Path
+	ok, err := claudecode.Trusted(cfg, p.Cwd, p.Path, p.Repo.Main)
 	if err != nil || ok {
 		return err
 	}
@@ -157,6 +157,7 @@ func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
 			continue
 		}
 		ft := FolderTrust{Member: m.Name, Dir: m.Cwd, Config: u.globalConfig(m)}
+		var top, main string
 		if m.Worktree != nil {
 			p, err := PlaceWorktree(ctx, l, m)
 			if err != nil {
@@ -164,9 +165,11 @@ func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
 				out = append(out, ft)
 				continue
 			}
-			ft.Dir, ft.ByUp = p.Cwd, l.Trust
+			ft.Dir, ft.ByUp, top, main = p.Cwd, l.Trust, p.Path, p.Repo.Main
+		} else if r, err := worktrees.FindRepo(ctx, m.Cwd); err == nil {
+			top, main = r.Top, r.Main
 		}
-		ft.Trusted, ft.Err = claudecode.Trusted(ft.Config, ft.Dir)
+		ft.Trusted, ft.Err = claudecode.Trusted(ft.Config, ft.Dir, top, main)
 		out = append(out, ft)
 	}
 	return out

@@ -316,8 +316,8 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 }
 
 // TestDoctorWarnsOfUntrustedFolders: with a layout, doctor tells which Claude
-// Code members would stop at the trust dialog; trust: true and a trusted
-// repository above a worktree make the warning go.
+// Code members would stop at the trust dialog; trust: true (recorded by up) and
+// a trusted repository make the warning go.
 func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -355,25 +355,36 @@ func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 	if got := doctor(byUp); !strings.HasPrefix(got["wt"], "warn=false") || !strings.Contains(got["wt"], "up records it") {
 		t.Errorf("with trust: true: %q", got["wt"])
 	}
-	// Trusting the repository covers its folders (not the worktrees placed elsewhere).
-	os.MkdirAll(e.ClaudeDir, 0o700)
-	os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), []byte(fmt.Sprintf(`{"projects": {%q: {"hasTrustDialogAccepted": true}}}`, repo)), 0o600)
-	got = doctor(untrusted)
-	if !strings.HasPrefix(got["lead"], "warn=false") || !strings.HasPrefix(got["plain"], "warn=false") || !strings.HasPrefix(got["wt"], "warn=true") {
-		t.Errorf("after trusting the repository: %v", got)
-	}
 	// up with trust: true records the worktree as trusted, keeping the rest.
+	os.MkdirAll(e.ClaudeDir, 0o700)
+	os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), []byte(`{"numStartups": 3}`), 0o600)
 	e.MustRun("up", byUp)
 	var cfg struct {
-		Projects map[string]map[string]any `json:"projects"`
+		NumStartups int                       `json:"numStartups"`
+		Projects    map[string]map[string]any `json:"projects"`
 	}
 	json.Unmarshal([]byte(mustRead(t, filepath.Join(e.ClaudeDir, ".claude.json"))), &cfg)
 	wtDir := filepath.Join(e.Work, "elsewhere", "b", "wt")
-	if cfg.Projects[wtDir]["hasTrustDialogAccepted"] != true || cfg.Projects[repo]["hasTrustDialogAccepted"] != true {
-		t.Errorf("Claude Code's config after up: %+v", cfg.Projects)
+	if cfg.Projects[wtDir]["hasTrustDialogAccepted"] != true || cfg.NumStartups != 3 || len(cfg.Projects) != 1 {
+		t.Errorf("Claude Code's config after up: %+v", cfg)
 	}
 	if got := doctor(byUp); !strings.HasPrefix(got["wt"], "warn=false") || !strings.Contains(got["wt"], "is trusted") {
 		t.Errorf("after up: %q", got["wt"])
+	}
+
+	// As Claude Code decides: a trusted folder above a repository does not
+	// cover it; a trusted repository covers its folders and its worktrees,
+	// wherever they are.
+	trust := func(dir string) {
+		os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), []byte(fmt.Sprintf(`{"projects": {%q: {"hasTrustDialogAccepted": true}}}`, dir)), 0o600)
+	}
+	trust(e.Work)
+	if got := doctor(untrusted); !strings.HasPrefix(got["lead"], "warn=true") || !strings.HasPrefix(got["wt"], "warn=true") {
+		t.Errorf("with the folder above the repository trusted: %v", got)
+	}
+	trust(repo)
+	if got := doctor(untrusted); !strings.HasPrefix(got["lead"], "warn=false") || !strings.HasPrefix(got["plain"], "warn=false") || !strings.HasPrefix(got["wt"], "warn=false") {
+		t.Errorf("with the repository trusted: %v", got)
 	}
 }
 
