@@ -240,6 +240,16 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 	var strayPID int
 	fmt.Sscanf(out, "%s %d", &strayPane, &strayPID)
 
+	// The worker leaves the running team's layout (it keeps running until clean).
+	var workerPID int
+	for _, m := range before.Members {
+		if m.Name == "worker" {
+			workerPID = m.PID
+		}
+	}
+	e.WriteFile("keep.yaml", strings.Replace(mustRead(t, keep), "  - name: worker\n    command: [sleep, \"600\"]\n", "", 1))
+	before = getStatus(t, e, "keep")
+
 	// Crash: every process of the team SIGKILLed, its supervisor too.
 	var cs stateFile
 	json.Unmarshal([]byte(mustRead(t, filepath.Join(e.StateHome, "teamctl", "crash", "state.json"))), &cs)
@@ -295,17 +305,28 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(outside, "precious.txt")); err != nil || string(b) != "keep me" {
 		t.Errorf("clean followed a symlink out of the team folder: %v", err)
 	}
-	if proc.Alive(strayPID) {
-		t.Errorf("the stray pane's process %d still runs", strayPID)
+	if proc.Alive(strayPID) || proc.Alive(workerPID) {
+		t.Errorf("the stray pane's process (alive %v) or the worker no longer in the layout (alive %v) still runs", proc.Alive(strayPID), proc.Alive(workerPID))
 	}
 
 	after := getStatus(t, e, "keep")
-	if len(after.Members) != len(before.Members) {
-		t.Fatalf("running team's members: %d, were %d", len(after.Members), len(before.Members))
+	var kept []string
+	for _, m := range before.Members {
+		if m.Name != "worker" {
+			kept = append(kept, m.Name)
+		}
+	}
+	if len(after.Members) != len(kept) {
+		t.Fatalf("running team's members after clean: %+v, want %v", after.Members, kept)
+	}
+	was := map[string]int{} // name → index in before
+	for i, m := range before.Members {
+		was[m.Name] = i
 	}
 	for i, m := range after.Members {
-		if m.Pane != before.Members[i].Pane || m.PID != before.Members[i].PID || !proc.Alive(m.PID) {
-			t.Errorf("running team's member %s changed: %+v, was %+v", m.Name, m, before.Members[i])
+		b := before.Members[was[m.Name]]
+		if m.Name != kept[i] || m.Pane != b.Pane || m.PID != b.PID || !proc.Alive(m.PID) {
+			t.Errorf("running team's member %s changed: %+v, was %+v", m.Name, m, b)
 		}
 	}
 	var ks stateFile
