@@ -30,7 +30,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -47,25 +46,15 @@ type config struct {
 	worktrees, rounds, warmup int
 }
 
-// Stats are one variant's timings in milliseconds.
-type Stats struct {
-	Name    string    `json:"name"`
-	How     string    `json:"how"`
-	Median  float64   `json:"median_ms"`
-	P90     float64   `json:"p90_ms"`
-	Min     float64   `json:"min_ms"`
-	Samples []float64 `json:"samples_ms"`
-}
-
 // Report is the whole result, as -json prints it.
 type Report struct {
-	Worktrees int     `json:"worktrees"`
-	Rounds    int     `json:"rounds"`
-	Warmup    int     `json:"warmup"`
-	Variants  []Stats `json:"variants"` // git, teamctl
-	Ratio     float64 `json:"ratio_teamctl_git"`
-	Target    float64 `json:"target"`
-	Pass      bool    `json:"pass"`
+	Worktrees int           `json:"worktrees"`
+	Rounds    int           `json:"rounds"`
+	Warmup    int           `json:"warmup"`
+	Variants  []world.Stats `json:"variants"` // git, teamctl
+	Ratio     float64       `json:"ratio_teamctl_git"`
+	Target    float64       `json:"target"`
+	Pass      bool          `json:"pass"`
 }
 
 // Passed is whether r meets the target.
@@ -83,12 +72,12 @@ func main() {
 
 // variant is one way of removing the worktrees; remove is what gets timed.
 type variant struct {
-	name, how string
-	remove    func(ctx context.Context, w *world.World, repo string, paths []string) error
+	world.Variant
+	remove func(ctx context.Context, w *world.World, repo string, paths []string) error
 }
 
 var variants = []variant{
-	{"git", "git worktree remove <path>, one process per worktree, exec'd one after another from Go",
+	{world.Variant{Name: "git", How: "git worktree remove <path>, one process per worktree, exec'd one after another from Go"},
 		func(ctx context.Context, w *world.World, repo string, paths []string) error {
 			for _, p := range paths {
 				if out, err := world.Command(ctx, world.Timeout, repo, w.Env, "git", "worktree", "remove", p); err != nil {
@@ -97,7 +86,7 @@ var variants = []variant{
 			}
 			return nil
 		}},
-	{"teamctl", "teamctl clean bench (the binary, built once at start)",
+	{world.Variant{Name: "teamctl", How: "teamctl clean bench (the binary, built once at start)"},
 		func(ctx context.Context, w *world.World, _ string, _ []string) error {
 			if out, err := w.Teamctl(ctx, "clean", team); err != nil {
 				return fmt.Errorf("teamctl clean: %v\n%s", err, out)
@@ -118,30 +107,17 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	defer remove()
-	samples := make([][]float64, len(variants))
-	for r := range cfg.warmup + cfg.rounds {
-		label := fmt.Sprintf("round %2d", r-cfg.warmup+1)
-		if r < cfg.warmup {
-			label = "warm-up "
-		}
-		fmt.Fprint(log, label)
-		for i, v := range variants {
-			d, err := once(ctx, v, bin, cfg.worktrees)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", v.name, err)
-			}
-			ms := float64(d.Microseconds()) / 1000
-			fmt.Fprintf(log, "  %s %6.1f ms", v.name, ms)
-			if r >= cfg.warmup {
-				samples[i] = append(samples[i], ms)
-			}
-		}
-		fmt.Fprintln(log)
-	}
-	rep := &Report{Worktrees: cfg.worktrees, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target}
+	vs := make([]world.Variant, len(variants))
 	for i, v := range variants {
-		rep.Variants = append(rep.Variants, summarize(v.name, v.how, samples[i]))
+		vs[i] = v.Variant
 	}
+	stats, err := world.Rounds(ctx, log, vs, cfg.warmup, cfg.rounds, func(ctx context.Context, i int) (time.Duration, error) {
+		return once(ctx, variants[i], bin, cfg.worktrees)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Worktrees: cfg.worktrees, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target, Variants: stats}
 	rep.Ratio = rep.Variants[1].Median / rep.Variants[0].Median
 	rep.Pass = rep.Ratio <= target
 	return rep, nil
@@ -170,7 +146,7 @@ func once(ctx context.Context, v variant, bin string, n int) (time.Duration, err
 			return 0, fmt.Errorf("worktree %s is still there (%v)", p, err)
 		}
 	}
-	if v.name == "teamctl" { // it did the rest of its job too
+	if v.Name == "teamctl" { // it did the rest of its job too
 		out, err := world.Command(ctx, world.Timeout, repo, w.Env, "git", "branch", "--list", "teamctl/*")
 		if err != nil || strings.TrimSpace(out) != "" {
 			return 0, fmt.Errorf("teamctl's branches are left: %v %s", err, out)
@@ -235,15 +211,6 @@ func setup(ctx context.Context, w *world.World, n int) (string, []string, error)
 		}
 	}
 	return repo, paths, nil
-}
-
-func summarize(name, how string, ms []float64) Stats {
-	s := slices.Sorted(slices.Values(ms))
-	median := s[len(s)/2]
-	if len(s)%2 == 0 {
-		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Stats{Name: name, How: how, Median: median, P90: world.Percentile(ms, 90), Min: s[0], Samples: ms}
 }
 
 func printReport(out io.Writer, r *Report) {

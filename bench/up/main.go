@@ -29,7 +29,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,26 +50,16 @@ type config struct {
 	members, rounds, warmup int
 }
 
-// Stats are one variant's timings in milliseconds.
-type Stats struct {
-	Name    string    `json:"name"`
-	How     string    `json:"how"`
-	Median  float64   `json:"median_ms"`
-	P90     float64   `json:"p90_ms"`
-	Min     float64   `json:"min_ms"`
-	Samples []float64 `json:"samples_ms"`
-}
-
 // Report is the whole result, as -json prints it.
 type Report struct {
-	Members         int     `json:"members"`
-	Rounds          int     `json:"rounds"`
-	Warmup          int     `json:"warmup"`
-	Variants        []Stats `json:"variants"` // per-command, single, teamctl
-	RatioPerCommand float64 `json:"ratio_teamctl_per_command"`
-	RatioSingle     float64 `json:"ratio_teamctl_single"`
-	Target          float64 `json:"target"`
-	Pass            bool    `json:"pass"`
+	Members         int           `json:"members"`
+	Rounds          int           `json:"rounds"`
+	Warmup          int           `json:"warmup"`
+	Variants        []world.Stats `json:"variants"` // per-command, single, teamctl
+	RatioPerCommand float64       `json:"ratio_teamctl_per_command"`
+	RatioSingle     float64       `json:"ratio_teamctl_single"`
+	Target          float64       `json:"target"`
+	Pass            bool          `json:"pass"`
 }
 
 func main() {
@@ -115,31 +104,17 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	}
 
 	variants := makeVariants(bin, layout, cmds)
-	samples := make([][]float64, len(variants))
-	for r := range cfg.warmup + cfg.rounds {
-		label := fmt.Sprintf("round %2d", r-cfg.warmup+1)
-		if r < cfg.warmup {
-			label = "warm-up "
-		}
-		fmt.Fprint(log, label)
-		for i, v := range variants {
-			d, err := once(ctx, v, bin, cfg.members)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", v.name, err)
-			}
-			ms := float64(d.Microseconds()) / 1000
-			fmt.Fprintf(log, "  %s %6.1f ms", v.name, ms)
-			if r >= cfg.warmup {
-				samples[i] = append(samples[i], ms)
-			}
-		}
-		fmt.Fprintln(log)
-	}
-
-	rep := &Report{Members: cfg.members, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target}
+	vs := make([]world.Variant, len(variants))
 	for i, v := range variants {
-		rep.Variants = append(rep.Variants, summarize(v.name, v.how, samples[i]))
+		vs[i] = world.Variant{Name: v.name, How: v.how}
 	}
+	stats, err := world.Rounds(ctx, log, vs, cfg.warmup, cfg.rounds, func(ctx context.Context, i int) (time.Duration, error) {
+		return once(ctx, variants[i], bin, cfg.members)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Members: cfg.members, Rounds: cfg.rounds, Warmup: cfg.warmup, Target: target, Variants: stats}
 	pc, single, tc := rep.Variants[0].Median, rep.Variants[1].Median, rep.Variants[2].Median
 	rep.RatioPerCommand, rep.RatioSingle = tc/pc, tc/single
 	rep.Pass = rep.RatioPerCommand <= target
@@ -254,15 +229,6 @@ func tmuxCommands(layout string) ([][]string, error) {
 		cmds = append(cmds, pane(x, "split-window", "-d", "-h", "-f", "-t", "%0"))
 	}
 	return append(cmds, []string{"select-layout", "-t", "%0", "main-vertical"}), nil
-}
-
-func summarize(name, how string, ms []float64) Stats {
-	s := slices.Sorted(slices.Values(ms))
-	median := s[len(s)/2]
-	if len(s)%2 == 0 {
-		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Stats{Name: name, How: how, Median: median, P90: world.Percentile(ms, 90), Min: s[0], Samples: ms}
 }
 
 func printReport(out io.Writer, r *Report) {
