@@ -70,8 +70,7 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 		if err != nil {
 			return nil, err
 		}
-		st, _ := state.Load(n)
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: st.LayoutPath}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout}
 		for _, m := range s.Members {
 			if m.State != StateExited && m.State != StateFailed {
 				ts.Running++

@@ -20,6 +20,7 @@ type Status struct {
 	Team       string           `json:"team"`
 	Socket     string           `json:"socket"`
 	Session    string           `json:"session"`
+	Layout     string           `json:"layout,omitempty"` // the layout file the team was brought up from
 	StoppedAt  *time.Time       `json:"stopped_at,omitempty"`
 	Supervisor SupervisorStatus `json:"supervisor"`
 	Members    []MemberStatus   `json:"members"`
@@ -125,7 +126,7 @@ func (r *Result) Status() *Status {
 
 // statusOf combines the state with what tmux says of each pane.
 func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
-	s := &Status{Team: st.Team, Socket: st.Socket, Session: st.Session, StoppedAt: st.StoppedAt, Members: []MemberStatus{}}
+	s := &Status{Team: st.Team, Socket: st.Socket, Session: st.Session, Layout: st.LayoutPath, StoppedAt: st.StoppedAt, Members: []MemberStatus{}}
 	for _, m := range st.Members {
 		ms := MemberStatus{
 			Name: m.Name, Role: m.Role, Pane: m.Pane, PID: m.PID, State: StateExited,
