@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -88,43 +89,6 @@ func TestReadMailboxMissingIsEmpty(t *testing.T) {
 	}
 }
 
-func TestConcurrentAppendsLoseNothing(t *testing.T) {
-	p := inbox(t)
-	ctx := ctxFor(t, 60*time.Second)
-	var wg sync.WaitGroup
-	errs := make(chan error, 100)
-	for g := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 50 {
-				errs <- AppendMessage(ctx, p, Message{From: fmt.Sprint("g", g), Text: fmt.Sprint(i), Timestamp: "t"})
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := ReadMailbox(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(msgs) != 100 {
-		t.Fatalf("%d messages, want 100", len(msgs))
-	}
-	next := map[string]int{}
-	for _, m := range msgs {
-		if m.Text != fmt.Sprint(next[m.From]) {
-			t.Fatalf("%s: got %s, want %d (order lost)", m.From, m.Text, next[m.From])
-		}
-		next[m.From]++
-	}
-}
-
 func TestHeldLockMakesAppendWaitAndFail(t *testing.T) {
 	p := inbox(t)
 	if err := os.MkdirAll(p+".lock", 0o700); err != nil {
@@ -163,6 +127,147 @@ func TestStaleLockIsBroken(t *testing.T) {
 	}
 	left, _ := filepath.Glob(p + ".lock*")
 	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// staleDir makes dir (if missing) with an mtime a minute old and returns its stat.
+func staleDir(t *testing.T, dir string) os.FileInfo {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(dir, old, old); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
+func TestBreakLockBreaksOnlyTheStaleLockSeen(t *testing.T) {
+	p := inbox(t)
+	lock, brk := p+".lock", p+".lock.break"
+	exists := func(what, p string) {
+		t.Helper()
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	gone := func(what, p string) {
+		t.Helper()
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+
+	// Another waiter broke the stale lock seen and a third writer took a fresh one
+	// (which may even get the same inode).
+	seen := staleDir(t, lock)
+	os.Remove(lock)
+	os.Mkdir(lock, 0o700)
+	if ok, err := breakLock(lock, seen); ok || err != nil {
+		t.Errorf("fresh lock: %v %v", ok, err)
+	}
+	exists("fresh lock removed", lock)
+
+	// Same directory, but its live holder refreshed the mtime (Claude Code does).
+	seen = staleDir(t, lock)
+	now := time.Now()
+	os.Chtimes(lock, now, now)
+	if ok, err := breakLock(lock, seen); ok || err != nil {
+		t.Errorf("refreshed lock: %v %v", ok, err)
+	}
+	exists("refreshed lock removed", lock)
+
+	// Another waiter is breaking it right now.
+	seen = staleDir(t, lock)
+	os.Mkdir(brk, 0o700)
+	if ok, err := breakLock(lock, seen); ok || err != nil {
+		t.Errorf("while another breaks it: %v %v", ok, err)
+	}
+	exists("lock broken by two at once", lock)
+	exists("live break lock removed", brk)
+
+	// That waiter died: its break lock goes, and the next attempt breaks the lock.
+	staleDir(t, brk)
+	if ok, err := breakLock(lock, seen); ok || err != nil {
+		t.Errorf("dead breaker: %v %v", ok, err)
+	}
+	gone("dead breaker's break lock", brk)
+	if ok, err := breakLock(lock, seen); !ok || err != nil {
+		t.Errorf("stale lock: %v %v", ok, err)
+	}
+	gone("stale lock", lock)
+	if left, _ := filepath.Glob(p + ".*"); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func TestStaleLockBrokenByOneOfManyWaiters(t *testing.T) {
+	p := inbox(t)
+	const rounds, waiters = 20, 8
+	ctx := ctxFor(t, time.Minute)
+	var inside atomic.Int32
+	for r := range rounds {
+		staleDir(t, p+".lock")
+		var wg sync.WaitGroup
+		errs := make(chan error, waiters)
+		for w := range waiters {
+			wg.Go(func() {
+				errs <- UpdateMailbox(ctx, p, func(m []Message) ([]Message, error) {
+					if n := inside.Add(1); n != 1 {
+						t.Errorf("round %d: %d holders at once", r, n)
+					}
+					time.Sleep(time.Millisecond)
+					inside.Add(-1)
+					return append(m, Message{From: fmt.Sprint(w), Text: fmt.Sprint(r)}), nil
+				})
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if msgs, err := ReadMailbox(p); err != nil || len(msgs) != rounds*waiters {
+		t.Errorf("%d messages, want %d (%v)", len(msgs), rounds*waiters, err)
+	}
+}
+
+func TestBrokenHolderLeavesTheNextLock(t *testing.T) {
+	p := inbox(t)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	unlock, err := lockMailbox(ctxFor(t, 5*time.Second), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its lock was broken as stale and another writer took the lock, StaleLockAge
+	// later (which may reuse the inode).
+	os.Remove(p + ".lock")
+	os.Mkdir(p+".lock", 0o700)
+	later := time.Now().Add(StaleLockAge)
+	os.Chtimes(p+".lock", later, later)
+	unlock()
+	if _, err := os.Stat(p + ".lock"); err != nil {
+		t.Errorf("next holder's lock removed: %v", err)
+	}
+}
+
+func TestDeadBreakersBreakLockIsRemoved(t *testing.T) {
+	p := inbox(t)
+	staleDir(t, p+".lock")
+	staleDir(t, p+".lock.break")
+	if err := AppendMessage(ctxFor(t, 10*time.Second), p, Message{From: "x", Text: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(p + ".*"); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
 }
