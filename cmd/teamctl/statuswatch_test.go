@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -95,5 +97,40 @@ members:
 	}
 	if n := strings.Count(got, "team watched is down"); n != 1 {
 		t.Errorf("the down team was shown %d times:\n%s", n, got)
+	}
+}
+
+// TestStatusWatchOnATerminal: on a terminal each frame clears the screen and
+// replaces the last, and Ctrl-C ends it with exit 0.
+func TestStatusWatchOnATerminal(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: tty\nmembers:\n  - name: sleeper\n    command: [sleep, \"600\"]\n"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "status", "-w", "--team", "tty")
+	cmd.Env = append(e.Environ(), "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := &ptyOutput{}
+	go bytesCopy(out, f)
+	const clear = "\x1b[H\x1b[2J"
+	testenv.Eventually(t, 10*time.Second, "two frames, each clearing the screen", func() (bool, string) {
+		s := out.String()
+		return strings.Count(s, clear) >= 2 && strings.Contains(s[strings.LastIndex(s, clear):], "sleeper"), s
+	})
+	f.Write([]byte{0x03}) // Ctrl-C, through the terminal
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		if err != nil {
+			t.Errorf("status -w after Ctrl-C: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("status -w did not end on Ctrl-C")
 	}
 }
