@@ -59,6 +59,7 @@ func TestCmdlineAndEnviron(t *testing.T) {
 func TestTreeAndStartTime(t *testing.T) {
 	// sh starts a sleep as its child: the tree of sh holds both.
 	cmd := exec.Command("sh", "-c", "sleep 60 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // so the clean-up ends the sleep too
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
