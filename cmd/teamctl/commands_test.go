@@ -332,3 +332,27 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor without claude: exit %d\n%s", r.Code, r.Stdout)
 	}
 }
+
+// TestCompletion: the shell completion offers the team's members to attach
+// (and friends) and the teams to --team and clean.
+func TestCompletion(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: comp\nmembers:\n  - name: alice\n    prompt: hi\n"))
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "attach", ""}, []string{"lead", "alice"}},
+		{[]string{"__complete", "send", ""}, []string{"lead", "alice"}},
+		{[]string{"__complete", "clean", ""}, []string{"comp"}},
+		{[]string{"__complete", "status", "--team", ""}, []string{"comp"}},
+	} {
+		out := e.MustRun(c.args...).Stdout
+		for _, w := range c.want {
+			if !strings.Contains("\n"+out, "\n"+w+"\n") {
+				t.Errorf("teamctl %v offers:\n%s\nwant %s among them", c.args, out, w)
+			}
+		}
+	}
+}

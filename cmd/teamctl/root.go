@@ -55,5 +55,14 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newHookCmd(io),
 		newCleanCmd(io, g),
 	)
+	root.RegisterFlagCompletionFunc("team", completeTeams)
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "attach", "approve", "deny", "send", "inbox", "answer":
+			c.ValidArgsFunction = completeMembers(g)
+		case "clean":
+			c.ValidArgsFunction = completeTeams
+		}
+	}
 	return root
 }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
+)
+
+// completeTeams offers the teams teamctl has state for (--team, clean TEAM).
+func completeTeams(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	names, _ := state.List()
+	return names, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeMembers offers the members of the team the command acts on, as its
+// first argument (attach, approve, deny, send, inbox, answer).
+func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		st, err := state.Load(team)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var names []string
+		for _, m := range st.Members {
+			names = append(names, m.Name)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
+}
