@@ -157,7 +157,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 	supPID, _ := supervisor.SupervisorPID(team)
 
 	if len(live) > 0 && st != nil && !byName {
-		p.orphanPanes(ctx, team, st, srv, panes, supPID != 0)
+		p.orphanPanes(team, st, srv, panes, supPID != 0)
 		p.note("team %s is running: only its orphaned panes are cleaned (`teamctl clean %s` cleans it all)", team, team)
 		return nil
 	}
@@ -226,7 +226,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 // orphanPanes plans the panes of a running team that no member owns: a pane
 // not in state, a member no longer in the layout, and a pane whose process
 // exited that the supervisor will not restart.
-func (p *planner) orphanPanes(ctx context.Context, team string, st *state.Team, srv *tmux.Server, panes []tmux.Pane, supervised bool) {
+func (p *planner) orphanPanes(team string, st *state.Team, srv *tmux.Server, panes []tmux.Pane, supervised bool) {
 	byPane := map[string]state.Member{}
 	for _, m := range st.Members {
 		byPane[m.Pane] = m
@@ -238,11 +238,10 @@ func (p *planner) orphanPanes(ctx context.Context, team string, st *state.Team, 
 			inLayout[m.Name] = true
 		}
 	}
-	states := map[string]string{}
-	if s, err := supervisor.GetStatus(ctx, team, p.o.TmuxBin); err == nil {
-		for _, m := range s.Members {
-			states[m.Name] = m.State
-		}
+	live, _ := supervisor.ReadLive(team) // whom the supervisor gave up on (never nil)
+	failed := func(m state.Member) bool {
+		lm := live.Members[m.Name]
+		return lm != nil && lm.Pane == m.Pane && lm.State == supervisor.StateFailed
 	}
 	for _, pn := range panes {
 		m, known := byPane[pn.ID]
@@ -252,7 +251,7 @@ func (p *planner) orphanPanes(ctx context.Context, team string, st *state.Team, 
 			why = "no member of the team has this pane"
 		case m.Origin != state.OriginLead && inLayout != nil && !inLayout[m.Name]:
 			why = fmt.Sprintf("member %s is no longer in the layout", m.Name)
-		case pn.Dead && (!supervised || states[m.Name] == supervisor.StateFailed || states[m.Name] == supervisor.StateExited):
+		case pn.Dead && (!supervised || m.Origin == state.OriginLead || failed(m) || !supervisor.RestartWanted(m.Restart, pn.DeadStatus, pn.DeadSignal)):
 			why = fmt.Sprintf("member %s exited and nothing restarts it", m.Name)
 		default:
 			continue

@@ -10,20 +10,27 @@ import (
 	"github.com/teamctl/teamctl/tmux"
 )
 
+// RestartWanted says whether a member's restart policy ("" is on-failure)
+// relaunches it after it ended with exit status code (nil: unknown) or signal
+// sig. (A member the lead spawned is never relaunched, and one that exits too
+// often is given up on: see afterExit.)
+func RestartWanted(policy string, code *int, sig int) bool {
+	failed := sig != 0 || code == nil || *code != 0
+	switch policy {
+	case "never":
+		return false
+	case "always":
+		return true
+	}
+	return failed
+}
+
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
 func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	m, ok := s.st.Member(w.member)
-	if !ok || w.origin != state.OriginLayout {
-		return
-	}
-	policy := m.Restart
-	if policy == "" {
-		policy = "on-failure"
-	}
-	failed := sig != 0 || code == nil || *code != 0
-	if policy == "never" || (policy == "on-failure" && !failed) {
+	if !ok || w.origin != state.OriginLayout || !RestartWanted(m.Restart, code, sig) {
 		return
 	}
 	recent := w.exits[:0]

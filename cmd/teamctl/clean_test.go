@@ -485,3 +485,52 @@ func TestCleanAllReapsClaudeCodesOwnLeftovers(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanLeavesAPaneTheSupervisorWillRestart: in a running team, the dead
+// pane of a member that exited for good (restart: never) is an orphan; the
+// dead pane of one waiting out its restart backoff is not.
+func TestCleanLeavesAPaneTheSupervisorWillRestart(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: backoff
+members:
+  - name: done
+    command: ["true"]
+    restart: never
+  - name: flaky
+    command: [sh, -c, "exit 1"]
+`))
+	var flakyPane, donePane string
+	testenv.Eventually(t, 20*time.Second, "flaky exited again after 2 restarts (now in a 4 s backoff), done exited", func() (bool, string) {
+		s := getStatus(t, e, "backoff")
+		ok := 0
+		for _, m := range s.Members {
+			switch {
+			case m.Name == "flaky" && m.Restarts >= 2 && m.State == "exited":
+				flakyPane = m.Pane
+				ok++
+			case m.Name == "done" && m.State == "exited":
+				donePane = m.Pane
+				ok++
+			}
+		}
+		return ok == 2, fmt.Sprintf("%+v", s.Members)
+	})
+	rep, res := runClean(t, e)
+	if res.Code != 0 {
+		t.Fatalf("clean: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	var reaped []string
+	for _, a := range rep.Actions {
+		reaped = append(reaped, a.Target)
+	}
+	if !slices.ContainsFunc(reaped, func(s string) bool { return strings.HasPrefix(s, donePane+" ") || s == donePane }) {
+		t.Errorf("the pane of done (restart: never) was not reaped: %v", reaped)
+	}
+	if slices.ContainsFunc(reaped, func(s string) bool { return strings.HasPrefix(s, flakyPane+" ") || s == flakyPane }) {
+		t.Errorf("clean reaped flaky's pane, which the supervisor restarts: %v", reaped)
+	}
+	if out, _ := e.Tmux("teamctl-backoff", "list-panes", "-a", "-F", "#{pane_id}"); !strings.Contains(out, flakyPane+"\n") {
+		t.Errorf("flaky's pane %s is gone:\n%s", flakyPane, out)
+	}
+}
