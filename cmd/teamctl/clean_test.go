@@ -232,13 +232,23 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 	before := getStatus(t, e, "keep")
 
 	// A pane nobody owns on the running team's server.
-	out, err := e.Tmux("teamctl-keep", "split-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "-t", "=keep:", "sleep", "700")
+	// Its shell starts a process in a session of its own, which kill-pane's
+	// hangup would not reach: only ending the pane's process tree does.
+	out, err := e.Tmux("teamctl-keep", "split-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "-t", "=keep:", "sh", "-c", "setsid sleep 703 & wait")
 	if err != nil {
 		t.Fatalf("split-window: %v %s", err, out)
 	}
 	var strayPane string
-	var strayPID int
+	var strayPID, detached int
 	fmt.Sscanf(out, "%s %d", &strayPane, &strayPID)
+	testenv.Eventually(t, 10*time.Second, "the stray pane's detached child", func() (bool, string) {
+		tree := proc.Tree(strayPID)
+		if len(tree) < 2 {
+			return false, fmt.Sprint(tree)
+		}
+		detached = tree[len(tree)-1]
+		return true, ""
+	})
 
 	// The worker leaves the running team's layout (it keeps running until clean).
 	var workerPID int
@@ -305,8 +315,8 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(outside, "precious.txt")); err != nil || string(b) != "keep me" {
 		t.Errorf("clean followed a symlink out of the team folder: %v", err)
 	}
-	if proc.Alive(strayPID) || proc.Alive(workerPID) {
-		t.Errorf("the stray pane's process (alive %v) or the worker no longer in the layout (alive %v) still runs", proc.Alive(strayPID), proc.Alive(workerPID))
+	if proc.Alive(strayPID) || proc.Alive(detached) || proc.Alive(workerPID) {
+		t.Errorf("still running: the stray pane's shell %v, its detached child %v, the worker no longer in the layout %v", proc.Alive(strayPID), proc.Alive(detached), proc.Alive(workerPID))
 	}
 
 	after := getStatus(t, e, "keep")
