@@ -150,7 +150,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 				do: func(context.Context) error { return removeOwned(tasksDir, filepath.Join(configDir, "tasks")) }})
 		}
 		for _, a := range append(wts, acts...) {
-			if !p.o.Force && a.Result == Planned || !p.o.Force && a.Result == "" {
+			if !p.o.Force && (a.Result == Planned || a.Result == "") {
 				a.Result, a.Detail = Kept, "Claude Code's own; --all --force removes it"
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,13 +105,7 @@ func knownTeams() ([]string, error) {
 			set[t] = true
 		}
 	}
-	return slices.Sorted(func(yield func(string) bool) {
-		for t := range set {
-			if !yield(t) {
-				return
-			}
-		}
-	}), nil
+	return slices.Sorted(maps.Keys(set)), nil
 }
 
 func socketDir() string { return filepath.Dir(tmux.SocketPath("x")) }

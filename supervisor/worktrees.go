@@ -68,6 +68,7 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 	l := *u.l
 	l.Members = slices.Clone(u.l.Members)
 	ours := slices.Clone(known)
+	excluded := map[string]bool{} // repositories whose info/exclude is done
 	for i := -1; i < len(l.Members); i++ {
 		m := &l.Lead
 		if i >= 0 {
@@ -93,10 +94,11 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		if made.Created {
 			u.progress("%-16s worktree %s (branch %s)", m.Name, p.Path, p.Branch)
 		}
-		if u.l.Worktrees == "" {
+		if u.l.Worktrees == "" && !excluded[p.Repo.Common] {
 			if err := worktrees.Exclude(p.Repo.Common, "/"+DefaultWorktreeFolder+"/"); err != nil {
 				return nil, ours, err
 			}
+			excluded[p.Repo.Common] = true
 		}
 		if err := os.MkdirAll(p.Cwd, 0o755); err != nil {
 			return nil, ours, fmt.Errorf("member %s: %w", m.Name, err)
