@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/teamctl/teamctl/worktrees"
@@ -68,11 +67,6 @@ type Report struct {
 	Notes   []string  `json:"notes,omitempty"`
 }
 
-// Refused reports whether anything was refused.
-func (r *Report) Refused() bool {
-	return slices.ContainsFunc(r.Actions, func(a *Action) bool { return a.Result == Refused })
-}
-
 // Counts tells how many actions ended in each result.
 func (r *Report) Counts() map[string]int {
 	c := map[string]int{}
@@ -85,9 +79,6 @@ func (r *Report) Counts() map[string]int {
 // Run plans and, unless DryRun, carries out the plan. plan, when not nil, is
 // called with the plan before anything is done.
 func Run(ctx context.Context, o Options, plan func(*Report)) (*Report, error) {
-	if o.Grace <= 0 {
-		o.Grace = 2 * time.Second
-	}
 	r, err := Plan(ctx, o)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func Ensure(ctx context.Context, s Spec) (Made, error) {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
 		return Made{}, fmt.Errorf("worktree %s: %w", s.Path, err)
 	}
-	if _, err := git(ctx, s.Main, "rev-parse", "--verify", "--quiet", "refs/heads/"+s.Branch); err == nil {
+	if BranchExists(ctx, s.Main, s.Branch) {
 		if _, err := git(ctx, s.Main, "worktree", "add", "--quiet", s.Path, s.Branch); err != nil {
 			return Made{}, fmt.Errorf("worktree %s on existing branch %s: %w", s.Path, s.Branch, err)
 		}
