@@ -67,7 +67,7 @@ func takeSettings(args []string) (rest, values []string, err error) {
 // and reports each that cannot be read or is not a JSON object.
 func CheckSettings(l *layouts.Layout) error {
 	var errs []error
-	for _, m := range append([]layouts.Member{l.Lead}, l.Members...) {
+	for _, m := range l.All() {
 		if !m.IsClaude() {
 			continue
 		}
