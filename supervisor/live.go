@@ -29,7 +29,8 @@ type Live struct {
 // LiveMember is one member's watched state.
 type LiveMember struct {
 	Pane     string    `json:"pane"`
-	State    string    `json:"state"` // running, idle, stalled, exited, failed
+	PID      int       `json:"pid,omitempty"` // the pane's process this is about: a relaunched pane's new process is not failed
+	State    string    `json:"state"`         // running, idle, stalled, exited, failed
 	Since    time.Time `json:"since"`
 	Pattern  string    `json:"pattern,omitempty"`
 	Line     string    `json:"line,omitempty"`

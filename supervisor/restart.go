@@ -3,11 +3,9 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"github.com/teamctl/teamctl/claudecode"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // RestartWanted says whether a member's restart policy ("" is on-failure)
@@ -47,7 +45,11 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
 		return
 	}
-	delay := minBackoff << (len(w.exits) - 1)
+	first := minBackoff
+	if s.o.MinBackoff > 0 {
+		first = s.o.MinBackoff
+	}
+	delay := first << (len(w.exits) - 1)
 	if delay > maxBackoff {
 		delay = maxBackoff
 	}
@@ -68,16 +70,12 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if !ok {
 		return
 	}
-	argv := m.Argv
-	if m.Role == state.RoleLead && claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID) {
-		argv = resumeArgv(m)
+	if m.Role == state.RoleTeammate {
+		if err := deliverPrompt(ctx, s.st, s.lay, m.Name); err != nil {
+			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
+		}
 	}
-	if m.Role == state.RoleTeammate && s.lay != nil {
-		s.redeliverPrompt(ctx, m.Name)
-	}
-	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
-	args = append(args, envFlags(m.Env)...)
-	args = append(args, tmux.CommandArgs(argv)...)
+	args := relaunchArgs(s.st, m)
 	if _, err := s.srv.Run(ctx, args...); err != nil {
 		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
@@ -97,6 +95,9 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
+	}
+	if pid > 0 {
+		w.pid = pid
 	}
 	w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
 	s.live.Members[w.member] = w.live
@@ -122,25 +123,6 @@ func resumeArgv(m *state.Member) []string {
 		}
 	}
 	return out
-}
-
-// redeliverPrompt leaves a teammate's layout prompt in its mailbox again: the
-// relaunched teammate is a new Claude Code session that has not seen it.
-func (s *sup) redeliverPrompt(ctx context.Context, name string) {
-	for _, lm := range s.lay.Members {
-		if lm.Name != name || lm.Prompt == "" {
-			continue
-		}
-		inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, name)
-		if err == nil {
-			mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(lm.Prompt, time.Now()))
-			cancel()
-		}
-		if err != nil {
-			s.log.Warn("prompt for a relaunched teammate", "member", name, "err", err)
-		}
-	}
 }
 
 // updateMember changes one member in state.json under the team's lock and

@@ -94,11 +94,11 @@ func applyLive(s *Status, live *Live) {
 	for i := range s.Members {
 		m := &s.Members[i]
 		lm := live.Members[m.Name]
-		if lm == nil || lm.Pane != m.Pane {
-			continue
+		if lm == nil || lm.Pane != m.Pane || (lm.PID != 0 && m.PID != 0 && lm.PID != m.PID) {
+			continue // about another pane, or a process since relaunched
 		}
 		switch {
-		case lm.State == StateFailed:
+		case lm.State == StateFailed && m.State != StateRunning: // tmux first: a running pane is not failed
 			m.State, m.Reason, m.Since = StateFailed, lm.Reason, lm.Since
 		case m.State != StateRunning:
 		case lm.State == StateWaitingApproval:
@@ -136,11 +136,13 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 			ms.Origin = state.OriginLayout
 		}
 		if p, ok := byID[m.Pane]; ok {
+			if p.PID > 0 {
+				ms.PID = p.PID
+			}
 			if p.Dead {
 				ms.ExitCode = p.DeadStatus
 			} else {
 				ms.State = StateRunning
-				ms.PID = p.PID
 			}
 		}
 		s.Members = append(s.Members, ms)

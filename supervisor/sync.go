@@ -61,11 +61,17 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 				continue
 			}
 		}
-		w := &paneWatch{id: p.ID, member: name, origin: origin, lastOutput: time.Now(),
+		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: time.Now(),
 			live: &LiveMember{Pane: p.ID, State: StateRunning, Since: time.Now().UTC()}}
 		if prev != nil {
-			if old := prev.Members[name]; old != nil && old.Pane == p.ID {
-				w.live = old // keep what was known: a stall reported before is not reported again
+			if old := prev.Members[name]; old != nil && old.Pane == p.ID && (old.PID == 0 || old.PID == p.PID) {
+				// Keep what was known of the same process: a stall reported before
+				// is not reported again, a failed member stays failed. A pane
+				// relaunched meanwhile (another pid) starts afresh.
+				w.live = old
+				if old.State == StateExited || old.State == StateFailed {
+					w.exitPID = strconv.Itoa(p.PID)
+				}
 			}
 		}
 		s.panes[p.ID] = w

@@ -37,13 +37,15 @@ const settle = 150 * time.Millisecond
 
 // SuperviseOptions tune Supervise.
 type SuperviseOptions struct {
-	TmuxBin string
+	TmuxBin    string
+	MinBackoff time.Duration // the first restart's delay (default 1s); later ones double it
 	Log     *slog.Logger
 }
 
 // paneWatch is the supervisor's view of one pane.
 type paneWatch struct {
 	id, member, origin string
+	pid                int // the pane's current process, as tmux last said
 	lastOutput         time.Time
 	timer              *time.Timer
 	armed              bool
@@ -201,6 +203,9 @@ func (s *sup) event(e Event) {
 }
 
 func (s *sup) saveLive() {
+	for _, w := range s.panes {
+		w.live.PID = w.pid
+	}
 	if err := writeLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}
@@ -422,21 +427,28 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	if len(f) < 4 {
 		return
 	}
+	if pid, err := strconv.Atoi(f[3]); err == nil {
+		w.pid = pid
+	}
 	if f[0] != "1" {
-		// Running again, relaunched by someone else (`teamctl up`): no restart
-		// of ours is due any more.
-		if w.live.State == StateExited && f[3] != w.exitPID {
-			if w.restartTimer != nil {
-				w.restartTimer.Stop()
-			}
+		// Running again, relaunched by someone else (`teamctl up`, `teamctl
+		// restart`): no restart of ours is due any more, and a failed member
+		// starts with a clean crash-loop window.
+		if (w.live.State == StateExited || w.live.State == StateFailed) && f[3] != w.exitPID {
+			s.relaunched(w)
 			w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
 		}
 		return
 	}
-	if f[3] == w.exitPID || w.live.State == StateFailed {
+	if f[3] == w.exitPID {
 		return
+	}
+	if w.live.State == StateFailed {
+		// A process we did not start died: someone relaunched the failed
+		// member and it ended again before we saw it run.
+		s.relaunched(w)
 	}
 	if f[1] == "" && (f[2] == "" || f[2] == "0") {
 		// tmux marks a pane dead a moment before it has reaped the program, and
@@ -462,4 +474,14 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin})
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
+}
+
+// relaunched forgets a member's restart history when someone else relaunched
+// it: a pending restart of ours is cancelled and the crash-loop window starts
+// again, so its next exits are reported and handled like a fresh start's.
+func (s *sup) relaunched(w *paneWatch) {
+	if w.restartTimer != nil {
+		w.restartTimer.Stop()
+	}
+	w.exits = nil
 }

@@ -54,11 +54,12 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newTasksCmd(io, g),
 		newHookCmd(io),
 		newCleanCmd(io, g),
+		newRestartCmd(io, g),
 	)
 	root.RegisterFlagCompletionFunc("team", completeTeams)
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "attach", "approve", "deny", "send", "inbox", "answer":
+		case "attach", "approve", "deny", "send", "inbox", "answer", "restart":
 			c.ValidArgsFunction = completeMembers(g)
 		case "clean":
 			c.ValidArgsFunction = completeTeams

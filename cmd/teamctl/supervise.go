@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,16 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string) er
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(io.ErrOut, &slog.HandlerOptions{Level: level}))
-	err := supervisor.Supervise(cmd.Context(), team, supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log})
+	o := supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log}
+	if v := os.Getenv("TEAMCTL_RESTART_BACKOFF"); v != "" {
+		// The first restart's delay; tests make crash loops quick with it.
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("TEAMCTL_RESTART_BACKOFF=%q: want a positive duration such as 1s", v)
+		}
+		o.MinBackoff = d
+	}
+	err := supervisor.Supervise(cmd.Context(), team, o)
 	if errors.Is(err, supervisor.ErrSupervised) {
 		fmt.Fprintf(io.ErrOut, "teamctl: %v; nothing to do\n", err)
 		return nil

@@ -1,0 +1,127 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// flakyLayout has a member that crashes (exit 3) until a file "ok" exists in
+// the work folder, then runs.
+func flakyLayout(e *testenv.Env, team string) string {
+	return standInLayout(e, "team.yaml", fmt.Sprintf(`team: %s
+members:
+  - name: flaky
+    command: [sh, -c, "test -f %s && exec sleep 1000; exit 3"]
+  - name: steady
+    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
+`, team, filepath.Join(e.Work, "ok")))
+}
+
+// crashLoop makes flaky fail: the file goes, its process is killed, and the
+// supervisor restarts it until it gives up.
+func crashLoop(t *testing.T, e *testenv.Env, team string) memberStatus {
+	t.Helper()
+	os.Remove(filepath.Join(e.Work, "ok"))
+	if m := member(statusOf(t, e, team), "flaky"); m.State == "running" {
+		syscall.Kill(m.PID, syscall.SIGTERM)
+	}
+	return waitMember(t, e, team, "flaky", 60*time.Second, func(m memberStatus) bool { return m.State == "failed" })
+}
+
+// healed checks that flaky runs after a relaunch and is a normal member again:
+// status says running (not failed), and when its process is killed the
+// supervisor reports the exit and restarts it.
+func healed(t *testing.T, e *testenv.Env, team, how string) {
+	t.Helper()
+	m := waitMember(t, e, team, "flaky", 20*time.Second, func(m memberStatus) bool { return m.State == "running" })
+	restarts := countEvents(events(t, e, team), "flaky", "restart")
+	exits := countEvents(events(t, e, team), "flaky", "exit")
+	syscall.Kill(m.PID, syscall.SIGTERM)
+	testenv.Eventually(t, 30*time.Second, "the supervisor to report the exit and restart flaky after "+how, func() (bool, string) {
+		evs := events(t, e, team)
+		s := member(statusOf(t, e, team), "flaky")
+		return countEvents(evs, "flaky", "exit") > exits && countEvents(evs, "flaky", "restart") > restarts && s.State == "running" && s.PID != m.PID,
+			fmt.Sprintf("%+v; %d exits, %d restarts", s, countEvents(evs, "flaky", "exit"), countEvents(evs, "flaky", "restart"))
+	})
+}
+
+// TestFailedMemberRelaunchedStartsAfresh: a member failed by its crash loop and
+// then relaunched — by `up`, by `teamctl restart`, and by `up` after the
+// supervisor was killed while it was failed — is running again in status, and
+// its later exits are reported and restarted as for any member.
+func TestFailedMemberRelaunchedStartsAfresh(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
+	layout := flakyLayout(e, "phoenix2")
+	e.MustRun("up", layout)
+	crashLoop(t, e, "phoenix2")
+
+	// 1. up relaunches the failed member.
+	e.WriteFile("ok", "")
+	e.MustRun("up", layout)
+	healed(t, e, "phoenix2", "up")
+
+	// 2. teamctl restart.
+	crashLoop(t, e, "phoenix2")
+	e.WriteFile("ok", "")
+	r := e.MustRun("restart", "flaky", "--team", "phoenix2")
+	if !strings.Contains(r.Stdout, "restarted flaky") {
+		t.Errorf("restart said %q", r.Stdout)
+	}
+	healed(t, e, "phoenix2", "teamctl restart")
+
+	// 3. The supervisor dies while the member is failed; up relaunches both.
+	crashLoop(t, e, "phoenix2")
+	s := statusOf(t, e, "phoenix2")
+	syscall.Kill(s.Supervisor.PID, syscall.SIGKILL)
+	testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
+		return !statusOf(t, e, "phoenix2").Supervisor.Running, ""
+	})
+	e.WriteFile("ok", "")
+	e.MustRun("up", layout)
+	healed(t, e, "phoenix2", "up with a new supervisor")
+
+	if m := member(statusOf(t, e, "phoenix2"), "steady"); m.State != "running" || m.Restarts != 0 {
+		t.Errorf("steady: %+v", m)
+	}
+}
+
+// TestRestartCommand: `teamctl restart` relaunches a running member in its pane
+// (new process, same pane), records it as an event, and refuses names that are
+// not members.
+func TestRestartCommand(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: again
+members:
+  - name: web
+    command: [sleep, "1000"]
+`))
+	before := member(statusOf(t, e, "again"), "web")
+	e.MustRun("restart", "web", "--team", "again")
+	after := waitMember(t, e, "again", "web", 10*time.Second, func(m memberStatus) bool { return m.State == "running" && m.PID != before.PID })
+	if after.Pane != before.Pane {
+		t.Errorf("restarted in pane %s, was %s", after.Pane, before.Pane)
+	}
+	evs := events(t, e, "again")
+	found := false
+	for _, ev := range evs {
+		if ev.Kind == "restart" && ev.Member == "web" && strings.Contains(ev.Detail, "teamctl restart") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no restart event from teamctl restart: %+v", evs)
+	}
+	if r := e.Run("restart", "nobody", "--team", "again"); r.Code == 0 || !strings.Contains(r.Stderr, `no member "nobody"`) {
+		t.Errorf("restart of a non-member: exit %d, %q", r.Code, r.Stderr)
+	}
+}
