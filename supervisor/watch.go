@@ -39,7 +39,7 @@ const settle = 150 * time.Millisecond
 type SuperviseOptions struct {
 	TmuxBin    string
 	MinBackoff time.Duration // the first restart's delay (default 1s); later ones double it
-	Log     *slog.Logger
+	Log        *slog.Logger
 }
 
 // paneWatch is the supervisor's view of one pane.
