@@ -15,11 +15,11 @@ import (
 type Attachment struct {
 	Prefix string // the team server's prefix key, for the detach hint
 	srv    *tmux.Server
-	sess   string
+	target string // the member's session, exactly
 }
 
 // Cmd returns the attach command; it runs until the person detaches.
-func (a *Attachment) Cmd(ctx context.Context) *exec.Cmd { return a.srv.AttachCmd(ctx, a.sess) }
+func (a *Attachment) Cmd(ctx context.Context) *exec.Cmd { return a.srv.AttachCmd(ctx, a.target) }
 
 // PrepareAttach selects member's pane (and its window) so that attaching lands on it.
 func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {
@@ -48,9 +48,19 @@ func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachme
 		}
 		return nil, fmt.Errorf("select %s's pane: %w", member, err)
 	}
+	panes, err := srv.ListPanes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	target := sessionTarget(st, panes)
+	for _, p := range panes {
+		if p.ID == m.Pane && p.SessionID != "" {
+			target = p.SessionID // the member's own session, whatever it is called now
+		}
+	}
 	prefix, err := srv.ShowOption(ctx, "prefix")
 	if err != nil || prefix == "" {
 		prefix = "C-b"
 	}
-	return &Attachment{Prefix: prefix, srv: srv, sess: st.Session}, nil
+	return &Attachment{Prefix: prefix, srv: srv, target: target}, nil
 }

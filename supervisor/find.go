@@ -31,7 +31,7 @@ func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
 			continue
 		}
 		srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
-		if ok, _ := srv.HasSession(ctx, st.Session); ok {
+		if ok, _ := teamUp(ctx, srv, st); ok {
 			live = append(live, n)
 		}
 	}

@@ -24,6 +24,11 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	if err != nil {
 		return err
 	}
+	if id, name, ok := teamSession(prev, panes); ok {
+		u.target, u.st.Session = id, name // renamed by hand: still the team's, under its new name
+	} else {
+		u.target = tmux.SessionTarget(prev.Session)
+	}
 	byID := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byID[p.ID] = p

@@ -73,10 +73,13 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
 		return nil, err
 	}
-	alive, err := u.srv.HasSession(ctx, l.Team)
-	if err != nil {
+	// The team's server is found by its socket and its panes by id: a session
+	// renamed by hand is still the team's, never a reason to start another.
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil && !isNoServer(err) {
 		return nil, err
 	}
+	alive := len(panes) > 0
 	if alive && (prev == nil || !prev.Running()) {
 		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
 	}
@@ -102,13 +105,14 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 }
 
 type upper struct {
-	l     *layouts.Layout
-	o     Options
-	progs Programs
-	srv   *tmux.Server
-	res   *Result
-	st    *state.Team
-	wts   []state.Worktree // the worktrees teamctl made, for state
+	l      *layouts.Layout
+	o      Options
+	progs  Programs
+	srv    *tmux.Server
+	res    *Result
+	st     *state.Team
+	target string           // the team's session, exactly (its id once the server runs)
+	wts    []state.Worktree // the worktrees teamctl made, for state
 }
 
 // recordWorktrees saves the worktrees made by an up that failed later, so
@@ -166,6 +170,7 @@ func (u *upper) fresh(ctx context.Context) error {
 		h = min // every stacked pane needs a line and a border
 	}
 	lead := plan[0]
+	u.target = tmux.SessionTarget(u.l.Team) // made just below, under this name
 	var b tmux.Batch
 	b.Add("start-server")
 	b.Add("set-option", "-g", "remain-on-exit", "on")
@@ -184,15 +189,15 @@ func (u *upper) fresh(ctx context.Context) error {
 	for _, kv := range sessionEnv {
 		name, val, _ := strings.Cut(kv, "=")
 		keep[name] = true
-		b.Add("set-environment", "-t", "="+u.l.Team, name, val)
+		b.Add("set-environment", "-t", u.target, name, val)
 	}
 	for _, kv := range lead.Env {
 		if name, _, _ := strings.Cut(kv, "="); !keep[name] {
-			b.Add("set-environment", "-u", "-t", "="+u.l.Team, name)
+			b.Add("set-environment", "-u", "-t", u.target, name)
 		}
 	}
 	if u.l.Arrangement == "main-vertical" {
-		b.Add("set-option", "-w", "-t", "="+u.l.Team+":", "main-pane-width", "30%")
+		b.Add("set-option", "-w", "-t", u.target+":", "main-pane-width", "30%")
 	}
 	out, err := u.srv.StartBatch(ctx, &b)
 	if err != nil {
@@ -282,7 +287,7 @@ func (u *upper) create(ctx context.Context, launches []Launch, now time.Time) er
 	for _, x := range launches {
 		var args []string
 		if u.l.Arrangement == "windows" || leadPane == "" {
-			args = []string{"new-window", "-d", "-t", "=" + u.l.Team + ":", "-n", x.Member.Name}
+			args = []string{"new-window", "-d", "-t", u.target + ":", "-n", x.Member.Name}
 		} else {
 			// -f splits the whole window, so the new pane comes last and the
 			// teammates keep the layout's order.

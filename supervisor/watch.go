@@ -126,7 +126,12 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	s.ctl, err = s.srv.Control(cctx, st.Session)
+	panes, err := s.srv.ListPanes(cctx)
+	if err != nil {
+		cancel()
+		return fmt.Errorf("find the team's panes: %w", err)
+	}
+	s.ctl, err = s.srv.Control(cctx, sessionTarget(st, panes))
 	cancel()
 	if err != nil {
 		return fmt.Errorf("follow the team's panes: %w", err)

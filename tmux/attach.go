@@ -7,12 +7,13 @@ import (
 	"strings"
 )
 
-// AttachCmd returns the command that attaches a terminal to session. It runs for
+// AttachCmd returns the command that attaches a terminal to the session target
+// names (SessionTarget(name), or a session id $N). It runs for
 // as long as the person stays attached, so it has no deadline: ctx only cancels.
 // Inside another tmux, TMUX is removed from its environment so that tmux agrees
 // to nest (it refuses with TMUX set).
-func (s *Server) AttachCmd(ctx context.Context, session string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.bin(), "-N", "-L", s.Socket, "attach-session", "-t", "="+session)
+func (s *Server) AttachCmd(ctx context.Context, target string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, s.bin(), "-N", "-L", s.Socket, "attach-session", "-t", target)
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {

@@ -47,11 +47,12 @@ type reply struct {
 // control client's reader blocks (and tmux buffers for us).
 const ControlBuffer = 4096
 
-// Control attaches a control-mode client to session. It returns once tmux has
-// attached it (so commands have a current client), or an error at ctx's deadline.
-// The client lives until Close or until the server goes.
-func (s *Server) Control(ctx context.Context, session string) (*Control, error) {
-	cmd := exec.Command(s.bin(), "-N", "-L", s.Socket, "-C", "attach-session", "-t", "="+session)
+// Control attaches a control-mode client to the session target names (an
+// exact target: SessionTarget(name), or a session id $N). It returns once tmux
+// has attached it (so commands have a current client), or an error at ctx's
+// deadline. The client lives until Close or until the server goes.
+func (s *Server) Control(ctx context.Context, target string) (*Control, error) {
+	cmd := exec.Command(s.bin(), "-N", "-L", s.Socket, "-C", "attach-session", "-t", target)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -73,10 +74,10 @@ func (s *Server) Control(ctx context.Context, session string) (*Control, error) 
 		return c, nil
 	case <-c.done:
 		c.Close()
-		return nil, fmt.Errorf("tmux control client for %s: %w (%s)", session, c.err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("tmux control client for %s: %w (%s)", target, c.err, strings.TrimSpace(stderr.String()))
 	case <-ctx.Done():
 		c.Close()
-		return nil, fmt.Errorf("tmux control client for %s: %w", session, ctx.Err())
+		return nil, fmt.Errorf("tmux control client for %s: %w", target, ctx.Err())
 	}
 }
 

@@ -74,7 +74,7 @@ func TestControlClient(t *testing.T) {
 	if _, err := s.StartBatch(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Control(ctx, "w")
+	c, err := s.Control(ctx, "=w")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,8 @@ type Pane struct {
 	DeadStatus *int // exit status of a dead pane, when it exited (not killed by a signal)
 	DeadSignal int  // signal that killed a dead pane, 0 if none
 	Window     string
-	Session    string
+	Session    string // its session's name, which a person may change
+	SessionID  string // $N: its session, however it is named
 	Member     string // the @teamctl-member pane option
 	Title      string
 	Width      int
@@ -31,7 +32,7 @@ type Pane struct {
 
 var paneFormat = strings.Join([]string{
 	"#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}",
-	"#{window_id}", "#{session_name}", "#{@teamctl-member}",
+	"#{window_id}", "#{session_name}", "#{session_id}", "#{@teamctl-member}",
 	"#{pane_width}", "#{pane_height}", "#{pane_left}", "#{pane_top}", "#{pane_active}",
 	"#{pane_title}", // last: free text
 }, sep)
@@ -54,16 +55,16 @@ func (s *Server) ListPanes(ctx context.Context) ([]Pane, error) {
 }
 
 func parsePane(ln string) (Pane, error) {
-	f := strings.SplitN(ln, sep, 14)
-	if len(f) != 14 {
+	f := strings.SplitN(ln, sep, 15)
+	if len(f) != 15 {
 		return Pane{}, fmt.Errorf("list-panes: unexpected line %q", ln)
 	}
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	p := Pane{
 		ID: f[0], PID: atoi(f[1]), Dead: f[2] == "1", DeadSignal: atoi(f[4]),
-		Window: f[5], Session: f[6], Member: f[7],
-		Width: atoi(f[8]), Height: atoi(f[9]), Left: atoi(f[10]), Top: atoi(f[11]),
-		Active: f[12] == "1", Title: f[13],
+		Window: f[5], Session: f[6], SessionID: f[7], Member: f[8],
+		Width: atoi(f[9]), Height: atoi(f[10]), Left: atoi(f[11]), Top: atoi(f[12]),
+		Active: f[13] == "1", Title: f[14],
 	}
 	if p.Dead && f[3] != "" {
 		st := atoi(f[3])

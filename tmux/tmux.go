@@ -210,13 +210,17 @@ func lines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
+// SessionTarget is the exact target of the session called name (a bare name
+// would also match a longer one by prefix).
+func SessionTarget(name string) string { return "=" + name }
+
 // HasSession reports whether the server answers and holds session. Without a
 // socket file there is no server, and no tmux process is needed to say so.
 func (s *Server) HasSession(ctx context.Context, session string) (bool, error) {
 	if _, err := os.Stat(SocketPath(s.Socket)); errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
-	_, err := s.Run(ctx, "has-session", "-t", "="+session)
+	_, err := s.Run(ctx, "has-session", "-t", SessionTarget(session))
 	if err == nil {
 		return true, nil
 	}

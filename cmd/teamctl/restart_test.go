@@ -125,3 +125,56 @@ members:
 		t.Errorf("restart of a non-member: exit %d, %q", r.Code, r.Stderr)
 	}
 }
+
+// TestRenamedSessionIsStillTheTeam: a person renames the team's tmux session;
+// `up` again finds the team by its socket and pane ids, starts nothing twice
+// and keeps its lead; a supervisor started afterwards watches the renamed
+// session (it restarts a killed member); down ends everything.
+func TestRenamedSessionIsStillTheTeam(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", `team: renamed
+members:
+  - name: mate
+  - name: web
+    command: [sleep, "1000"]
+`)
+	e.MustRun("up", layout)
+	st0, _ := readState(t, e, "renamed")
+	before := statusOf(t, e, "renamed")
+	if out, err := e.Tmux("teamctl-renamed", "rename-session", "-t", "=renamed", "mine"); err != nil {
+		t.Fatalf("rename-session: %v %s", err, out)
+	}
+	// The supervisor dies too, so the next one must find the renamed session.
+	syscall.Kill(before.Supervisor.PID, syscall.SIGKILL)
+	testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
+		return !statusOf(t, e, "renamed").Supervisor.Running, ""
+	})
+	r := e.MustRun("up", layout)
+	if !strings.Contains(r.Stdout, "0 started, 0 relaunched, 3 already running") {
+		t.Errorf("second up:\n%s", r.Stdout)
+	}
+	if out, _ := e.Tmux("teamctl-renamed", "list-panes", "-a", "-F", "#{session_name} #{pane_id}"); strings.Count(out, "\n") != 3 || strings.Contains(out, "renamed ") {
+		t.Errorf("panes after the second up:\n%s", out)
+	}
+	st1, _ := readState(t, e, "renamed")
+	if st1.LeadSessionID != st0.LeadSessionID {
+		t.Errorf("lead session %s, was %s", st1.LeadSessionID, st0.LeadSessionID)
+	}
+	after := statusOf(t, e, "renamed")
+	for i, m := range after.Members {
+		if m.PID != before.Members[i].PID || m.State != "running" {
+			t.Errorf("%s after the second up: %+v, was %+v", m.Name, m, before.Members[i])
+		}
+	}
+	if !after.Supervisor.Running {
+		t.Fatal("no supervisor after the second up")
+	}
+	web := member(after, "web")
+	syscall.Kill(web.PID, syscall.SIGTERM)
+	waitMember(t, e, "renamed", "web", 30*time.Second, func(m memberStatus) bool { return m.State == "running" && m.PID != web.PID })
+	e.MustRun("down", "--team", "renamed")
+	if out, err := e.Tmux("teamctl-renamed", "list-panes", "-a"); err == nil {
+		t.Errorf("the team's server survived down:\n%s", out)
+	}
+}
