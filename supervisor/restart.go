@@ -78,7 +78,11 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
 	args = append(args, envFlags(m.Env)...)
 	args = append(args, tmux.CommandArgs(argv)...)
-	if _, err := s.srv.Run(ctx, args...); err != nil {
+	// A batch, not Run: the env values must not go on a tmux command line.
+	// (Not the control client either: the loop must never wait on its replies.)
+	var b tmux.Batch
+	b.Add(args...)
+	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
 		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
