@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/teamctl/teamctl/internal/atomicfile"
+	"syscall"
 )
 
 // Commands that carry values (environment settings, prompts) never go on a tmux
@@ -135,7 +134,7 @@ func (s *Server) runScript(ctx context.Context, cmds [][]string, start bool) (st
 		return "", fmt.Errorf("tmux command file: %w", err)
 	}
 	path := filepath.Join(dir, "commands")
-	if err := atomicfile.WriteFile(path, []byte(scriptLine(cmds)+"\n"), 0o600); err != nil {
+	if err := writeNew(path, []byte(scriptLine(cmds)+"\n")); err != nil {
 		return "", fmt.Errorf("tmux command file: %w", err)
 	}
 	args := []string{"-N", "source-file", globEscape(path)}
@@ -143,6 +142,21 @@ func (s *Server) runScript(ctx context.Context, cmds [][]string, start bool) (st
 		args = []string{"start-server", ";", "source-file", globEscape(path)}
 	}
 	return s.run(ctx, args, commandNames(cmds), envValues(cmds))
+}
+
+// writeNew writes a new 0600 file. Not through atomicfile: nothing reads it
+// before it is complete (tmux starts after), so a rename and an fsync would
+// only slow up down.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // globEscape protects a path from source-file, which expands it as a glob(3)
