@@ -48,6 +48,7 @@ func hostileValues() map[string]string {
 		"FORMAT":    "#{pane_id}marker-format",
 		"PERCENT":   "%if marker-percent",
 		"TRAIL":     "marker-trail;",
+		"EMPTY":     "",
 		"INVALID":   "marker-invalid \xff\xfe\xc3",
 		"LONG":      "marker-long " + strings.Repeat("0123456789abcdef", 100<<10/16), // 100 KB: over tmux's 16 KiB command limit
 	}
