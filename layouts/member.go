@@ -96,6 +96,10 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 		return m, nameNode
 	}
 	w.claudeMember(&m, f, path)
+	if isLead {
+		w.tooLongArg(f.get("prompt"), at("prompt"), "the lead's prompt", m.Prompt,
+			"the lead gets its prompt as one; put the text in a file and have the prompt ask the lead to read it (a teammate's prompt goes through its mailbox and has no such limit)")
+	}
 	return m, nameNode
 }
 

@@ -141,6 +141,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	members, names := w.members(f.get("members"), ms)
 	l.Lead, l.Members = lead, members
 	w.uniqueNames(append([]nameRef{leadName}, names...))
+	w.memberSizes(l, f.get("env"))
 	l.Watchdog = w.watchdog(f.get("watchdog"))
 }
 

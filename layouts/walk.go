@@ -191,6 +191,9 @@ func (w *walker) stringList(n *yaml.Node, path string) (list []string, ok bool) 
 			continue
 		}
 		s, valid := w.text(item, index(path, i))
+		if valid && w.tooLongArg(item, index(path, i), "this argument", s, fileHint) {
+			valid = false
+		}
 		ok = ok && valid
 		list = append(list, s)
 	}
@@ -280,7 +283,7 @@ func (w *walker) env(n *yaml.Node, path string) []EnvVar {
 				continue
 			}
 			var ok bool
-			if value, ok = w.text(e.value, p); !ok {
+			if value, ok = w.text(e.value, p); !ok || w.tooLongEnv(e.value, p, name, value) {
 				continue
 			}
 		}

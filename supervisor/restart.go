@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
 )
 
 // RestartWanted says whether a member's restart policy ("" is on-failure)
@@ -75,8 +76,11 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 		}
 	}
-	args := relaunchArgs(s.st, m)
-	if _, err := s.srv.Run(ctx, args...); err != nil {
+	// A batch, not Run: the env values must not go on a tmux command line.
+	// (Not the control client either: the loop must never wait on its replies.)
+	var b tmux.Batch
+	b.Add(relaunchArgs(s.st, m)...)
+	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
 		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}

@@ -41,6 +41,11 @@ type Result struct {
 // SocketName is the team's private tmux socket.
 func SocketName(team string) string { return "teamctl-" + team }
 
+// CheckSocket says when the team's socket path (under TMUX_TMPDIR) is too
+// long for a Unix socket, which tmux would report only as a server that is
+// not running.
+func CheckSocket(team string) error { return tmux.CheckSocketPath(SocketName(team)) }
+
 const idFormat = "#{pane_id}\x1f#{pane_pid}\x1f#{window_id}"
 
 // Up brings the team of layout l up on its private tmux server, or completes it
@@ -50,6 +55,9 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 		o.ConfigWait = 5 * time.Second
 	}
 	if _, err := tmux.CheckVersion(ctx, o.TmuxBin); err != nil {
+		return nil, err
+	}
+	if err := CheckSocket(l.Team); err != nil {
 		return nil, err
 	}
 	progs, err := ResolvePrograms(l, o.ClaudeOverride)

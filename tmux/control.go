@@ -97,12 +97,15 @@ func (c *Control) Err() error {
 	}
 }
 
-// Command sends one tmux command and returns the lines of its reply. Arguments
-// are quoted for tmux's command parser, so any value arrives as it is.
+// Command sends one tmux command and returns the lines of its reply. It goes
+// on the client's stdin, never on a command line, with every argument quoted
+// for tmux's command parser (see quote), so any value arrives as it is and is
+// seen by no other user. An error names the command, never its arguments.
 func (c *Control) Command(ctx context.Context, args ...string) ([]string, error) {
-	line, err := commandLine(args)
-	if err != nil {
-		return nil, err
+	line := commandLine(args)
+	name := ""
+	if len(args) > 0 {
+		name = args[0]
 	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
@@ -124,13 +127,13 @@ func (c *Control) Command(ctx context.Context, args ...string) ([]string, error)
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return r.lines, fmt.Errorf("tmux %s: %w", strings.Join(args, " "), r.err)
+			return r.lines, fmt.Errorf("tmux %s: %s", name, redact(r.err.Error(), envValues([][]string{args})))
 		}
 		return r.lines, nil
 	case <-c.done:
-		return nil, fmt.Errorf("tmux %s: control client ended: %w", strings.Join(args, " "), c.err)
+		return nil, fmt.Errorf("tmux %s: control client ended: %w", name, c.err)
 	case <-ctx.Done():
-		return nil, fmt.Errorf("tmux %s: %w", strings.Join(args, " "), ctx.Err())
+		return nil, fmt.Errorf("tmux %s: %w", name, ctx.Err())
 	}
 }
 
@@ -347,28 +350,3 @@ func DecodeOutput(data []byte) []byte {
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
-
-// commandLine quotes args for tmux's command parser: each in double quotes, with
-// \, " and $ escaped (tmux would expand $NAME), so values arrive literally. A
-// newline would end the command, so it is refused.
-func commandLine(args []string) (string, error) {
-	var b strings.Builder
-	for i, a := range args {
-		if strings.ContainsAny(a, "\n\r") {
-			return "", fmt.Errorf("tmux control command argument %q holds a newline", a)
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteByte('"')
-		for _, r := range a {
-			switch r {
-			case '\\', '"', '$':
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		}
-		b.WriteByte('"')
-	}
-	return b.String(), nil
-}

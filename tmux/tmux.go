@@ -31,11 +31,13 @@ type Server struct {
 	Bin    string // tmux program; "" means "tmux" from PATH
 }
 
-// CommandError is a tmux command that failed: the argv and what tmux said.
+// CommandError is a tmux invocation that failed: the names of its commands
+// and what tmux said. It never holds the commands' arguments, which may be
+// secrets (env values) or whole prompts.
 type CommandError struct {
-	Args   []string
-	Stderr string
-	Err    error
+	Commands []string // new-session, set-environment, …
+	Stderr   string   // what tmux said, env values of the commands taken out
+	Err      error
 }
 
 func (e *CommandError) Error() string {
@@ -43,7 +45,7 @@ func (e *CommandError) Error() string {
 	if msg == "" {
 		msg = e.Err.Error()
 	}
-	return fmt.Sprintf("tmux %s: %s", strings.Join(e.Args, " "), msg)
+	return fmt.Sprintf("tmux %s: %s", strings.Join(e.Commands, ", "), msg)
 }
 
 func (e *CommandError) Unwrap() error { return e.Err }
@@ -61,11 +63,16 @@ func (s *Server) bin() string {
 // Run runs one tmux command on the server and returns its standard output. It
 // never starts a server (tmux -N): only StartBatch does, so a late command of a
 // supervisor or a status cannot bring back a team's server that just went.
+// Its arguments are on tmux's command line, so they must hold no secret:
+// commands that carry env values go through a Batch (or a Control).
 func (s *Server) Run(ctx context.Context, args ...string) (string, error) {
-	return s.run(ctx, append([]string{"-N"}, escapeArgs(args)...))
+	cmds := [][]string{args}
+	return s.run(ctx, append([]string{"-N"}, escapeArgs(args)...), commandNames(cmds), envValues(cmds))
 }
 
-func (s *Server) run(ctx context.Context, args []string) (string, error) {
+// run runs tmux with args; names are the commands it runs and secrets the
+// values that must not show in an error (see CommandError).
+func (s *Server) run(ctx context.Context, args, names, secrets []string) (string, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -79,7 +86,12 @@ func (s *Server) run(ctx context.Context, args []string) (string, error) {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
-		ce := &CommandError{Args: full, Stderr: stderr.String(), Err: err}
+		ce := &CommandError{Commands: names, Stderr: redact(stderr.String(), secrets), Err: err}
+		if strings.Contains(stderr.String(), "File name too long") {
+			if err := CheckSocketPath(s.Socket); err != nil {
+				return "", fmt.Errorf("%w: %w", err, ce)
+			}
+		}
 		if isNoServer(stderr.String()) {
 			return "", fmt.Errorf("%w: %w", ErrNoServer, ce)
 		}
@@ -117,8 +129,10 @@ func Escape(arg string) string {
 // directories, for one) arrives literally.
 func EscapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
-// Batch chains several tmux commands into one tmux invocation (separated by ";"),
-// which costs one process start instead of one per command.
+// Batch is several tmux commands run by one tmux invocation, which costs one
+// process start instead of one per command. They go to tmux in a command file
+// (see runScript), never on its command line, so any argument may hold a
+// secret, a newline, or any number of bytes.
 type Batch struct {
 	cmds [][]string
 }
@@ -129,77 +143,25 @@ func (b *Batch) Add(args ...string) { b.cmds = append(b.cmds, args) }
 // Len is the number of commands.
 func (b *Batch) Len() int { return len(b.cmds) }
 
-// Args is the argv (after -L SOCKET) of the whole batch.
-func (b *Batch) Args() []string { return chain(b.cmds) }
-
-func chain(cmds [][]string) []string {
-	var out []string
-	for i, c := range cmds {
-		if i > 0 {
-			out = append(out, ";")
-		}
-		out = append(out, escapeArgs(c)...)
-	}
-	return out
-}
-
-// maxBatchBytes keeps one tmux invocation under tmux's limit: the client hands
-// its whole command line to the server in one 16 KiB message, and refuses
-// ("command too long") what does not fit.
-const maxBatchBytes = 12 << 10
-
-// chunks splits the batch at command boundaries into runs that each fit one
-// tmux invocation (a single command larger than that stays alone, and tmux
-// says what is wrong with it).
-func (b *Batch) chunks() [][]string {
-	var out [][]string
-	var cur [][]string
-	size := 0
-	for _, c := range b.cmds {
-		n := 2 // the ";" between commands
-		for _, a := range c {
-			n += len(a) + 2
-		}
-		if len(cur) > 0 && size+n > maxBatchBytes {
-			out = append(out, chain(cur))
-			cur, size = nil, 0
-		}
-		cur = append(cur, c)
-		size += n
-	}
-	if len(cur) > 0 {
-		out = append(out, chain(cur))
-	}
-	return out
-}
-
-// RunBatch runs the batch as one tmux invocation and returns the lines it printed
-// (for example one pane ID per create command given -P). Like Run, it never
-// starts a server.
+// RunBatch runs the batch and returns the lines it printed (for example one
+// pane ID per create command given -P). An error stops the commands after the
+// one that failed; the lines printed until then come back too. Like Run, it
+// never starts a server.
 func (s *Server) RunBatch(ctx context.Context, b *Batch) ([]string, error) {
-	return s.runBatch(ctx, b, true)
+	return s.runBatch(ctx, b, false)
 }
 
 // StartBatch is RunBatch for the one batch that may start the server.
 func (s *Server) StartBatch(ctx context.Context, b *Batch) ([]string, error) {
-	return s.runBatch(ctx, b, false)
+	return s.runBatch(ctx, b, true)
 }
 
-// runBatch runs the batch in as few tmux invocations as fit, in order, and
-// returns what they printed. On an error the lines printed so far come back too.
-func (s *Server) runBatch(ctx context.Context, b *Batch, noStart bool) ([]string, error) {
-	var all []string
-	for i, args := range b.chunks() {
-		if noStart || i > 0 {
-			args = append([]string{"-N"}, args...)
-		}
-		out, err := s.run(ctx, args)
-		all = append(all, lines(out)...)
-		if err != nil {
-			return all, err
-		}
+func (s *Server) runBatch(ctx context.Context, b *Batch, start bool) ([]string, error) {
+	if len(b.cmds) == 0 {
+		return nil, nil
 	}
-	return all, nil
+	out, err := s.runScript(ctx, b.cmds, start)
+	return lines(out), err
 }
 
 func lines(s string) []string {
@@ -323,6 +285,21 @@ func SocketPath(socket string) string {
 		dir = "/tmp"
 	}
 	return fmt.Sprintf("%s/tmux-%d/%s", strings.TrimRight(dir, "/"), os.Getuid(), socket)
+}
+
+// MaxSocketPath is the longest socket path tmux can use: a Unix socket's
+// address holds 108 bytes, the last of them a NUL.
+const MaxSocketPath = 107
+
+// CheckSocketPath says, clearly, when the socket's path is too long for a Unix
+// socket (tmux itself only says it cannot connect).
+func CheckSocketPath(socket string) error {
+	p := SocketPath(socket)
+	if len(p) <= MaxSocketPath {
+		return nil
+	}
+	return fmt.Errorf("the tmux socket path %s is %d bytes, and a Unix socket path may be at most %d: set TMUX_TMPDIR to a shorter folder (it is %q; /tmp works)",
+		p, len(p), MaxSocketPath, os.Getenv("TMUX_TMPDIR"))
 }
 
 // CommandArgs is how argv is given to new-session, split-window and friends so

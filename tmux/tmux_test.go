@@ -1,9 +1,7 @@
 package tmux
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -22,13 +20,34 @@ func TestEscapeKeepsArgumentsLiteral(t *testing.T) {
 	}
 }
 
-func TestBatchChainsCommands(t *testing.T) {
-	var b Batch
-	b.Add("new-session", "-d", "echo", "hi;")
-	b.Add("select-pane", "-t", "%0", "-T", "lead")
-	want := []string{"new-session", "-d", "echo", `hi\;`, ";", "select-pane", "-t", "%0", "-T", "lead"}
-	if got := b.Args(); !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
+func TestScriptLineQuotesEveryArgument(t *testing.T) {
+	got := scriptLine([][]string{
+		{"new-session", "-d", "-e", "K=a;\n$HOME \"q\" \\ ~", "echo", "hi;"},
+		{"select-pane", "-t", "%0", "-T", "~lead\x1b\xc3\xa9"},
+	})
+	want := `"new-session" "-d" "-e" "K=a;\n\$HOME \"q\" \\ \~" "echo" "hi;" ; "select-pane" "-t" "%0" "-T" "\~lead\033\303\251"`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestErrorsNameCommandsNotValues(t *testing.T) {
+	cmds := [][]string{
+		{"new-session", "-d", "-e", "KEY=sk-secret-1", "-e", "ONE=1", "prog"},
+		{"set-environment", "-t", "=x", "TOKEN", "tok-secret-2"},
+		{"set-environment", "-u", "-t", "=x", "GONE"},
+		{"new-session", "-d", "prog"},
+	}
+	if got := commandNames(cmds); !reflect.DeepEqual(got, []string{"new-session", "set-environment"}) {
+		t.Errorf("names %q", got)
+	}
+	vals := envValues(cmds)
+	if !reflect.DeepEqual(vals, []string{"sk-secret-1", "tok-secret-2"}) {
+		t.Errorf("values %q", vals)
+	}
+	e := &CommandError{Commands: commandNames(cmds), Stderr: redact("bad sk-secret-1 and tok-secret-2\n", vals)}
+	if got := e.Error(); got != "tmux new-session, set-environment: bad [value hidden] and [value hidden]" {
+		t.Errorf("error %q", got)
 	}
 }
 
@@ -82,41 +101,5 @@ func TestParsePane(t *testing.T) {
 	}
 	if _, err := parsePane("garbage"); err == nil {
 		t.Error("want an error for a short line")
-	}
-}
-
-func TestBatchChunksStayUnderTmuxsLimit(t *testing.T) {
-	var b Batch
-	long := strings.Repeat("x", 500)
-	for i := 0; i < 100; i++ {
-		b.Add("split-window", "-t", "%0", "/bin/prog", long, fmt.Sprint(i))
-	}
-	chunks := b.chunks()
-	if len(chunks) < 4 {
-		t.Fatalf("%d chunks for ~50 KiB of commands", len(chunks))
-	}
-	next := 0
-	for _, c := range chunks {
-		size := 0
-		for _, a := range c {
-			size += len(a) + 1
-		}
-		if size > maxBatchBytes {
-			t.Errorf("chunk of %d bytes", size)
-		}
-		if c[len(c)-1] == ";" || c[0] == ";" {
-			t.Errorf("chunk split inside a command: %q … %q", c[0], c[len(c)-1])
-		}
-		for i, a := range c {
-			if a == long {
-				if c[i+1] != fmt.Sprint(next) {
-					t.Fatalf("command %s out of order", c[i+1])
-				}
-				next++
-			}
-		}
-	}
-	if next != 100 {
-		t.Errorf("%d commands in the chunks, want 100", next)
 	}
 }

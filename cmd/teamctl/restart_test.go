@@ -163,7 +163,7 @@ members:
 	}
 	after := statusOf(t, e, "renamed")
 	for i, m := range after.Members {
-		if m.PID != before.Members[i].PID || m.State != "running" {
+		if m.PID != before.Members[i].PID || !live(m.State) {
 			t.Errorf("%s after the second up: %+v, was %+v", m.Name, m, before.Members[i])
 		}
 	}

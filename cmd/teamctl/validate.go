@@ -29,6 +29,11 @@ func newValidateCmd(io *iostreams.IO) *cobra.Command {
 				}
 				return exitError{1}
 			}
+			// Not the layout's fault, but up would fail on it: TMUX_TMPDIR is too long.
+			if err := supervisor.CheckSocket(l.Team); err != nil {
+				fmt.Fprintf(io.ErrOut, "%s: %s\n", args[0], err)
+				return exitError{1}
+			}
 			fmt.Fprintf(io.Out, "%s: team %s, lead %s and %d member(s): valid\n", args[0], l.Team, l.Lead.Name, len(l.Members))
 			return nil
 		},
