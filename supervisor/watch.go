@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/teamctl/teamctl/layouts"
@@ -70,7 +71,7 @@ type sup struct {
 	o     SuperviseOptions
 	log   *slog.Logger
 	srv   *tmux.Server
-	ctl   *tmux.Control
+	ctl   atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
 	st    *state.Team
 	lay   *layouts.Layout // nil when the layout file no longer parses
 	det   *stallwatch.Detector
@@ -125,21 +126,14 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	prev, _ := ReadLive(team)
 	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
 
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	panes, err := s.srv.ListPanes(cctx)
-	if err != nil {
-		cancel()
-		return fmt.Errorf("find the team's panes: %w", err)
+	if err := s.connect(ctx); err != nil {
+		// A person's `attach -d` may detach it at once: try again while the
+		// server lives.
+		if !s.reconnect(ctx, err.Error()) {
+			return err
+		}
 	}
-	s.ctl, err = s.srv.Control(cctx, sessionTarget(st, panes))
-	cancel()
-	if err != nil {
-		return fmt.Errorf("follow the team's panes: %w", err)
-	}
-	defer s.ctl.Close()
-	if _, err := s.ctl.Command(ctx, "refresh-client", "-B", "dead:%*:"+deadFormat); err != nil {
-		return fmt.Errorf("subscribe to pane exits: %w", err)
-	}
+	defer func() { s.control().Close() }()
 	s.notifier = newNotifier(s)
 	go s.captureWorker(ctx)
 	if err := s.watchMail(); err != nil {
@@ -216,16 +210,112 @@ func (s *sup) saveLive() {
 	}
 }
 
+// connect attaches a control client to the team's session (found through its
+// panes) and subscribes to pane exits; tmux then reports every pane's current
+// value, so exits that happened while no client was attached are seen.
+func (s *sup) connect(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	panes, err := s.srv.ListPanes(cctx)
+	if err != nil {
+		return fmt.Errorf("find the team's panes: %w", err)
+	}
+	ctl, err := s.srv.Control(cctx, sessionTarget(s.st, panes))
+	if err != nil {
+		return fmt.Errorf("follow the team's panes: %w", err)
+	}
+	if _, err := ctl.Command(cctx, "refresh-client", "-B", "dead:%*:"+deadFormat); err != nil {
+		ctl.Close()
+		return fmt.Errorf("subscribe to pane exits: %w", err)
+	}
+	s.ctl.Store(ctl)
+	return nil
+}
+
+// control is the current control client (it changes when one is lost).
+func (s *sup) control() *tmux.Control { return s.ctl.Load() }
+
+// Reconnection backoff: the first attempt is immediate, later ones wait
+// from reconnectMin doubling up to reconnectMax.
+var (
+	reconnectMin = 50 * time.Millisecond
+	reconnectMax = 5 * time.Second
+)
+
+// reconnect replaces a control client that ended while the team's server
+// still runs — a person's `tmux attach -d` or `detach-client -a` detaches it
+// too. It reports false when the server is gone (the team is down) or ctx
+// ended: only then does the supervisor stop.
+func (s *sup) reconnect(ctx context.Context, why string) bool {
+	if old := s.control(); old != nil {
+		old.Close()
+	}
+	delay := time.Duration(0)
+	for attempt := 1; ; attempt++ {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(delay):
+		}
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := s.srv.ListPanes(lctx)
+		cancel()
+		if isNoServer(err) {
+			return false // the server went: the team is down
+		}
+		if err == nil {
+			if err = s.connect(ctx); err == nil {
+				s.log.Warn("control client lost; reconnected", "why", why, "attempts", attempt)
+				s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("lost its tmux control client (%s); reconnected", why)})
+				return true
+			}
+		}
+		s.log.Warn("reconnect the control client", "attempt", attempt, "err", err)
+		delay = min(max(2*delay, reconnectMin), reconnectMax)
+	}
+}
+
+func lostWhy(c *tmux.Control) string {
+	if err := c.Err(); err != nil {
+		return err.Error()
+	}
+	return "ended"
+}
+
+// resync looks at every live pane again after the control client was away:
+// output that came meanwhile was not seen, so no quiet timer runs for it; a
+// stall that began meanwhile is found (and reported once: judge knows the
+// stalls already reported), exits come with the new subscription's values.
+func (s *sup) resync(ctx context.Context) {
+	if err := s.sync(ctx, nil); err != nil {
+		s.log.Warn("list panes", "err", err)
+	}
+	for _, w := range s.panes {
+		w.capturing = false // a capture sent to the old client got an error or nothing
+		if w.live.State != StateExited && w.live.State != StateFailed {
+			s.requestCapture(w)
+		}
+	}
+}
+
 func (s *sup) loop(ctx context.Context) error {
 	for {
+		ctl := s.control()
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-s.ctl.Done():
-			return nil // the server went: the team is down
-		case n, ok := <-s.ctl.Notes():
-			if !ok {
+		case <-ctl.Done():
+			if !s.reconnect(ctx, lostWhy(ctl)) {
 				return nil
+			}
+			s.resync(ctx)
+		case n, ok := <-ctl.Notes():
+			if !ok {
+				if !s.reconnect(ctx, lostWhy(ctl)) {
+					return nil
+				}
+				s.resync(ctx)
+				continue
 			}
 			s.note(ctx, n)
 		case id := <-s.fire:
@@ -325,11 +415,9 @@ func (s *sup) captureWorker(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.ctl.Done():
-			return
 		case id := <-s.captureQ:
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			lines, err := s.ctl.Command(cctx, "capture-pane", "-p", "-J", "-t", id)
+			lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
 			cancel()
 			select {
 			case s.captured <- capture{pane: id, screen: strings.Join(lines, "\n"), err: err}:
@@ -407,7 +495,7 @@ const deadFormat = "#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_
 func (s *sup) askDead(ctx context.Context, pane string) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	lines, err := s.ctl.Command(cctx, "display-message", "-p", "-t", pane, deadFormat)
+	lines, err := s.control().Command(cctx, "display-message", "-p", "-t", pane, deadFormat)
 	if err != nil || len(lines) != 1 {
 		return // the pane or the server went; the layout notifications say so
 	}
