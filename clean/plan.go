@@ -125,9 +125,9 @@ func (p *planner) team(ctx context.Context, team string) error {
 		p.claudeTeams[st.ClaudeTeam] = true
 	}
 	p.claudeTeams[team] = true
-	socket := supervisor.SocketName(team)
+	socket := state.SocketName(team)
 	srv := &tmux.Server{Socket: socket, Bin: p.o.TmuxBin}
-	sockPath := tmux.SocketPath(socket)
+	sockPath := state.SocketPath(team)
 	_, sockErr := os.Lstat(sockPath)
 	var panes []tmux.Pane
 	serverUp := false

@@ -30,7 +30,7 @@ func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
 		if err != nil || !st.Running() {
 			continue
 		}
-		srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+		srv := &tmux.Server{Socket: state.SocketName(n), Bin: tmuxBin}
 		if ok, _ := srv.HasSession(ctx, st.Session); ok {
 			live = append(live, n)
 		}
