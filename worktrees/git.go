@@ -206,7 +206,8 @@ func List(ctx context.Context, dir string) ([]Entry, error) {
 // whose main checkout is main. It is ErrNotWorktree when main is not a main
 // checkout (a folder holding the repository's .git folder, listed first by
 // git) or git lists no linked worktree at path: the main checkout itself is
-// never one.
+// never one, nor is a folder git's record of which is prunable (its .git file
+// is gone).
 func Linked(ctx context.Context, main, path string) (Entry, error) {
 	if fi, err := os.Lstat(filepath.Join(main, ".git")); err != nil || !fi.IsDir() {
 		return Entry{}, fmt.Errorf("%s: %w of %s, which is no repository's main checkout", path, ErrNotWorktree, main)
@@ -220,6 +221,10 @@ func Linked(ctx context.Context, main, path string) (Entry, error) {
 	}
 	for _, e := range list[1:] {
 		if !e.Bare && samePath(e.Path, path) {
+			if e.Prunable {
+				// git keeps a record, but the folder is no worktree any more.
+				return Entry{}, fmt.Errorf("%s: %w any more (git's record of it is prunable)", path, ErrNotWorktree)
+			}
 			return e, nil
 		}
 	}

@@ -180,4 +180,8 @@ func TestLinked(t *testing.T) {
 	if paths, err := Registered(c, main); err != nil || len(paths) != 3 || !samePath(paths[0], main) {
 		t.Errorf("Registered: %v, %v", paths, err)
 	}
+	os.Remove(filepath.Join(detached, ".git"))
+	if e, err := Linked(c, main, detached); !errors.Is(err, ErrNotWorktree) {
+		t.Errorf("without its .git file: %+v, %v; want ErrNotWorktree", e, err)
+	}
 }

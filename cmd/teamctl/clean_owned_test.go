@@ -245,3 +245,51 @@ func TestCleanRemovesOnlyClaudeTeamsItMade(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanForceNeverRemovesAFolderGitDoesNotKnow: a worktree teamctl made
+// whose .git file is gone is no worktree git can vouch for: clean --force
+// refuses it (exit 1), listing its files, and keeps its record; once the
+// person has emptied it, clean removes it and the rest of the team.
+func TestCleanForceNeverRemovesAFolderGitDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	repo := gitRepo(t, e, "repo")
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: gone\nroot: repo\nmembers:\n  - name: w\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("down", "--team", "gone", "--now")
+	wt := filepath.Join(repo, ".teamctl", "worktrees", "gone", "w")
+	if err := os.Remove(filepath.Join(wt, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(wt, "notes.txt"), []byte("mine"), 0o600)
+
+	rep, res := runClean(t, e, "gone", "--force")
+	if res.Code != 1 {
+		t.Errorf("clean --force: exit %d, want 1\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	refused := false
+	for _, a := range rep.Actions {
+		if a.Target == wt {
+			refused = a.Result == "refused" && strings.Contains(a.Detail, "notes.txt")
+		}
+	}
+	if !refused {
+		t.Errorf("the folder is not refused naming notes.txt: %+v", rep.Actions)
+	}
+	if b, err := os.ReadFile(filepath.Join(wt, "notes.txt")); err != nil || string(b) != "mine" {
+		t.Fatalf("clean --force removed a folder git does not know: %v", err)
+	}
+	if !exists(filepath.Join(e.StateHome, "teamctl", "gone", "state.json")) {
+		t.Error("the team's record went while its folder stays")
+	}
+
+	// Emptied (the person took what they wanted), it goes.
+	for _, f := range []string{"notes.txt", "src/main.go"} {
+		os.Remove(filepath.Join(wt, f))
+	}
+	if _, res := runClean(t, e, "gone"); res.Code != 0 {
+		t.Errorf("clean of the emptied folder: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	if exists(wt) || exists(filepath.Join(e.StateHome, "teamctl", "gone")) {
+		t.Error("the emptied folder or the team's state is left")
+	}
+}
