@@ -246,8 +246,8 @@ func teamctlPlace(team string, w state.Worktree, layoutFolder *string) (string, 
 		if filepath.Join(f, team, w.Member) != filepath.Clean(w.Path) {
 			continue
 		}
-		if rel, err := filepath.Rel(f, main); err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
-			return "", fmt.Errorf("its folder %s is the repository %s or above it", f, main)
+		if err := supervisor.CheckWorktreeFolder(f, main); err != nil {
+			return "", fmt.Errorf("its folder %w", err)
 		}
 		root := filepath.Join(f, team)
 		rroot, err1 := filepath.EvalSymlinks(root)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -44,12 +45,30 @@ func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (Wo
 	if folder == "" {
 		folder = filepath.Join(repo.Main, DefaultWorktreeFolder)
 	}
+	if err := CheckWorktreeFolder(folder, repo.Main); err != nil {
+		return WorktreePlace{}, fmt.Errorf("member %s: worktrees: %w", m.Name, err)
+	}
 	p := WorktreePlace{Repo: repo, Folder: folder, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
 	p.Cwd = filepath.Join(p.Path, rel)
 	if p.Branch == "" {
 		p.Branch = "teamctl/" + l.Team + "/" + m.Name
 	}
 	return p, nil
+}
+
+// CheckWorktreeFolder refuses a worktrees folder that is the repository's
+// main checkout or a folder above it: <folder>/<team>/<member> could then be
+// any folder of the repository, and clean (which removes a recorded worktree
+// only at such a place) could not tell the team's worktrees from it.
+func CheckWorktreeFolder(folder, main string) error {
+	if !filepath.IsAbs(folder) {
+		return fmt.Errorf("%s is not an absolute path", folder)
+	}
+	rel, err := filepath.Rel(filepath.Clean(folder), filepath.Clean(main))
+	if err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		return fmt.Errorf("%s is the repository %s or a folder above it: put the worktrees beside it (../wt) or inside it", folder, main)
+	}
+	return nil
 }
 
 func firstErr(errs ...error) error {
