@@ -1,6 +1,8 @@
 // Package state keeps what teamctl knows about a running team in
 // $XDG_STATE_HOME/teamctl/<team>/state.json, written atomically (0600, folders 0700),
 // so that every command after `up` finds the team's server, panes and sessions.
+// The server's socket is derived from the team's name (SocketName, SocketPath),
+// never taken from the file: Load refuses a file that names another.
 package state
 
 import (
