@@ -58,7 +58,14 @@ type Action struct {
 	do    func(ctx context.Context) error
 	batch *batch    // instead of do: runs this and its peers at once
 	needs []*Action // run only when these are done
+	// notOurs: left because it is not the team's (kept). Nothing waits for
+	// it: the records that name it do not make it the team's.
+	notOurs bool
 }
+
+// NotOurs is the detail of a worktree that clean leaves because nothing says
+// teamctl or Claude Code made it for the team.
+const NotOurs = "not removed: not a worktree teamctl or Claude Code made for this team"
 
 // Report is what clean planned and did, in order.
 type Report struct {

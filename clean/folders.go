@@ -17,44 +17,68 @@ import (
 	"github.com/teamctl/teamctl/tmux"
 )
 
-// claudeFolders plans Claude Code's folders of a teamctl team: teams/<name>,
-// then tasks/<name>, for the lead's session-… team and for the team's own name,
-// once every worktree is gone (the team config names Claude Code's worktrees).
-func (p *planner) claudeFolders(team string, st *state.Team, wts []*Action) []*Action {
-	configDir := st.ClaudeConfig
+// claudeTeamOf is the Claude Code team teamctl recorded for a team (the lead's
+// session-… team) and the config folder it is in, while it is still that
+// team's: named after the team's lead session, with no config.json or one
+// naming that lead session. Otherwise name is "" and why says why (a team of
+// that name someone else made is not teamctl's to remove).
+func claudeTeamOf(st *state.Team) (configDir, name, why string) {
+	if st.ClaudeTeam == "" {
+		return "", "", ""
+	}
+	if want := claudecode.LeadTeamName(st.LeadSessionID); st.LeadSessionID == "" || st.ClaudeTeam != want {
+		return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
+	}
+	configDir = st.ClaudeConfig
 	if configDir == "" {
 		configDir, _ = claudecode.ConfigDir()
 	}
-	if configDir == "" {
+	if configDir == "" || !filepath.IsAbs(configDir) {
+		return "", "", fmt.Sprintf("no Claude Code config folder for %s", st.ClaudeTeam)
+	}
+	path, err := claudecode.TeamConfigPath(configDir, st.ClaudeTeam)
+	if err != nil {
+		return "", "", err.Error()
+	}
+	cfg, err := claudecode.ReadTeamConfig(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return "", "", fmt.Sprintf("%s cannot be read: %v", path, err)
+	case cfg.LeadSessionID != st.LeadSessionID:
+		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, st.LeadSessionID)
+	}
+	return configDir, st.ClaudeTeam, ""
+}
+
+// claudeFolders plans Claude Code's folders of a teamctl team: teams/<name>,
+// then tasks/<name>, for the lead's session-… team teamctl recorded (name,
+// from claudeTeamOf; never a team only because it has the teamctl team's
+// name), once every worktree is gone (the team config names Claude Code's
+// worktrees).
+func (p *planner) claudeFolders(team, configDir, name string, wts []*Action) []*Action {
+	if name == "" {
+		return nil
+	}
+	teamDir, err1 := claudecode.TeamDir(configDir, name)
+	tasksDir, err2 := claudecode.TasksDir(configDir, name)
+	if err1 != nil || err2 != nil {
 		return nil
 	}
 	var acts []*Action
-	for _, name := range dedupe(st.ClaudeTeam, team) {
-		teamDir, err1 := claudecode.TeamDir(configDir, name)
-		tasksDir, err2 := claudecode.TasksDir(configDir, name)
-		if err1 != nil || err2 != nil {
-			continue
+	var folder *Action
+	if exists(teamDir) {
+		folder = p.add(&Action{Step: StepTeamFolder, Team: team, Target: teamDir, Why: "Claude Code's team folder of " + team, needs: wts,
+			do: func(context.Context) error { return removeOwned(teamDir, filepath.Join(configDir, "teams")) }})
+		acts = append(acts, folder)
+	}
+	if exists(tasksDir) {
+		needs := wts
+		if folder != nil {
+			needs = append(append([]*Action{}, wts...), folder)
 		}
-		if cfg, err := claudecode.ReadTeamConfig(filepath.Join(teamDir, "config.json")); err == nil && cfg.LeadProcess != nil &&
-			!pidGone(cfg.LeadProcess.PID, cfg.LeadProcess.ProcStart) && name != st.ClaudeTeam {
-			// A Claude Code lead of that name runs outside teamctl: not ours.
-			p.note("%s: its lead (pid %d) is running; left alone", teamDir, cfg.LeadProcess.PID)
-			continue
-		}
-		var folder *Action
-		if exists(teamDir) {
-			folder = p.add(&Action{Step: StepTeamFolder, Team: team, Target: teamDir, Why: "Claude Code's team folder of " + team, needs: wts,
-				do: func(context.Context) error { return removeOwned(teamDir, filepath.Join(configDir, "teams")) }})
-			acts = append(acts, folder)
-		}
-		if exists(tasksDir) {
-			needs := wts
-			if folder != nil {
-				needs = append(append([]*Action{}, wts...), folder)
-			}
-			acts = append(acts, p.add(&Action{Step: StepTasks, Team: team, Target: tasksDir, Why: "Claude Code's task folder of " + team, needs: needs,
-				do: func(context.Context) error { return removeOwned(tasksDir, filepath.Join(configDir, "tasks")) }}))
-		}
+		acts = append(acts, p.add(&Action{Step: StepTasks, Team: team, Target: tasksDir, Why: "Claude Code's task folder of " + team, needs: needs,
+			do: func(context.Context) error { return removeOwned(tasksDir, filepath.Join(configDir, "tasks")) }}))
 	}
 	return acts
 }
@@ -138,9 +162,11 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 			continue
 		}
 		why := fmt.Sprintf("Claude Code team whose lead (pid %d) is gone", cfg.LeadProcess.PID)
-		var wts []*Action
+		var wts []*Action // what the folder waits for: the worktrees that are the team's
 		for _, w := range claudeWorktrees(configDir, name) {
-			wts = append(wts, p.worktree(ctx, name, owned{Worktree: state.Worktree{Path: w}}, nil))
+			if a, _ := p.worktree(ctx, name, owned{Worktree: state.Worktree{Path: w}}, nil, nil); !a.notOurs {
+				wts = append(wts, a)
+			}
 		}
 		folder := &Action{Step: StepTeamFolder, Team: name, Target: teamDir, Why: why, needs: wts,
 			do: func(context.Context) error { return removeOwned(teamDir, filepath.Join(configDir, "teams")) }}
@@ -159,16 +185,6 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-func dedupe(names ...string) []string {
-	var out []string
-	for _, n := range names {
-		if n != "" && (len(out) == 0 || out[len(out)-1] != n) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 func exists(path string) bool {

@@ -121,13 +121,20 @@ func (p *planner) team(ctx context.Context, team string) error {
 	if errors.Is(err, state.ErrNotFound) {
 		st = nil
 	}
-	if st != nil && st.ClaudeTeam != "" {
-		p.claudeTeams[st.ClaudeTeam] = true
+	var configDir, claudeTeam string
+	if st != nil {
+		var why string
+		configDir, claudeTeam, why = claudeTeamOf(st)
+		if why != "" {
+			p.note("team %s: Claude Code's team %s is not its own (%s); left alone", team, st.ClaudeTeam, why)
+		}
+		if claudeTeam != "" {
+			p.claudeTeams[claudeTeam] = true
+		}
 	}
-	p.claudeTeams[team] = true
-	socket := supervisor.SocketName(team)
+	socket := state.SocketName(team)
 	srv := &tmux.Server{Socket: socket, Bin: p.o.TmuxBin}
-	sockPath := tmux.SocketPath(socket)
+	sockPath := state.SocketPath(team)
 	_, sockErr := os.Lstat(sockPath)
 	var panes []tmux.Pane
 	serverUp := false
@@ -206,14 +213,14 @@ func (p *planner) team(ctx context.Context, team string) error {
 	if server != nil {
 		before = append(before, server)
 	}
-	wts := p.worktrees(ctx, team, st, before)
+	wts := p.worktrees(ctx, team, st, configDir, claudeTeam, before)
 	var wtOnly []*Action // Claude Code's team folder waits for the worktrees; the state for everything
 	for _, a := range wts {
 		if a.Step == StepWorktree {
 			wtOnly = append(wtOnly, a)
 		}
 	}
-	folders := p.claudeFolders(team, st, wtOnly)
+	folders := p.claudeFolders(team, configDir, claudeTeam, wtOnly)
 	p.stateFolder(team, append(append(before, wts...), folders...))
 	return nil
 }

@@ -11,58 +11,68 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
 // owned is one worktree clean may remove: one teamctl made (Recorded), or one
-// Claude Code made for a teammate of the team.
+// Claude Code made for a teammate of the team. Neither record is trusted as
+// it is (state.json and Claude Code's config.json can be edited): each is
+// checked against git and against where teamctl and Claude Code put worktrees.
 type owned struct {
 	state.Worktree
 	Recorded bool
 }
 
 // worktrees plans the team's worktrees, a prune of each repository, and the
-// branches teamctl made for them.
-func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, before []*Action) []*Action {
+// branches teamctl made for them. It returns what the team's folders wait
+// for: not the worktrees left as not the team's.
+func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, configDir, claudeTeam string, before []*Action) []*Action {
 	var list []owned
 	seen := map[string]bool{}
 	for _, w := range st.Worktrees {
 		list = append(list, owned{w, true})
 		seen[filepath.Clean(w.Path)] = true
 	}
-	for _, w := range claudeWorktrees(st.ClaudeConfig, st.ClaudeTeam, team) {
-		if !seen[filepath.Clean(w)] {
-			list = append(list, owned{Worktree: state.Worktree{Path: w}})
-			seen[filepath.Clean(w)] = true
+	if claudeTeam != "" {
+		for _, w := range claudeWorktrees(configDir, claudeTeam) {
+			if !seen[filepath.Clean(w)] {
+				list = append(list, owned{Worktree: state.Worktree{Path: w}})
+				seen[filepath.Clean(w)] = true
+			}
 		}
 	}
+	var layoutFolder *string // the layout's worktrees: folder, read once if an older record needs it
 	var acts []*Action
+	var ours []owned
 	byPath := map[string]*Action{}
 	var mains []string
 	for _, w := range list {
-		a := p.worktree(ctx, team, w, before)
+		if w.Recorded && w.Folder == "" && layoutFolder == nil {
+			layoutFolder = new(string)
+			if l, err := layouts.Parse(st.LayoutPath); err == nil {
+				*layoutFolder = l.Worktrees
+			}
+		}
+		a, main := p.worktree(ctx, team, w, layoutFolder, before)
+		if a.notOurs {
+			continue
+		}
 		acts = append(acts, a)
+		ours = append(ours, w)
 		byPath[w.Path] = a
-		if m := mainOf(w); m != "" && !slices.Contains(mains, m) {
-			mains = append(mains, m)
+		if isMainCheckout(main) && !slices.Contains(mains, main) {
+			mains = append(mains, main)
 		}
 	}
 	for _, main := range mains {
 		acts = append(acts, p.add(&Action{Step: StepWorktree, Team: team, Target: main, Why: "git worktree prune: git forgets removed worktrees", needs: before,
 			do: func(ctx context.Context) error { return worktrees.Prune(ctx, main) }}))
 	}
-	acts = append(acts, p.branches(ctx, team, list, byPath)...)
+	acts = append(acts, p.branches(ctx, team, ours, byPath)...)
 	return acts
-}
-
-// mainOf is the main checkout of a worktree: recorded, or found through its .git file.
-func mainOf(w owned) string {
-	if w.Main != "" {
-		return w.Main
-	}
-	m, _ := worktrees.MainOf(w.Path)
-	return m
 }
 
 // claudeWorktrees are the worktreePath of the members of the Claude Code teams
@@ -85,57 +95,94 @@ func claudeWorktrees(configDir string, teams ...string) []string {
 			continue
 		}
 		for _, m := range cfg.Members {
-			if m.WorktreePath != "" && filepath.IsAbs(m.WorktreePath) {
-				out = append(out, filepath.Clean(m.WorktreePath))
+			if m.WorktreePath != "" {
+				out = append(out, m.WorktreePath)
 			}
 		}
 	}
 	return out
 }
 
+// notOurs leaves a worktree that nothing says is the team's, saying why.
+func notOurs(a *Action, why string) *Action {
+	a.Result, a.Detail, a.notOurs = Kept, NotOurs+" ("+why+")", true
+	return a
+}
+
 // worktree plans one worktree: git worktree remove, run in the main checkout,
 // which itself refuses a worktree with uncommitted changes or untracked files;
 // the refusal then lists them (a dry run looks first). A worktree's commits
 // stay on its branch, which is checked on its own; a detached HEAD's commits
-// would not, so those are checked before. A folder git does not know as a
-// worktree is removed directly.
-func (p *planner) worktree(ctx context.Context, team string, w owned, before []*Action) *Action {
-	a := &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
+// would not, so those are checked before.
+//
+// Only a linked worktree that git lists in its main checkout is removed, and
+// only where its maker puts them: teamctl's at <folder>/<team>/<member>,
+// Claude Code's at <main checkout>/.claude/worktrees/<slug> on a worktree-…
+// branch. Anything else is left as not the team's, with or without Force. A
+// folder of teamctl's that git no longer knows is removed only when empty.
+// main is the main checkout to prune, or "".
+func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFolder *string, before []*Action) (a *Action, main string) {
+	a = &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
 	a.Why = "made by teamctl for " + w.Member
 	if !w.Recorded {
-		a.Why = "made by Claude Code for a teammate of the team"
+		a.Why = "named by Claude Code's team config as a teammate's worktree"
 	}
-	fail := func(err error) *Action {
+	fail := func(err error) (*Action, string) {
 		a.Result, a.Detail = Failed, err.Error()
-		return p.add(a)
+		return p.add(a), ""
+	}
+	if !filepath.IsAbs(w.Path) {
+		return p.add(notOurs(a, "not an absolute path")), ""
+	}
+	var root string // teamctl's folder of the team's worktrees
+	if w.Recorded {
+		var err error
+		if root, err = teamctlPlace(team, w.Worktree, layoutFolder); err != nil {
+			return p.add(notOurs(a, err.Error())), ""
+		}
+		main = w.Main
 	}
 	fi, err := os.Lstat(w.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.Result, a.Detail = Done, "already gone"
-		return p.add(a)
+		return p.add(a), main // git may still list it: prune
 	case err != nil:
 		return fail(err)
-	case fi.Mode()&fs.ModeSymlink != 0:
-		// Never followed: the link alone goes.
+	case fi.Mode()&fs.ModeSymlink != 0 && w.Recorded:
+		// At teamctl's own place; never followed: the link alone goes.
 		a.Detail = "a symlink, removed as a link"
-		a.do = func(ctx context.Context) error { return removeOwned(w.Path, filepath.Dir(w.Path)) }
-		return p.add(a)
+		a.do = func(ctx context.Context) error { return removeOwned(w.Path, root) }
+		return p.add(a), ""
+	case !fi.IsDir():
+		return p.add(notOurs(a, "not a folder")), ""
 	}
-	main, err := worktrees.MainOf(w.Path)
-	if errors.Is(err, worktrees.ErrNotWorktree) {
-		return p.add(p.notAWorktree(a, w))
+	if !w.Recorded {
+		if main, err = claudePlace(w.Path); err != nil {
+			return p.add(notOurs(a, err.Error())), ""
+		}
 	}
-	if err != nil {
+	e, err := worktrees.Linked(ctx, main, w.Path)
+	switch {
+	case errors.Is(err, worktrees.ErrNotWorktree) && w.Recorded:
+		return p.add(p.notAWorktree(a, w)), main
+	case errors.Is(err, worktrees.ErrNotWorktree):
+		return p.add(notOurs(a, "git lists no such linked worktree in "+main)), ""
+	case err != nil:
 		return fail(err)
+	case !w.Recorded && !strings.HasPrefix(e.Branch, "worktree-"):
+		// Claude Code 2.1.328 makes every worktree of its own on branch
+		// worktree-<slug>; a detached one, or one on another branch, was not
+		// made that way or has become someone's.
+		on := "a detached HEAD"
+		if !e.Detached {
+			on = "branch " + e.Branch
+		}
+		return p.add(notOurs(a, "on "+on+", not the worktree-… branch Claude Code makes")), ""
 	}
-	detached, err := worktrees.Detached(w.Path)
-	if err != nil {
-		return fail(err)
-	}
-	if detached || p.o.DryRun {
+	if e.Detached || p.o.DryRun {
 		var loss worktrees.Loss
-		if detached {
+		if e.Detached {
 			loss, err = worktrees.Inspect(ctx, w.Path, "")
 		} else {
 			loss, err = worktrees.Changes(ctx, w.Path)
@@ -147,7 +194,7 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, before []*
 			a.Loss = &loss
 			if !p.o.Force {
 				a.Result, a.Detail = Refused, (&refusal{loss, "--force removes it anyway"}).Error()
-				return p.add(a)
+				return p.add(a), main
 			}
 			a.Detail = "--force: loses " + loss.String()
 		}
@@ -163,30 +210,130 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, before []*
 			}
 			return &refusal{loss, "--force removes it anyway"}
 		case errors.Is(err, worktrees.ErrNotWorktree):
-			if files := filesIn(w.Path); len(files) > 0 && !force {
-				return &refusal{worktrees.Loss{Untracked: files}, "not a git worktree any more; --force removes it anyway"}
+			// git forgot it meanwhile: what is left is a folder git cannot vouch for.
+			if files := filesIn(w.Path); len(files) > 0 {
+				return &refusal{worktrees.Loss{Untracked: files}, notAWorktreeHint}
 			}
-			return removeOwned(w.Path, filepath.Dir(w.Path))
+			return removeEmptyTree(w.Path)
 		}
 		return err
 	}
-	return p.add(a)
+	return p.add(a), main
 }
 
-// notAWorktree plans a folder that git does not know as a worktree (any more):
-// removed directly, but only when empty or with Force, since git cannot tell
-// what in it is a person's work.
+// teamctlPlace checks that a worktree state.json records is where teamctl
+// puts worktrees: <folder>/<team>/<member>, the folder being the one recorded
+// with it (for an older record: <main>/.teamctl/worktrees, or the layout's
+// worktrees: folder), absolute, neither the repository's main checkout nor a
+// folder above it, and with no symlink below it. It returns <folder>/<team>.
+func teamctlPlace(team string, w state.Worktree, layoutFolder *string) (string, error) {
+	if !filepath.IsAbs(w.Main) || !state.ValidTeamName(w.Member) {
+		return "", fmt.Errorf("state.json records it with main checkout %q and member %q", w.Main, w.Member)
+	}
+	main := filepath.Clean(w.Main)
+	folders := []string{w.Folder}
+	if w.Folder == "" {
+		folders = []string{filepath.Join(main, supervisor.DefaultWorktreeFolder)}
+		if layoutFolder != nil && *layoutFolder != "" {
+			folders = append(folders, *layoutFolder)
+		}
+	}
+	for _, f := range folders {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		f = filepath.Clean(f)
+		if filepath.Join(f, team, w.Member) != filepath.Clean(w.Path) {
+			continue
+		}
+		if err := supervisor.CheckWorktreeFolder(f, main); err != nil {
+			return "", fmt.Errorf("its folder %w", err)
+		}
+		root := filepath.Join(f, team)
+		rroot, err1 := filepath.EvalSymlinks(root)
+		rparent, err2 := filepath.EvalSymlinks(filepath.Dir(w.Path))
+		switch {
+		case errors.Is(err1, fs.ErrNotExist) || errors.Is(err2, fs.ErrNotExist):
+			return root, nil // gone: nothing there to remove
+		case err1 != nil || err2 != nil:
+			return "", fmt.Errorf("where %s is: %w", w.Path, errors.Join(err1, err2))
+		case rparent != rroot:
+			return "", fmt.Errorf("%s leads elsewhere (%s) through a symlink", filepath.Dir(w.Path), rparent)
+		}
+		return root, nil
+	}
+	return "", fmt.Errorf("not where teamctl puts worktrees (<folder>/%s/%s)", team, w.Member)
+}
+
+// claudePlace checks that path is where Claude Code 2.1.328 puts a worktree
+// of its own, <main checkout>/.claude/worktrees/<slug> (found through the
+// worktree's .git file, with no symlink on the way), and returns that main
+// checkout.
+func claudePlace(path string) (string, error) {
+	main, err := worktrees.MainOf(path)
+	if err != nil {
+		return "", errors.New("not a git worktree")
+	}
+	rmain, err1 := filepath.EvalSymlinks(main)
+	rparent, err2 := filepath.EvalSymlinks(filepath.Dir(path))
+	if err := errors.Join(err1, err2); err != nil {
+		return "", fmt.Errorf("where %s is: %w", path, err)
+	}
+	if want := filepath.Join(rmain, ".claude", "worktrees"); rparent != want {
+		return "", fmt.Errorf("not in %s, where Claude Code puts its worktrees", want)
+	}
+	return main, nil
+}
+
+// isMainCheckout reports whether dir holds a repository's .git folder.
+func isMainCheckout(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil && fi.IsDir()
+}
+
+const notAWorktreeHint = "not a git worktree (any more), so git cannot tell what in it is work: clean removes such a folder only when it is empty, --force or not; look and remove it yourself"
+
+// notAWorktree plans a folder at teamctl's place that git does not know as a
+// worktree (any more): removed only when nothing but empty folders is in it.
+// Force does not change that: git cannot tell what in it is a person's work.
 func (p *planner) notAWorktree(a *Action, w owned) *Action {
 	if files := filesIn(w.Path); len(files) > 0 {
 		a.Loss = &worktrees.Loss{Untracked: files}
-		if !p.o.Force {
-			a.Result, a.Detail = Refused, (&refusal{*a.Loss, "not a git worktree; --force removes it anyway"}).Error()
-			return a
+		a.Result, a.Detail = Refused, (&refusal{*a.Loss, notAWorktreeHint}).Error()
+		return a
+	}
+	a.Detail = "not a git worktree, and empty: the folder is removed"
+	a.do = func(ctx context.Context) error { return removeEmptyTree(w.Path) }
+	return a
+}
+
+// removeEmptyTree removes dir and the folders in it, which must hold nothing
+// else: os.Remove never removes a folder with something in it, so a file that
+// appeared since dir was looked at stays, and so do its folders.
+func removeEmptyTree(dir string) error {
+	var dirs []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return fmt.Errorf("%s is not empty: %s is in it", dir, path)
+		}
+		dirs = append(dirs, path)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := os.Remove(dirs[i]); err != nil {
+			return err
 		}
 	}
-	a.Detail = "not a git worktree: the folder is removed"
-	a.do = func(ctx context.Context) error { return removeOwned(w.Path, filepath.Dir(w.Path)) }
-	return a
+	return nil
 }
 
 // filesIn lists the files under dir (symlinks are files here: never followed).

@@ -1,6 +1,8 @@
 // Package state keeps what teamctl knows about a running team in
 // $XDG_STATE_HOME/teamctl/<team>/state.json, written atomically (0600, folders 0700),
 // so that every command after `up` finds the team's server, panes and sessions.
+// The server's socket is derived from the team's name (SocketName, SocketPath),
+// never taken from the file: Load refuses a file that names another.
 package state
 
 import (
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,9 +31,9 @@ type Team struct {
 	Team          string     `json:"team"`
 	LayoutPath    string     `json:"layout_path"`
 	LayoutDigest  string     `json:"layout_digest"`
-	Socket        string     `json:"socket"`
-	SocketPath    string     `json:"socket_path"`
-	Session       string     `json:"session"`
+	Socket        string     `json:"socket"`          // always SocketName(Team); Load refuses anything else
+	SocketPath    string     `json:"socket_path"`     // always SocketPath(Team); Load refuses anything else
+	Session       string     `json:"session"`         // always Team; Load refuses anything else
 	ClaudeTeam    string     `json:"claude_team"`     // the lead's implicit team, session-XXXXXXXX
 	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code config folder the team uses
 	LeadSessionID string     `json:"lead_session_id"` // kept so a restart can resume
@@ -45,7 +48,8 @@ type Team struct {
 type Worktree struct {
 	Member        string    `json:"member"`
 	Path          string    `json:"path"`
-	Main          string    `json:"main"` // the repository's main checkout, where git worktree commands run
+	Main          string    `json:"main"`             // the repository's main checkout, where git worktree commands run
+	Folder        string    `json:"folder,omitempty"` // the team's worktrees folder: Path is <Folder>/<team>/<Member>
 	Branch        string    `json:"branch"`
 	Base          string    `json:"base,omitempty"` // what the branch was made from; its commits are checked against it
 	CreatedBranch bool      `json:"created_branch"` // the branch is teamctl's too (deleted with the worktree once merged)
@@ -138,10 +142,49 @@ func EnsureDir(team string) (string, error) {
 	return dir, nil
 }
 
+// SocketName is the name (tmux -L) of the team's private tmux server. It is
+// derived from the team's name, never taken from state.json, so that an edited
+// file cannot point teamctl at another server.
+func SocketName(team string) string { return "teamctl-" + team }
+
+// SocketPath is where tmux puts the team's socket: $TMUX_TMPDIR (default /tmp)
+// /tmux-UID/SocketName(team), as tmux.SocketPath says for that name (a test
+// keeps the two equal; state does not run tmux).
+func SocketPath(team string) string {
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return fmt.Sprintf("%s/tmux-%d/%s", strings.TrimRight(dir, "/"), os.Getuid(), SocketName(team))
+}
+
 // ErrNotFound means the team has no state.
 var ErrNotFound = errors.New("no such team")
 
-// Load reads a team's state.
+// ErrMismatch means state.json says something about its team that is not so:
+// its team name, socket or session differ from the ones derived from the
+// folder's name. teamctl then uses nothing of the file.
+var ErrMismatch = errors.New("does not match its team")
+
+// check compares what the file says of its team with what is derived from the
+// folder's name, so that an edited state.json never makes teamctl signal or
+// remove anything outside the team's own server.
+func (t *Team) check(team, path string) error {
+	for _, f := range []struct{ field, got, want, hint string }{
+		{"team", t.Team, team, "fix or remove the file"},
+		{"socket", t.Socket, SocketName(team), "fix or remove the file"},
+		{"socket_path", t.SocketPath, SocketPath(team), "was the team brought up with another TMUX_TMPDIR? else fix or remove the file"},
+		{"session", t.Session, team, "fix or remove the file"},
+	} {
+		if f.got != f.want {
+			return fmt.Errorf("%s: field %q is %q, not team %s's own %q (%s): %w", path, f.field, f.got, team, f.want, f.hint, ErrMismatch)
+		}
+	}
+	return nil
+}
+
+// Load reads a team's state. A file whose team, socket, socket path or session
+// is not the team's own (ErrMismatch) is an error naming the file and the field.
 func Load(team string) (*Team, error) {
 	dir, err := Dir(team)
 	if err != nil {
@@ -161,16 +204,21 @@ func Load(team string) (*Team, error) {
 	if t.Version > Version {
 		return nil, fmt.Errorf("state of team %q has format %d; this teamctl reads up to %d", team, t.Version, Version)
 	}
+	if err := t.check(team, filepath.Join(dir, "state.json")); err != nil {
+		return nil, err
+	}
 	return &t, nil
 }
 
-// Save writes a team's state atomically.
+// Save writes a team's state atomically, with the socket and session derived
+// from its name.
 func Save(t *Team) error {
 	dir, err := EnsureDir(t.Team)
 	if err != nil {
 		return err
 	}
 	t.Version = Version
+	t.Socket, t.SocketPath, t.Session = SocketName(t.Team), SocketPath(t.Team), t.Team
 	b, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)

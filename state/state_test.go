@@ -2,12 +2,15 @@ package state
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/tmux"
 )
 
 func TestSaveLoadListAndModes(t *testing.T) {
@@ -76,4 +79,48 @@ func TestLockExcludesAndWaitsWithADeadline(t *testing.T) {
 		t.Fatalf("lock after unlock: %v", err)
 	}
 	unlock2()
+}
+
+// The socket teamctl uses for a team is derived from its name, the same path
+// tmux puts a -L socket at; a state.json naming another is refused, naming the
+// file and the field.
+func TestSocketIsDerivedAndCheckedOnLoad(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	for _, tmpdir := range []string{"", "/var/tmp/x/"} {
+		t.Setenv("TMUX_TMPDIR", tmpdir)
+		if got, want := SocketPath("gamma"), tmux.SocketPath(SocketName("gamma")); got != want {
+			t.Errorf("TMUX_TMPDIR=%q: SocketPath %q, tmux says %q", tmpdir, got, want)
+		}
+	}
+	if SocketName("gamma") != "teamctl-gamma" {
+		t.Errorf("SocketName: %q", SocketName("gamma"))
+	}
+	// Save writes the derived fields whatever the struct said.
+	if err := Save(&Team{Team: "gamma", Socket: "default"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Load("gamma")
+	if err != nil || st.Socket != "teamctl-gamma" || st.SocketPath != SocketPath("gamma") || st.Session != "gamma" {
+		t.Fatalf("load: %+v %v", st, err)
+	}
+	dir, _ := Dir("gamma")
+	path := filepath.Join(dir, "state.json")
+	good, _ := os.ReadFile(path)
+	for field, bad := range map[string]string{
+		"team":        `"team": "other"`,
+		"socket":      `"socket": "default"`,
+		"socket_path": `"socket_path": null`,
+		"session":     `"session": "x"`,
+	} {
+		var m map[string]json.RawMessage
+		json.Unmarshal(good, &m)
+		k, v, _ := strings.Cut(bad, ": ")
+		m[strings.Trim(k, `"`)] = json.RawMessage(v)
+		b, _ := json.Marshal(m)
+		os.WriteFile(path, b, 0o600)
+		_, err := Load("gamma")
+		if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `"`+field+`"`) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
 }

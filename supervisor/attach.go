@@ -38,7 +38,7 @@ func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachme
 		}
 		return nil, fmt.Errorf("team %s has no member %q (members: %s)", team, member, strings.Join(names, ", "))
 	}
-	srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	var b tmux.Batch
 	b.Add("select-window", "-t", m.Pane)
 	b.Add("select-pane", "-t", m.Pane)

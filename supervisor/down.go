@@ -52,7 +52,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
 		return nil, err
 	}
-	srv := &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
 	panes, err := srv.ListPanes(ctx)
 	if err != nil && !isNoServer(err) {
 		return nil, err
@@ -187,7 +187,7 @@ func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duratio
 // socket, which is how they are found: nothing of another server (another team,
 // or the same team name under another TMUX_TMPDIR) matches.
 func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
-	return EndStrays(ctx, st.SocketPath, grace)
+	return EndStrays(ctx, state.SocketPath(st.Team), grace)
 }
 
 // askTeammatesToShutDown sends each running Claude Code teammate Claude Code's

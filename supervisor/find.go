@@ -30,7 +30,7 @@ func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
 		if err != nil || !st.Running() {
 			continue
 		}
-		srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+		srv := &tmux.Server{Socket: state.SocketName(n), Bin: tmuxBin}
 		if ok, _ := teamUp(ctx, srv, st); ok {
 			live = append(live, n)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -30,7 +31,7 @@ func Answer(ctx context.Context, team, member string, keys []string, tmuxBin str
 	if !ok {
 		return fmt.Errorf("team %s has no member %q", team, member)
 	}
-	srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	args := append([]string{"send-keys", "-t", m.Pane, "--"}, keys...)
 	if _, err := srv.Run(ctx, args...); err != nil {
 		return fmt.Errorf("answer %s: %w", member, err)

@@ -69,7 +69,7 @@ func RestartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	if m.Origin == state.OriginLead {
 		return 0, fmt.Errorf("%s was spawned by the lead, which restarts its own teammates; teamctl restarts only the layout's members", member)
 	}
-	srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	if m.Role == state.RoleTeammate {
 		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
 		if err := deliverPrompt(ctx, st, l, m.Name); err != nil {

@@ -67,7 +67,7 @@ func GetStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &tmux.Server{Socket: st.Socket, Bin: tmuxBin}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	byID := map[string]tmux.Pane{}
 	if st.Running() {
 		panes, err := srv.ListPanes(ctx)

@@ -38,8 +38,9 @@ type Result struct {
 	Notes     []string // things a person should know
 }
 
-// SocketName is the team's private tmux socket.
-func SocketName(team string) string { return "teamctl-" + team }
+// SocketName is the team's private tmux socket (state.SocketName: derived
+// from the team's name, never read from state).
+func SocketName(team string) string { return state.SocketName(team) }
 
 // CheckSocket says when the team's socket path (under TMUX_TMPDIR) is too
 // long for a Unix socket, which tmux would report only as a server that is
@@ -98,7 +99,7 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	wl, wts, err := u.prepareWorktrees(ctx, known)
 	if err != nil {
 		if len(wts) > len(known) {
-			recordWorktrees(prev, l, u.srv.Socket, wts)
+			recordWorktrees(prev, l, wts)
 		}
 		return nil, err
 	}
@@ -125,12 +126,12 @@ type upper struct {
 
 // recordWorktrees saves the worktrees made by an up that failed later, so
 // that clean knows them as teamctl's.
-func recordWorktrees(prev *state.Team, l *layouts.Layout, socket string, wts []state.Worktree) {
+func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) {
 	st := prev
 	if st == nil {
 		now := time.Now().UTC()
-		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: socket,
-			SocketPath: tmux.SocketPath(socket), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
+		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: state.SocketName(l.Team),
+			SocketPath: state.SocketPath(l.Team), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
 	}
 	st.Worktrees = wts
 	state.Save(st)
@@ -162,7 +163,7 @@ func (u *upper) fresh(ctx context.Context) error {
 	clearLive(u.l.Team)
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
-		Socket: u.srv.Socket, SocketPath: tmux.SocketPath(u.srv.Socket), Session: u.l.Team,
+		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
 		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
 		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
 	}

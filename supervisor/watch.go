@@ -113,7 +113,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	s := &sup{
 		team: team, o: o, log: o.Log.With("team", team), st: st,
-		srv:   &tmux.Server{Socket: st.Socket, Bin: o.TmuxBin},
+		srv:   &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin},
 		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
 		nameTries: map[string]int{},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -21,7 +22,8 @@ const DefaultWorktreeFolder = ".teamctl/worktrees"
 // WorktreePlace is where a member's worktree goes and what it holds.
 type WorktreePlace struct {
 	Repo   worktrees.Repo
-	Path   string // the worktree
+	Folder string // the team's worktrees folder (the layout's worktrees:, else <repo>/.teamctl/worktrees)
+	Path   string // the worktree: <Folder>/<team>/<member>
 	Cwd    string // the member's folder in it: the worktree plus where its cwd is in the repository
 	Branch string
 	Base   string // "" for the repository's HEAD
@@ -43,12 +45,30 @@ func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (Wo
 	if folder == "" {
 		folder = filepath.Join(repo.Main, DefaultWorktreeFolder)
 	}
-	p := WorktreePlace{Repo: repo, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
+	if err := CheckWorktreeFolder(folder, repo.Main); err != nil {
+		return WorktreePlace{}, fmt.Errorf("member %s: worktrees: %w", m.Name, err)
+	}
+	p := WorktreePlace{Repo: repo, Folder: folder, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
 	p.Cwd = filepath.Join(p.Path, rel)
 	if p.Branch == "" {
 		p.Branch = "teamctl/" + l.Team + "/" + m.Name
 	}
 	return p, nil
+}
+
+// CheckWorktreeFolder refuses a worktrees folder that is the repository's
+// main checkout or a folder above it: <folder>/<team>/<member> could then be
+// any folder of the repository, and clean (which removes a recorded worktree
+// only at such a place) could not tell the team's worktrees from it.
+func CheckWorktreeFolder(folder, main string) error {
+	if !filepath.IsAbs(folder) {
+		return fmt.Errorf("%s is not an absolute path", folder)
+	}
+	rel, err := filepath.Rel(filepath.Clean(folder), filepath.Clean(main))
+	if err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		return fmt.Errorf("%s is the repository %s or a folder above it: put the worktrees beside it (../wt) or inside it", folder, main)
+	}
+	return nil
 }
 
 func firstErr(errs ...error) error {
@@ -85,11 +105,17 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		if err != nil {
 			return nil, ours, fmt.Errorf("member %s: %w", m.Name, err)
 		}
-		if made.Created && !slices.ContainsFunc(ours, func(w state.Worktree) bool { return w.Path == p.Path }) {
+		i := slices.IndexFunc(ours, func(w state.Worktree) bool { return w.Path == p.Path })
+		switch {
+		case made.Created && i < 0:
+			// The folder is recorded too: clean removes a recorded worktree
+			// only at <folder>/<team>/<member>.
 			ours = append(ours, state.Worktree{
-				Member: m.Name, Path: p.Path, Main: p.Repo.Main, Branch: p.Branch,
+				Member: m.Name, Path: p.Path, Main: p.Repo.Main, Folder: p.Folder, Branch: p.Branch,
 				Base: made.Base, CreatedBranch: made.CreatedBranch, CreatedAt: time.Now().UTC(),
 			})
+		case i >= 0 && ours[i].Folder == "" && ours[i].Main == p.Repo.Main:
+			ours[i].Folder = p.Folder // recorded by an older teamctl
 		}
 		if made.Created {
 			u.progress("%-16s worktree %s (branch %s)", m.Name, p.Path, p.Branch)

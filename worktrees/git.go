@@ -144,17 +144,91 @@ var ErrNotWorktree = errors.New("not a git worktree")
 // Registered lists the worktrees git knows of in the repository of main
 // (paths as git prints them, the main checkout first).
 func Registered(ctx context.Context, main string) ([]string, error) {
-	out, err := git(ctx, main, "worktree", "list", "--porcelain")
+	list, err := List(ctx, main)
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	for _, line := range strings.Split(out, "\n") {
-		if p, ok := strings.CutPrefix(line, "worktree "); ok {
-			paths = append(paths, p)
-		}
+	paths := make([]string, len(list))
+	for i, e := range list {
+		paths[i] = e.Path
 	}
 	return paths, nil
+}
+
+// Entry is one worktree as `git worktree list --porcelain` shows it.
+type Entry struct {
+	Path     string
+	Head     string // the commit checked out
+	Branch   string // its branch, short ("worktree-x"); "" when detached
+	Detached bool
+	Bare     bool
+	Prunable bool // git keeps a record of it, but its folder is gone
+}
+
+// List lists the worktrees of the repository dir is in, the main checkout (or
+// bare repository) first, as `git worktree list --porcelain` says. (Without
+// -z, which git only has since 2.36: a path holding a newline is then
+// misread, and so matches no path asked about, which callers take as "not a
+// worktree".)
+func List(ctx context.Context, dir string) ([]Entry, error) {
+	out, err := git(ctx, dir, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var list []Entry
+	for _, line := range strings.Split(out, "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		if key == "worktree" {
+			list = append(list, Entry{Path: val})
+			continue
+		}
+		if len(list) == 0 {
+			continue
+		}
+		e := &list[len(list)-1]
+		switch key {
+		case "HEAD":
+			e.Head = val
+		case "branch":
+			e.Branch = strings.TrimPrefix(val, "refs/heads/")
+		case "detached":
+			e.Detached = true
+		case "bare":
+			e.Bare = true
+		case "prunable":
+			e.Prunable = true
+		}
+	}
+	return list, nil
+}
+
+// Linked returns git's entry for path as a linked worktree of the repository
+// whose main checkout is main. It is ErrNotWorktree when main is not a main
+// checkout (a folder holding the repository's .git folder, listed first by
+// git) or git lists no linked worktree at path: the main checkout itself is
+// never one, nor is a folder git's record of which is prunable (its .git file
+// is gone).
+func Linked(ctx context.Context, main, path string) (Entry, error) {
+	if fi, err := os.Lstat(filepath.Join(main, ".git")); err != nil || !fi.IsDir() {
+		return Entry{}, fmt.Errorf("%s: %w of %s, which is no repository's main checkout", path, ErrNotWorktree, main)
+	}
+	list, err := List(ctx, main)
+	if err != nil {
+		return Entry{}, err
+	}
+	if len(list) == 0 || list[0].Bare || !samePath(list[0].Path, main) {
+		return Entry{}, fmt.Errorf("%s: %w of %s, which is no repository's main checkout", path, ErrNotWorktree, main)
+	}
+	for _, e := range list[1:] {
+		if !e.Bare && samePath(e.Path, path) {
+			if e.Prunable {
+				// git keeps a record, but the folder is no worktree any more.
+				return Entry{}, fmt.Errorf("%s: %w any more (git's record of it is prunable)", path, ErrNotWorktree)
+			}
+			return e, nil
+		}
+	}
+	return Entry{}, fmt.Errorf("%s: %w that git lists in %s", path, ErrNotWorktree, main)
 }
 
 // samePath compares two paths after resolving symlinks (git prints resolved ones).

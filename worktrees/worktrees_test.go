@@ -147,3 +147,41 @@ func TestExclude(t *testing.T) {
 		t.Errorf("status shows teamctl's folder: %q", out)
 	}
 }
+
+// Linked finds a linked worktree of a main checkout as git lists it, with
+// its branch or detached HEAD; the main checkout, another repository, a
+// worktree asked of the wrong repository and a plain folder are not one.
+func TestLinked(t *testing.T) {
+	main, other := repo(t), repo(t)
+	c := ctx(t)
+	onBranch := filepath.Join(t.TempDir(), "on-branch")
+	detached := filepath.Join(t.TempDir(), "detached")
+	run(t, main, "worktree", "add", "-q", "-b", "worktree-x", onBranch)
+	run(t, main, "worktree", "add", "-q", "--detach", detached)
+	if e, err := Linked(c, main, onBranch); err != nil || e.Branch != "worktree-x" || e.Detached || len(e.Head) != 40 {
+		t.Errorf("on a branch: %+v, %v", e, err)
+	}
+	if e, err := Linked(c, main, detached); err != nil || e.Branch != "" || !e.Detached {
+		t.Errorf("detached: %+v, %v", e, err)
+	}
+	plain := t.TempDir()
+	for name, c2 := range map[string][2]string{
+		"the main checkout":             {main, main},
+		"another repository":            {main, other},
+		"asked of the wrong repository": {other, onBranch},
+		"a worktree as main":            {onBranch, detached},
+		"a plain folder":                {main, plain},
+		"a plain folder as main":        {plain, onBranch},
+	} {
+		if e, err := Linked(c, c2[0], c2[1]); !errors.Is(err, ErrNotWorktree) {
+			t.Errorf("%s: %+v, %v; want ErrNotWorktree", name, e, err)
+		}
+	}
+	if paths, err := Registered(c, main); err != nil || len(paths) != 3 || !samePath(paths[0], main) {
+		t.Errorf("Registered: %v, %v", paths, err)
+	}
+	os.Remove(filepath.Join(detached, ".git"))
+	if e, err := Linked(c, main, detached); !errors.Is(err, ErrNotWorktree) {
+		t.Errorf("without its .git file: %+v, %v; want ErrNotWorktree", e, err)
+	}
+}

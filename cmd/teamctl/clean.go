@@ -23,9 +23,14 @@ tmux servers, worktrees (git worktree remove, then prune) and the branches teamc
 made for them, then Claude Code's teams/<team> and tasks/<team> folders, then
 teamctl's state of the team.
 
-A worktree with uncommitted changes or untracked files, or a branch with commits
+Only the team's worktrees are removed: ones git lists as linked worktrees and
+that are where teamctl (<folder>/<team>/<member>) or Claude Code
+(<repo>/.claude/worktrees/<slug>, on a worktree-… branch) puts them; anything
+else state.json or Claude Code's team config names is kept, saying why. A
+worktree with uncommitted changes or untracked files, or a branch with commits
 not merged into its base, is refused, saying what would be lost; --force removes
-it anyway. What depends on a refused thing (the team's folders and state, which
+it anyway. A folder git does not know is removed only when empty, even with
+--force. What depends on a refused thing (the team's folders and state, which
 record it) is kept. A running team only loses its orphaned panes, unless it is
 named. With --all, Claude Code's own leftovers too: claude-swarm-<pid> servers of
 gone leads, and team folders of dead leads (removed only with --force).
