@@ -29,17 +29,25 @@ Code's files are left alone.`,
 				return err
 			}
 			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: io.ErrOut})
+			if res != nil {
+				msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
+				if err != nil {
+					msg = fmt.Sprintf("team %s: %d stopped", team, len(res.Terminated))
+				}
+				if len(res.Killed) > 0 {
+					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
+				}
+				if len(res.Strays) > 0 {
+					msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
+				}
+				fmt.Fprintln(io.Out, msg)
+				for _, w := range res.Warnings {
+					fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", w)
+				}
+			}
 			if err != nil {
 				return fmt.Errorf("down %s: %w", team, err)
 			}
-			msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
-			if len(res.Killed) > 0 {
-				msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
-			}
-			if len(res.Strays) > 0 {
-				msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
-			}
-			fmt.Fprintln(io.Out, msg)
 			return nil
 		},
 	}
