@@ -110,13 +110,19 @@ func TestHostileTeammateNameIsAdoptedSafely(t *testing.T) {
 	if m.Origin != "lead" || m.PID <= 0 {
 		t.Errorf("adopted member: %+v", m)
 	}
-	var adopted *event
-	for _, ev := range events(t, e, "hostile") {
-		if ev.Kind == "adopted" && ev.Pane == "%1" {
-			adopted = &ev
+	// The event follows the record in state by a moment.
+	var adopted event
+	testenv.Eventually(t, 10*time.Second, "the adoption event", func() (bool, string) {
+		evs := events(t, e, "hostile")
+		for _, ev := range evs {
+			if ev.Kind == "adopted" && ev.Pane == "%1" {
+				adopted = ev
+				return true, ""
+			}
 		}
-	}
-	if adopted == nil || adopted.Member != "pane-1" || !strings.Contains(adopted.Detail, `"a\nb\x1b[2J\x1b]0;pwned\a"`) {
+		return false, fmt.Sprint(evs)
+	})
+	if adopted.Member != "pane-1" || !strings.Contains(adopted.Detail, `"a\nb\x1b[2J\x1b]0;pwned\a"`) {
 		t.Errorf("adoption event: %+v", adopted)
 	}
 	// A program of the team can set the option itself, to anything.
