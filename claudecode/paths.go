@@ -42,6 +42,24 @@ func ValidName(name string) bool {
 	return true
 }
 
+// MaxMemberName is the longest teammate name teamctl takes from Claude Code's files.
+const MaxMemberName = 64
+
+// ValidMemberName reports whether a teammate's name read from Claude Code's
+// team config is one teamctl may use as a member's name: in its state and
+// events, in a tmux option, on the command line and as the name of the
+// member's mailbox. It is a ValidName (no control characters, spaces or
+// slashes) of at most MaxMemberName bytes that starts with a letter or digit,
+// so it never reads as a flag. It allows more than a layout's names (capitals,
+// "_", "."), since the name must stay the one Claude Code gave its mailbox.
+func ValidMemberName(name string) bool {
+	if len(name) > MaxMemberName || !ValidName(name) {
+		return false
+	}
+	c := name[0]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 func checkNames(kind string, names ...string) error {
 	for _, n := range names {
 		if !ValidName(n) {

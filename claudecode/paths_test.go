@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +92,18 @@ func TestSessionExists(t *testing.T) {
 	}
 	if SessionExists(dir, "../x") || SessionExists(dir, "*") {
 		t.Fatal("an invalid id matched")
+	}
+}
+
+func TestValidMemberName(t *testing.T) {
+	for _, ok := range []string{"researcher", "Code_Reviewer", "web.2", "a", strings.Repeat("a", MaxMemberName)} {
+		if !ValidMemberName(ok) {
+			t.Errorf("%q refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "a\nb", "a b", "../x", "a/b", "-rf", ".hidden", "..", "\x1b[2J", "é", strings.Repeat("a", MaxMemberName+1)} {
+		if ValidMemberName(bad) {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

@@ -31,6 +31,9 @@ var (
 // or "" when none is close enough to be a likely typo: at most 2 edits, and
 // fewer for short words, where 2 edits turn "foo" into "root".
 func didYouMean(word string, known []string) string {
+	if len(word) > 64 {
+		return "" // no key is that long; and the distance costs len(word) times a key's length
+	}
 	limit := min(2, len([]rune(word))/3)
 	best, bestDist := "", limit+1
 	for _, k := range known {

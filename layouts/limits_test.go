@@ -43,21 +43,23 @@ func TestTooLongForLinuxIsAProblem(t *testing.T) {
 		t.Errorf("a %d-byte lead prompt: %.300v", len(ok), err)
 	}
 
-	// Each value fits, but together they cannot be exec'd.
-	env := func(indent string) string {
+	// Each value fits, but together they cannot be exec'd. A layout is at most
+	// 1 MiB, so it takes aliases: one value, used nine times.
+	val := strings.Repeat("z", 120<<10)
+	refs := func(indent string) string {
 		var b strings.Builder
 		for i := 0; i < 9; i++ {
-			fmt.Fprintf(&b, "%sV%d: %s\n", indent, i, strings.Repeat("z", 120<<10))
+			fmt.Fprintf(&b, "%sV%d: *s\n", indent, i)
 		}
 		return b.String()
 	}
-	got = problemLines(t, "team: t\nmembers:\n  - name: tool\n    command: [sleep, \"1\"]\n    env:\n"+env("      "))
-	if len(got) != 1 || !strings.HasPrefix(got[0], "t.yaml:3:5: members[0]: arguments and environment from the layout (team env included) come to ") ||
+	got = problemLines(t, "team: t\ndescription: &s "+val+"\nmembers:\n  - name: tool\n    command: [sleep, \"1\"]\n    env:\n"+refs("      "))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "t.yaml:4:5: members[0]: arguments and environment from the layout (team env included) come to ") ||
 		!strings.Contains(got[0], "at most 1048576 for one member") {
 		t.Errorf("got %.400q", got)
 	}
-	got = problemLines(t, "team: t\nenv:\n"+env("  "))
-	if len(got) != 1 || !strings.HasPrefix(got[0], "t.yaml:3:3: env: the team's env is ") {
+	got = problemLines(t, "team: t\ndescription: &s "+val+"\nenv:\n"+refs("  "))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "t.yaml:4:3: env: the team's env is ") {
 		t.Errorf("got %.400q", got)
 	}
 }

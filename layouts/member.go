@@ -39,7 +39,7 @@ func (w *walker) members(n *yaml.Node, ms memberSetup) ([]Member, []nameRef) {
 	names := make([]nameRef, 0, len(n.Content))
 	for i, item := range n.Content {
 		path := index("members", i)
-		if item = resolve(item); !w.isMapping(item, path) {
+		if item = w.resolve(item); !w.isMapping(item, path) {
 			continue
 		}
 		m, name := w.member(item, path, false, ms)
@@ -145,7 +145,7 @@ func (w *walker) command(n *yaml.Node, path, example string) []string {
 		w.add(n, path, "must not be empty: list the program and its arguments, e.g. %s", example)
 		return nil
 	case argv[0] == "":
-		w.add(resolve(n.Content[0]), index(path, 0), "must name a program")
+		w.add(w.resolve(n.Content[0]), index(path, 0), "must name a program")
 		return nil
 	}
 	return argv

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,9 +18,15 @@ import (
 // Parse reads and validates the layout file at path. When the file is not a
 // valid layout, the error is an *Error listing every problem in it.
 func Parse(path string) (*Layout, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read layout: %w", err)
+	}
+	defer f.Close()
+	// One byte more than the limit is enough to tell a file that is too big.
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read layout %s: %w", path, err)
 	}
 	return ParseBytes(path, data)
 }
@@ -32,7 +39,7 @@ func Parse(path string) (*Layout, error) {
 func ParseBytes(path string, data []byte) (*Layout, error) {
 	sum := sha256.Sum256(data)
 	l := &Layout{Digest: hex.EncodeToString(sum[:])}
-	w := &walker{file: path}
+	w := &walker{file: path, budget: budgetFor(len(data)), limit: budgetFor(len(data))}
 	if path == "" {
 		w.file = "<stdin>"
 		wd, err := os.Getwd()
@@ -47,7 +54,11 @@ func ParseBytes(path string, data []byte) (*Layout, error) {
 		}
 		l.Path, w.base = abs, filepath.Dir(abs)
 	}
-	if root := w.document(data); root != nil {
+	if len(data) > MaxSize {
+		// Not parsed at all: reading a file this big is already the mistake.
+		w.problems = append(w.problems, Problem{File: w.file, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("the file is larger than %d bytes (1 MiB), the most a layout may be", MaxSize)})
+	} else if root := w.document(data); root != nil {
 		w.layout(l, root)
 	}
 	if len(w.problems) > 0 {
@@ -69,7 +80,7 @@ func (w *walker) document(data []byte) *yaml.Node {
 		w.problems = append(w.problems, Problem{File: w.file, Line: 1, Col: 1, Msg: "empty layout file"})
 		return nil
 	}
-	return resolve(doc.Content[0])
+	return w.resolve(doc.Content[0])
 }
 
 // yamlErrRE matches yaml.v3's syntax errors, which carry a line but no column.

@@ -34,7 +34,7 @@ func (w *walker) rules(n *yaml.Node, path string) []Rule {
 	}
 	var rules []Rule
 	for i, item := range n.Content {
-		item, p := resolve(item), index(path, i)
+		item, p := w.resolve(item), index(path, i)
 		if isNull(item) {
 			w.add(item, p, "must be a string")
 			continue

@@ -19,13 +19,47 @@ type walker struct {
 	file     string // the file name for messages
 	base     string // absolute folder that a relative root is resolved against
 	problems []Problem
+
+	// budget is how much more of the tree the walk may visit (see resolve);
+	// over is set once it ran out, lastAlias is the alias followed last.
+	budget    int
+	limit     int // the budget it started with, for the message
+	over      bool
+	lastAlias *yaml.Node
+
+	reported map[problemKey]bool
 }
 
-// add records a problem at n's position.
+// problemKey is a problem without its path: the same mistake inside an anchor
+// is reported once, not once for every alias of it.
+type problemKey struct {
+	line, col int
+	msg       string
+}
+
+// maxProblems is how many problems one file gets; past that, fixing the
+// first ones is the next step anyway.
+const maxProblems = 1000
+
+// add records a problem at n's position. Once the budget ran out nothing more
+// is recorded: what the walk sees from then on is not the file's content.
 func (w *walker) add(n *yaml.Node, path, format string, args ...any) {
-	w.problems = append(w.problems, Problem{
-		File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, args...),
-	})
+	if w.over || len(w.problems) > maxProblems {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if len(w.problems) == maxProblems {
+		msg = fmt.Sprintf("more than %d problems: fix these first", maxProblems)
+	}
+	key := problemKey{n.Line, n.Column, msg}
+	if w.reported[key] {
+		return
+	}
+	if w.reported == nil {
+		w.reported = map[problemKey]bool{}
+	}
+	w.reported[key] = true
+	w.problems = append(w.problems, Problem{File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: msg})
 }
 
 // join appends a key to a path: join("lead", "env") is "lead.env".
@@ -39,10 +73,48 @@ func join(path, key string) string {
 // index appends a list index to a path: index("members", 1) is "members[1]".
 func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
-// resolve follows an alias (*name) to the node its anchor (&name) marks.
-func resolve(n *yaml.Node) *yaml.Node {
+// MaxSize is the largest layout file accepted. Layouts are a few kilobytes;
+// the limit keeps a stray or hostile file from costing more than a moment.
+const MaxSize = 1 << 20
+
+// budgetFor is how much of the tree the walk of a document of size bytes may
+// visit. A file without aliases visits each node about once, and a node takes
+// at least two bytes, so the budget never binds it; aliases can make a small
+// file expand exponentially (each level of `<<: [*a, *a, …]` multiplies the
+// merged entries), and that is what the budget stops. The floor leaves room
+// for any sensible reuse of anchors.
+func budgetFor(size int) int { return 100_000 + 2*size }
+
+// empty is what resolve hands out once the budget ran out: a null, on which
+// every reader of the tree stops at once.
+var empty = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+
+// resolve follows an alias (*name) to the node its anchor (&name) marks, and
+// charges the visit to the walk's budget: one per alias and node, plus the
+// length of a scalar's text (which is checked and copied). Every node the
+// walk reads goes through here, so the budget bounds the walk's work whatever
+// the aliases expand to; when it runs out, the layout is refused with one
+// problem at the alias followed last.
+func (w *walker) resolve(n *yaml.Node) *yaml.Node {
+	if w.over {
+		return empty
+	}
 	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		w.lastAlias = n
+		w.budget--
 		n = n.Alias
+	}
+	if n != nil {
+		w.budget -= 1 + len(n.Value)/8
+	}
+	if w.budget < 0 {
+		at := n
+		if w.lastAlias != nil {
+			at = w.lastAlias
+		}
+		w.add(at, "", "aliases expand the layout to more than %d nodes, the limit for a file of this size: is an anchor merged or repeated many times over?", w.limit)
+		w.over = true
+		return empty
 	}
 	return n
 }
@@ -89,12 +161,15 @@ func (w *walker) fields(m *yaml.Node, path string, known []string) fields {
 // seen holds the mappings being expanded, so a mapping that merges itself
 // is reported rather than followed forever.
 func (w *walker) entries(m *yaml.Node, path string, seen map[*yaml.Node]bool) []entry {
+	if w.over {
+		return nil
+	}
 	seen[m] = true
 	defer delete(seen, m)
 	var own, merged []entry
 	first := map[string]*yaml.Node{} // key -> its first key node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := resolve(m.Content[i]), resolve(m.Content[i+1])
+		k, v := w.resolve(m.Content[i]), w.resolve(m.Content[i+1])
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			merged = append(merged, w.merge(v, path, seen)...)
 			continue
@@ -132,7 +207,7 @@ func (w *walker) merge(v *yaml.Node, path string, seen map[*yaml.Node]bool) []en
 	case yaml.SequenceNode:
 		var all []entry
 		for _, item := range v.Content {
-			if item = resolve(item); item.Kind != yaml.MappingNode {
+			if item = w.resolve(item); item.Kind != yaml.MappingNode {
 				w.add(item, path, "<< must be a mapping or a list of mappings")
 				continue
 			}
@@ -184,7 +259,7 @@ func (w *walker) stringList(n *yaml.Node, path string) (list []string, ok bool) 
 	ok = true
 	list = make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
-		item = resolve(item)
+		item = w.resolve(item)
 		if isNull(item) {
 			w.add(item, index(path, i), "must be a string")
 			ok = false

@@ -89,7 +89,7 @@ func (w *walker) watchPatterns(n *yaml.Node, path string) ([]WatchPattern, patte
 	first := map[string]*yaml.Node{} // name -> where it was first set
 	for i, item := range n.Content {
 		p := index(path, i)
-		if item = resolve(item); !w.isMapping(item, p) {
+		if item = w.resolve(item); !w.isMapping(item, p) {
 			continue
 		}
 		wp, nameNode, ok := w.watchPattern(item, p)
@@ -173,7 +173,7 @@ func (w *walker) answers(n *yaml.Node, path string, known patternNames) []Answer
 	first := map[string]*yaml.Node{} // pattern -> where its first answer names it
 	for i, item := range n.Content {
 		p := index(path, i)
-		if item = resolve(item); !w.isMapping(item, p) {
+		if item = w.resolve(item); !w.isMapping(item, p) {
 			continue
 		}
 		f := w.fields(item, p, answerKeys)
@@ -229,7 +229,7 @@ func (w *walker) keys(n *yaml.Node, path string) []string {
 	// An empty key sends nothing, so it is a mistake; each is reported
 	// alongside whatever else is wrong with the list.
 	for i, item := range n.Content {
-		if item = resolve(item); item.Kind == yaml.ScalarNode && !isNull(item) && item.Value == "" {
+		if item = w.resolve(item); item.Kind == yaml.ScalarNode && !isNull(item) && item.Value == "" {
 			w.add(item, index(path, i), "must not be empty")
 			ok = false
 		}

@@ -260,9 +260,15 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	path := filepath.Join(dir, "lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("lock team %q: %w", team, err)
+		// A read-only folder still lets the lock file be opened to read, and
+		// flock needs no more: the lock holds all the same.
+		var rerr error
+		if f, rerr = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0); rerr != nil {
+			return nil, fmt.Errorf("lock team %q: %w", team, err)
+		}
 	}
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)

@@ -27,6 +27,9 @@ type DownResult struct {
 	Terminated []string // ended after SIGTERM
 	Killed     []string // needed SIGKILL
 	Strays     []int    // processes of the team found outside its panes' process groups
+	// Warnings are what down went without (the team's lock, recording the
+	// stop: a read-only or full state folder); the team was stopped all the same.
+	Warnings []string
 }
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
@@ -35,27 +38,49 @@ func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
 // Now), then SIGTERM to every other pane's process group, a grace period and
 // SIGKILL to what is left, then the same for the lead, then the team's tmux
 // server goes. Worktrees and Claude Code's files are left alone.
+//
+// Once it has begun it finishes what it can: a step that fails (the panes
+// cannot be listed, the supervisor does not stop) does not keep the team's
+// server from being killed by its own socket and the processes that carry
+// that socket from being ended; the errors come back after. A state folder
+// that cannot be written (no lock file to take, the stop not recorded) is a
+// warning in the result, not a failure: the team is down.
 func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
+	res := &DownResult{}
 	unlock, err := state.Lock(ctx, team)
-	if err != nil {
-		return nil, err
+	switch {
+	case err == nil:
+		defer unlock()
+	case ctx.Err() != nil:
+		return nil, err // another teamctl holds the lock, or we were interrupted
+	default:
+		// Signals need no lock; without one, a concurrent up could interleave,
+		// which is better than a team left running.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not take the team's lock, stopping it without: %v", err))
 	}
-	defer unlock()
 	st, err := state.Load(team)
 	if err != nil {
 		return nil, err
 	}
+	var errs []error
 	// The supervisor goes first, so that nothing restarts a member being stopped.
 	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return res, err
+		}
+		errs = append(errs, fmt.Errorf("stop the supervisor: %w", err))
 	}
 	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
 	panes, err := srv.ListPanes(ctx)
 	if err != nil && !isNoServer(err) {
-		return nil, err
+		// Without the panes there are no process groups to signal; killing the
+		// server and ending the processes that carry its socket still stops
+		// every one of them.
+		errs = append(errs, fmt.Errorf("list the team's panes (its server and processes are ended all the same): %w", err))
+		panes = nil
 	}
 	names := map[string]string{}
 	for _, m := range st.Members {
@@ -76,7 +101,6 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		}
 		groups[p.PID] = name
 	}
-	res := &DownResult{}
 	if !o.Now {
 		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second))
 	}
@@ -92,7 +116,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		terminate(ctx, gs, o.Timeout, res, o.Progress)
 	}
 	if err := srv.KillServer(ctx); err != nil {
-		return res, fmt.Errorf("stop the team's tmux server: %w", err)
+		errs = append(errs, fmt.Errorf("stop the team's tmux server: %w", err))
 	}
 	res.Strays = endStrays(ctx, st, min(o.Timeout, 2*time.Second))
 	if len(res.Strays) > 0 && o.Progress != nil {
@@ -103,9 +127,9 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	st.StoppedAt = &now
 	st.UpdatedAt = now
 	if err := state.Save(st); err != nil {
-		return res, err
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not record the stop in the team's state (status may still show it up): %v", err))
 	}
-	return res, nil
+	return res, errors.Join(errs...)
 }
 
 // terminate ends the process groups gs: SIGTERM to those still running, up to

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -92,6 +93,29 @@ func OpenEventLog(team string) (*EventLog, error) {
 		return nil, err
 	}
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open event log: %w", err)
+	}
+	return &EventLog{team: team, f: f}, nil
+}
+
+// OpenTeamEventLog opens the event log of a team that has state, and never
+// makes a state folder: for callers that any TEAMCTL_TEAM reaches (Claude
+// Code's hooks), which must not leave a folder behind for a team that does
+// not exist. The folder must be a real one, not a symlink.
+func OpenTeamEventLog(team string) (*EventLog, error) {
+	dir, err := state.Dir(team)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("team %q: %w", team, state.ErrNotFound)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err != nil {
+		return nil, fmt.Errorf("team %q: %w", team, state.ErrNotFound)
+	}
+	// O_CREATE makes the file, never the folder: gone by now, this fails.
+	f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open event log: %w", err)
 	}

@@ -56,9 +56,13 @@ type TeamSummary struct {
 	Running int    `json:"running"`
 	Layout  string `json:"layout"`
 	Socket  string `json:"socket"`
+	// Error says why the team could not be looked at (a corrupt state.json,
+	// say); the other fields are then empty.
+	Error string `json:"error,omitempty"`
 }
 
-// ListTeams summarises every team with state.
+// ListTeams summarises every team with state. A team that cannot be looked
+// at is listed with its error rather than hiding the others.
 func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 	names, err := state.List()
 	if err != nil {
@@ -68,7 +72,11 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 	for _, n := range names {
 		s, err := GetStatus(ctx, n, tmuxBin)
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			out = append(out, TeamSummary{Team: n, Error: err.Error()})
+			continue
 		}
 		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout}
 		for _, m := range s.Members {

@@ -20,8 +20,23 @@ func TypeInto(ctx context.Context, srv *tmux.Server, pane, text string) error {
 	return err
 }
 
+// NotRecordedError is an answer whose keys were sent but which could not be
+// recorded in the team's events (a read-only or full state folder). The
+// answer happened: a caller reports it as sent and warns, and must not send
+// it again.
+type NotRecordedError struct{ Err error }
+
+func (e *NotRecordedError) Error() string {
+	return fmt.Sprintf("the keys were sent, but could not be recorded in the team's events: %v", e.Err)
+}
+
+func (e *NotRecordedError) Unwrap() error { return e.Err }
+
 // Answer sends keys (tmux key names such as y, Enter, Down, or text) to a
-// member's pane and records it as an event.
+// member's pane and records it as an event. The keys go first and the record
+// after, so the log never tells of an answer that was not sent; when only the
+// record fails, the error is a *NotRecordedError. Any other error means the
+// keys were not sent, so trying again is safe.
 func Answer(ctx context.Context, team, member string, keys []string, tmuxBin string) error {
 	st, err := loadRunning(team)
 	if err != nil {
@@ -38,8 +53,11 @@ func Answer(ctx context.Context, team, member string, keys []string, tmuxBin str
 	}
 	ev, err := OpenEventLog(team)
 	if err != nil {
-		return err
+		return &NotRecordedError{err}
 	}
 	defer ev.Close()
-	return ev.Append(Event{Kind: EventAnswer, Member: member, Pane: m.Pane, Keys: keys, Detail: "by a person (teamctl answer)"})
+	if err := ev.Append(Event{Kind: EventAnswer, Member: member, Pane: m.Pane, Keys: keys, Detail: "by a person (teamctl answer)"}); err != nil {
+		return &NotRecordedError{err}
+	}
+	return nil
 }

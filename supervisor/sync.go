@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -44,7 +45,7 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 		if s.panes[p.ID] != nil {
 			continue
 		}
-		name, origin := s.memberOf(p)
+		name, origin, refused := s.memberOf(p)
 		if name == "" {
 			if s.nameTries[p.ID] < 20 {
 				// Claude Code records a teammate in its config just after opening
@@ -56,7 +57,7 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 			name = fallbackName(p)
 		}
 		if origin == state.OriginLead {
-			if err := s.adopt(ctx, p, name); err != nil {
+			if err := s.adopt(ctx, p, name, refused); err != nil {
 				s.log.Warn("adopt", "pane", p.ID, "err", err)
 				continue
 			}
@@ -118,31 +119,37 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 }
 
 // memberOf names a pane: a member from state, else a teammate the lead
-// recorded in its team config (tmuxPaneId), else "" (not known yet).
-func (s *sup) memberOf(p tmux.Pane) (name, origin string) {
+// recorded in its team config (tmuxPaneId), else "" (not known yet). A name
+// from the config that teamctl may not use (claudecode.ValidMemberName: a
+// newline, a slash, …) is refused: the pane gets a generated name, and the
+// refused one comes back for the adoption event to report.
+func (s *sup) memberOf(p tmux.Pane) (name, origin, refused string) {
 	for _, m := range s.st.Members {
 		if m.Pane == p.ID {
 			o := m.Origin
 			if o == "" {
 				o = state.OriginLayout
 			}
-			return m.Name, o
+			return m.Name, o, ""
 		}
 	}
 	path, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
 	if err != nil {
-		return "", ""
+		return "", "", ""
 	}
 	cfg, err := claudecode.ReadTeamConfig(path)
 	if err != nil {
-		return "", ""
+		return "", "", ""
 	}
 	for _, m := range cfg.Members {
 		if m.TmuxPaneID == p.ID && m.Name != "" {
-			return s.uniqueName(m.Name), state.OriginLead
+			if !claudecode.ValidMemberName(m.Name) {
+				return s.uniqueName(paneName(p)), state.OriginLead, m.Name
+			}
+			return s.uniqueName(m.Name), state.OriginLead, ""
 		}
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // uniqueName keeps an adopted teammate from taking a declared member's name.
@@ -159,16 +166,21 @@ func (s *sup) uniqueName(name string) string {
 }
 
 func fallbackName(p tmux.Pane) string {
-	if p.Title != "" && claudecode.ValidName(p.Title) {
+	if claudecode.ValidMemberName(p.Title) {
 		return p.Title
 	}
-	return "pane-" + p.ID[1:]
+	return paneName(p)
 }
+
+// paneName is a name made from the pane's id (%3 is pane-3), which tmux
+// makes and ListPanes checked.
+func paneName(p tmux.Pane) string { return "pane-" + strings.TrimPrefix(p.ID, "%") }
 
 // adopt records a pane the lead opened as a member of the team, with origin
 // "lead": watched like any member, listed by status, ended by down, never
-// restarted by teamctl.
-func (s *sup) adopt(ctx context.Context, p tmux.Pane, name string) error {
+// restarted by teamctl. refused is the name the lead's config gave it when
+// teamctl could not use that one; the event quotes it (%q), never raw.
+func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) error {
 	name = s.uniqueName(name)
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -193,6 +205,13 @@ func (s *sup) adopt(ctx context.Context, p tmux.Pane, name string) error {
 	}
 	s.st = st
 	s.srv.Run(ctx, "set-option", "-p", "-t", p.ID, "@teamctl-member", name)
-	s.event(Event{Kind: EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: fmt.Sprintf("pid %d", p.PID)})
+	detail := fmt.Sprintf("pid %d", p.PID)
+	if refused != "" {
+		if len(refused) > 100 {
+			refused = refused[:100] + "…"
+		}
+		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
+	}
+	s.event(Event{Kind: EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
 	return nil
 }

@@ -165,6 +165,7 @@ var Coalesce = 20 * time.Millisecond
 func (c *Control) read(r io.Reader, attached chan struct{}) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var block []string
+	var blockID string // "TIME NUMBER" of the %begin whose reply is being read
 	inBlock, ours := false, false
 	signalled := false
 	attach := func() {
@@ -204,7 +205,7 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 		}
 		flush()
 		if inBlock {
-			if end, isErr := blockEnd(line); end {
+			if end, isErr := blockEnd(line, blockID); end {
 				inBlock = false
 				if ours {
 					c.deliver(block, isErr)
@@ -218,7 +219,7 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 			continue
 		}
 		if bytes.HasPrefix(line, []byte("%begin ")) {
-			inBlock = true
+			inBlock, blockID = true, blockIdentity(line)
 			ours = bytes.HasSuffix(line, []byte(" 1")) // flags: 1 = a command of this client
 			continue
 		}
@@ -286,12 +287,25 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	return bytes.TrimSuffix(line, []byte("\n")), nil
 }
 
-func blockEnd(line []byte) (end, isErr bool) {
+// blockIdentity is the time and number of a %begin, %end or %error line
+// ("%end 1363006971 2 1"): tmux gives the guard lines of one reply the same.
+func blockIdentity(line []byte) string {
+	f := strings.Fields(string(line))
+	if len(f) < 3 {
+		return ""
+	}
+	return f[1] + " " + f[2]
+}
+
+// blockEnd reports whether line ends the reply whose %begin had identity id.
+// A line of the reply itself may look like "%end …" (a captured screen shows
+// what a program printed), so only the matching time and number end it.
+func blockEnd(line []byte, id string) (end, isErr bool) {
 	switch {
 	case bytes.HasPrefix(line, []byte("%end ")):
-		return true, false
+		return blockIdentity(line) == id, false
 	case bytes.HasPrefix(line, []byte("%error ")):
-		return true, true
+		return blockIdentity(line) == id, true
 	}
 	return false, false
 }

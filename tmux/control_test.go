@@ -134,3 +134,56 @@ func TestControlClient(t *testing.T) {
 		t.Fatal("control client did not end with the server")
 	}
 }
+
+// TestControlReplyHoldingGuardLines captures a screen showing lines that look
+// like the guard lines of a control-mode reply: the whole screen comes back,
+// and the client stays in step for the next command.
+func TestControlReplyHoldingGuardLines(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	dir, err := os.MkdirTemp("", "ctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	s := &Server{Socket: "ctlguard"}
+	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "/bin/sh", "-c", `printf '%%end 1 1 1\n%%error 2 2 1\nafter the guards\n'; exec sleep 300`)
+	if _, err := s.StartBatch(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Control(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for {
+		lines, err := c.Command(ctx, "capture-pane", "-p", "-J", "-t", "%0")
+		if err != nil {
+			t.Fatalf("capture-pane: %v (%q)", err, lines)
+		}
+		text := strings.Join(lines, "\n")
+		if strings.Contains(text, "after the guards") {
+			if !strings.Contains(text, "%end 1 1 1\n%error 2 2 1\n") {
+				t.Errorf("screen lost lines: %q", text)
+			}
+			break
+		}
+		if strings.Contains(text, "%end 1 1 1") {
+			t.Fatalf("reply cut at a line of the screen: %q", text)
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the screen never showed the text: %q", text)
+		case <-time.After(20 * time.Millisecond): // poll interval while the pane starts
+		}
+	}
+	lines, err := c.Command(ctx, "display-message", "-p", "-t", "%0", "#{pane_id}")
+	if err != nil || len(lines) != 1 || lines[0] != "%0" {
+		t.Errorf("next command: %q %v", lines, err)
+	}
+}

@@ -2,14 +2,22 @@ package tmux
 
 import (
 	"context"
-	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
 
-// sep separates fields in -F output; it never occurs in names teamctl validated
-// and terminals do not put it in titles.
-const sep = "\x1f"
+// list-panes output is read as records that cannot be confused with their
+// content: every record starts with recordSep, its fields are separated by
+// sep, and the fields that hold free text (a session name, the
+// @teamctl-member option, the pane's title: anything a program in a pane may
+// set, newlines and separators included) come last, as their byte lengths
+// followed by the texts themselves. A value can then neither end a record
+// early nor pass for one.
+const (
+	recordSep = "\x1e"
+	sep       = "\x1f"
+)
 
 // Pane is one pane as list-panes reports it.
 type Pane struct {
@@ -30,48 +38,128 @@ type Pane struct {
 	Active     bool
 }
 
-var paneFormat = strings.Join([]string{
-	"#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}",
-	"#{window_id}", "#{session_name}", "#{session_id}", "#{@teamctl-member}",
-	"#{pane_width}", "#{pane_height}", "#{pane_left}", "#{pane_top}", "#{pane_active}",
-	"#{pane_title}", // last: free text
-}, sep)
+// paneFixed are the fields that are ids and numbers only; paneFree hold free text.
+var (
+	paneFixed = []string{"pane_id", "pane_pid", "pane_dead", "pane_dead_status", "pane_dead_signal",
+		"window_id", "session_id", "pane_width", "pane_height", "pane_left", "pane_top", "pane_active"}
+	paneFree = []string{"session_name", "@teamctl-member", "pane_title"}
+)
 
-// ListPanes lists every pane on the server.
+// paneFormat is recordSep, the fixed fields, the free fields' lengths (the
+// n: modifier gives a value's length in bytes), each followed by sep, then the
+// free texts one after the other.
+var paneFormat = func() string {
+	var b strings.Builder
+	b.WriteString(recordSep)
+	for _, f := range paneFixed {
+		b.WriteString("#{" + f + "}" + sep)
+	}
+	for _, f := range paneFree {
+		b.WriteString("#{n:" + f + "}" + sep)
+	}
+	for _, f := range paneFree {
+		b.WriteString("#{" + f + "}")
+	}
+	return b.String()
+}()
+
+// ListPanes lists every pane on the server. A record that does not parse
+// (which tmux does not print) is skipped, never an error: one odd pane must
+// not keep status, down or clean from seeing the others.
 func (s *Server) ListPanes(ctx context.Context) ([]Pane, error) {
 	out, err := s.Run(ctx, "list-panes", "-a", "-F", paneFormat)
 	if err != nil {
 		return nil, err
 	}
-	var panes []Pane
-	for _, ln := range lines(out) {
-		p, err := parsePane(ln)
-		if err != nil {
-			return nil, err
-		}
-		panes = append(panes, p)
-	}
+	panes, _ := parsePanes(out)
 	return panes, nil
 }
 
-func parsePane(ln string) (Pane, error) {
-	f := strings.SplitN(ln, sep, 15)
-	if len(f) != 15 {
-		return Pane{}, fmt.Errorf("list-panes: unexpected line %q", ln)
+// parsePanes reads list-panes output in paneFormat; skipped counts the
+// records that did not parse.
+func parsePanes(out string) (panes []Pane, skipped int) {
+	for {
+		i := strings.Index(out, recordSep)
+		if i < 0 {
+			if strings.TrimSpace(out) != "" {
+				skipped++
+			}
+			return panes, skipped
+		}
+		if strings.TrimSpace(out[:i]) != "" {
+			skipped++ // something before a record: not ours to read
+		}
+		out = out[i+len(recordSep):]
+		p, rest, ok := parsePane(out)
+		if ok {
+			panes = append(panes, p)
+			out = rest
+			continue
+		}
+		skipped++
+		// Go on at the next line that starts a record.
+		j := strings.Index(out, "\n"+recordSep)
+		if j < 0 {
+			return panes, skipped
+		}
+		out = out[j+1:]
 	}
-	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	p := Pane{
-		ID: f[0], PID: atoi(f[1]), Dead: f[2] == "1", DeadSignal: atoi(f[4]),
-		Window: f[5], Session: f[6], SessionID: f[7], Member: f[8],
-		Width: atoi(f[9]), Height: atoi(f[10]), Left: atoi(f[11]), Top: atoi(f[12]),
-		Active: f[13] == "1", Title: f[14],
+}
+
+// parsePane reads one record (after its recordSep) and returns the output
+// after it.
+func parsePane(s string) (p Pane, rest string, ok bool) {
+	nf := len(paneFixed) + len(paneFree)
+	f := strings.SplitN(s, sep, nf+1)
+	if len(f) != nf+1 {
+		return Pane{}, "", false
+	}
+	num := func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 0
+	}
+	// pid, dead signal (empty when none), width, height, left, top
+	var n [6]int
+	for i, v := range []string{f[1], f[4], f[7], f[8], f[9], f[10]} {
+		var good bool
+		if n[i], good = num(v); !good && !(i == 1 && v == "") {
+			return Pane{}, "", false
+		}
+	}
+	if !paneIDRE.MatchString(f[0]) || !strings.HasPrefix(f[5], "@") || !sessionIDRE.MatchString(f[6]) || !isFlag(f[2]) || !isFlag(f[11]) {
+		return Pane{}, "", false
+	}
+	texts := make([]string, len(paneFree))
+	rest = f[nf]
+	for i := range paneFree {
+		l, good := num(f[len(paneFixed)+i])
+		if !good || l > len(rest) {
+			return Pane{}, "", false
+		}
+		texts[i], rest = rest[:l], rest[l:]
+	}
+	if rest != "" && rest[0] != '\n' {
+		return Pane{}, "", false
+	}
+	p = Pane{
+		ID: f[0], PID: n[0], Dead: f[2] == "1", DeadSignal: n[1], Window: f[5], SessionID: f[6],
+		Session: texts[0], Member: texts[1], Title: texts[2],
+		Width: n[2], Height: n[3], Left: n[4], Top: n[5], Active: f[11] == "1",
 	}
 	if p.Dead && f[3] != "" {
-		st := atoi(f[3])
-		p.DeadStatus = &st
+		if st, err := strconv.Atoi(f[3]); err == nil {
+			p.DeadStatus = &st
+		}
 	}
-	return p, nil
+	return p, strings.TrimPrefix(rest, "\n"), true
 }
+
+var (
+	paneIDRE    = regexp.MustCompile(`^%[0-9]+$`)
+	sessionIDRE = regexp.MustCompile(`^\$[0-9]+$`)
+)
+
+func isFlag(s string) bool { return s == "0" || s == "1" }
 
 // CapturePane returns the visible screen of a pane, wrapped lines joined.
 func (s *Server) CapturePane(ctx context.Context, pane string) (string, error) {

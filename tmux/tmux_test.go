@@ -91,15 +91,3 @@ func TestParseVersion(t *testing.T) {
 	}
 }
 
-func TestParsePane(t *testing.T) {
-	p, err := parsePane("%3\x1f1234\x1f1\x1f7\x1f0\x1f@1\x1fteam\x1f$2\x1fresearcher\x1f80\x1f24\x1f0\x1f1\x1f0\x1ftitle with \x1f inside")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.ID != "%3" || p.PID != 1234 || !p.Dead || p.DeadStatus == nil || *p.DeadStatus != 7 || p.Member != "researcher" || p.SessionID != "$2" || p.Title != "title with \x1f inside" {
-		t.Errorf("%+v", p)
-	}
-	if _, err := parsePane("garbage"); err == nil {
-		t.Error("want an error for a short line")
-	}
-}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -21,10 +23,17 @@ func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := supervisor.Answer(cmd.Context(), team, args[0], args[1:], g.tmuxBin); err != nil {
+			err = supervisor.Answer(cmd.Context(), team, args[0], args[1:], g.tmuxBin)
+			// Keys that went out are a success whatever the record: exit 1 would
+			// invite a retry, which would answer twice.
+			var notRecorded *supervisor.NotRecordedError
+			if err != nil && !errors.As(err, &notRecorded) {
 				return err
 			}
 			fmt.Fprintf(io.Out, "sent %q to %s\n", args[1:], args[0])
+			if notRecorded != nil {
+				fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", textsafe.Lines(notRecorded.Error()))
+			}
 			return nil
 		},
 	}

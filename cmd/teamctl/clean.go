@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
 func newCleanCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -114,7 +115,9 @@ func printActions(io *iostreams.IO, r *clean.Report, results bool) {
 		case a.Detail != "":
 			what += "; " + a.Detail
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", a.Step, a.Team, a.Target, strings.ReplaceAll(what, "\n", " "))
+		// A target may name a pane by the member its option names, which a
+		// program in the pane can set: made visible.
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", a.Step, textsafe.Visible(a.Team), textsafe.Visible(a.Target), textsafe.Visible(strings.ReplaceAll(what, "\n", " ")))
 	}
 	tw.Flush()
 }

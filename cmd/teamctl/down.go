@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -28,18 +29,26 @@ Code's files are left alone.`,
 			if err != nil {
 				return err
 			}
-			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: io.ErrOut})
+			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			if res != nil {
+				msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
+				if err != nil {
+					msg = fmt.Sprintf("team %s: %d stopped", team, len(res.Terminated))
+				}
+				if len(res.Killed) > 0 {
+					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
+				}
+				if len(res.Strays) > 0 {
+					msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
+				}
+				fmt.Fprintln(io.Out, msg)
+				for _, w := range res.Warnings {
+					fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", textsafe.Lines(w))
+				}
+			}
 			if err != nil {
 				return fmt.Errorf("down %s: %w", team, err)
 			}
-			msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
-			if len(res.Killed) > 0 {
-				msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
-			}
-			if len(res.Strays) > 0 {
-				msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
-			}
-			fmt.Fprintln(io.Out, msg)
 			return nil
 		},
 	}

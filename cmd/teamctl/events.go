@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -49,14 +50,18 @@ func newEventsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return cmd
 }
 
+// formatEvent is one event for a person. Its text comes from teammates, hooks
+// and panes, so every field is made visible (textsafe) before it reaches the
+// terminal; --json prints the event as it is.
 func formatEvent(io *iostreams.IO, e supervisor.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %-12s %-14s", e.Time.Local().Format(time.TimeOnly), e.Member, colorKind(io, e.Kind))
+	v := textsafe.Visible
+	fmt.Fprintf(&b, "%s  %-12s %-14s", e.Time.Local().Format(time.TimeOnly), v(e.Member), colorKind(io, v(e.Kind)))
 	switch e.Kind {
 	case supervisor.EventStall:
-		fmt.Fprintf(&b, " %s: %s", e.Pattern, e.Line)
+		fmt.Fprintf(&b, " %s: %s", v(e.Pattern), v(e.Line))
 	case supervisor.EventStallCleared:
-		fmt.Fprintf(&b, " (was %s)", e.Pattern)
+		fmt.Fprintf(&b, " (was %s)", v(e.Pattern))
 	case supervisor.EventExit:
 		if e.ExitCode != nil {
 			fmt.Fprintf(&b, " exit code %d", *e.ExitCode)
@@ -70,7 +75,7 @@ func formatEvent(io *iostreams.IO, e supervisor.Event) string {
 		fmt.Fprintf(&b, " restart #%d", e.Restarts)
 	}
 	if e.Detail != "" {
-		fmt.Fprintf(&b, " %s", e.Detail)
+		fmt.Fprintf(&b, " %s", v(e.Detail))
 	}
 	return strings.TrimRight(b.String(), " ")
 }

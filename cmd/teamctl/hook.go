@@ -48,7 +48,9 @@ func newHookCmd(ios *iostreams.IO) *cobra.Command {
 				return nil
 			}
 			detail := strings.TrimSpace(strings.Join([]string{h.Event, h.Type, h.Message}, " "))
-			if ev, err := supervisor.OpenEventLog(team); err == nil {
+			// Only a team that exists gets the event: a stray TEAMCTL_TEAM must
+			// not make a state folder.
+			if ev, err := supervisor.OpenTeamEventLog(team); err == nil {
 				ev.Append(supervisor.Event{Kind: supervisor.EventHook, Member: member, Hook: h.Event, Detail: detail})
 				ev.Close()
 			}

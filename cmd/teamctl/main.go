@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
 func main() {
@@ -36,6 +37,7 @@ func run(ctx context.Context, io *iostreams.IO, args []string) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintf(io.ErrOut, "teamctl: %v\n", err)
+	// An error may quote what an agent wrote (a name, a message): made visible.
+	fmt.Fprintf(io.ErrOut, "teamctl: %s\n", textsafe.Lines(err.Error()))
 	return 1
 }

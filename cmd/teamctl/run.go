@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/ptywatch"
 	"github.com/teamctl/teamctl/stallwatch"
@@ -44,7 +45,7 @@ the command's.`,
 			code, err := ptywatch.Run(cmd.Context(), args, ptywatch.Options{
 				Quiet: quiet, Detector: stallwatch.New(patterns), Stdin: io.In, Stdout: io.Out, Cols: cols, Rows: rows,
 				OnStall: func(v stallwatch.Verdict) {
-					fmt.Fprintf(io.ErrOut, "\nteamctl run: %s is waiting for input: %s (pattern %s)\n", args[0], v.Line, v.Pattern)
+					fmt.Fprintf(io.ErrOut, "\nteamctl run: %s is waiting for input: %s (pattern %s)\n", args[0], textsafe.Visible(v.Line), textsafe.Visible(v.Pattern))
 					if len(notify) > 0 {
 						go supervisor.RunNotifyCommand(cmd.Context(), notify, "", "run", v)
 					}

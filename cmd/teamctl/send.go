@@ -11,6 +11,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -69,10 +70,12 @@ func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 					text = string(b)
 				}
 				text = strings.Join(strings.Fields(text), " ")
-				if len(text) > 100 {
-					text = text[:100] + "…"
+				if r := []rune(text); len(r) > 100 {
+					text = string(r[:100]) + "…"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%v\t%s\n", m.Timestamp, m.From, m.Read, text)
+				// Teammates wrote these: made visible, never handed to the terminal.
+				v := textsafe.Visible
+				fmt.Fprintf(tw, "%s\t%s\t%v\t%s\n", v(m.Timestamp), v(m.From), m.Read, v(text))
 			}
 			return tw.Flush()
 		},
@@ -102,7 +105,8 @@ func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 			tw := tabwriter.NewWriter(ios.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tOWNER\tSUBJECT")
 			for _, t := range tasks {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, t.Owner, t.Subject)
+				v := textsafe.Visible // task files are written by the team's agents
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v(t.ID), v(t.Status), v(t.Owner), v(t.Subject))
 			}
 			return tw.Flush()
 		},

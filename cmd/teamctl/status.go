@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -53,16 +54,18 @@ each changed frame is printed after a blank line.`,
 }
 
 // renderStatus is status's output: a line about the team, then the table, with
-// durations as of now.
+// durations as of now. Every value is made visible (textsafe): stall lines,
+// requests and results come from the members' screens and messages.
 func renderStatus(io *iostreams.IO, st *supervisor.Status, now time.Time) string {
 	var b strings.Builder
+	team, socket := textsafe.Visible(st.Team), textsafe.Visible(st.Socket)
 	switch {
 	case st.StoppedAt != nil:
-		fmt.Fprintf(&b, "team %s is down (since %s)\n", st.Team, st.StoppedAt.Local().Format(time.DateTime))
+		fmt.Fprintf(&b, "team %s is down (since %s)\n", team, st.StoppedAt.Local().Format(time.DateTime))
 	case st.Supervisor.Running:
-		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", st.Team, st.Socket, st.Supervisor.PID)
+		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", team, socket, st.Supervisor.PID)
 	default:
-		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", st.Team, st.Socket, st.Team)
+		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", team, socket, team)
 	}
 	writeStatusTable(&b, io, st, now)
 	return b.String()
@@ -90,12 +93,13 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *supervisor.Status, no
 		if m.ExitCode != nil {
 			state = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
+		v := textsafe.Visible
 		detail := ""
 		switch {
 		case m.Stall != nil:
 			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
 		case m.Request != nil:
-			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
+			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", v(m.Request.Tool), v(m.Request.Input), now.Sub(m.Request.Since).Round(time.Second), v(m.Name))
 		case m.Reason != "":
 			detail = m.Reason
 		case m.Origin == "lead":
@@ -104,7 +108,7 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *supervisor.Status, no
 		if m.Restarts > 0 {
 			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", m.Name, m.Role, m.Pane, m.PID, colorState(io, m.State, state), uptime, m.Cwd, detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", v(m.Name), v(m.Role), v(m.Pane), m.PID, colorState(io, m.State, v(state)), uptime, v(m.Cwd), v(detail))
 	}
 	tw.Flush()
 }

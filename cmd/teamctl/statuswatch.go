@@ -9,6 +9,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor"
 )
@@ -54,7 +55,7 @@ func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) er
 		now := time.Now()
 		var key, frame string
 		if err != nil {
-			key = fmt.Sprintf("team %s: %v\n", team, err)
+			key = fmt.Sprintf("team %s: %s\n", team, textsafe.Visible(err.Error()))
 			frame = key
 		} else {
 			key = renderStatus(io, st, epoch)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/supervisor"
 )
 
@@ -21,19 +22,35 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// A team that could not be looked at is a row with its error (and
+			// the error on stderr); the exit code stays 0, as the listing
+			// itself worked: `docker compose ls` does the same.
 			if asJSON {
 				return writeJSON(io, ts)
 			}
+			v := textsafe.Visible
 			tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TEAM\tUP\tRUNNING\tSOCKET\tLAYOUT")
 			for _, t := range ts {
+				if t.Error != "" {
+					fmt.Fprintf(tw, "%s\terror\t-\t-\t-\n", v(t.Team))
+					continue
+				}
 				up := "no"
 				if t.Up {
 					up = "yes"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", t.Team, up, t.Running, t.Members, t.Socket, t.Layout)
+				fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", v(t.Team), up, t.Running, t.Members, v(t.Socket), v(t.Layout))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, t := range ts {
+				if t.Error != "" {
+					fmt.Fprintf(io.ErrOut, "teamctl: team %s: %s\n", v(t.Team), textsafe.Lines(t.Error))
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

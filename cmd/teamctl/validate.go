@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/supervisor"
 )
@@ -19,13 +20,13 @@ func newValidateCmd(io *iostreams.IO) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := layouts.Parse(args[0])
 			if err != nil {
-				fmt.Fprintln(io.ErrOut, err)
+				fmt.Fprintln(io.ErrOut, textsafe.Lines(err.Error()))
 				return exitError{1}
 			}
 			// A layout's own --settings must be readable: Up merges teamctl's hooks into it.
 			if err := supervisor.CheckSettings(l); err != nil {
 				for _, line := range strings.Split(err.Error(), "\n") {
-					fmt.Fprintf(io.ErrOut, "%s: %s\n", args[0], line)
+					fmt.Fprintf(io.ErrOut, "%s: %s\n", args[0], textsafe.Visible(line))
 				}
 				return exitError{1}
 			}
