@@ -34,3 +34,27 @@ func TestWriteFileMissingDirFails(t *testing.T) {
 		t.Fatal("want error for missing folder")
 	}
 }
+
+// A symlink at the target is replaced by the new file; what it pointed at is
+// left as it was.
+func TestWriteFileReplacesASymlinkNotItsTarget(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "state.json")
+	if err := os.Symlink(victim, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("%s is not a regular file now: %v %v", p, fi, err)
+	}
+}
