@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/internal/safefile"
 )
 
 // Version is the state.json format; a newer file is refused rather than misread.
@@ -126,16 +127,35 @@ func Dir(team string) (string, error) {
 	return filepath.Join(root, team), nil
 }
 
-// EnsureDir creates the team's state folder (0700).
+// EnsureDir creates the team's state folder (0700) and makes sure it and the
+// state root are real folders (not symlinks), owned by the user and writable by
+// no one else: teamctl writes, locks and removes files in them.
 func EnsureDir(team string) (string, error) {
 	dir, err := Dir(team)
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create state folder: %w", err)
+	if err := EnsureRoot(); err != nil {
+		return "", err
+	}
+	if err := safefile.EnsureDir(dir, "state folder", 0o700); err != nil {
+		return "", err
 	}
 	return dir, nil
+}
+
+// EnsureRoot creates the state root (0700; the folders above it as needed) and
+// checks it as EnsureDir does. The folders above are the user's to choose
+// ($XDG_STATE_HOME may well be a link), so only the root itself is checked.
+func EnsureRoot() error {
+	root, err := Root()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(root), 0o700); err != nil {
+		return fmt.Errorf("create state folder: %w", err)
+	}
+	return safefile.EnsureDir(root, "state folder", 0o700)
 }
 
 // ErrNotFound means the team has no state.
@@ -212,7 +232,7 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := safefile.Open(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock team %q: %w", team, err)
 	}
