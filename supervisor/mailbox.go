@@ -53,7 +53,7 @@ type mailWatch struct {
 	w           *fsnotify.Watcher
 	leadInbox   string
 	events      string
-	eventsOff   int64
+	eventsAt    eventCursor // how far the event log was read, across rotations
 	queue       string
 	config      string            // the lead's team config.json
 	members     map[string]bool   // its members as last read, to report changes
@@ -115,13 +115,10 @@ func (s *sup) watchMail() error {
 	if tasksDir != "" && os.MkdirAll(tasksDir, 0o700) == nil {
 		w.Add(tasksDir)
 	}
-	fi, _ := os.Stat(evPath)
 	queue, _ := leadQueuePath(s.team)
 	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
-		fire: make(chan struct{}, 1), dirty: map[string]bool{}}
-	if fi != nil {
-		m.eventsOff = fi.Size() // answers before this start are in live.json already
-	}
+		fire: make(chan struct{}, 1), dirty: map[string]bool{},
+		eventsAt: eventsEnd(evPath)} // answers before this start are in live.json already
 	s.mail = m
 	go func() {
 		for {
@@ -295,15 +292,7 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
 // as recorded in the event log.
 func (s *sup) readAnswers() {
-	f, err := os.Open(s.mail.events)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if _, err := f.Seek(s.mail.eventsOff, 0); err != nil {
-		return
-	}
-	n, _ := scanEvents(f, func(e Event) {
+	s.mail.eventsAt.read(s.mail.events, func(e Event) {
 		if e.Kind == EventHook {
 			s.fromHook(e)
 			return
@@ -318,7 +307,6 @@ func (s *sup) readAnswers() {
 		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
 		s.live.Members[e.Member] = w.live
 	})
-	s.mail.eventsOff += n
 }
 
 func (s *sup) watchOf(name string) *paneWatch {
