@@ -31,6 +31,7 @@ const (
 	EventPermissionAnswer   = "permission-answer"
 	EventConfig             = "config"
 	EventMailboxCorrupt     = "mailbox-corrupt"
+	EventMailboxTooLarge    = "mailbox-too-large"
 	EventTask               = "task"
 	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
@@ -58,6 +59,7 @@ type mailWatch struct {
 	config      string            // the lead's team config.json
 	members     map[string]bool   // its members as last read, to report changes
 	corruptMark string            // size and mtime of the lead inbox last reported corrupt
+	tooLarge    bool              // the lead inbox was reported too large, and has not been read since
 	tasks       map[string]string // task id → status, as last read
 	tasksDir    string
 	soon        *time.Timer
@@ -205,7 +207,18 @@ func (s *sup) readMail(ctx context.Context, all bool) {
 func (s *sup) readLeadInbox() {
 	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
+	var large *claudecode.MailboxTooLargeError
+	if !errors.As(err, &large) {
+		s.mail.tooLarge = false
+	}
 	switch {
+	case errors.As(err, &large):
+		// Not loaded (claudecode refuses it unread); reported once while it
+		// stays too large, however often teammates write to it.
+		if !s.mail.tooLarge {
+			s.mail.tooLarge = true
+			s.event(Event{Kind: EventMailboxTooLarge, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s is %d bytes, over the limit of %d; not read until it is smaller", large.Path, large.Size, large.Limit)})
+		}
 	case errors.As(err, &corrupt):
 		// Never overwritten (claudecode keeps it as it is); reported once per
 		// version of the file, and read again when it changes.

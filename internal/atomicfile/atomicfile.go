@@ -68,3 +68,28 @@ func createTemp(dir, prefix string) (*os.File, error) {
 	}
 	return nil, fmt.Errorf("create a temp file in %s: no free name", dir)
 }
+
+// WriteNew writes path atomically unless something (a file, a link) is there
+// already, which is never replaced; it reports whether it wrote. The temp file
+// is hard-linked into place, so the check and the write are one step.
+func WriteNew(path string, data []byte, perm os.FileMode) (written bool, err error) {
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp := filepath.Join(dir, "."+base+".new-"+strconv.FormatUint(rand.Uint64(), 36))
+	if err := WriteFile(tmp, data, perm); err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	return true, nil
+}

@@ -58,3 +58,28 @@ func TestWriteFileReplacesASymlinkNotItsTarget(t *testing.T) {
 		t.Fatalf("%s is not a regular file now: %v %v", p, fi, err)
 	}
 }
+
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.corrupt")
+	if ok, err := WriteNew(p, []byte("first"), 0o600); !ok || err != nil {
+		t.Fatalf("first: %v %v", ok, err)
+	}
+	if ok, err := WriteNew(p, []byte("second"), 0o600); ok || err != nil {
+		t.Fatalf("second: %v %v", ok, err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "first" {
+		t.Errorf("content %q", b)
+	}
+	link := filepath.Join(dir, "link")
+	os.Symlink(filepath.Join(dir, "target"), link)
+	if ok, _ := WriteNew(link, []byte("x"), 0o600); ok {
+		t.Error("wrote over a link")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "target")); err == nil {
+		t.Error("wrote through a link")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
