@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -167,7 +168,7 @@ func Load(team string) (*Team, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	b, err := readNoFollow(filepath.Join(dir, "state.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("team %q: %w (no %s)", team, ErrNotFound, filepath.Join(dir, "state.json"))
 	}
@@ -182,6 +183,17 @@ func Load(team string) (*Team, error) {
 		return nil, fmt.Errorf("state of team %q has format %d; this teamctl reads up to %d", team, t.Version, Version)
 	}
 	return &t, nil
+}
+
+// readNoFollow reads a file, refusing a symlink: state.json says which pids
+// `down` signals, so it is read only from the file teamctl wrote.
+func readNoFollow(path string) ([]byte, error) {
+	f, err := safefile.Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // Save writes a team's state atomically.

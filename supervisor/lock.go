@@ -124,16 +124,15 @@ func StopSupervisor(ctx context.Context, team string, timeout time.Duration) err
 // StartSupervisor starts `exe supervise --team T --log-to-file` detached, in
 // its own session, and returns its pid. The supervisor writes its log itself
 // (supervisor.log, rotated: OpenLog); its raw stdout and stderr (a panic, an
-// error before its log is open) go to supervisor.out, emptied at each start,
-// the previous run's kept as supervisor.out.1. It waits until the new process
-// holds the team's supervisor lock.
+// error before its log is open) go to supervisor.out, emptied at each start
+// so it stays small. It waits until the new process holds the team's
+// supervisor lock.
 func StartSupervisor(exe, team string) (int, error) {
 	dir, err := state.EnsureDir(team)
 	if err != nil {
 		return 0, err
 	}
 	outPath := filepath.Join(dir, "supervisor.out")
-	os.Rename(outPath, outPath+".1") // a link is moved as a link; none there is fine
 	outf, err := safefile.Open(outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("supervisor output: %w", err)

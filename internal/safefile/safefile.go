@@ -16,12 +16,20 @@ import (
 // ErrSymlink is the error (wrapped) of Open when the final name is a symlink.
 var ErrSymlink = errors.New("refusing to write through a symlink")
 
+// errSymlinkRead is ErrSymlink for a file opened only to read.
+var errSymlinkRead error = symlinkRead{}
+
+type symlinkRead struct{}
+
+func (symlinkRead) Error() string        { return "refusing to read through a symlink" }
+func (symlinkRead) Is(target error) bool { return target == ErrSymlink }
+
 // ErrNotRegular is the error (wrapped) of Open when the name is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
 // Open is os.OpenFile with O_NOFOLLOW: a symlink at path is refused with
-// "refusing to write through a symlink: PATH" (ErrSymlink) rather than
-// followed, and anything but a regular file (a FIFO, a device) is refused too.
+// "refusing to write through a symlink: PATH" (ErrSymlink; "read" when opened
+// only to read) rather than followed, and anything but a regular file (a FIFO, a device) is refused too.
 // Folders above path are the caller's to check (CheckDir).
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
@@ -30,6 +38,9 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 		// in a folder above gives ELOOP too, so look before saying "symlink".
 		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EEXIST) {
 			if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+					return nil, fmt.Errorf("%w: %s", errSymlinkRead, path)
+				}
 				return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
 			}
 		}
