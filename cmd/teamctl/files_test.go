@@ -445,3 +445,36 @@ func TestCorruptInboxIsCopiedOnce(t *testing.T) {
 		t.Errorf("the mailbox was changed: %q", b)
 	}
 }
+
+// TestDoctorFailsOnAnUnsafeStateFolder: doctor checks the state folder as teamctl
+// uses it: a symlink there fails, with what to do.
+func TestDoctorFailsOnAnUnsafeStateFolder(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE="+e.Bin)
+	root := filepath.Join(e.StateHome, "teamctl")
+	elsewhere := filepath.Join(e.Dir, "elsewhere")
+	os.Mkdir(elsewhere, 0o700)
+	if err := os.Symlink(elsewhere, root); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run("doctor", "--json")
+	var checks []struct {
+		Name, Detail, Fix string
+		OK                bool
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+		t.Fatal(err, r.Stdout)
+	}
+	for _, c := range checks {
+		if c.Name == "state folder" && (c.OK || !strings.Contains(c.Detail, root+" is a symlink") || c.Fix == "") {
+			t.Errorf("doctor's state folder check: %+v", c)
+		}
+	}
+	if r.Code == 0 {
+		t.Error("doctor passed with the state folder a symlink")
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("doctor wrote through the link: %v", ents)
+	}
+}
