@@ -111,7 +111,9 @@ func TestStateFolderMustBeRealAndPrivate(t *testing.T) {
 		},
 		"team folder writable by all": {
 			func(e *testenv.Env, root, dir, elsewhere string) { os.MkdirAll(dir, 0o700); os.Chmod(dir, 0o777) },
-			func(root, dir string) string { return "state folder " + dir + " is writable by others (mode 0777): chmod 700 " + dir },
+			func(root, dir string) string {
+				return "state folder " + dir + " is writable by others (mode 0777): chmod 700 " + dir
+			},
 		},
 	}
 	if os.Getuid() == 0 {
@@ -119,7 +121,10 @@ func TestStateFolderMustBeRealAndPrivate(t *testing.T) {
 			prepare func(e *testenv.Env, root, dir, elsewhere string)
 			want    func(root, dir string) string
 		}{
-			func(e *testenv.Env, root, dir, elsewhere string) { os.MkdirAll(dir, 0o700); os.Chown(dir, 65534, 65534) },
+			func(e *testenv.Env, root, dir, elsewhere string) {
+				os.MkdirAll(dir, 0o700)
+				os.Chown(dir, 65534, 65534)
+			},
 			func(root, dir string) string { return "state folder " + dir + " is owned by uid 65534" },
 		}
 	}
