@@ -275,18 +275,22 @@ type eventCursor struct {
 	off int64
 }
 
-// eventsEnd is a cursor after every event now in the log.
+// eventsEnd is a cursor after every event now in the log: the end of
+// events.jsonl, or of events.jsonl.1 in the moment after a rotation before the
+// next append makes events.jsonl again (a rotated file never grows).
 func eventsEnd(path string) eventCursor {
-	f, err := safefile.Open(path, os.O_RDONLY, 0)
-	if err != nil {
-		return eventCursor{}
+	for _, name := range []string{path, eventsBackup(path, 1)} {
+		f, err := safefile.Open(name, os.O_RDONLY, 0)
+		if err != nil {
+			continue
+		}
+		fi, err := f.Stat()
+		f.Close()
+		if err == nil {
+			return eventCursor{fi: fi, off: fi.Size()}
+		}
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return eventCursor{}
-	}
-	return eventCursor{fi: fi, off: fi.Size()}
+	return eventCursor{}
 }
 
 // read calls fn for each complete event after c, oldest first — the rest of
