@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/creack/pty v1.1.24
 	github.com/spf13/cobra v1.10.2
+	gopkg.in/natefinch/lumberjack.v2 v2.2.1
 	gopkg.in/yaml.v3 v3.0.1
 )
 

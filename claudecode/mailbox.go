@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
@@ -127,13 +127,66 @@ func parseMailbox(data []byte) ([]Message, error) {
 	return msgs, nil
 }
 
-// ReadMailbox reads a mailbox without locking it. A missing file is an empty
-// mailbox; a file that does not parse gives a *CorruptMailboxError (without Copy).
-func ReadMailbox(path string) ([]Message, error) {
-	data, err := os.ReadFile(path)
+// MaxMailboxBytes is the largest mailbox teamctl reads: a larger one is
+// reported (*MailboxTooLargeError), not loaded whole (a 231 MB lead inbox once
+// took the supervisor to 905 MB). Claude Code empties mailboxes as it reads
+// them, so only a stuck one grows this large.
+var MaxMailboxBytes int64 = 16 << 20
+
+// MailboxTooLargeError says a mailbox is over MaxMailboxBytes and was not read.
+type MailboxTooLargeError struct {
+	Path  string
+	Size  int64
+	Limit int64
+}
+
+func (e *MailboxTooLargeError) Error() string {
+	return fmt.Sprintf("mailbox %s is too large to read (%s; teamctl reads up to %s): move it aside and look at it with other tools",
+		e.Path, humanBytes(e.Size), humanBytes(e.Limit))
+}
+
+func humanBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// readMailboxFile reads a mailbox file, refusing one over MaxMailboxBytes
+// before reading it. A missing file is empty (nil, nil).
+func readMailboxFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	limit := MaxMailboxBytes
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, &MailboxTooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+	}
+	// It may grow between the stat and the read: read no more than the limit.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		size := int64(len(data))
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+		return nil, &MailboxTooLargeError{Path: path, Size: size, Limit: limit}
+	}
+	return data, nil
+}
+
+// ReadMailbox reads a mailbox without locking it. A missing file is an empty
+// mailbox; a file that does not parse gives a *CorruptMailboxError (without Copy),
+// one over MaxMailboxBytes a *MailboxTooLargeError.
+func ReadMailbox(path string) ([]Message, error) {
+	data, err := readMailboxFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +205,10 @@ var StaleLockAge = 10 * time.Second
 // lock directory path+".lock" (waiting, with backoff, until ctx ends; breaking a lock
 // older than StaleLockAge), reads the messages, calls fn and writes what fn returns
 // atomically (0600, two-space indented JSON). A file that does not parse is never
-// overwritten: it is copied to path+".corrupt-<unixnano>" and a *CorruptMailboxError
-// is returned. When fn returns an error nothing is written.
+// overwritten: it is copied to path+".corrupt" (once: a copy already there is
+// kept, so retries do not pile up copies) and a *CorruptMailboxError is
+// returned. A file over MaxMailboxBytes is neither read nor written
+// (*MailboxTooLargeError). When fn returns an error nothing is written.
 func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Message, error)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("mailbox %s: %w", path, err)
@@ -164,14 +219,18 @@ func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Messa
 	}
 	defer unlock()
 
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	data, err := readMailboxFile(path)
+	var large *MailboxTooLargeError
+	if errors.As(err, &large) {
+		return err
+	}
+	if err != nil {
 		return fmt.Errorf("mailbox %s: %w", path, err)
 	}
 	msgs, perr := parseMailbox(data)
 	if perr != nil {
-		cp := path + ".corrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
-		if err := atomicfile.WriteFile(cp, data, 0o600); err != nil {
+		cp := path + ".corrupt"
+		if _, err := atomicfile.WriteNew(cp, data, 0o600); err != nil {
 			cp = ""
 		}
 		return &CorruptMailboxError{Path: path, Copy: cp, Err: perr}

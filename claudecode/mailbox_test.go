@@ -296,12 +296,22 @@ func TestCorruptMailboxIsNeverOverwritten(t *testing.T) {
 	if got, _ := os.ReadFile(p); !bytes.Equal(got, bad) {
 		t.Errorf("mailbox changed: %q", got)
 	}
-	copies, _ := filepath.Glob(p + ".corrupt-*")
+	copies, _ := filepath.Glob(p + ".corrupt*")
 	if len(copies) != 1 || copies[0] != ce.Copy {
 		t.Fatalf("copies = %v, error says %q", copies, ce.Copy)
 	}
 	if got, _ := os.ReadFile(ce.Copy); !bytes.Equal(got, bad) {
 		t.Errorf("copy = %q", got)
+	}
+	// Every later write to the corrupt mailbox (a retried send, a stand-in
+	// polling it) adds no copy: one is kept, the first.
+	for range 5 {
+		if err := AppendMessage(ctxFor(t, 5*time.Second), p, Message{Text: "x"}); !errors.As(err, &ce) || ce.Copy != p+".corrupt" {
+			t.Fatalf("err = %v", err)
+		}
+	}
+	if copies, _ := filepath.Glob(p + ".corrupt*"); len(copies) != 1 {
+		t.Errorf("copies after retries: %v", copies)
 	}
 	if _, err := ReadMailbox(p); !errors.As(err, &ce) {
 		t.Errorf("ReadMailbox err = %v", err)
@@ -362,5 +372,37 @@ func TestUnknownFieldsSurviveRewrite(t *testing.T) {
 	}
 	if !bytes.Contains(data, []byte("<teammate-message> & hi")) {
 		t.Errorf("text escaped:\n%s", data)
+	}
+}
+
+// A mailbox over MaxMailboxBytes is neither loaded by a read nor by an update:
+// both say how large it is, quickly, and the file is left as it is.
+func TestMailboxOverTheLimitIsNotLoaded(t *testing.T) {
+	old := MaxMailboxBytes
+	MaxMailboxBytes = 1000
+	t.Cleanup(func() { MaxMailboxBytes = old })
+	p := inbox(t)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	var msgs []Message
+	for i := range 20 {
+		msgs = append(msgs, Message{From: "mate", Text: strings.Repeat("x", 50), Timestamp: fmt.Sprint(i)})
+	}
+	big, _ := json.Marshal(msgs)
+	os.WriteFile(p, big, 0o600)
+	var tl *MailboxTooLargeError
+	if _, err := ReadMailbox(p); !errors.As(err, &tl) || tl.Size != int64(len(big)) || tl.Limit != 1000 ||
+		!strings.Contains(err.Error(), p+" is too large to read ("+fmt.Sprint(len(big))+" bytes; teamctl reads up to 1000 bytes)") {
+		t.Errorf("ReadMailbox: %v", err)
+	}
+	if err := AppendMessage(ctxFor(t, 5*time.Second), p, Message{Text: "y"}); !errors.As(err, &tl) {
+		t.Errorf("AppendMessage: %v", err)
+	}
+	if got, _ := os.ReadFile(p); !bytes.Equal(got, big) {
+		t.Error("the mailbox was changed")
+	}
+	// Under the limit it reads as ever.
+	os.WriteFile(p, big[:0], 0o600)
+	if _, err := ReadMailbox(p); err != nil {
+		t.Error(err)
 	}
 }

@@ -4,6 +4,7 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor"
@@ -93,7 +95,10 @@ func checkStateDir() Check {
 	if err != nil {
 		return Check{Name: "state folder", Detail: err.Error(), Fix: "set HOME or XDG_STATE_HOME"}
 	}
-	if err := os.MkdirAll(root, 0o700); err != nil {
+	if err := state.EnsureRoot(); err != nil {
+		if errors.Is(err, safefile.ErrUnsafeDir) {
+			return Check{Name: "state folder", Detail: err.Error(), Fix: "make " + root + " a folder of your own that only you can write (chmod 700), or set XDG_STATE_HOME"}
+		}
 		return Check{Name: "state folder", Detail: err.Error(), Fix: "make " + filepath.Dir(root) + " writable, or set XDG_STATE_HOME"}
 	}
 	f, err := os.CreateTemp(root, ".doctor-*")

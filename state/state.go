@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/internal/safefile"
 )
 
 // Version is the state.json format; a newer file is refused rather than misread.
@@ -130,14 +132,19 @@ func Dir(team string) (string, error) {
 	return filepath.Join(root, team), nil
 }
 
-// EnsureDir creates the team's state folder (0700).
+// EnsureDir creates the team's state folder (0700) and makes sure it and the
+// state root are real folders (not symlinks), owned by the user and writable by
+// no one else: teamctl writes, locks and removes files in them.
 func EnsureDir(team string) (string, error) {
 	dir, err := Dir(team)
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create state folder: %w", err)
+	if err := EnsureRoot(); err != nil {
+		return "", err
+	}
+	if err := safefile.EnsureDir(dir, "state folder", 0o700); err != nil {
+		return "", err
 	}
 	return dir, nil
 }
@@ -156,6 +163,20 @@ func SocketPath(team string) string {
 		dir = "/tmp"
 	}
 	return fmt.Sprintf("%s/tmux-%d/%s", strings.TrimRight(dir, "/"), os.Getuid(), SocketName(team))
+}
+
+// EnsureRoot creates the state root (0700; the folders above it as needed) and
+// checks it as EnsureDir does. The folders above are the user's to choose
+// ($XDG_STATE_HOME may well be a link), so only the root itself is checked.
+func EnsureRoot() error {
+	root, err := Root()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(root), 0o700); err != nil {
+		return fmt.Errorf("create state folder: %w", err)
+	}
+	return safefile.EnsureDir(root, "state folder", 0o700)
 }
 
 // ErrNotFound means the team has no state.
@@ -190,7 +211,7 @@ func Load(team string) (*Team, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	b, err := readNoFollow(filepath.Join(dir, "state.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("team %q: %w (no %s)", team, ErrNotFound, filepath.Join(dir, "state.json"))
 	}
@@ -208,6 +229,17 @@ func Load(team string) (*Team, error) {
 		return nil, err
 	}
 	return &t, nil
+}
+
+// readNoFollow reads a file, refusing a symlink: state.json says which pids
+// `down` signals, so it is read only from the file teamctl wrote.
+func readNoFollow(path string) ([]byte, error) {
+	f, err := safefile.Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // Save writes a team's state atomically, with the socket and session derived
@@ -261,12 +293,12 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "lock")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := safefile.Open(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		// A read-only folder still lets the lock file be opened to read, and
 		// flock needs no more: the lock holds all the same.
 		var rerr error
-		if f, rerr = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0); rerr != nil {
+		if f, rerr = safefile.Open(path, os.O_RDONLY, 0); rerr != nil {
 			return nil, fmt.Errorf("lock team %q: %w", team, err)
 		}
 	}

@@ -124,3 +124,64 @@ func TestSocketIsDerivedAndCheckedOnLoad(t *testing.T) {
 		}
 	}
 }
+
+// The state root and a team's folder must be real folders of the user's:
+// teamctl refuses to keep state behind a symlink or in a folder others can
+// write, and never creates anything through such a link.
+func TestStateFoldersMustBeRealAndPrivate(t *testing.T) {
+	base := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", base)
+	elsewhere := t.TempDir()
+	root := filepath.Join(base, "teamctl")
+	if err := os.Symlink(elsewhere, root); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(&Team{Team: "t"}); err == nil || !strings.Contains(err.Error(), root+" is a symlink") {
+		t.Errorf("root a symlink: %v", err)
+	}
+	if _, err := Lock(context.Background(), "t"); err == nil {
+		t.Error("locked through a symlinked root")
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
+	}
+	os.Remove(root)
+
+	dir, err := EnsureDir("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	if err := Save(&Team{Team: "t"}); err == nil || !strings.Contains(err.Error(), "chmod 700 "+dir) {
+		t.Errorf("team folder writable by others: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	os.Remove(dir)
+	if err := os.Symlink(elsewhere, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(context.Background(), "t"); err == nil || !strings.Contains(err.Error(), dir+" is a symlink") {
+		t.Errorf("team folder a symlink: %v", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
+	}
+}
+
+// The team's lock file is never opened through a symlink (it would be created,
+// or locked, wherever the link points).
+func TestLockRefusesASymlink(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir, err := EnsureDir("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.Symlink(victim, filepath.Join(dir, "lock"))
+	if _, err := Lock(context.Background(), "t"); err == nil || !strings.Contains(err.Error(), "refusing to write through a symlink: "+filepath.Join(dir, "lock")) {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := os.Stat(victim); err == nil {
+		t.Error("the link's target was created")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -39,7 +41,7 @@ func takeSupervisorLock(team string) (*supervisorLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := safefile.Open(p, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("supervisor lock: %w", err)
 	}
@@ -65,7 +67,8 @@ func SupervisorPID(team string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, err := os.Open(p)
+	// Never through a link: the pid read here is what StopSupervisor signals.
+	f, err := safefile.Open(p, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -118,26 +121,30 @@ func StopSupervisor(ctx context.Context, team string, timeout time.Duration) err
 	}
 }
 
-// StartSupervisor starts `exe supervise --team T` detached, in its own session,
-// its output appended to the team's supervisor.log, and returns its pid. It
-// waits until the new process holds the team's supervisor lock.
+// StartSupervisor starts `exe supervise --team T --log-to-file` detached, in
+// its own session, and returns its pid. The supervisor writes its log itself
+// (supervisor.log, rotated: OpenLog); its raw stdout and stderr (a panic, an
+// error before its log is open) go to supervisor.out, emptied at each start
+// so it stays small. It waits until the new process holds the team's
+// supervisor lock.
 func StartSupervisor(exe, team string) (int, error) {
 	dir, err := state.EnsureDir(team)
 	if err != nil {
 		return 0, err
 	}
-	logf, err := os.OpenFile(filepath.Join(dir, "supervisor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	outPath := filepath.Join(dir, "supervisor.out")
+	outf, err := safefile.Open(outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
-		return 0, fmt.Errorf("supervisor log: %w", err)
+		return 0, fmt.Errorf("supervisor output: %w", err)
 	}
-	defer logf.Close()
+	defer outf.Close()
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return 0, err
 	}
 	defer devnull.Close()
-	cmd := exec.Command(exe, "supervise", "--team", team)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, logf, logf
+	cmd := exec.Command(exe, "supervise", "--team", team, "--log-to-file")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, outf, outf
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -154,10 +161,29 @@ func StartSupervisor(exe, team string) (int, error) {
 		}
 		select {
 		case err := <-exited:
-			return 0, fmt.Errorf("the supervisor exited at once (%v); see %s", err, filepath.Join(dir, "supervisor.log"))
+			return 0, fmt.Errorf("the supervisor exited at once (%v)%s", err, tailOf(outPath, filepath.Join(dir, "supervisor.log")))
 		case <-deadline:
 			return pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", pid, filepath.Join(dir, "supervisor.log"))
 		case <-time.After(5 * time.Millisecond): // poll interval while it starts
 		}
 	}
+}
+
+// tailOf is the end of a supervisor's output, to show why it exited, or where
+// to look when it said nothing.
+func tailOf(outPath, logPath string) string {
+	f, err := safefile.Open(outPath, os.O_RDONLY, 0)
+	if err != nil {
+		return "; see " + logPath
+	}
+	defer f.Close()
+	const most = 2048
+	if fi, err := f.Stat(); err == nil && fi.Size() > most {
+		f.Seek(fi.Size()-most, io.SeekStart)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, most))
+	if s := strings.TrimSpace(string(b)); s != "" {
+		return ": " + s
+	}
+	return "; see " + logPath
 }

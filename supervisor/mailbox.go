@@ -31,6 +31,7 @@ const (
 	EventPermissionAnswer   = "permission-answer"
 	EventConfig             = "config"
 	EventMailboxCorrupt     = "mailbox-corrupt"
+	EventMailboxTooLarge    = "mailbox-too-large"
 	EventTask               = "task"
 	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
@@ -53,11 +54,12 @@ type mailWatch struct {
 	w           *fsnotify.Watcher
 	leadInbox   string
 	events      string
-	eventsOff   int64
+	eventsAt    eventCursor // how far the event log was read, across rotations
 	queue       string
 	config      string            // the lead's team config.json
 	members     map[string]bool   // its members as last read, to report changes
 	corruptMark string            // size and mtime of the lead inbox last reported corrupt
+	tooLarge    bool              // the lead inbox was reported too large, and has not been read since
 	tasks       map[string]string // task id → status, as last read
 	tasksDir    string
 	soon        *time.Timer
@@ -115,13 +117,10 @@ func (s *sup) watchMail() error {
 	if tasksDir != "" && os.MkdirAll(tasksDir, 0o700) == nil {
 		w.Add(tasksDir)
 	}
-	fi, _ := os.Stat(evPath)
 	queue, _ := leadQueuePath(s.team)
 	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
-		fire: make(chan struct{}, 1), dirty: map[string]bool{}}
-	if fi != nil {
-		m.eventsOff = fi.Size() // answers before this start are in live.json already
-	}
+		fire: make(chan struct{}, 1), dirty: map[string]bool{},
+		eventsAt: eventsEnd(evPath)} // answers before this start are in live.json already
 	s.mail = m
 	go func() {
 		for {
@@ -208,7 +207,18 @@ func (s *sup) readMail(ctx context.Context, all bool) {
 func (s *sup) readLeadInbox() {
 	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
+	var large *claudecode.MailboxTooLargeError
+	if !errors.As(err, &large) {
+		s.mail.tooLarge = false
+	}
 	switch {
+	case errors.As(err, &large):
+		// Not loaded (claudecode refuses it unread); reported once while it
+		// stays too large, however often teammates write to it.
+		if !s.mail.tooLarge {
+			s.mail.tooLarge = true
+			s.event(Event{Kind: EventMailboxTooLarge, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s is %d bytes, over the limit of %d; not read until it is smaller", large.Path, large.Size, large.Limit)})
+		}
 	case errors.As(err, &corrupt):
 		// Never overwritten (claudecode keeps it as it is); reported once per
 		// version of the file, and read again when it changes.
@@ -295,15 +305,7 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
 // as recorded in the event log.
 func (s *sup) readAnswers() {
-	f, err := os.Open(s.mail.events)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if _, err := f.Seek(s.mail.eventsOff, 0); err != nil {
-		return
-	}
-	n, _ := scanEvents(f, func(e Event) {
+	s.mail.eventsAt.read(s.mail.events, func(e Event) {
 		if e.Kind == EventHook {
 			s.fromHook(e)
 			return
@@ -318,7 +320,6 @@ func (s *sup) readAnswers() {
 		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
 		s.live.Members[e.Member] = w.live
 	})
-	s.mail.eventsOff += n
 }
 
 func (s *sup) watchOf(name string) *paneWatch {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -59,7 +60,7 @@ func Send(ctx context.Context, team, member, text string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := safefile.Open(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return "", fmt.Errorf("queue for the lead: %w", err)
 		}

@@ -99,6 +99,13 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
+	// The event log is opened before the lock is taken: `up` waits only for
+	// the lock, so a refusal here (a symlink) is what it reports.
+	ev, err := OpenEventLog(team)
+	if err != nil {
+		return err
+	}
+	defer ev.Close()
 	lock, err := takeSupervisorLock(team)
 	if err != nil {
 		return err
@@ -119,10 +126,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		nameTries: map[string]int{},
 	}
 	s.configure()
-	if s.ev, err = OpenEventLog(team); err != nil {
-		return err
-	}
-	defer s.ev.Close()
+	s.ev = ev
 	prev, _ := ReadLive(team)
 	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
 

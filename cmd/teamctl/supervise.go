@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	goio "io"
 	"log/slog"
 	"os"
 	"time"
@@ -14,6 +15,7 @@ import (
 )
 
 func newSuperviseCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	var toFile bool
 	cmd := &cobra.Command{
 		Use:   "supervise",
 		Short: "Watch the team's panes: stalls, idle members, exits and restarts (teamctl up starts it)",
@@ -28,18 +30,30 @@ the background (log: the team's supervisor.log).`,
 			if err != nil {
 				return err
 			}
-			return supervise(cmd, io, g, team)
+			return supervise(cmd, io, g, team, toFile)
 		},
 	}
+	// What `up` starts: the log goes to the team's supervisor.log, rotated.
+	cmd.Flags().BoolVar(&toFile, "log-to-file", false, "log to the team's supervisor.log (rotated by size) instead of stderr")
+	cmd.Flags().MarkHidden("log-to-file")
 	return cmd
 }
 
-func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string) error {
+func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string, toFile bool) error {
 	level := slog.LevelInfo
 	if os.Getenv("TEAMCTL_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(io.ErrOut, &slog.HandlerOptions{Level: level}))
+	var out goio.Writer = io.ErrOut
+	if toFile {
+		w, err := supervisor.OpenLog(team)
+		if err != nil {
+			return err
+		}
+		defer w.Close()
+		out = w
+	}
+	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level}))
 	o := supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log}
 	if v := os.Getenv("TEAMCTL_RESTART_BACKOFF"); v != "" {
 		// The first restart's delay; tests make crash loops quick with it.

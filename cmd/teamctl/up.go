@@ -70,7 +70,7 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 			printStatusTable(io, res.Status())
 			fmt.Fprintf(io.Out, "\nsupervising team %s in the foreground; Ctrl-C stops the supervisor (the team keeps running)\n", l.Team)
 		}
-		return supervise(cmd, io, g, l.Team)
+		return supervise(cmd, io, g, l.Team, false)
 	}
 	if err := startSupervisor(io, l.Team, o.quiet); err != nil {
 		return err
