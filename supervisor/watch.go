@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
@@ -67,17 +68,18 @@ type capture struct {
 }
 
 type sup struct {
-	team  string
-	o     SuperviseOptions
-	log   *slog.Logger
-	srv   *tmux.Server
-	ctl   atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
-	st    *state.Team
-	lay   *layouts.Layout // nil when the layout file no longer parses
-	det   *stallwatch.Detector
-	quiet time.Duration
-	ev    *EventLog
-	live  *Live
+	team      string
+	o         SuperviseOptions
+	log       *slog.Logger
+	srv       *tmux.Server
+	ctl       atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
+	serverPID int                          // the tmux server's pid: the parent of the panes' programs
+	st        *state.Team
+	lay       *layouts.Layout // nil when the layout file no longer parses
+	det       *stallwatch.Detector
+	quiet     time.Duration
+	ev        *EventLog
+	live      *Live
 
 	panes      map[string]*paneWatch
 	fire       chan string    // quiet or settle timer of a pane
@@ -227,6 +229,9 @@ func (s *sup) connect(ctx context.Context) error {
 	if _, err := ctl.Command(cctx, "refresh-client", "-B", "dead:%*:"+deadFormat); err != nil {
 		ctl.Close()
 		return fmt.Errorf("subscribe to pane exits: %w", err)
+	}
+	if lines, err := ctl.Command(cctx, "display-message", "-p", "#{pid}"); err == nil && len(lines) == 1 {
+		s.serverPID, _ = strconv.Atoi(lines[0]) // the parent of every pane's program
 	}
 	s.ctl.Store(ctl)
 	return nil
@@ -543,28 +548,44 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		// member and it ended again before we saw it run.
 		s.relaunched(w)
 	}
-	if f[1] == "" && (f[2] == "" || f[2] == "0") {
-		// tmux marks a pane dead a moment before it has reaped the program, and
-		// its subscription may not tell again once the status is there: ask it
-		// directly, a little later (a bounded number of times).
-		if w.statusTries < 40 {
-			w.statusTries++
-			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
-			return
-		}
-	}
-	w.statusTries = 0
-	w.exitPID = f[3]
 	var code *int
 	if f[1] != "" {
 		c, _ := strconv.Atoi(f[1])
 		code = &c
 	}
 	sig, _ := strconv.Atoi(f[2])
+	detail := ""
+	if code == nil && sig == 0 {
+		// tmux marks a pane dead when its terminal closes, which may come before
+		// it reaps the program — and on a busy machine it sometimes does not
+		// reap it until another of its children exits. The program is then a
+		// zombie of the tmux server, whose exit status Linux still holds.
+		zc, zs, ok := proc.ZombieStatus(w.pid, s.serverPID)
+		switch {
+		case ok:
+			code, sig = zc, zs
+		case s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
+			// Its terminal closed but the program runs on: it has not ended
+			// yet. Look again while it lives (tmux's subscription tells too).
+			time.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
+			return
+		case w.statusTries < 40:
+			// Reaped meanwhile: tmux has the status now or shortly, and its
+			// subscription may not tell again. Ask it directly, a little later
+			// (a bounded number of times).
+			w.statusTries++
+			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
+			return
+		default:
+			detail = "exit status unknown (tmux never learnt it); counted as a failure"
+		}
+	}
+	w.statusTries = 0
+	w.exitPID = f[3]
 	now := time.Now().UTC()
 	w.live = &LiveMember{Pane: w.id, State: StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
-	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin})
+	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
 }
