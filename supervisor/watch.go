@@ -455,9 +455,9 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	now := time.Now().UTC()
 	switch v.Kind {
 	case stallwatch.Stalled:
-		if prev.State == StateStalled && prev.Pattern == v.Pattern && prev.Line == v.Line {
+		if prev.State == StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
 			w.screen = c.screen
-			return // the same stall, still waiting
+			return // the same stall, still waiting (maybe with what was typed at it)
 		}
 		if prev.State == StateStalled {
 			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
@@ -598,4 +598,29 @@ func (s *sup) relaunched(w *paneWatch) {
 		w.restartTimer.Stop()
 	}
 	w.exits = nil
+}
+
+// sameQuestion tells whether a stalled pane still shows the question it was
+// stalled on: its line is the same, or has grown by what was typed at it (the
+// terminal echoes an answer even to a program that does not read it), so one
+// prompt gets one stall and at most one automatic answer. The same words asked
+// again (a program asking about the next file) are a new question: the screen
+// then holds more lines starting with them than before. Redraws elsewhere on
+// the screen (Claude Code's dialogs) change nothing.
+func sameQuestion(before, after, beforeLine, afterLine string) bool {
+	if afterLine != beforeLine && !strings.HasPrefix(afterLine, beforeLine) {
+		return false
+	}
+	return before == "" || questionLines(after, beforeLine) <= questionLines(before, beforeLine)
+}
+
+// questionLines counts the screen's lines that start with the question.
+func questionLines(screen, question string) int {
+	n := 0
+	for _, ln := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(ln), question) {
+			n++
+		}
+	}
+	return n
 }
