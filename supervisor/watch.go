@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
@@ -67,17 +68,18 @@ type capture struct {
 }
 
 type sup struct {
-	team  string
-	o     SuperviseOptions
-	log   *slog.Logger
-	srv   *tmux.Server
-	ctl   atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
-	st    *state.Team
-	lay   *layouts.Layout // nil when the layout file no longer parses
-	det   *stallwatch.Detector
-	quiet time.Duration
-	ev    *EventLog
-	live  *Live
+	team      string
+	o         SuperviseOptions
+	log       *slog.Logger
+	srv       *tmux.Server
+	ctl       atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
+	serverPID int                          // the tmux server's pid: the parent of the panes' programs
+	st        *state.Team
+	lay       *layouts.Layout // nil when the layout file no longer parses
+	det       *stallwatch.Detector
+	quiet     time.Duration
+	ev        *EventLog
+	live      *Live
 
 	panes      map[string]*paneWatch
 	fire       chan string    // quiet or settle timer of a pane
@@ -231,6 +233,9 @@ func (s *sup) connect(ctx context.Context) error {
 	if _, err := ctl.Command(cctx, "refresh-client", "-B", "dead:%*:"+deadFormat); err != nil {
 		ctl.Close()
 		return fmt.Errorf("subscribe to pane exits: %w", err)
+	}
+	if lines, err := ctl.Command(cctx, "display-message", "-p", "#{pid}"); err == nil && len(lines) == 1 {
+		s.serverPID, _ = strconv.Atoi(lines[0]) // the parent of every pane's program
 	}
 	s.ctl.Store(ctl)
 	return nil
@@ -454,9 +459,9 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	now := time.Now().UTC()
 	switch v.Kind {
 	case stallwatch.Stalled:
-		if prev.State == StateStalled && prev.Pattern == v.Pattern && prev.Line == v.Line {
+		if prev.State == StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
 			w.screen = c.screen
-			return // the same stall, still waiting
+			return // the same stall, still waiting (maybe with what was typed at it)
 		}
 		if prev.State == StateStalled {
 			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
@@ -547,28 +552,44 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		// member and it ended again before we saw it run.
 		s.relaunched(w)
 	}
-	if f[1] == "" && (f[2] == "" || f[2] == "0") {
-		// tmux marks a pane dead a moment before it has reaped the program, and
-		// its subscription may not tell again once the status is there: ask it
-		// directly, a little later (a bounded number of times).
-		if w.statusTries < 40 {
-			w.statusTries++
-			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
-			return
-		}
-	}
-	w.statusTries = 0
-	w.exitPID = f[3]
 	var code *int
 	if f[1] != "" {
 		c, _ := strconv.Atoi(f[1])
 		code = &c
 	}
 	sig, _ := strconv.Atoi(f[2])
+	detail := ""
+	if code == nil && sig == 0 {
+		// tmux marks a pane dead when its terminal closes, which may come before
+		// it reaps the program — and on a busy machine it sometimes does not
+		// reap it until another of its children exits. The program is then a
+		// zombie of the tmux server, whose exit status Linux still holds.
+		zc, zs, ok := proc.ZombieStatus(w.pid, s.serverPID)
+		switch {
+		case ok:
+			code, sig = zc, zs
+		case s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
+			// Its terminal closed but the program runs on: it has not ended
+			// yet. Look again while it lives (tmux's subscription tells too).
+			time.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
+			return
+		case w.statusTries < 40:
+			// Reaped meanwhile: tmux has the status now or shortly, and its
+			// subscription may not tell again. Ask it directly, a little later
+			// (a bounded number of times).
+			w.statusTries++
+			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
+			return
+		default:
+			detail = "exit status unknown (tmux never learnt it); counted as a failure"
+		}
+	}
+	w.statusTries = 0
+	w.exitPID = f[3]
 	now := time.Now().UTC()
 	w.live = &LiveMember{Pane: w.id, State: StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
-	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin})
+	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
 }
@@ -581,4 +602,29 @@ func (s *sup) relaunched(w *paneWatch) {
 		w.restartTimer.Stop()
 	}
 	w.exits = nil
+}
+
+// sameQuestion tells whether a stalled pane still shows the question it was
+// stalled on: its line is the same, or has grown by what was typed at it (the
+// terminal echoes an answer even to a program that does not read it), so one
+// prompt gets one stall and at most one automatic answer. The same words asked
+// again (a program asking about the next file) are a new question: the screen
+// then holds more lines starting with them than before. Redraws elsewhere on
+// the screen (Claude Code's dialogs) change nothing.
+func sameQuestion(before, after, beforeLine, afterLine string) bool {
+	if afterLine != beforeLine && !strings.HasPrefix(afterLine, beforeLine) {
+		return false
+	}
+	return before == "" || questionLines(after, beforeLine) <= questionLines(before, beforeLine)
+}
+
+// questionLines counts the screen's lines that start with the question.
+func questionLines(screen, question string) int {
+	n := 0
+	for _, ln := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(ln), question) {
+			n++
+		}
+	}
+	return n
 }

@@ -88,3 +88,47 @@ members:
 	})
 	waitMember(t, e, "detach", "web", 30*time.Second, func(m memberStatus) bool { return m.State == "running" && m.PID != web.PID })
 }
+
+// TestAutoAnswerOncePerPrompt: with watchdog.answer for yes-no, a program that
+// asks `Overwrite? (y/n)` and, a second later, `Continue?` gets exactly one
+// answer: the echoed `y` does not make a new stall, and nothing is typed at
+// Continue? (no rule matches it). A program that never reads its input is
+// answered once too. The same question asked again is answered again.
+func TestAutoAnswerOncePerPrompt(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: answer1
+watchdog:
+  quiet: 300ms
+  answer: [{pattern: yes-no, keys: [y, Enter]}]
+members:
+  - name: asker
+    command: [sh, -c, 'printf "Overwrite? (y/n) "; read a; echo "got [$a]"; sleep 1; printf "Continue? "; read b; echo "second [$b]"; exec sleep 1000']
+  - name: deaf
+    command: [sh, -c, 'printf "Overwrite? (y/n) "; exec sleep 1000']
+  - name: twice
+    command: [sh, -c, 'printf "Overwrite? (y/n) "; read a; printf "Overwrite? (y/n) "; read b; echo "both [$a$b]"; exec sleep 1000']
+`))
+	asker := waitMember(t, e, "answer1", "asker", 30*time.Second, func(m memberStatus) bool {
+		return m.State == "stalled" && m.Stall != nil && m.Stall.Line == "Continue?"
+	})
+	waitScreen(t, e, "teamctl-answer1", asker.Pane, "got [y]")
+	twice := member(statusOf(t, e, "answer1"), "twice")
+	waitScreen(t, e, "teamctl-answer1", twice.Pane, "both [yy]")
+	// The deaf member was answered long before asker reached Continue?; give the
+	// supervisor one more look at every pane before counting.
+	deaf := member(statusOf(t, e, "answer1"), "deaf")
+	waitScreen(t, e, "teamctl-answer1", deaf.Pane, "Overwrite? (y/n) y")
+	evs := events(t, e, "answer1")
+	for name, want := range map[string]int{"asker": 1, "deaf": 1, "twice": 2} {
+		if n := countEvents(evs, name, "answer"); n != want {
+			t.Errorf("%s: %d answers, want %d: %+v", name, n, want, evs)
+		}
+	}
+	if s := screen(e, "teamctl-answer1", asker.Pane); strings.Contains(s, "second [") {
+		t.Errorf("keys reached Continue?, which no rule answers:\n%s", s)
+	}
+	if n := countEvents(evs, "deaf", "stall"); n != 1 {
+		t.Errorf("deaf: %d stall events for one prompt", n)
+	}
+}

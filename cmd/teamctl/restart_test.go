@@ -178,3 +178,55 @@ members:
 		t.Errorf("the team's server survived down:\n%s", out)
 	}
 }
+
+// TestExitZeroIsNeverAFailure: under restart: on-failure, members that end
+// with exit 0 are never restarted and their exit events carry code 0, while a
+// member killed by a signal is always restarted. (tmux sometimes never learns a
+// dead pane's status; the supervisor then reads it from the zombie.)
+func TestExitZeroIsNeverAFailure(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	var b strings.Builder
+	b.WriteString("team: zero\nmembers:\n")
+	const n = 8
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  - name: done%d\n    command: [sh, -c, 'while [ ! -f %s ]; do sleep 0.02; done; exit 0']\n", i, filepath.Join(e.Work, "go"))
+	}
+	// One closes its terminal (ignoring the SIGHUP that follows) and ends only
+	// later: tmux calls its pane dead long before it knows the status.
+	fmt.Fprintf(&b, "  - name: done%d\n    command: [sh, -c, 'trap \"\" HUP; exec 0<&- 1>&- 2>&-; sleep 5; exit 0']\n", n)
+	b.WriteString("  - name: victim\n    command: [sleep, \"1000\"]\n")
+	e.MustRun("up", standInLayout(e, "team.yaml", b.String()))
+	victim := member(statusOf(t, e, "zero"), "victim")
+	testenv.Eventually(t, 30*time.Second, "the supervisor's start event", func() (bool, string) {
+		for _, ev := range events(t, e, "zero") {
+			if ev.Kind == "supervisor" && strings.HasPrefix(ev.Detail, "started") {
+				return true, ""
+			}
+		}
+		return false, ""
+	})
+	e.WriteFile("go", "") // all of them exit at once
+	syscall.Kill(victim.PID, syscall.SIGKILL)
+	testenv.Eventually(t, 60*time.Second, "every exit reported and the victim restarted", func() (bool, string) {
+		evs := events(t, e, "zero")
+		exits := 0
+		for i := 0; i <= n; i++ {
+			exits += countEvents(evs, fmt.Sprintf("done%d", i), "exit")
+		}
+		return exits == n+1 && countEvents(evs, "victim", "restart") == 1, fmt.Sprintf("%d exits: %+v", exits, evs)
+	})
+	for _, ev := range events(t, e, "zero") {
+		if !strings.HasPrefix(ev.Member, "done") {
+			continue
+		}
+		switch ev.Kind {
+		case "restart":
+			t.Errorf("%s ended with exit 0 and was restarted: %+v", ev.Member, ev)
+		case "exit":
+			if ev.ExitCode == nil || *ev.ExitCode != 0 {
+				t.Errorf("%s: exit event without code 0: %+v", ev.Member, ev)
+			}
+		}
+	}
+}

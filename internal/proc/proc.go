@@ -15,6 +15,10 @@ type Stat struct {
 	State byte // R, S, D, Z, T, …
 	PPID  int
 	PGID  int
+	// ExitCode is field 52, the wait status of a process that has exited
+	// (Linux >= 3.5); readable while it is a zombie nobody has reaped yet.
+	ExitCode int
+	HasExit  bool
 }
 
 // ReadStat parses /proc/PID/stat. The command name may hold spaces and
@@ -38,7 +42,42 @@ func parseStat(pid int, s string) (Stat, error) {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	pgid, _ := strconv.Atoi(f[2])
-	return Stat{PID: pid, State: f[0][0], PPID: ppid, PGID: pgid}, nil
+	st := Stat{PID: pid, State: f[0][0], PPID: ppid, PGID: pgid}
+	// f[0] is field 3 (state), so field 52 is f[49].
+	if len(f) > 49 {
+		if code, err := strconv.Atoi(f[49]); err == nil {
+			st.ExitCode, st.HasExit = code, true
+		}
+	}
+	return st, nil
+}
+
+// ChildAlive reports whether pid is a living (not zombie) child of parent.
+func ChildAlive(pid, parent int) bool {
+	st, err := ReadStat(pid)
+	return err == nil && st.PPID == parent && st.State != 'Z' && st.State != 'X'
+}
+
+// ZombieStatus reads how pid ended while it is a zombie child of parent (not
+// yet reaped): its exit status, or the signal that killed it. ok is false when
+// pid is not such a zombie (running, reaped, or another parent's: a reused pid).
+// tmux sometimes marks a pane dead without ever learning its program's status,
+// which then lingers as a zombie of the tmux server; this is how it is still
+// known.
+func ZombieStatus(pid, parent int) (code *int, sig int, ok bool) {
+	st, err := ReadStat(pid)
+	if err != nil || st.State != 'Z' || st.PPID != parent || !st.HasExit {
+		return nil, 0, false
+	}
+	ws := syscall.WaitStatus(st.ExitCode)
+	switch {
+	case ws.Exited():
+		c := ws.ExitStatus()
+		return &c, 0, true
+	case ws.Signaled():
+		return nil, int(ws.Signal()), true
+	}
+	return nil, 0, false
 }
 
 // GroupAlive reports whether any process of group pgid is alive. A zombie is not:

@@ -81,3 +81,46 @@ func TestTreeAndStartTime(t *testing.T) {
 		t.Error("tree of a missing pid is not empty")
 	}
 }
+
+// TestZombieStatus: the exit status and the killing signal of an unreaped
+// child are read from /proc while it is a zombie; anything else is not ok.
+func TestZombieStatus(t *testing.T) {
+	zombie := func(argv ...string) int {
+		t.Helper()
+		cmd := exec.Command(argv[0], argv[1:]...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pid := cmd.Process.Pid
+		t.Cleanup(func() { cmd.Wait() })
+		deadline := time.Now().Add(time.Minute)
+		for {
+			if st, err := ReadStat(pid); err == nil && st.State == 'Z' {
+				return pid
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pid %d never became a zombie", pid)
+			}
+			time.Sleep(5 * time.Millisecond) // poll interval of a condition wait
+		}
+	}
+	me := os.Getpid()
+	code, sig, ok := ZombieStatus(zombie("sh", "-c", "exit 7"), me)
+	if !ok || code == nil || *code != 7 || sig != 0 {
+		t.Errorf("exit 7: code %v sig %d ok %v", code, sig, ok)
+	}
+	code, sig, ok = ZombieStatus(zombie("sh", "-c", "exit 0"), me)
+	if !ok || code == nil || *code != 0 {
+		t.Errorf("exit 0: code %v ok %v", code, ok)
+	}
+	code, sig, ok = ZombieStatus(zombie("sh", "-c", "kill -9 $$"), me)
+	if !ok || code != nil || sig != 9 {
+		t.Errorf("killed: code %v sig %d ok %v", code, sig, ok)
+	}
+	if _, _, ok := ZombieStatus(zombie("sh", "-c", "exit 3"), me+1); ok {
+		t.Error("a zombie of another parent was read")
+	}
+	if _, _, ok := ZombieStatus(me, os.Getppid()); ok {
+		t.Error("a living process was read as a zombie")
+	}
+}
