@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,9 +33,12 @@ type Check struct {
 	Fix    string `json:"fix,omitempty"`
 }
 
-// Run performs every check. claude is the Claude Code program ("" = claude).
-func Run(ctx context.Context, tmuxBin, claude string) []Check {
-	return []Check{checkTmux(ctx, tmuxBin), checkClaude(ctx, claude), checkGit(ctx), checkStateDir(), checkClaudeDir()}
+// Run performs every check. claude is TEAMCTL_CLAUDE ("" for none); with a
+// layout l, Claude Code is what up launches for it — claude.command (found from
+// the layout's root, as up does) with claude.args, unless claude overrides the
+// program — else claude, or "claude" from PATH.
+func Run(ctx context.Context, tmuxBin, claude string, l *layouts.Layout) []Check {
+	return []Check{checkTmux(ctx, tmuxBin), checkClaude(ctx, claude, l), checkGit(ctx), checkStateDir(), checkClaudeDir()}
 }
 
 func checkTmux(ctx context.Context, bin string) Check {
@@ -45,16 +49,26 @@ func checkTmux(ctx context.Context, bin string) Check {
 	return Check{Name: "tmux", OK: true, Detail: v.Raw}
 }
 
-func checkClaude(ctx context.Context, prog string) Check {
-	if prog == "" {
-		prog = "claude"
-	}
+func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	fix := "npm install -g @anthropic-ai/claude-code@" + TestedClaudeVersion + " (or set TEAMCTL_CLAUDE / claude.command)"
-	path, err := exec.LookPath(prog)
-	if err != nil {
-		return Check{Name: "claude", Detail: fmt.Sprintf("%s not found: %v", prog, err), Fix: fix}
+	var path string
+	var args []string
+	if l != nil {
+		var err error
+		if path, err = supervisor.ResolveClaude(l, prog); err != nil {
+			return Check{Name: "claude", Detail: err.Error(), Fix: fix}
+		}
+		args = l.Claude.Args // up puts them right after the program, as here
+	} else {
+		if prog == "" {
+			prog = "claude"
+		}
+		var err error
+		if path, err = exec.LookPath(prog); err != nil {
+			return Check{Name: "claude", Detail: fmt.Sprintf("%s not found: %v", prog, err), Fix: fix}
+		}
 	}
-	out, err := runVersion(ctx, path, "--version")
+	out, err := runVersion(ctx, path, append(slices.Clone(args), "--version")...)
 	if err != nil {
 		return Check{Name: "claude", Detail: fmt.Sprintf("%s --version failed: %v", path, err), Fix: fix}
 	}

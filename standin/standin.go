@@ -29,6 +29,16 @@ import (
 // returns its exit code. It runs until a script step exits or a signal ends the
 // process; the end of stdin does not end it, as a tmux pane's stdin never ends.
 func Main(args []string, stdin io.Reader, stdout io.Writer) int {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--version" || a == "-v" {
+			// As `claude --version` answers (teamctl doctor asks), saying what it is.
+			fmt.Fprintln(stdout, "teamctl stand-in (not Claude Code)")
+			return 0
+		}
+	}
 	return run(context.Background(), args, stdin, stdout)
 }
 

@@ -24,7 +24,10 @@ type Launch struct {
 	Env       []string // NAME=VALUE
 	Cwd       string
 	SessionID string
-	Digest    string
+	Digest    string // of argv, env and cwd, with teamctl's own path as a placeholder
+	// OldDigest is the digest as teamctl up to issue 11 made it, with teamctl's
+	// path inside: a member recorded with it is unchanged too (see reconcile).
+	OldDigest string
 }
 
 // Programs are the resolved programs a plan launches.
@@ -39,10 +42,34 @@ func teamVars(team, member string) []string {
 	return []string{"TEAMCTL_TEAM=" + team, "TEAMCTL_MEMBER=" + member}
 }
 
+// digestTeamctl stands for teamctl's own path in the digests: a new path of
+// the same teamctl (another go run build, a reinstall elsewhere) changes no
+// member's launch.
+const digestTeamctl = "teamctl"
+
 // Plan decides the launch of every member, lead first. leadSession is the lead's
 // Claude Code session UUID; the teammates join the lead's implicit team.
 // A layout's own --settings that cannot be read is an error naming the member.
 func Plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
+	out, err := plan(l, progs, leadSession)
+	if err != nil || progs.Teamctl == "" || progs.Teamctl == digestTeamctl {
+		return out, err
+	}
+	// The digests come from the same plan with the placeholder, so that the
+	// path counts nowhere, however the settings quote it.
+	p := progs
+	p.Teamctl = digestTeamctl
+	fixed, err := plan(l, p, leadSession)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].OldDigest, out[i].Digest = out[i].Digest, fixed[i].Digest
+	}
+	return out, nil
+}
+
+func plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
 	claudeTeam := claudecode.LeadTeamName(leadSession)
 	var settingsErr error
 	// settings gives a Claude Code member teamctl's hooks, merged into the
@@ -108,6 +135,7 @@ func finish(x Launch) Launch {
 	}{x.Argv, x.Env, x.Cwd})
 	sum := sha256.Sum256(b)
 	x.Digest = hex.EncodeToString(sum[:8])
+	x.OldDigest = x.Digest
 	return x
 }
 

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/teamctl/teamctl/layouts"
@@ -99,5 +100,30 @@ func TestDedupeEnvLastWinsInFirstPlace(t *testing.T) {
 	got := dedupeEnv([]string{"A=1", "B=2", "A=3", "C=x=y"})
 	if want := []string{"A=3", "B=2", "C=x=y"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// TestPlanDigestLeavesOutTeamctlsPath: another path of teamctl (a new go run
+// build, a reinstall) is in the hooks but changes no digest; the old digest,
+// with the path inside, is kept for members recorded by an older teamctl.
+func TestPlanDigestLeavesOutTeamctlsPath(t *testing.T) {
+	l := &layouts.Layout{Team: "t", Claude: layouts.Claude{Command: "claude"},
+		Lead:    layouts.Member{Name: "lead", Cwd: "/w"},
+		Members: []layouts.Member{{Name: "a", Cwd: "/w"}, {Name: "dev", Command: []string{"npm"}, Cwd: "/w"}}}
+	one := mustPlan(t, l, Programs{Claude: "/bin/claude", Plain: map[string]string{"dev": "/usr/bin/npm"}, Teamctl: "/tmp/go-build1/b001/exe/teamctl"}, sid)
+	two := mustPlan(t, l, Programs{Claude: "/bin/claude", Plain: map[string]string{"dev": "/usr/bin/npm"}, Teamctl: "/home/u/go/bin/teamctl"}, sid)
+	for i := range one {
+		if one[i].Digest != two[i].Digest {
+			t.Errorf("%s: teamctl's path changed the digest", one[i].Member.Name)
+		}
+	}
+	if !strings.Contains(strings.Join(two[0].Argv, " "), "'/home/u/go/bin/teamctl' hook") {
+		t.Errorf("the hooks do not call the teamctl given: %q", two[0].Argv)
+	}
+	if one[0].OldDigest == two[0].OldDigest || one[0].OldDigest == one[0].Digest {
+		t.Errorf("old digests %s %s, digest %s: want the old ones with the path inside", one[0].OldDigest, two[0].OldDigest, one[0].Digest)
+	}
+	if one[2].OldDigest != one[2].Digest {
+		t.Errorf("a process member, without hooks, has two digests")
 	}
 }

@@ -43,6 +43,11 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 		if ok {
 			p, live = byID[m.Pane]
 		}
+		if ok && m.Digest != x.Digest && m.Digest == x.OldDigest {
+			// Recorded by a teamctl whose digest held its own path: the same
+			// launch, recorded from now on without the path.
+			m.Digest = x.Digest
+		}
 		switch {
 		case !live:
 			if ok {

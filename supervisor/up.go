@@ -430,17 +430,9 @@ func envFlags(env []string) []string {
 // before it creates anything when one is missing. override is TEAMCTL_CLAUDE.
 func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
 	p := Programs{Plain: map[string]string{}}
-	claude := l.Claude.Command
-	if override != "" {
-		claude = override
-	}
-	path, err := resolve(claude, l.Root)
+	path, err := ResolveClaude(l, override)
 	if err != nil {
-		hint := "set claude.command in the layout or TEAMCTL_CLAUDE to where it is"
-		if filepath.Base(claude) == "claude" {
-			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
-		}
-		return p, fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
+		return p, err
 	}
 	p.Claude = path
 	for _, m := range l.Members {
@@ -454,6 +446,24 @@ func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
 		p.Plain[m.Name] = path
 	}
 	return p, nil
+}
+
+// ResolveClaude finds the layout's Claude Code program (claude.command, or
+// override: TEAMCTL_CLAUDE), as up launches it.
+func ResolveClaude(l *layouts.Layout, override string) (string, error) {
+	claude := l.Claude.Command
+	if override != "" {
+		claude = override
+	}
+	path, err := resolve(claude, l.Root)
+	if err != nil {
+		hint := "set claude.command in the layout or TEAMCTL_CLAUDE to where it is"
+		if filepath.Base(claude) == "claude" {
+			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
+		}
+		return "", fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
+	}
+	return path, nil
 }
 
 // resolve finds prog the way a shell started in dir would: through PATH for a

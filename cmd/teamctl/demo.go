@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/demo"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/selfexe"
 )
 
 func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -18,11 +18,12 @@ func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Bring up a small demo team of stand-in agents (no Claude Code needed) and attach to its lead",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			exe, err := os.Executable()
+			// The demo's agents are this teamctl: a path of it that stays.
+			self, err := selfexe.Path()
 			if err != nil {
-				return fmt.Errorf("find teamctl's own binary: %w", err)
+				return err
 			}
-			l, err := demo.Prepare(exe)
+			l, err := demo.Prepare(self)
 			if err != nil {
 				return err
 			}

@@ -17,17 +17,22 @@ func newDoctorCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Use:   "doctor [LAYOUT]",
 		Short: "Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem",
 		Long: `Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem.
-With a layout, also check that Claude Code trusts each Claude Code member's folder
-(its worktree's, for a member with one): an untrusted folder stops the member at
-Claude Code's trust dialog.`,
+With a layout, Claude Code is the layout's claude.command with its claude.args,
+found as up finds it (TEAMCTL_CLAUDE still wins), and doctor also checks that
+Claude Code trusts each Claude Code member's folder (its worktree's, for a
+member with one): an untrusted folder stops the member at Claude Code's trust
+dialog.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			checks := doctor.Run(cmd.Context(), g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"))
+			var l *layouts.Layout
 			if len(args) == 1 {
-				l, err := layouts.Parse(args[0])
-				if err != nil {
+				var err error
+				if l, err = layouts.Parse(args[0]); err != nil {
 					return err
 				}
+			}
+			checks := doctor.Run(cmd.Context(), g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"), l)
+			if l != nil {
 				checks = append(checks, doctor.Layout(cmd.Context(), l)...)
 			}
 			failed := false

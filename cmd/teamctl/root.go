@@ -8,8 +8,9 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version, when set at build time with -ldflags "-X main.version=…", is the
+// version teamctl reports; else the build info says (see versionString).
+var version string
 
 // globals are the flags every command shares.
 type globals struct {
@@ -25,10 +26,11 @@ func newRootCmd(io *iostreams.IO) *cobra.Command {
 		Long: `teamctl brings a whole team of Claude Code sessions (a lead and its teammates)
 up from one layout file, each in its own pane of a private tmux server, and
 lets you step into any member, see who is doing what, and take it all down.`,
-		Version:       version,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("teamctl {{.Version}}\n") // as `teamctl version` prints it
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
@@ -55,6 +57,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newHookCmd(io),
 		newCleanCmd(io, g),
 		newRestartCmd(io, g),
+		newVersionCmd(io),
 	)
 	root.RegisterFlagCompletionFunc("team", completeTeams)
 	for _, c := range root.Commands() {

@@ -71,19 +71,16 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string, to
 	return err
 }
 
-// startSupervisor starts the team's supervisor in the background unless one runs.
-func startSupervisor(io *iostreams.IO, team string, quiet bool) error {
+// startSupervisor starts the team's supervisor in the background, from the
+// teamctl binary self (selfexe.Path), unless one runs.
+func startSupervisor(io *iostreams.IO, team string, quiet bool, self string) error {
 	if pid, _ := supervisor.SupervisorPID(team); pid != 0 {
 		if !quiet {
 			fmt.Fprintf(io.Out, "supervisor already running (pid %d)\n", pid)
 		}
 		return nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find teamctl's own binary: %w", err)
-	}
-	pid, err := supervisor.StartSupervisor(exe, team)
+	pid, err := supervisor.StartSupervisor(self, team)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/supervisor"
 )
@@ -52,9 +53,13 @@ func runUp(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error
 
 func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layout, o *upOptions, claude string) error {
 	cols, rows := io.TerminalSize()
-	exe, _ := os.Executable()
+	// The hooks and the supervisor outlive this process: never a go run binary.
+	self, err := selfexe.Path()
+	if err != nil {
+		return fmt.Errorf("up %s: %w", l.Team, err)
+	}
 	opts := supervisor.Options{
-		Teamctl: exe,
+		Teamctl: self,
 		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate,
 		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
 	}
@@ -72,7 +77,7 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 		}
 		return supervise(cmd, io, g, l.Team, false)
 	}
-	if err := startSupervisor(io, l.Team, o.quiet); err != nil {
+	if err := startSupervisor(io, l.Team, o.quiet, self); err != nil {
 		return err
 	}
 	if o.quiet {

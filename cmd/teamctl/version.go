@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+)
+
+func newVersionCmd(io *iostreams.IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print teamctl's version (as --version does)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(io.Out, "teamctl %s\n", versionString())
+			return nil
+		},
+	}
+}
+
+// versionString is -X main.version when set, else the module version from the
+// binary's build info: v1.2.3 for `go install …@v1.2.3`, a pseudo-version
+// when go build stamped one from git; for a local build, (devel) and what the
+// build info says of its commit.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	return describeBuild(bi)
+}
+
+func describeBuild(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	if v != "(devel)" {
+		return v
+	}
+	parts := []string{v}
+	set := map[string]string{}
+	for _, s := range bi.Settings {
+		set[s.Key] = s.Value
+	}
+	if r := set["vcs.revision"]; r != "" {
+		parts = append(parts, r[:min(12, len(r))])
+	}
+	if t := set["vcs.time"]; t != "" {
+		parts = append(parts, t)
+	}
+	if set["vcs.modified"] == "true" {
+		parts = append(parts, "dirty")
+	}
+	return strings.Join(parts, " ")
+}
