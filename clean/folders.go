@@ -20,14 +20,22 @@ import (
 // claudeTeamOf is the Claude Code team teamctl recorded for a team (the lead's
 // session-… team) and the config folder it is in, while it is still that
 // team's: named after the team's lead session, with no config.json or one
-// naming that lead session. Otherwise name is "" and why says why (a team of
+// naming that lead session (or the team the lead moved to, with the
+// leadSessionId recorded for it). Otherwise name is "" and why says why (a team of
 // that name someone else made is not teamctl's to remove).
 func claudeTeamOf(st *state.Team) (configDir, name, why string) {
 	if st.ClaudeTeam == "" {
 		return "", "", ""
 	}
+	// The lead's session names its team, unless the supervisor followed the
+	// lead to a team it claimed under another name (team-moved), whose
+	// leadSessionId state.json then records.
+	leadSession := st.LeadSessionID
 	if want := claudecode.LeadTeamName(st.LeadSessionID); st.LeadSessionID == "" || st.ClaudeTeam != want {
-		return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
+		if st.ClaudeTeamSession == "" {
+			return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
+		}
+		leadSession = st.ClaudeTeamSession
 	}
 	configDir = st.ClaudeConfig
 	if configDir == "" {
@@ -45,8 +53,8 @@ func claudeTeamOf(st *state.Team) (configDir, name, why string) {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", "", fmt.Sprintf("%s cannot be read: %v", path, err)
-	case cfg.LeadSessionID != st.LeadSessionID:
-		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, st.LeadSessionID)
+	case cfg.LeadSessionID != leadSession:
+		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, leadSession)
 	}
 	return configDir, st.ClaudeTeam, ""
 }

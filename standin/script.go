@@ -9,7 +9,7 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash
+	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash, claim
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
 	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
@@ -48,6 +48,8 @@ const (
 //	bash:COMMAND          a teammate asks its lead for permission to run COMMAND with
 //	                      its Bash tool (through the lead's inbox), waits for the
 //	                      answer and, when allowed, runs it with /bin/sh -c
+//	claim                 a lead claims its team here rather than at start-up (as a
+//	                      slow Claude Code would)
 func parseScript(s string) ([]step, error) {
 	var steps []step
 	for _, raw := range strings.Split(s, ",") {
@@ -107,13 +109,13 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
 			}
 			st.text = arg
-		case "permission", "ignore-term":
+		case "permission", "ignore-term", "claim":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
 			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, " +
-				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND)")
+				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)

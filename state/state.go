@@ -44,6 +44,11 @@ type Team struct {
 	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
 	Members       []Member   `json:"members"`
 	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
+
+	// ClaudeTeamSession is the leadSessionId of ClaudeTeam's config when the
+	// lead claimed a team not named after its session (the supervisor's
+	// team-moved); "" otherwise.
+	ClaudeTeamSession string `json:"claude_team_session,omitempty"`
 }
 
 // Worktree is a git worktree teamctl made for a member.

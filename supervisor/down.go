@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/teamctl/teamctl/claudecode"
 	"io"
+	"os"
 	"syscall"
 	"time"
 
@@ -233,6 +234,11 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 		inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, m.Name)
 		if err != nil {
 			continue
+		}
+		if cfg, err := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam); err != nil {
+			continue
+		} else if _, err := os.Lstat(cfg); err != nil {
+			continue // no team to write into (and a folder made now would outlive it)
 		}
 		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(claudecode.NewSessionID(), "the team is going down (teamctl down)", time.Now()))

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
@@ -34,6 +36,7 @@ const (
 	EventMailboxTooLarge    = "mailbox-too-large"
 	EventTask               = "task"
 	EventMember             = "member"
+	EventTeamMoved          = "team-moved"
 	mailboxDebounce         = 20 * time.Millisecond
 	maxSeenLeadInboxEntries = 5000
 )
@@ -48,24 +51,57 @@ type Request struct {
 }
 
 // mailWatch follows the lead's inbox (where teammates' permission requests,
-// idle notifications and messages arrive) and the team's event log (where
-// `teamctl approve` and `deny` record their answers), with fsnotify.
+// idle notifications and messages arrive), the team's config and tasks, and
+// the team's event log (where `teamctl approve` and `deny` record their
+// answers), with fsnotify. It creates nothing in Claude Code's folders: a
+// Claude Code lead that finds its team folder there before its config.json
+// claims another team (docs/claude-code.md). So it watches the nearest folder
+// that exists — the config folder, teams/, then the team's folder and its
+// inboxes/ (tasks/ and tasks/<team> likewise) — and each one further down as it
+// appears, reading what it holds once it is watched.
 type mailWatch struct {
 	w           *fsnotify.Watcher
-	leadInbox   string
 	events      string
 	eventsAt    eventCursor // how far the event log was read, across rotations
 	queue       string
-	config      string            // the lead's team config.json
-	members     map[string]bool   // its members as last read, to report changes
+	members     map[string]bool   // the config's members as last read, to report changes
 	corruptMark string            // size and mtime of the lead inbox last reported corrupt
 	tooLarge    bool              // the lead inbox was reported too large, and has not been read since
 	tasks       map[string]string // task id → status, as last read
-	tasksDir    string
 	soon        *time.Timer
 	fire        chan struct{}
 	mu          sync.Mutex
 	dirty       map[string]bool // which of the files changed since the last read
+	paths       claudePaths     // under mu: the loop changes them when the team moves
+	ancestor    string          // under mu: the folder watched while the config folder is not there
+}
+
+// claudePaths are the Claude Code files and folders of the team's Claude Code
+// team, from the config folder down.
+type claudePaths struct {
+	configDir, teams, teamDir, inboxes, leadInbox, config, tasksRoot, tasksDir string
+}
+
+func pathsOf(configDir, team string) (claudePaths, error) {
+	inbox, err := claudecode.InboxPath(configDir, team, claudecode.LeadMailboxName)
+	if err != nil {
+		return claudePaths{}, err
+	}
+	cfg, err := claudecode.TeamConfigPath(configDir, team)
+	if err != nil {
+		return claudePaths{}, err
+	}
+	tasks, err := claudecode.TasksDir(configDir, team)
+	if err != nil {
+		return claudePaths{}, err
+	}
+	return claudePaths{configDir: configDir, teams: filepath.Join(configDir, "teams"), teamDir: filepath.Dir(cfg),
+		inboxes: filepath.Dir(inbox), leadInbox: inbox, config: cfg, tasksRoot: filepath.Dir(tasks), tasksDir: tasks}, nil
+}
+
+// dirs are the folders watched when they exist, each below the one before.
+func (p claudePaths) dirs() []string {
+	return []string{p.configDir, p.teams, p.teamDir, p.inboxes, p.tasksRoot, p.tasksDir}
 }
 
 // take returns what changed since the last call (everything when all is set).
@@ -75,17 +111,107 @@ func (m *mailWatch) take(all bool) map[string]bool {
 	d := m.dirty
 	m.dirty = map[string]bool{}
 	if all {
-		for _, k := range []string{"inbox", "events", "queue", "config", "tasks"} {
+		for _, k := range []string{"inbox", "events", "queue", "config", "tasks", "teams"} {
 			d[k] = true
 		}
 	}
 	return d
 }
 
+func (m *mailWatch) mark(what ...string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range what {
+		m.dirty[k] = true
+	}
+	m.later()
+}
+
+func (m *mailWatch) claude() claudePaths {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.paths
+}
+
+// rewatch watches every folder of the team's that exists and is not watched
+// yet (a watch goes with its folder), and has whatever a newly watched one
+// holds read, since it may have been written before the watch began.
+func (m *mailWatch) rewatch() {
+	p := m.claude()
+	have := map[string]bool{}
+	for _, d := range m.w.WatchList() {
+		have[d] = true
+	}
+	// Until the config folder itself is there, its nearest folder that is,
+	// which tells when it comes; no longer once it has.
+	m.mu.Lock()
+	ancestor := m.ancestor
+	m.mu.Unlock()
+	if fi, err := os.Stat(p.configDir); err == nil && fi.IsDir() {
+		if ancestor != "" {
+			m.w.Remove(ancestor)
+			ancestor = ""
+		}
+	} else {
+		d := filepath.Dir(p.configDir)
+		for ; d != filepath.Dir(d); d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				break
+			}
+		}
+		if d != ancestor {
+			if ancestor != "" {
+				m.w.Remove(ancestor)
+			}
+			if m.w.Add(d) == nil {
+				ancestor = d
+			}
+		}
+	}
+	m.mu.Lock()
+	m.ancestor = ancestor
+	m.mu.Unlock()
+	added := false
+	for _, d := range p.dirs() {
+		if have[d] {
+			continue
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		if m.w.Add(d) == nil {
+			added = true
+		}
+	}
+	if added {
+		m.mark("inbox", "config", "tasks", "teams")
+	}
+}
+
+// kind says which of the followed things a file event is about ("" for none).
+func (m *mailWatch) kind(name string) string {
+	p := m.claude()
+	switch {
+	case name == p.leadInbox:
+		return "inbox"
+	case name == m.events:
+		return "events"
+	case name == m.queue:
+		return "queue"
+	case name == p.config, name == p.teamDir:
+		return "config"
+	case filepath.Dir(name) == p.tasksDir, name == p.tasksDir:
+		return "tasks"
+	case filepath.Dir(name) == p.teams:
+		return "teams" // another team's folder: the lead may have claimed it
+	}
+	return ""
+}
+
 // watchMail starts watching; a team whose Claude Code files cannot be watched
 // is still supervised through its screens (the error is logged).
 func (s *sup) watchMail() error {
-	inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, claudecode.LeadMailboxName)
+	paths, err := pathsOf(s.st.ClaudeConfig, s.st.ClaudeTeam)
 	if err != nil {
 		return err
 	}
@@ -93,34 +219,19 @@ func (s *sup) watchMail() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(inbox), 0o700); err != nil {
-		return fmt.Errorf("mailboxes: %w", err)
-	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch mailboxes: %w", err)
 	}
-	cfg, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
-	if err != nil {
-		return err
-	}
-	for _, dir := range []string{filepath.Dir(inbox), filepath.Dir(evPath), filepath.Dir(cfg)} {
-		if err := w.Add(dir); err != nil {
-			w.Close()
-			return fmt.Errorf("watch %s: %w", dir, err)
-		}
-	}
-	// The tasks folder is made here if Claude Code has not made it yet, so that
-	// it can be watched from the start (an empty folder changes nothing for
-	// Claude Code, and its own clean-up removes it with the team).
-	tasksDir, _ := claudecode.TasksDir(s.st.ClaudeConfig, s.st.ClaudeTeam)
-	if tasksDir != "" && os.MkdirAll(tasksDir, 0o700) == nil {
-		w.Add(tasksDir)
+	if err := w.Add(filepath.Dir(evPath)); err != nil {
+		w.Close()
+		return fmt.Errorf("watch %s: %w", filepath.Dir(evPath), err)
 	}
 	queue, _ := leadQueuePath(s.team)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
+	m := &mailWatch{w: w, events: evPath, queue: queue, paths: paths,
 		fire: make(chan struct{}, 1), dirty: map[string]bool{},
 		eventsAt: eventsEnd(evPath)} // answers before this start are in live.json already
+	m.rewatch()
 	s.mail = m
 	go func() {
 		for {
@@ -129,25 +240,15 @@ func (s *sup) watchMail() error {
 				if !ok {
 					return
 				}
-				var what string
-				switch {
-				case ev.Name == inbox:
-					what = "inbox"
-				case ev.Name == evPath:
-					what = "events"
-				case ev.Name == queue:
-					what = "queue"
-				case ev.Name == cfg:
-					what = "config"
-				case filepath.Dir(ev.Name) == tasksDir:
-					what = "tasks"
-				default:
-					continue
+				if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+					p := m.claude()
+					if slices.Contains(p.dirs(), ev.Name) || strings.HasPrefix(p.configDir, ev.Name+string(filepath.Separator)) {
+						m.rewatch() // one of the team's folders (or one above them) came or went
+					}
 				}
-				m.mu.Lock()
-				m.dirty[what] = true
-				m.mu.Unlock()
-				m.later()
+				if what := m.kind(ev.Name); what != "" {
+					m.mark(what)
+				}
 			case _, ok := <-w.Errors:
 				if !ok {
 					return
@@ -158,7 +259,8 @@ func (s *sup) watchMail() error {
 	return nil
 }
 
-// later gathers a burst of file events (a rename-into-place is several) into one read.
+// later gathers a burst of file events (a rename-into-place is several) into
+// one read. It runs under m.mu.
 func (m *mailWatch) later() {
 	if m.soon != nil {
 		m.soon.Reset(mailboxDebounce)
@@ -192,6 +294,9 @@ func (s *sup) readMail(ctx context.Context, all bool) {
 	if dirty["queue"] {
 		s.readLeadQueue(ctx)
 	}
+	if dirty["teams"] || dirty["config"] {
+		s.checkTeam() // first: a team the lead moved to is the one to look at
+	}
 	if dirty["config"] || dirty["inbox"] {
 		s.checkConfig() // also looked at with the inbox: a teammate joining shows there first
 	}
@@ -205,7 +310,8 @@ func (s *sup) readMail(ctx context.Context, all bool) {
 
 // readLeadInbox turns the lead inbox's new messages into state and events.
 func (s *sup) readLeadInbox() {
-	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
+	leadInbox := s.mail.claude().leadInbox
+	msgs, err := claudecode.ReadMailbox(leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
 	var large *claudecode.MailboxTooLargeError
 	if !errors.As(err, &large) {
@@ -222,11 +328,11 @@ func (s *sup) readLeadInbox() {
 	case errors.As(err, &corrupt):
 		// Never overwritten (claudecode keeps it as it is); reported once per
 		// version of the file, and read again when it changes.
-		if fi, serr := os.Stat(s.mail.leadInbox); serr == nil {
+		if fi, serr := os.Stat(leadInbox); serr == nil {
 			mark := fmt.Sprintf("%d-%d", fi.Size(), fi.ModTime().UnixNano())
 			if mark != s.mail.corruptMark {
 				s.mail.corruptMark = mark
-				s.event(Event{Kind: EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.mail.leadInbox, corrupt.Err)})
+				s.event(Event{Kind: EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", leadInbox, corrupt.Err)})
 			}
 		}
 	case err != nil:
@@ -467,26 +573,24 @@ func toRules(rs []layouts.Rule) []permrules.Rule {
 	return out
 }
 
-// checkConfig keeps the lead's team config.json there while the team is up:
-// when it disappears (teammates cannot reach the lead without it: their
-// permission requests fail silently) a minimal one is written again. It also
-// reports changes to the member list. It never rewrites a config that exists,
-// and never writes one the lead has not written first: that file is the lead's.
+// checkConfig keeps a config.json in the team's folder while layout
+// teammates run: without one their permission requests fail silently. A
+// Claude Code lead removes its team folder when it ends (/exit); teamctl then
+// writes a placeholder (claudecode.PlaceholderTeamConfig), which the lead,
+// restarted, takes over under the same name. With no layout teammate running
+// nothing is written: the lead makes its own, and a folder made before it
+// would send it to another team. It also reports changes to the member list.
+// It never rewrites a config that exists: that file is the lead's.
 func (s *sup) checkConfig() {
-	cfg, err := claudecode.ReadTeamConfig(s.mail.config)
+	cfg, err := claudecode.ReadTeamConfig(s.mail.claude().config)
 	if errors.Is(err, fs.ErrNotExist) {
-		if s.mail.members == nil {
-			return // not written yet: the lead writes it (and `up` waits for that); never pre-empt it
+		if !s.teammatesRunning() {
+			return
 		}
-		leadPID := 0
-		if m, ok := s.st.Member(s.leadName()); ok {
-			leadPID = m.PID
-		}
-		minimal := claudecode.MinimalTeamConfig(s.st.ClaudeTeam, s.st.LeadSessionID, s.leadCwd(), leadPID, time.Now())
-		if written, werr := claudecode.WriteTeamConfigIfMissing(s.mail.config, minimal); werr != nil {
+		if written, werr := ensureTeamConfig(s.st, s.leadCwd()); werr != nil {
 			s.log.Warn("recreate team config", "err", werr)
 		} else if written {
-			s.event(Event{Kind: EventConfig, Detail: "the team's config.json was gone; wrote a minimal one so teammates can reach the lead"})
+			s.event(Event{Kind: EventConfig, Detail: "the team's config.json was gone while teammates run; wrote a placeholder so they can reach the lead (a restarting lead takes it over)"})
 		}
 		return
 	}
@@ -510,6 +614,117 @@ func (s *sup) checkConfig() {
 		}
 	}
 	s.mail.members = now
+}
+
+// teammatesRunning reports whether a teammate of the layout's runs: one that
+// needs the team's config.json to reach the lead.
+func (s *sup) teammatesRunning() bool {
+	for _, m := range s.st.Members {
+		if m.Role != state.RoleTeammate || m.Origin == state.OriginLead {
+			continue
+		}
+		if w := s.watchOf(m.Name); w != nil && w.live.State != StateExited && w.live.State != StateFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// ensureTeamConfig writes the placeholder config.json into the team's
+// Claude Code folder when it has none, before teamctl puts anything else there
+// (a prompt into a mailbox): a folder without config.json sends a Claude
+// Code lead that starts to another team, while a placeholder is one it takes
+// over. It reports whether it wrote one.
+func ensureTeamConfig(st *state.Team, cwd string) (bool, error) {
+	path, err := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam)
+	if err != nil {
+		return false, err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	sid := st.LeadSessionID
+	if st.ClaudeTeamSession != "" {
+		sid = st.ClaudeTeamSession
+	}
+	return claudecode.WriteTeamConfigIfMissing(path, claudecode.PlaceholderTeamConfig(st.ClaudeTeam, sid, cwd, time.Now()))
+}
+
+// Looking for the team the lead claimed: this often, at most this many times
+// after each reason to look (the lead claims its team within a second or two
+// of starting).
+const (
+	teamLookEvery = 250 * time.Millisecond
+	teamLooks     = 60
+)
+
+// checkTeam makes sure the supervisor follows the Claude Code team the lead
+// actually claimed. teamctl never makes the lead's folder before the lead, but
+// should Claude Code claim another one anyway (it does when it finds its
+// folder taken), the team the lead's process claimed is found by its
+// leadProcess, recorded in state and followed, with a team-moved event.
+func (s *sup) checkTeam() {
+	lead := s.watchOf(s.leadName())
+	if lead == nil || lead.pid <= 0 || lead.live.State == StateExited || lead.live.State == StateFailed {
+		return
+	}
+	if lead.pid != s.teamPID {
+		s.teamPID, s.teamTries = lead.pid, 0 // a new lead process: look afresh
+	}
+	p := s.mail.claude()
+	var tree []int
+	if cfg, err := claudecode.ReadTeamConfig(p.config); err == nil && cfg.LeadProcess != nil && !cfg.IsPlaceholder() {
+		if cfg.LeadProcess.PID == lead.pid {
+			return // claimed by the lead: the usual case
+		}
+		if tree = proc.Tree(lead.pid); slices.Contains(tree, cfg.LeadProcess.PID) {
+			return // by the lead under a wrapper
+		}
+	}
+	if tree == nil {
+		tree = proc.Tree(lead.pid)
+	}
+	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, tree)
+	if !ok {
+		// Not claimed yet (or not Claude Code): look again shortly, a bounded
+		// number of times.
+		if s.teamTries < teamLooks {
+			s.teamTries++
+			time.AfterFunc(teamLookEvery, func() { s.mail.mark("teams") })
+		}
+		return
+	}
+	if name != s.st.ClaudeTeam {
+		s.moveTeam(name, cfg)
+	}
+}
+
+// moveTeam follows the lead to the Claude Code team it claimed: recorded in
+// state (so every command finds it), watched instead of the old one, read
+// afresh, and reported.
+func (s *sup) moveTeam(name string, cfg *claudecode.TeamConfig) {
+	old := s.st.ClaudeTeam
+	paths, err := pathsOf(s.st.ClaudeConfig, name)
+	if err != nil {
+		s.log.Warn("follow the lead's team", "team", name, "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.updateTeam(ctx, func(st *state.Team) {
+		st.ClaudeTeam, st.ClaudeTeamSession = name, cfg.LeadSessionID
+	}); err != nil {
+		s.log.Error("state", "err", err)
+		return
+	}
+	s.mail.mu.Lock()
+	s.mail.paths = paths
+	s.mail.mu.Unlock()
+	s.mail.members, s.mail.tasks = nil, nil
+	s.mail.rewatch()
+	s.mail.mark("inbox", "config", "tasks")
+	s.event(Event{Kind: EventTeamMoved, Member: s.leadName(), Detail: fmt.Sprintf("the lead (pid %d) claimed Claude Code team %s, not %s; following it", s.teamPID, name, old)})
+	s.syncLater() // panes waiting for a name find it in the new config
 }
 
 func (s *sup) leadName() string {

@@ -39,6 +39,9 @@ func deliverPrompt(ctx context.Context, st *state.Team, l *layouts.Layout, name 
 		if err != nil {
 			return err
 		}
+		if _, err := ensureTeamConfig(st, lm.Cwd); err != nil {
+			return err
+		}
 		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(lm.Prompt, time.Now()))
 		cancel()

@@ -107,6 +107,15 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	s.live.Members[w.member] = w.live
 	s.saveLive()
 	s.event(Event{Kind: EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
+	s.leadStarted(m)
+}
+
+// leadStarted has the team the lead claims looked at once m, when it is the
+// lead, runs again.
+func (s *sup) leadStarted(m *state.Member) {
+	if m.Role == state.RoleLead && s.mail != nil {
+		s.mail.mark("teams")
+	}
 }
 
 // resumeArgv is a lead's argv for a relaunch that resumes its conversation:
@@ -127,6 +136,29 @@ func resumeArgv(m *state.Member) []string {
 		}
 	}
 	return out
+}
+
+// updateTeam changes state.json under the team's lock and keeps the
+// supervisor's copy in step.
+func (s *sup) updateTeam(ctx context.Context, fn func(*state.Team)) error {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	unlock, err := state.Lock(lctx, s.team)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st, err := state.Load(s.team)
+	if err != nil {
+		return err
+	}
+	fn(st)
+	st.UpdatedAt = time.Now().UTC()
+	if err := state.Save(st); err != nil {
+		return err
+	}
+	s.st = st
+	return nil
 }
 
 // updateMember changes one member in state.json under the team's lock and

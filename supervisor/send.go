@@ -78,6 +78,9 @@ func Send(ctx context.Context, team, member, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if _, err := ensureTeamConfig(st, m.Cwd); err != nil {
+		return "", fmt.Errorf("send to %s: %w", member, err)
+	}
 	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(text, time.Now())); err != nil {

@@ -75,6 +75,12 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 				}
 			}
 		}
+		if old := s.live.Members[name]; old != nil && old.State == StateWaitingApproval && old.Pane == "" {
+			// Its permission request reached the lead's inbox before its pane
+			// was named (a teammate the lead just spawned): it waits on that.
+			old.Pane = p.ID
+			w.live = old
+		}
 		s.panes[p.ID] = w
 		s.live.Members[name] = w.live
 		changed = true

@@ -252,14 +252,15 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 	err = claudecode.WaitTeamConfig(wctx, cfgPath)
 	cancel()
 	if err != nil {
-		lead, _ := u.st.Member(u.l.Lead.Name)
-		cfg := claudecode.MinimalTeamConfig(u.st.ClaudeTeam, u.st.LeadSessionID, u.l.Lead.Cwd, lead.PID, time.Now())
-		written, werr := claudecode.WriteTeamConfigIfMissing(cfgPath, cfg)
+		// A placeholder, which a Claude Code lead that is only slow takes over
+		// under the same name when it gets there (one naming the lead's own
+		// process would send it to another team).
+		written, werr := ensureTeamConfig(u.st, u.l.Lead.Cwd)
 		if werr != nil {
 			return fmt.Errorf("write the team config teammates need: %w", werr)
 		}
 		if written {
-			note := fmt.Sprintf("the lead wrote no team config within %s; wrote a minimal one at %s", u.o.ConfigWait, cfgPath)
+			note := fmt.Sprintf("the lead wrote no team config within %s; wrote a placeholder at %s", u.o.ConfigWait, cfgPath)
 			u.res.Notes = append(u.res.Notes, note)
 			u.progress("note: %s", note)
 		}

@@ -92,6 +92,8 @@ type sup struct {
 	notifier   *notifier
 	mail       *mailWatch
 	nameTries  map[string]int
+	teamPID    int // the lead process checkTeam last looked for
+	teamTries  int // checkTeam's looks for the team teamPID claimed
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -541,6 +543,9 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 			w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
+			if m, ok := s.st.Member(w.member); ok {
+				s.leadStarted(m)
+			}
 		}
 		return
 	}
