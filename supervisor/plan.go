@@ -28,6 +28,10 @@ type Launch struct {
 	// OldDigest is the digest as teamctl up to issue 11 made it, with teamctl's
 	// path inside: a member recorded with it is unchanged too (see reconcile).
 	OldDigest string
+	// NoSessionDigest is a teammate's Digest without its --session-id, as
+	// teamctl up to issue 12 launched teammates: one recorded so (with no
+	// session id) is unchanged too.
+	NoSessionDigest string
 }
 
 // Programs are the resolved programs a plan launches.
@@ -64,7 +68,7 @@ func Plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, erro
 		return nil, err
 	}
 	for i := range out {
-		out[i].OldDigest, out[i].Digest = out[i].Digest, fixed[i].Digest
+		out[i].OldDigest, out[i].Digest, out[i].NoSessionDigest = out[i].Digest, fixed[i].Digest, fixed[i].NoSessionDigest
 	}
 	return out, nil
 }
@@ -107,15 +111,21 @@ func plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, erro
 			continue
 		}
 		mateSettings, mateProgramArgs, mateArgs := settings(m)
-		out = append(out, finish(Launch{
-			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd,
-			Argv: claudecode.TeammateArgv(claudecode.TeammateSpec{
-				Program: progs.Claude, ProgramArgs: mateProgramArgs, Name: m.Name, Team: claudeTeam,
-				Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
-				AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: mateSettings, Args: mateArgs,
-			}),
-			Env: concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name)),
-		}))
+		spec := claudecode.TeammateSpec{
+			Program: progs.Claude, ProgramArgs: mateProgramArgs, Name: m.Name, Team: claudeTeam,
+			Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
+			AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: mateSettings, Args: mateArgs,
+		}
+		env := concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name))
+		legacy := finish(Launch{Cwd: m.Cwd, Argv: claudecode.TeammateArgv(spec), Env: env})
+		// Its own session, so that a restart resumes its conversation.
+		spec.SessionID = claudecode.TeammateSessionID(leadSession, m.Name)
+		x := finish(Launch{
+			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd, SessionID: spec.SessionID,
+			Argv: claudecode.TeammateArgv(spec), Env: env,
+		})
+		x.NoSessionDigest = legacy.Digest
+		out = append(out, x)
 	}
 	if settingsErr != nil {
 		return nil, settingsErr

@@ -2,9 +2,11 @@ package supervisor
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
 )
 
@@ -27,6 +29,7 @@ func TestPlanArgvAndEnv(t *testing.T) {
 	progs := Programs{Claude: "/bin/claude", Plain: map[string]string{"dev": "/usr/bin/npm"}}
 	plan := mustPlan(t, l, progs, sid)
 	team := "session-0123abcd"
+	researcher, plain := claudecode.TeammateSessionID(sid, "researcher"), claudecode.TeammateSessionID(sid, "plain")
 	for _, c := range []struct {
 		name string
 		role string
@@ -38,10 +41,10 @@ func TestPlanArgvAndEnv(t *testing.T) {
 			[]string{"A=team", "B=lead", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=lead"}},
 		{"researcher", "teammate",
 			[]string{"/bin/claude", "--verbose", "--agent-id", "researcher@" + team, "--agent-name", "researcher", "--team-name", team, "--agent-color", "blue",
-				"--parent-session-id", sid, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--x"},
+				"--parent-session-id", sid, "--session-id", researcher, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--x"},
 			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=researcher"}},
 		{"plain", "teammate",
-			[]string{"/bin/claude", "--verbose", "--agent-id", "plain@" + team, "--agent-name", "plain", "--team-name", team, "--agent-color", "green", "--parent-session-id", sid},
+			[]string{"/bin/claude", "--verbose", "--agent-id", "plain@" + team, "--agent-name", "plain", "--team-name", team, "--agent-color", "green", "--parent-session-id", sid, "--session-id", plain},
 			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=plain"}},
 		{"dev", "process",
 			[]string{"/usr/bin/npm", "run", "dev"},
@@ -60,8 +63,21 @@ func TestPlanArgvAndEnv(t *testing.T) {
 			t.Errorf("%s:\n role %s\n argv %q\n want %q\n env  %q\n want %q", c.name, x.Role, x.Argv, c.argv, x.Env, c.env)
 		}
 	}
-	if plan[0].SessionID != sid || plan[1].SessionID != "" {
-		t.Errorf("session ids: %q %q", plan[0].SessionID, plan[1].SessionID)
+	if plan[0].SessionID != sid || plan[1].SessionID != researcher || plan[3].SessionID != "" {
+		t.Errorf("session ids: %q %q %q", plan[0].SessionID, plan[1].SessionID, plan[3].SessionID)
+	}
+}
+
+// TestPlanKeepsATeammateOfAnOlderTeamctl: a teammate recorded without a
+// session of its own (teamctl before issue 12) is the same launch but for the
+// --session-id pair, which its NoSessionDigest leaves out.
+func TestPlanKeepsATeammateOfAnOlderTeamctl(t *testing.T) {
+	l := &layouts.Layout{Team: "t", Claude: layouts.Claude{Command: "claude"},
+		Lead: layouts.Member{Name: "lead", Cwd: "/w"}, Members: []layouts.Member{{Name: "r", Cwd: "/w", Color: "blue"}}}
+	x := mustPlan(t, l, Programs{Claude: "/bin/claude"}, sid)[1]
+	old := finish(Launch{Cwd: x.Cwd, Env: x.Env, Argv: slices.Concat(x.Argv[:11], x.Argv[13:])})
+	if x.Argv[11] != "--session-id" || old.Digest == x.Digest || old.Digest != x.NoSessionDigest {
+		t.Errorf("argv %q: digest without the session %s, NoSessionDigest %s", x.Argv, old.Digest, x.NoSessionDigest)
 	}
 }
 

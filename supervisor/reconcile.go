@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -46,6 +47,11 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 		if ok && m.Digest != x.Digest && m.Digest == x.OldDigest {
 			// Recorded by a teamctl whose digest held its own path: the same
 			// launch, recorded from now on without the path.
+			m.Digest = x.Digest
+		}
+		if ok && m.Digest != x.Digest && m.SessionID == "" && m.Role == state.RoleTeammate && m.Digest == x.NoSessionDigest {
+			// A teammate an older teamctl launched without a session of its
+			// own: the same launch otherwise, left running as it is.
 			m.Digest = x.Digest
 		}
 		switch {
@@ -102,7 +108,7 @@ func (u *upper) respawn(ctx context.Context, launches []Launch, now time.Time) e
 		m, _ := u.st.Member(x.Member.Name)
 		args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(x.Cwd)}
 		args = append(args, envFlags(x.Env)...)
-		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
+		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
 	}
 	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
 		return fmt.Errorf("relaunch members: %w", err)
@@ -123,6 +129,22 @@ func (u *upper) respawn(ctx context.Context, launches []Launch, now time.Time) e
 		u.res.Respawned = append(u.res.Respawned, x.Member.Name)
 	}
 	return nil
+}
+
+// resumes reports whether x has a conversation Claude Code stored under its
+// session, which its launch then resumes.
+func (u *upper) resumes(x Launch) bool {
+	return x.SessionID != "" && u.st != nil && claudecode.SessionExists(u.st.ClaudeConfig, x.SessionID)
+}
+
+// argv is what x runs: its argv, or, when it resumes, the same with --resume
+// (Claude Code refuses a --session-id whose conversation exists: "Session ID
+// … is already in use").
+func (u *upper) argv(x Launch) []string {
+	if u.resumes(x) {
+		return resumeArgv(&state.Member{Role: x.Role, Argv: x.Argv})
+	}
+	return x.Argv
 }
 
 func removeMember(ms []state.Member, name string) []state.Member {

@@ -11,13 +11,22 @@ import (
 	"github.com/teamctl/teamctl/tmux"
 )
 
+// resumes reports whether member m relaunches with --resume: it has a session
+// of its own (a teammate recorded by an older teamctl has none) under which
+// Claude Code stored a conversation.
+func resumes(st *state.Team, m *state.Member) bool {
+	return (m.Role == state.RoleLead || m.Role == state.RoleTeammate) && m.SessionID != "" &&
+		claudecode.SessionExists(st.ClaudeConfig, m.SessionID)
+}
+
 // relaunchArgs is the tmux command that relaunches a member in its own pane
-// with the argv, environment and folder it was started with; the lead resumes
-// its conversation (--resume) when Claude Code stored it, rather than starting
-// a new session under the same id.
+// with the argv, environment and folder it was started with; the lead and the
+// teammates resume their conversation (--resume) when Claude Code stored it,
+// rather than starting a new session under the same id (which Claude Code
+// refuses).
 func relaunchArgs(st *state.Team, m *state.Member) []string {
 	argv := m.Argv
-	if m.Role == state.RoleLead && claudecode.SessionExists(st.ClaudeConfig, m.SessionID) {
+	if resumes(st, m) {
 		argv = resumeArgv(m)
 	}
 	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
@@ -26,7 +35,8 @@ func relaunchArgs(st *state.Team, m *state.Member) []string {
 }
 
 // deliverPrompt leaves a teammate's layout prompt in its mailbox again: a
-// relaunched teammate is a new Claude Code session that has not seen it.
+// relaunched teammate that does not resume is a new Claude Code session that
+// has not seen it.
 func deliverPrompt(ctx context.Context, st *state.Team, l *layouts.Layout, name string) error {
 	if l == nil {
 		return nil
@@ -73,7 +83,7 @@ func RestartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		return 0, fmt.Errorf("%s was spawned by the lead, which restarts its own teammates; teamctl restarts only the layout's members", member)
 	}
 	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
-	if m.Role == state.RoleTeammate {
+	if m.Role == state.RoleTeammate && !resumes(st, m) {
 		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
 		if err := deliverPrompt(ctx, st, l, m.Name); err != nil {
 			return 0, fmt.Errorf("give %s its prompt again: %w", member, err)

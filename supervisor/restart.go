@@ -71,7 +71,7 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if !ok {
 		return
 	}
-	if m.Role == state.RoleTeammate {
+	if m.Role == state.RoleTeammate && !resumes(s.st, m) {
 		if err := deliverPrompt(ctx, s.st, s.lay, m.Name); err != nil {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 		}
@@ -118,9 +118,9 @@ func (s *sup) leadStarted(m *state.Member) {
 	}
 }
 
-// resumeArgv is a lead's argv for a relaunch that resumes its conversation:
-// `--session-id U` becomes `--resume U` and the first prompt is not sent again.
-// (A lead that never stored a conversation is relaunched as it was started.)
+// resumeArgv is a member's argv for a relaunch that resumes its conversation:
+// `--session-id U` becomes `--resume U`, and a lead's first prompt is not sent
+// again. (One that never stored a conversation is relaunched as it was started.)
 func resumeArgv(m *state.Member) []string {
 	var out []string
 	for i := 0; i < len(m.Argv); i++ {
@@ -129,7 +129,7 @@ func resumeArgv(m *state.Member) []string {
 		case a == "--session-id" && i+1 < len(m.Argv):
 			out = append(out, "--resume", m.Argv[i+1])
 			i++
-		case a == "--":
+		case a == "--" && m.Role == state.RoleLead:
 			return out // the first prompt, which the resumed conversation already has
 		default:
 			out = append(out, a)

@@ -16,6 +16,18 @@ func TestRestartArgvResumesTheLead(t *testing.T) {
 	}
 }
 
+// TestRestartArgvResumesATeammate: a teammate's --session-id becomes
+// --resume; arguments after a "--" of its own stay (only a lead's "--" is
+// followed by its first prompt).
+func TestRestartArgvResumesATeammate(t *testing.T) {
+	mate := &state.Member{Role: state.RoleTeammate, SessionID: "T",
+		Argv: []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id", "U", "--session-id", "T", "--x", "--", "y"}}
+	want := []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id", "U", "--resume", "T", "--x", "--", "y"}
+	if got := resumeArgv(mate); !reflect.DeepEqual(got, want) {
+		t.Errorf("teammate: %q, want %q", got, want)
+	}
+}
+
 func TestRestartWanted(t *testing.T) {
 	zero, one := 0, 1
 	for _, c := range []struct {

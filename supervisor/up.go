@@ -233,7 +233,8 @@ func (u *upper) fresh(ctx context.Context) error {
 }
 
 // prepareTeammates makes sure the lead's team config exists, then leaves each
-// teammate's prompt in its mailbox, where Claude Code delivers it as the first turn.
+// teammate's prompt in its mailbox, where Claude Code delivers it as the first
+// turn (not for one that resumes its conversation).
 func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 	var mates []Launch
 	for _, x := range launches {
@@ -266,8 +267,8 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 		}
 	}
 	for _, x := range mates {
-		if x.Member.Prompt == "" {
-			continue
+		if x.Member.Prompt == "" || u.resumes(x) {
+			continue // a resumed conversation has had its prompt
 		}
 		inbox, err := claudecode.InboxPath(u.st.ClaudeConfig, u.st.ClaudeTeam, x.Member.Name)
 		if err != nil {
@@ -306,7 +307,7 @@ func (u *upper) create(ctx context.Context, launches []Launch, now time.Time) er
 		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
 		args = append(args, envFlags(x.Env)...)
 		args = append(args, "-P", "-F", idFormat)
-		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
+		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
 		if u.l.Arrangement != "windows" && leadPane != "" {
 			// Re-spread after every split so the next one always has room.
 			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -149,5 +151,56 @@ func TestSupervisorFollowsTheTeamTheLeadClaimed(t *testing.T) {
 	waitScreen(t, e, "teamctl-mover", scout.Pane, "Ran: echo scouted")
 	if n := countEvents(events(t, e, "mover"), "lead", "team-moved"); n != 1 {
 		t.Errorf("%d team-moved events", n)
+	}
+}
+
+// TestTeammateRestartResumesItsSession: a layout teammate starts with a
+// session of its own (--session-id, recorded in state); restarted once Claude
+// Code stored a conversation under it, it resumes it (--resume, the identity
+// flags kept) and is not handed its layout prompt again, which that
+// conversation has had.
+func TestTeammateRestartResumesItsSession(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	const prompt = "Look into the login bug; token RESUME-4c1e."
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf("team: resumer\nmembers:\n  - name: mate\n    prompt: %q\n", prompt)))
+	st, _ := readState(t, e, "resumer")
+	var sid string
+	var pid int
+	for _, m := range st.Members {
+		if m.Name == "mate" {
+			sid, pid = m.SessionID, m.PID
+		}
+	}
+	argv, _ := proc.Cmdline(pid)
+	if sid == "" || sid == st.LeadSessionID || !slices.Contains(argv, "--session-id") || !slices.Contains(argv, sid) {
+		t.Fatalf("mate's session %q (lead's %s), argv %q", sid, st.LeadSessionID, argv)
+	}
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "mate.json")
+	prompts := func() int {
+		b, _ := os.ReadFile(inbox)
+		return strings.Count(string(b), "RESUME-4c1e")
+	}
+	testenv.Eventually(t, 20*time.Second, "the prompt in mate's inbox", func() (bool, string) { return prompts() == 1, fmt.Sprint(prompts()) })
+	// What Claude Code leaves once a session has a conversation.
+	conv := filepath.Join(e.ClaudeDir, "projects", "-work", sid+".jsonl")
+	os.MkdirAll(filepath.Dir(conv), 0o700)
+	if err := os.WriteFile(conv, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	e.MustRun("restart", "mate", "--team", "resumer")
+	var now []string
+	testenv.Eventually(t, 20*time.Second, "mate running again", func() (bool, string) {
+		m := member(statusOf(t, e, "resumer"), "mate")
+		now, _ = proc.Cmdline(m.PID)
+		return m.PID != pid && len(now) > 0, fmt.Sprintf("%+v %q", m, now)
+	})
+	i := slices.Index(now, "--resume")
+	if i < 0 || i+1 >= len(now) || now[i+1] != sid || slices.Contains(now, "--session-id") || !slices.Contains(now, "--agent-name") {
+		t.Errorf("relaunched as %q, want --resume %s with the identity flags", now, sid)
+	}
+	if n := prompts(); n != 1 {
+		t.Errorf("the prompt is in mate's inbox %d times after a restart that resumes", n)
 	}
 }
