@@ -206,9 +206,10 @@ type member struct {
 	name, prompt string
 }
 
-// lead is the lead of a test layout: its prompt and permissionMode, both optional.
+// lead is the lead of a test layout: its prompt, permissionMode and restart
+// policy, all optional.
 type lead struct {
-	prompt, permissionMode string
+	prompt, permissionMode, restart string
 }
 
 // layout writes the team's layout: a lead (with leadPrompt, if any) and the
@@ -229,6 +230,9 @@ func (w *world) teamLayout(ld lead, quiet string, mates ...member) string {
 	if ld.permissionMode != "" {
 		fmt.Fprintf(&b, "  permissionMode: %s\n", ld.permissionMode)
 	}
+	if ld.restart != "" {
+		fmt.Fprintf(&b, "  restart: %s\n", ld.restart)
+	}
 	if quiet != "" {
 		fmt.Fprintf(&b, "watchdog:\n  quiet: %s\n", quiet)
 	}
@@ -246,22 +250,38 @@ func (w *world) socket() string { return "teamctl-" + w.team }
 
 // status mirrors `teamctl status --json`.
 type status struct {
-	Team    string `json:"team"`
-	Socket  string `json:"socket"`
-	Session string `json:"session"`
-	Members []struct {
-		Name     string `json:"name"`
-		Role     string `json:"role"`
-		Pane     string `json:"pane"`
-		PID      int    `json:"pid"`
-		State    string `json:"state"`
-		ExitCode *int   `json:"exit_code"`
-		Stall    *struct {
-			Pattern string    `json:"pattern"`
-			Line    string    `json:"line"`
-			Since   time.Time `json:"since"`
-		} `json:"stall"`
-	} `json:"members"`
+	Team    string         `json:"team"`
+	Socket  string         `json:"socket"`
+	Session string         `json:"session"`
+	Members []memberStatus `json:"members"`
+}
+
+// memberStatus is one member of `teamctl status --json`.
+type memberStatus struct {
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Origin    string `json:"origin"`
+	Pane      string `json:"pane"`
+	PID       int    `json:"pid"`
+	SessionID string `json:"session_id"`
+	Restarts  int    `json:"restarts"`
+	State     string `json:"state"`
+	ExitCode  *int   `json:"exit_code"`
+	Stall     *struct {
+		Pattern string    `json:"pattern"`
+		Line    string    `json:"line"`
+		Since   time.Time `json:"since"`
+	} `json:"stall"`
+}
+
+// member returns the member called name (ok false when status has none).
+func (s status) member(name string) (memberStatus, bool) {
+	for _, m := range s.Members {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return memberStatus{}, false
 }
 
 // event mirrors one line of `teamctl events --json`.

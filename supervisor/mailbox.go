@@ -605,6 +605,7 @@ func (s *sup) checkConfig() {
 		for name := range now {
 			if !s.mail.members[name] {
 				s.event(Event{Kind: EventMember, Member: name, Detail: "joined the team's config.json"})
+				s.syncLater() // its pane, if one waits for a name, has it now
 			}
 		}
 		for name := range s.mail.members {
@@ -652,10 +653,13 @@ func ensureTeamConfig(st *state.Team, cwd string) (bool, error) {
 
 // Looking for the team the lead claimed: this often, at most this many times
 // after each reason to look (the lead claims its team within a second or two
-// of starting).
+// of starting). A team of another name is followed only once the lead has
+// held it this long: Claude Code claims one under a passing name at start-up
+// and moves to its session's within a moment (seen for 0.1-0.3 s).
 const (
 	teamLookEvery = 250 * time.Millisecond
-	teamLooks     = 60
+	teamLooks     = 120
+	teamSettle    = 5 * time.Second
 )
 
 // checkTeam makes sure the supervisor follows the Claude Code team the lead
@@ -685,17 +689,23 @@ func (s *sup) checkTeam() {
 		tree = proc.Tree(lead.pid)
 	}
 	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, tree)
-	if !ok {
-		// Not claimed yet (or not Claude Code): look again shortly, a bounded
-		// number of times.
-		if s.teamTries < teamLooks {
-			s.teamTries++
-			time.AfterFunc(teamLookEvery, func() { s.mail.mark("teams") })
-		}
+	switch {
+	case ok && name == s.st.ClaudeTeam:
+		s.teamCandidate = ""
+		return
+	case !ok:
+		s.teamCandidate = "" // not claimed yet (or not Claude Code)
+	case name != s.teamCandidate:
+		s.teamCandidate, s.teamSince = name, time.Now()
+	case time.Since(s.teamSince) >= teamSettle:
+		s.teamCandidate = ""
+		s.moveTeam(name, cfg)
 		return
 	}
-	if name != s.st.ClaudeTeam {
-		s.moveTeam(name, cfg)
+	// Look again shortly, a bounded number of times.
+	if s.teamTries < teamLooks {
+		s.teamTries++
+		time.AfterFunc(teamLookEvery, func() { s.mail.mark("teams") })
 	}
 }
 

@@ -15,11 +15,23 @@ import (
 // syncDelay gathers a burst of layout notifications into one list-panes.
 const syncDelay = 30 * time.Millisecond
 
-func (s *sup) syncLater() {
+// A pane not named yet is looked at again nameTriesFast times a syncDelay
+// apart, then nameTriesSlow times nameRetrySlow apart (15 s in all) before it
+// gets a name of its own.
+const (
+	nameTriesFast = 20
+	nameTriesSlow = 60
+	nameRetrySlow = 250 * time.Millisecond
+)
+
+func (s *sup) syncLater() { s.syncIn(syncDelay) }
+
+// syncIn has the panes listed again in d, unless a listing is due already.
+func (s *sup) syncIn(d time.Duration) {
 	if s.syncSoon != nil {
 		return
 	}
-	s.syncSoon = time.AfterFunc(syncDelay, func() {
+	s.syncSoon = time.AfterFunc(d, func() {
 		select {
 		case s.syncFire <- struct{}{}:
 		default:
@@ -47,11 +59,18 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 		}
 		name, origin, refused := s.memberOf(p)
 		if name == "" {
-			if s.nameTries[p.ID] < 20 {
-				// Claude Code records a teammate in its config just after opening
-				// its pane: ask again shortly, a bounded number of times.
+			// Claude Code records a teammate in its config after opening its
+			// pane — within a moment, or seconds later on a busy machine (seen
+			// with 2.1.332): ask again, soon at first, then every
+			// nameRetrySlow, a bounded number of times (checkConfig asks too
+			// when a member joins the config).
+			if n := s.nameTries[p.ID]; n < nameTriesFast+nameTriesSlow {
 				s.nameTries[p.ID]++
-				s.syncLater()
+				if n < nameTriesFast {
+					s.syncLater()
+				} else {
+					s.syncIn(nameRetrySlow)
+				}
 				continue
 			}
 			name = fallbackName(p)

@@ -94,6 +94,9 @@ type sup struct {
 	nameTries  map[string]int
 	teamPID    int // the lead process checkTeam last looked for
 	teamTries  int // checkTeam's looks for the team teamPID claimed
+	// teamCandidate is another team the lead was seen to claim, since teamSince.
+	teamCandidate string
+	teamSince     time.Time
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
