@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/fakeapi"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
@@ -23,8 +24,6 @@ import (
 // claudeVar names the Claude Code binary the tests run.
 const claudeVar = "TEAMCTL_E2E_CLAUDE"
 
-// testedVersion is the Claude Code version these tests were written against.
-const testedVersion = "2.1.328"
 
 // apiKey is the fake key Claude Code is given. Its last 20 characters are
 // pre-approved in .claude.json, so the "Detected a custom API key" dialog stays away.
@@ -54,8 +53,9 @@ func claudeBinary(t *testing.T) string {
 	return abs
 }
 
-// logVersion logs the binary's version once, and says so when it is not the
-// one these tests were written against. It runs with env (a test's isolated
+// logVersion logs the binary's version once, and says so when it is not one
+// these tests were written against (claudecode/tested-versions.txt, which
+// .ci/run installs and runs them on). It runs with env (a test's isolated
 // world), never with the user's HOME.
 func logVersion(t *testing.T, bin string, env []string) {
 	versionOnce.Do(func() {
@@ -68,8 +68,8 @@ func logVersion(t *testing.T, bin string, env []string) {
 		switch {
 		case err != nil:
 			t.Logf("%s --version: %v", bin, err)
-		case !strings.HasPrefix(v, testedVersion):
-			t.Logf("Claude Code %s; these tests were written against %s", v, testedVersion)
+		case !claudecode.IsTestedVersion(claudecode.Version(v)):
+			t.Logf("Claude Code %s; these tests were written against %s", v, strings.Join(claudecode.TestedVersions(), ", "))
 		default:
 			t.Logf("Claude Code %s", v)
 		}
