@@ -24,7 +24,6 @@ import (
 // claudeVar names the Claude Code binary the tests run.
 const claudeVar = "TEAMCTL_E2E_CLAUDE"
 
-
 // apiKey is the fake key Claude Code is given. Its last 20 characters are
 // pre-approved in .claude.json, so the "Detected a custom API key" dialog stays away.
 const apiKey = "sk-ant-api03-teamctl-e2e-not-a-real-key-0123456789abcdefghij"
