@@ -38,6 +38,7 @@ func TestCheck(t *testing.T) {
 		{"2.1.332 idle input box after a turn", screenFile(t, "claude-2.1.332-idle.txt"), Idle, "", ""},
 		{"2.1.332 bash permission dialog", screenFile(t, "claude-2.1.332-permission.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
 		{"2.1.332 create-file dialog", screenFile(t, "claude-2.1.332-edit.txt"), Stalled, "claude-edit", "Do you want to create notes.txt?"},
+		{"2.1.332 auto mode behind a gateway", screenFile(t, "claude-2.1.332-gateway.txt"), Stalled, "claude-auto-gateway", "Auto mode can't check actions in this session"},
 		{"unknown dialog by its footer", " Fetch https://example.com\n Allow this fetch?\n ❯ 1. Yes\n Esc to cancel · Tab to amend", Stalled, "claude-dialog", "Esc to cancel · Tab to amend"},
 		// The seed's shell prompts, on the last non-blank line.
 		{"overwrite y/n", "copying...\nOverwrite? (y/n) \n\n", Stalled, "yes-no", "Overwrite? (y/n)"},
