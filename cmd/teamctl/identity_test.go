@@ -204,3 +204,36 @@ func TestTeammateRestartResumesItsSession(t *testing.T) {
 		t.Errorf("the prompt is in mate's inbox %d times after a restart that resumes", n)
 	}
 }
+
+// TestUpResumesAnExitedLead: `up` relaunching a lead that exited resumes its
+// stored conversation (--resume, no first prompt) rather than starting its
+// session again, which Claude Code refuses ("Session ID … is already in use").
+func TestUpResumesAnExitedLead(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", `team: again
+lead:
+  prompt: First prompt.
+  restart: never
+  env: {TEAMCTL_STANDIN_SCRIPT: "ask:Quit? (y/n),exit:0"}
+`)
+	e.MustRun("up", layout)
+	waitMember(t, e, "again", "lead", 20*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
+	st, _ := readState(t, e, "again")
+	conv := filepath.Join(e.ClaudeDir, "projects", "-work", st.LeadSessionID+".jsonl")
+	os.MkdirAll(filepath.Dir(conv), 0o700)
+	if err := os.WriteFile(conv, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.MustRun("answer", "lead", "y", "Enter", "--team", "again")
+	waitMember(t, e, "again", "lead", 20*time.Second, func(m memberStatus) bool { return m.State == "exited" })
+
+	e.MustRun("up", layout)
+	out, err := e.Tmux("teamctl-again", "list-panes", "-a", "-F", "#{pane_start_command}")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "--resume "+st.LeadSessionID) || strings.Contains(out, "--session-id") || strings.Contains(out, "First prompt.") {
+		t.Errorf("up relaunched the lead as %q, want --resume %s without its first prompt", out, st.LeadSessionID)
+	}
+}
