@@ -15,7 +15,6 @@ import (
 func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
 	u.st.Worktrees = u.wts
-	now := time.Now().UTC()
 	plan, err := Plan(u.l, u.progs, prev.LeadSessionID)
 	if err != nil {
 		return err
@@ -76,10 +75,10 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	if err := u.prepareTeammates(ctx, append(append([]Launch{}, missing...), respawn...)); err != nil {
 		return err
 	}
-	if err := u.respawn(ctx, respawn, now); err != nil {
+	if err := u.respawn(ctx, respawn); err != nil {
 		return err
 	}
-	if err := u.create(ctx, missing, now); err != nil {
+	if err := u.create(ctx, missing); err != nil {
 		return err
 	}
 	return state.Save(u.st)
@@ -93,7 +92,7 @@ func (u *upper) note(format string, a ...any) {
 
 // respawn relaunches members in their own panes (respawn-pane -k), then reads
 // their new pids.
-func (u *upper) respawn(ctx context.Context, launches []Launch, now time.Time) error {
+func (u *upper) respawn(ctx context.Context, launches []Launch) error {
 	if len(launches) == 0 {
 		return nil
 	}
@@ -107,6 +106,7 @@ func (u *upper) respawn(ctx context.Context, launches []Launch, now time.Time) e
 	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
 		return fmt.Errorf("relaunch members: %w", err)
 	}
+	now := time.Now().UTC()
 	panes, err := u.srv.ListPanes(ctx)
 	if err != nil {
 		return err

@@ -60,8 +60,11 @@ type MemberStatus struct {
 	Result    string    `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
 }
 
-// GetStatus reads the team's state and asks its tmux server, once, how every
-// pane is.
+// GetStatus is the one place a member's state is decided, for every view
+// (status and its watch, up's closing table, teams, completion): the team's
+// state.json, what its tmux server says of each pane (asked once; tmux is the
+// judge of running versus exited), and, while a supervisor runs, what it
+// knows (live.json: idle, stalled, waiting-approval, failed).
 func GetStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 	st, err := state.Load(team)
 	if err != nil {
@@ -112,16 +115,6 @@ func applyLive(s *Status, live *Live) {
 			m.Since = lm.Since
 		}
 	}
-}
-
-// Status is the team as Up left it, without asking tmux again: every member in
-// its state was just started, relaunched or seen running.
-func (r *Result) Status() *Status {
-	byID := map[string]tmux.Pane{}
-	for _, m := range r.Team.Members {
-		byID[m.Pane] = tmux.Pane{ID: m.Pane, PID: m.PID}
-	}
-	return statusOf(r.Team, byID)
 }
 
 // statusOf combines the state with what tmux says of each pane.

@@ -217,7 +217,7 @@ func (u *upper) fresh(ctx context.Context) error {
 		u.srv.KillServer(context.WithoutCancel(ctx))
 		return fmt.Errorf("start the team's tmux server: unexpected output %q", out)
 	}
-	if err := u.record(lead, out[0], now); err != nil {
+	if err := u.record(lead, out[0], time.Now().UTC()); err != nil {
 		return err
 	}
 	u.res.Started = append(u.res.Started, lead.Member.Name)
@@ -229,7 +229,7 @@ func (u *upper) fresh(ctx context.Context) error {
 	if err := u.prepareTeammates(ctx, rest); err != nil {
 		return err
 	}
-	return u.create(ctx, rest, now)
+	return u.create(ctx, rest)
 }
 
 // prepareTeammates makes sure the lead's team config exists, then leaves each
@@ -284,7 +284,7 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 
 // create opens a pane for each launch in one tmux invocation, then names and
 // colours them in a second (their IDs are known only then), then saves state.
-func (u *upper) create(ctx context.Context, launches []Launch, now time.Time) error {
+func (u *upper) create(ctx context.Context, launches []Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
@@ -315,8 +315,9 @@ func (u *upper) create(ctx context.Context, launches []Launch, now time.Time) er
 	if err != nil {
 		return err
 	}
+	started := time.Now().UTC() // each member's own start: after the lead's, after the config wait
 	for i, x := range launches {
-		if err := u.record(x, out[i], now); err != nil {
+		if err := u.record(x, out[i], started); err != nil {
 			return err
 		}
 		u.res.Started = append(u.res.Started, x.Member.Name)

@@ -24,13 +24,13 @@ func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]strin
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		st, err := state.Load(team)
+		st, err := supervisor.GetStatus(cmd.Context(), team, g.tmuxBin)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		var names []string
 		for _, m := range st.Members {
-			names = append(names, m.Name)
+			names = append(names, m.Name+"\t"+m.Role+", "+m.State) // shells that show descriptions show the state
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	}

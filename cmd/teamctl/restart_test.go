@@ -1,14 +1,17 @@
 package main_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -229,4 +232,88 @@ func TestExitZeroIsNeverAFailure(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUpTableAgreesWithStatus: up's closing table is status's view (state,
+// tmux, the supervisor's knowledge), not "running" for every recorded member:
+// a member that exited 7 and was then taken out of the layout is listed as
+// exited (7) by the next up, as by status. Every member's started_at is its
+// own start, never earlier than its process.
+func TestUpTableAgreesWithStatus(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	body := `team: table
+members:
+  - name: web
+    command: [sleep, "1000"]
+`
+	e.MustRun("up", standInLayout(e, "team.yaml", body+`  - name: bad
+    command: [sh, -c, "exit 7"]
+    restart: never
+`))
+	waitMember(t, e, "table", "bad", 20*time.Second, func(m memberStatus) bool { return m.State == "exited" })
+	r := e.MustRun("up", standInLayout(e, "team.yaml", body))
+	var badLine string
+	for _, ln := range strings.Split(r.Stdout, "\n") {
+		if strings.HasPrefix(ln, "bad ") {
+			badLine = ln
+		}
+	}
+	if !strings.Contains(badLine, "exited (7)") || strings.Contains(badLine, "running") {
+		t.Errorf("up's table lists bad as %q:\n%s", badLine, r.Stdout)
+	}
+	if s := member(statusOf(t, e, "table"), "bad"); s.State != "exited" {
+		t.Errorf("status says %+v", s)
+	}
+	// started_at: each member's own, not before its process began.
+	var st struct {
+		Members []struct {
+			Name      string    `json:"name"`
+			PID       int       `json:"pid"`
+			State     string    `json:"state"`
+			StartedAt time.Time `json:"started_at"`
+		} `json:"members"`
+	}
+	if err := json.Unmarshal([]byte(e.MustRun("status", "--json", "--team", "table").Stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range st.Members {
+		if m.State == "exited" {
+			continue
+		}
+		began, err := processStart(m.PID)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		if m.StartedAt.Before(began.Add(-50 * time.Millisecond)) {
+			t.Errorf("%s: started_at %s, but its process began at %s", m.Name, m.StartedAt, began)
+		}
+	}
+}
+
+// processStart is when pid began, from /proc (boot time plus its start in
+// clock ticks, 100 a second on Linux).
+func processStart(pid int) (time.Time, error) {
+	ticks, err := proc.StartTime(pid)
+	if err != nil {
+		return time.Time{}, err
+	}
+	n, err := strconv.ParseInt(ticks, 10, 64)
+	if err != nil {
+		return time.Time{}, err
+	}
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, ln := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(ln, "btime "); ok {
+			boot, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return time.Time{}, err
+			}
+			return time.Unix(boot, 0).Add(time.Duration(n) * 10 * time.Millisecond), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("no btime in /proc/stat")
 }

@@ -72,7 +72,11 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	}
 	if o.foreground {
 		if !o.quiet {
-			printStatusTable(io, res.Status())
+			st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			printStatusTable(io, st)
 			fmt.Fprintf(io.Out, "\nsupervising team %s in the foreground; Ctrl-C stops the supervisor (the team keeps running)\n", l.Team)
 		}
 		return supervise(cmd, io, g, l.Team, false)
@@ -83,7 +87,10 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	if o.quiet {
 		return nil
 	}
-	st := res.Status()
+	st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(io.Out, "\nteam %s is up: %d started, %d relaunched, %d already running (tmux -L %s)\n",
 		l.Team, len(res.Started), len(res.Respawned), len(res.Kept), st.Socket)
 	printStatusTable(io, st)
