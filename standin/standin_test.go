@@ -17,7 +17,9 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 )
 
-const waitLimit = 10 * time.Second
+// waitLimit is when a wait for the stand-in gives up: generous, since a wait
+// returns as soon as what it waits for happens, and a loaded machine is slow.
+const waitLimit = time.Minute
 
 // screen collects what the stand-in writes and wakes waiters on every write.
 type screen struct {

@@ -42,7 +42,7 @@ func (o *ptyOutput) String() string {
 // code.
 func attachThroughPTY(t *testing.T, e *testenv.Env, team, member string, wants []string, extraEnv ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "attach", member, "--team", team)
 	cmd.Env = append(e.Environ(), append([]string{"TERM=xterm-256color"}, extraEnv...)...)
