@@ -18,8 +18,11 @@ type Attachment struct {
 	target string // the member's session, exactly
 }
 
-// Cmd returns the attach command; it runs until the person detaches.
-func (a *Attachment) Cmd(ctx context.Context) *exec.Cmd { return a.srv.AttachCmd(ctx, a.target) }
+// Cmd returns the attach command; it runs until the person detaches. A message
+// other than "" shows on the status line once attached.
+func (a *Attachment) Cmd(ctx context.Context, message string) *exec.Cmd {
+	return a.srv.AttachCmd(ctx, a.target, message)
+}
 
 // PrepareAttach selects member's pane (and its window) so that attaching lands on it.
 func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {

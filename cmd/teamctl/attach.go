@@ -32,10 +32,14 @@ func attach(cmd *cobra.Command, io *iostreams.IO, g *globals, team, member strin
 	if err != nil {
 		return err
 	}
+	hint := ""
 	if tmux.Nested() {
-		fmt.Fprintf(io.ErrOut, "teamctl: you are inside tmux, so this opens a nested client: detach it with %s %s d (the first %s goes to the outer tmux)\n", a.Prefix, a.Prefix, a.Prefix)
+		hint = fmt.Sprintf("teamctl: you are inside tmux, so this opens a nested client: detach it with %s %s d (the first %s goes to the outer tmux)", a.Prefix, a.Prefix, a.Prefix)
+		// Before attaching, for the terminal's scrollback, and on tmux's status
+		// line, which is where it is seen (and which tmux cannot discard).
+		fmt.Fprintln(io.ErrOut, hint)
 	}
-	c := a.Cmd(cmd.Context())
+	c := a.Cmd(cmd.Context(), hint)
 	c.Stdin, c.Stdout, c.Stderr = io.In, io.Out, io.ErrOut
 	if err := c.Run(); err != nil {
 		var ee *exec.ExitError

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,12 +25,14 @@ func newRunCmd(io *iostreams.IO) *cobra.Command {
 		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
 pane: when its output has been quiet for --quiet and it sits at a prompt
 (y/n, Press Enter, Continue?, a Claude Code dialog, …), say so on stderr and run
-the layout's watchdog.notify.command when --layout names one. The exit code is
-the command's.`,
+the layout's watchdog.notify.command when --layout names one. Input is typed
+into the command's terminal; where it ends, the terminal's end-of-file character
+follows, as script(1) does. The exit code is the command's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			patterns := stallwatch.DefaultPatterns()
 			var notify []string
+			var team, member string
 			if layoutPath != "" {
 				l, err := layouts.Parse(layoutPath)
 				if err != nil {
@@ -37,17 +40,26 @@ the command's.`,
 				}
 				patterns = supervisor.WatchPatterns(l.Watchdog)
 				notify = l.Watchdog.Notify.Command
+				team, member = l.Team, runMember(l.Team)
 				if !cmd.Flags().Changed("quiet") {
 					quiet = l.Watchdog.Quiet
 				}
 			}
 			cols, rows := ptywatch.TerminalSize(os.Stdout)
+			// Notify commands still running when the command ends are waited
+			// for (each has its own deadline), so that none is cut short.
+			var notifying sync.WaitGroup
+			defer notifying.Wait()
 			code, err := ptywatch.Run(cmd.Context(), args, ptywatch.Options{
 				Quiet: quiet, Detector: stallwatch.New(patterns), Stdin: io.In, Stdout: io.Out, Cols: cols, Rows: rows,
 				OnStall: func(v stallwatch.Verdict) {
 					fmt.Fprintf(io.ErrOut, "\nteamctl run: %s is waiting for input: %s (pattern %s)\n", args[0], textsafe.Visible(v.Line), textsafe.Visible(v.Pattern))
 					if len(notify) > 0 {
-						go supervisor.RunNotifyCommand(cmd.Context(), notify, "", "run", v)
+						notifying.Go(func() {
+							if err := supervisor.RunNotifyCommand(cmd.Context(), notify, team, member, v); err != nil {
+								fmt.Fprintf(io.ErrOut, "teamctl run: notify command %s: %v\n", notify[0], err)
+							}
+						})
 					}
 				},
 			})
@@ -63,4 +75,15 @@ the command's.`,
 	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "how long the output must be quiet before the screen is checked")
 	cmd.Flags().StringVar(&layoutPath, "layout", "", "take watchdog patterns and notify.command from this layout")
 	return cmd
+}
+
+// runMember is TEAMCTL_MEMBER for run's notify command: the member it runs in
+// (teamctl sets TEAMCTL_TEAM and TEAMCTL_MEMBER in every member's pane, and a
+// member's commands inherit them) when that member is of the layout's team,
+// else "run".
+func runMember(team string) string {
+	if m := os.Getenv("TEAMCTL_MEMBER"); m != "" && os.Getenv("TEAMCTL_TEAM") == team {
+		return m
+	}
+	return "run"
 }

@@ -297,7 +297,7 @@ func TestRunReportsAPrompt(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	script := e.WriteFile("ask.sh", "echo working\nprintf 'Continue? [y/n] '\nread answer\necho \"got $answer\"\nexit 4\n")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "run", "--quiet", "300ms", "--", "sh", script)
 	cmd.Env = e.Environ()
@@ -374,7 +374,7 @@ func TestEventsFollow(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: follow\nwatchdog: {quiet: 300ms}\nmembers:\n  - name: asker\n    env: {TEAMCTL_STANDIN_SCRIPT: \"sleep:1s,ask\"}\n"))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "events", "--follow", "--team", "follow")
 	cmd.Env = e.Environ()
