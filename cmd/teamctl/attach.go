@@ -14,7 +14,9 @@ import (
 
 func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "attach MEMBER",
+		Use: "attach MEMBER",
+		Example: `  teamctl attach lead
+  teamctl attach researcher --team auth-fix`,
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

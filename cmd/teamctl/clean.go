@@ -16,7 +16,11 @@ func newCleanCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var o clean.Options
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "clean [TEAM]",
+		Use: "clean [TEAM]",
+		Example: `  teamctl clean --dry-run          # what would go, changing nothing
+  teamctl clean auth-fix           # one team's leftovers, without asking
+  teamctl clean --yes              # every team's, without asking (scripts)
+  teamctl clean auth-fix --force   # even worktrees and branches holding work`,
 		Short: "Remove what teams left behind: orphaned panes, servers, worktrees, team files",
 		Long: `Find what teams left behind and remove it, in an order that strands nothing:
 orphaned panes (their processes get SIGTERM, then SIGKILL), orphaned teamctl-*

@@ -15,7 +15,10 @@ func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var timeout time.Duration
 	var now bool
 	cmd := &cobra.Command{
-		Use:   "down",
+		Use: "down",
+		Example: `  teamctl down
+  teamctl down --team auth-fix --timeout 30s
+  teamctl down --now                # no shutdown request: SIGTERM at once`,
 		Short: "Stop the team: a shutdown request, SIGTERM, a grace period, SIGKILL, then its tmux server",
 		Long: `Stop every member of the team and the team's tmux server. Each Claude Code
 teammate is first sent Claude Code's own shutdown_request through its mailbox

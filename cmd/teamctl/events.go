@@ -16,7 +16,11 @@ import (
 func newEventsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var follow, asJSON bool
 	cmd := &cobra.Command{
-		Use:   "events",
+		Use: "events",
+		Example: `  teamctl events -f
+  teamctl events --since 10m
+  teamctl events --tail 20 -f --json
+  teamctl events --since 2025-06-01T09:00:00+02:00 --team auth-fix`,
 		Short: "Show the team's events: stalls, idle members, exits, restarts, adoptions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -19,7 +19,9 @@ func newRunCmd(io *iostreams.IO) *cobra.Command {
 	var quiet time.Duration
 	var layoutPath string
 	cmd := &cobra.Command{
-		Use:   "run [--quiet D] [--layout FILE] -- CMD ARGS...",
+		Use: "run [--quiet D] [--layout FILE] -- CMD ARGS...",
+		Example: `  teamctl run -- npm install
+  teamctl run --quiet-period 5s --layout layout.yaml -- ./deploy.sh`,
 		Short: "Run one command in a pseudo-terminal and report on stderr when it waits at a prompt",
 		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
 pane: when its output has been quiet for --quiet and it sits at a prompt

@@ -14,7 +14,9 @@ import (
 func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "teams",
+		Use: "teams",
+		Example: `  teamctl teams
+  teamctl teams --json`,
 		Short: "List the teams teamctl knows, up or down",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

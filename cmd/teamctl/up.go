@@ -24,7 +24,11 @@ type upOptions struct {
 func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	o := &upOptions{}
 	cmd := &cobra.Command{
-		Use:   "up LAYOUT",
+		Use: "up LAYOUT",
+		Example: `  teamctl up layout.yaml
+  teamctl up layout.yaml --recreate     # restart members whose launch changed
+  teamctl up other.yaml --layout-change # the team follows another layout file
+  teamctl up layout.yaml -q --foreground`,
 		Short: "Bring a team up from its layout file (again: start what is missing)",
 		Long: `Bring the team described by LAYOUT up on its own tmux server (tmux -L teamctl-TEAM):
 the lead first, then every teammate and process in its pane. Run again with the

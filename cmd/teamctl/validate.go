@@ -14,7 +14,9 @@ import (
 
 func newValidateCmd(io *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:   "validate LAYOUT",
+		Use: "validate LAYOUT",
+		Example: `  teamctl validate layout.yaml
+  teamctl validate layout.yaml --json`,
 		Short: "Check a layout file and report every problem with its line and column",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
