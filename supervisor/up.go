@@ -248,6 +248,10 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 	if err != nil {
 		return err
 	}
+	if !claudecode.TeamConfigReady(cfgPath) {
+		// Teammates cannot start before it: the longest wait of a fresh up.
+		u.progress("waiting up to %s for the lead's team config (teammates need it)…", u.o.ConfigWait)
+	}
 	wctx, cancel := context.WithTimeout(ctx, u.o.ConfigWait)
 	err = claudecode.WaitTeamConfig(wctx, cfgPath)
 	cancel()
