@@ -19,12 +19,12 @@ func newRunCmd(io *iostreams.IO) *cobra.Command {
 	var quiet time.Duration
 	var layoutPath string
 	cmd := &cobra.Command{
-		Use: "run [--quiet D] [--layout FILE] -- CMD ARGS...",
+		Use: "run [--quiet-period D] [--layout FILE] -- CMD ARGS...",
 		Example: `  teamctl run -- npm install
   teamctl run --quiet-period 5s --layout layout.yaml -- ./deploy.sh`,
 		Short: "Run one command in a pseudo-terminal and report on stderr when it waits at a prompt",
 		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
-pane: when its output has been quiet for --quiet and it sits at a prompt
+pane: when its output has been quiet for --quiet-period and it sits at a prompt
 (y/n, Press Enter, Continue?, a Claude Code dialog, …), say so on stderr and run
 the layout's watchdog.notify.command when --layout names one. The exit code is
 the command's.`,
@@ -39,7 +39,7 @@ the command's.`,
 				}
 				patterns = supervisor.WatchPatterns(l.Watchdog)
 				notify = l.Watchdog.Notify.Command
-				if !cmd.Flags().Changed("quiet") {
+				if !cmd.Flags().Changed("quiet-period") && !cmd.Flags().Changed("quiet") {
 					quiet = l.Watchdog.Quiet
 				}
 			}
@@ -62,7 +62,11 @@ the command's.`,
 			return nil
 		},
 	}
-	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "how long the output must be quiet before the screen is checked")
+	cmd.Flags().DurationVar(&quiet, "quiet-period", 2*time.Second, "how long the output must be quiet before the screen is checked (with --layout: its watchdog.quiet)")
+	// Its old name, which meant a duration here while up's -q/--quiet is a
+	// switch: still accepted, hidden, with a note on stderr.
+	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "")
+	cmd.Flags().MarkDeprecated("quiet", "use --quiet-period")
 	cmd.Flags().StringVar(&layoutPath, "layout", "", "take watchdog patterns and notify.command from this layout")
 	return cmd
 }
