@@ -34,6 +34,11 @@ func attach(cmd *cobra.Command, io *iostreams.IO, g *globals, team, member strin
 	if err != nil {
 		return err
 	}
+	// Checked after the member (a wrong name is said first), in words rather
+	// than tmux's "open terminal failed: not a terminal".
+	if !io.InteractiveTTY() {
+		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", team, member)
+	}
 	if tmux.Nested() {
 		fmt.Fprintf(io.ErrOut, "teamctl: you are inside tmux, so this opens a nested client: detach it with %s %s d (the first %s goes to the outer tmux)\n", a.Prefix, a.Prefix, a.Prefix)
 	}
