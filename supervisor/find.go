@@ -61,6 +61,9 @@ type TeamSummary struct {
 	Running int    `json:"running"`
 	Layout  string `json:"layout"`
 	Socket  string `json:"socket"`
+	// Supervisor says whether the team's supervisor runs: a team up without
+	// one is watched, restarted and brokered by nobody.
+	Supervisor SupervisorStatus `json:"supervisor"`
 	// Error says why the team could not be looked at (a corrupt state.json,
 	// say); the other fields are then empty.
 	Error string `json:"error,omitempty"`
@@ -83,7 +86,7 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 			out = append(out, TeamSummary{Team: n, Error: err.Error()})
 			continue
 		}
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor}
 		for _, m := range s.Members {
 			if m.State != StateExited && m.State != StateFailed {
 				ts.Running++
