@@ -30,6 +30,9 @@ the layout's watchdog.notify.command when --layout names one. The exit code is
 the command's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("quiet") {
+				fmt.Fprintln(io.ErrOut, "teamctl run: --quiet is now --quiet-period (--quiet still works, for now)")
+			}
 			patterns := stallwatch.DefaultPatterns()
 			var notify []string
 			if layoutPath != "" {
@@ -64,9 +67,10 @@ the command's.`,
 	}
 	cmd.Flags().DurationVar(&quiet, "quiet-period", 2*time.Second, "how long the output must be quiet before the screen is checked (with --layout: its watchdog.quiet)")
 	// Its old name, which meant a duration here while up's -q/--quiet is a
-	// switch: still accepted, hidden, with a note on stderr.
+	// switch: still accepted, hidden, with a note on stderr (cobra's own
+	// deprecation note would go to stdout, which is the command's).
 	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "")
-	cmd.Flags().MarkDeprecated("quiet", "use --quiet-period")
+	cmd.Flags().MarkHidden("quiet")
 	cmd.Flags().StringVar(&layoutPath, "layout", "", "take watchdog patterns and notify.command from this layout")
 	return cmd
 }
