@@ -407,78 +407,90 @@ func TestEventsSinceAndTail(t *testing.T) {
 	})
 }
 
-// TestOneTeamUpConventions: attach without a terminal says so in words;
-// inbox of a plain process says it has none; up from another layout file of
-// the same team refuses, naming both, unless --layout-change; teams flags a
-// team that is up without a supervisor and says how to start one.
-func TestOneTeamUpConventions(t *testing.T) {
-	t.Parallel()
+// convTeam brings up a team with a lead and a plain process, web.
+func convTeam(t *testing.T, team string) (*testenv.Env, string, string) {
 	e := testenv.New(t)
-	body := "team: conv\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
-	first := standInLayout(e, "first.yaml", body)
-	e.MustRun("up", first)
+	body := "team: " + team + "\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
+	layout := standInLayout(e, "first.yaml", body)
+	e.MustRun("up", layout)
+	return e, layout, body
+}
 
-	t.Run("attach without a terminal", func(t *testing.T) {
-		r := e.Run("attach", "lead", "--team", "conv")
-		if r.Code != 1 || !strings.Contains(r.Stderr, "attach needs a terminal") {
-			t.Errorf("attach without a terminal: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-		}
-	})
+// TestAttachWithoutATerminalSaysSo: in words, not tmux's "open terminal failed".
+func TestAttachWithoutATerminalSaysSo(t *testing.T) {
+	t.Parallel()
+	e, _, _ := convTeam(t, "noterm")
+	r := e.Run("attach", "lead", "--team", "noterm")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "attach needs a terminal") {
+		t.Errorf("attach without a terminal: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
 
-	t.Run("inbox of a process", func(t *testing.T) {
-		r := e.Run("inbox", "web", "--team", "conv")
-		if r.Code != 1 || !strings.Contains(r.Stderr, "web is a plain process") || !strings.Contains(r.Stderr, "no mailbox") {
-			t.Errorf("inbox web: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-		}
-		e.MustRun("inbox", "lead", "--team", "conv")
-	})
+// TestInboxOfAProcessSaysItHasNone: a plain process has no mailbox: exit 1
+// saying so, not an empty list.
+func TestInboxOfAProcessSaysItHasNone(t *testing.T) {
+	t.Parallel()
+	e, _, _ := convTeam(t, "procbox")
+	r := e.Run("inbox", "web", "--team", "procbox")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "web is a plain process") || !strings.Contains(r.Stderr, "no mailbox") {
+		t.Errorf("inbox web: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	e.MustRun("inbox", "lead", "--team", "procbox")
+}
 
-	t.Run("up from another layout file", func(t *testing.T) {
-		other := standInLayout(e, "other/team.yaml", body+"  - name: extra\n    command: [sleep, \"601\"]\n")
-		r := e.Run("up", other)
-		if r.Code != 1 || !strings.Contains(r.Stderr, first) || !strings.Contains(r.Stderr, other) || !strings.Contains(r.Stderr, "--layout-change") {
-			t.Errorf("up other file: exit %d, want 1 naming both files\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-		}
-		if s, _ := readState(t, e, "conv"); s.LayoutPath != first || len(s.Members) != 2 {
-			t.Errorf("a refused up changed the team: layout %s, %d members", s.LayoutPath, len(s.Members))
-		}
-		// The same file through a symlink is the same file.
-		link := filepath.Join(e.Work, "link.yaml")
-		if err := os.Symlink(first, link); err != nil {
-			t.Fatal(err)
-		}
-		e.MustRun("up", link)
-		e.MustRun("up", other, "--layout-change")
-		if s, _ := readState(t, e, "conv"); s.LayoutPath != other || len(s.Members) != 3 {
-			t.Errorf("up --layout-change: layout %s, %d members", s.LayoutPath, len(s.Members))
-		}
-	})
+// TestUpFromAnotherLayoutFileRefuses: the same team up from another file is
+// refused naming both files, and left as it was; the same file through a
+// symlink is the same file; --layout-change makes the team follow the new one.
+func TestUpFromAnotherLayoutFileRefuses(t *testing.T) {
+	t.Parallel()
+	e, first, body := convTeam(t, "twofiles")
+	other := standInLayout(e, "other/team.yaml", body+"  - name: extra\n    command: [sleep, \"601\"]\n")
+	r := e.Run("up", other)
+	if r.Code != 1 || !strings.Contains(r.Stderr, first) || !strings.Contains(r.Stderr, other) || !strings.Contains(r.Stderr, "--layout-change") {
+		t.Errorf("up other file: exit %d, want 1 naming both files\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if s, _ := readState(t, e, "twofiles"); s.LayoutPath != first || len(s.Members) != 2 {
+		t.Errorf("a refused up changed the team: layout %s, %d members", s.LayoutPath, len(s.Members))
+	}
+	link := filepath.Join(e.Work, "link.yaml")
+	if err := os.Symlink(first, link); err != nil {
+		t.Fatal(err)
+	}
+	e.MustRun("up", link)
+	e.MustRun("up", other, "--layout-change")
+	if s, _ := readState(t, e, "twofiles"); s.LayoutPath != other || len(s.Members) != 3 {
+		t.Errorf("up --layout-change: layout %s, %d members", s.LayoutPath, len(s.Members))
+	}
+}
 
-	t.Run("teams flags a team without a supervisor", func(t *testing.T) {
-		if r := e.MustRun("teams"); !regexp.MustCompile(`(?m)^conv +yes +\S+ +pid \d+`).MatchString(r.Stdout) || r.Stderr != "" {
-			t.Errorf("teams with the supervisor running:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
-		}
-		sup := statusOf(t, e, "conv").Supervisor.PID
-		if sup <= 0 {
-			t.Fatal("no supervisor to stop")
-		}
-		syscall.Kill(sup, syscall.SIGKILL)
-		testenv.Eventually(t, 20*time.Second, "the supervisor gone", func() (bool, string) {
-			return !statusOf(t, e, "conv").Supervisor.Running, ""
-		})
-		r := e.MustRun("teams")
-		if !regexp.MustCompile(`(?m)^conv +yes +\S+ +NOT running`).MatchString(r.Stdout) || !strings.Contains(r.Stderr, "team conv is up without a supervisor") || !strings.Contains(r.Stderr, "teamctl supervise --team conv") {
-			t.Errorf("teams without a supervisor:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
-		}
-		var ts []struct {
-			Team       string `json:"team"`
-			Up         bool   `json:"up"`
-			Supervisor struct {
-				Running bool `json:"running"`
-			} `json:"supervisor"`
-		}
-		if err := json.Unmarshal([]byte(e.MustRun("teams", "--json").Stdout), &ts); err != nil || len(ts) != 1 || !ts[0].Up || ts[0].Supervisor.Running {
-			t.Errorf("teams --json: %v %+v", err, ts)
-		}
+// TestTeamsFlagsATeamWithoutASupervisor: as status does, teams says a team is
+// up without a supervisor (nothing watches or restarts it) and how to start one.
+func TestTeamsFlagsATeamWithoutASupervisor(t *testing.T) {
+	t.Parallel()
+	e, _, _ := convTeam(t, "nosup")
+	if r := e.MustRun("teams"); !regexp.MustCompile(`(?m)^nosup +yes +\S+ +pid \d+`).MatchString(r.Stdout) || r.Stderr != "" {
+		t.Errorf("teams with the supervisor running:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+	}
+	sup := statusOf(t, e, "nosup").Supervisor.PID
+	if sup <= 0 {
+		t.Fatal("no supervisor to stop")
+	}
+	syscall.Kill(sup, syscall.SIGKILL)
+	testenv.Eventually(t, 20*time.Second, "the supervisor gone", func() (bool, string) {
+		return !statusOf(t, e, "nosup").Supervisor.Running, ""
 	})
+	r := e.MustRun("teams")
+	if !regexp.MustCompile(`(?m)^nosup +yes +\S+ +NOT running`).MatchString(r.Stdout) || !strings.Contains(r.Stderr, "team nosup is up without a supervisor") || !strings.Contains(r.Stderr, "teamctl supervise --team nosup") {
+		t.Errorf("teams without a supervisor:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+	}
+	var ts []struct {
+		Team       string `json:"team"`
+		Up         bool   `json:"up"`
+		Supervisor struct {
+			Running bool `json:"running"`
+		} `json:"supervisor"`
+	}
+	if err := json.Unmarshal([]byte(e.MustRun("teams", "--json").Stdout), &ts); err != nil || len(ts) != 1 || !ts[0].Up || ts[0].Supervisor.Running {
+		t.Errorf("teams --json: %v %+v", err, ts)
+	}
 }
