@@ -165,11 +165,8 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if data, err := os.ReadFile(path); err == nil {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(data, &obj) == nil && obj != nil {
-				return nil
-			}
+		if TeamConfigReady(path) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -177,4 +174,15 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// TeamConfigReady reports whether path holds a complete JSON object now (see
+// WaitTeamConfig).
+func TeamConfigReady(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(data, &obj) == nil && obj != nil
 }

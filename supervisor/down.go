@@ -30,6 +30,10 @@ type DownResult struct {
 	// Warnings are what down went without (the team's lock, recording the
 	// stop: a read-only or full state folder); the team was stopped all the same.
 	Warnings []string
+	// AlreadyDown: the team was down before (recorded as stopped, no server,
+	// no supervisor), so nothing was done; StoppedAt is when it went down.
+	AlreadyDown bool
+	StoppedAt   time.Time
 }
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
@@ -65,6 +69,16 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err != nil {
 		return nil, err
 	}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
+	if !st.Running() {
+		// Down already: nothing to stop, and its recorded stop stays as it was.
+		// A server or supervisor left running despite the record is stopped below.
+		_, lerr := srv.ListPanes(ctx)
+		if pid, _ := SupervisorPID(team); pid == 0 && isNoServer(lerr) {
+			res.AlreadyDown, res.StoppedAt = true, *st.StoppedAt
+			return res, nil
+		}
+	}
 	var errs []error
 	// The supervisor goes first, so that nothing restarts a member being stopped.
 	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
@@ -73,7 +87,6 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		}
 		errs = append(errs, fmt.Errorf("stop the supervisor: %w", err))
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
 	panes, err := srv.ListPanes(ctx)
 	if err != nil && !isNoServer(err) {
 		// Without the panes there are no process groups to signal; killing the
@@ -102,7 +115,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		groups[p.PID] = name
 	}
 	if !o.Now {
-		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second))
+		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
 	}
 	// The lead goes last: while it runs, its teammates can still reach it (its
 	// mailbox, its team config), and a lead ended first would clean its team
@@ -219,7 +232,7 @@ func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
 // teammate hands the request to its model, which may refuse: so there is a
 // deadline, and what is left gets SIGTERM as usual). It returns the process
 // groups that ended politely.
-func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration) map[int]bool {
+func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) map[int]bool {
 	byPane := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byPane[p.ID] = p
@@ -243,6 +256,10 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 	}
 	if len(asked) == 0 {
 		return nil
+	}
+	// The one wait of down a person would otherwise sit through in silence.
+	if progress != nil {
+		fmt.Fprintf(progress, "asked %d teammate(s) to shut down; waiting up to %s for them to end (--now skips this)…\n", len(asked), wait)
 	}
 	return waitGroups(ctx, asked, wait)
 }

@@ -414,6 +414,17 @@ func scanEvents(r io.Reader, fn func(Event)) (int64, error) {
 // new one as it is appended, until ctx ends, across rotations. It watches the
 // folder with fsnotify (a rotation renames events.jsonl, then makes it anew).
 func FollowEvents(ctx context.Context, team string, fn func(Event)) error {
+	return FollowEventsAfter(ctx, team, func(evs []Event) {
+		for _, e := range evs {
+			fn(e)
+		}
+	}, fn)
+}
+
+// FollowEventsAfter is FollowEvents that hands the events already in the log
+// to backlog, in one call, before any new one reaches fn (`events --tail N
+// -f` shows the last N of them, then follows).
+func FollowEventsAfter(ctx context.Context, team string, backlog func([]Event), fn func(Event)) error {
 	p, err := EventsPath(team)
 	if err != nil {
 		return err
@@ -430,10 +441,12 @@ func FollowEvents(ctx context.Context, team string, fn func(Event)) error {
 		return fmt.Errorf("watch events: %w", err)
 	}
 	var c eventCursor
-	readMore := func() error { return c.read(p, fn) }
-	if err := readMore(); err != nil {
+	var old []Event
+	if err := c.read(p, func(e Event) { old = append(old, e) }); err != nil {
 		return err
 	}
+	backlog(old)
+	readMore := func() error { return c.read(p, fn) }
 	for {
 		select {
 		case <-ctx.Done():

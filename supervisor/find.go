@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,10 @@ import (
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
+
+// ErrNoTeamUp is FindTeam's error when no team is up (and none was named):
+// `down` takes it as nothing to do.
+var ErrNoTeamUp = errors.New("no team is up")
 
 // FindTeam decides which team a command after `up` is about: the --team flag,
 // else TEAMCTL_TEAM, else the only team that is up. Otherwise it says which
@@ -40,9 +45,9 @@ func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
 		return live[0], nil
 	case 0:
 		if len(names) == 0 {
-			return "", fmt.Errorf("no team is up: start one with `teamctl up LAYOUT`")
+			return "", fmt.Errorf("%w: start one with `teamctl up LAYOUT`", ErrNoTeamUp)
 		}
-		return "", fmt.Errorf("no team is up (teams with state: %s); start one with `teamctl up LAYOUT` or name one with --team", strings.Join(names, ", "))
+		return "", fmt.Errorf("%w (teams with state: %s); start one with `teamctl up LAYOUT` or name one with --team", ErrNoTeamUp, strings.Join(names, ", "))
 	default:
 		return "", fmt.Errorf("%d teams are up (%s): name one with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "))
 	}
@@ -56,6 +61,9 @@ type TeamSummary struct {
 	Running int    `json:"running"`
 	Layout  string `json:"layout"`
 	Socket  string `json:"socket"`
+	// Supervisor says whether the team's supervisor runs: a team up without
+	// one is watched, restarted and brokered by nobody.
+	Supervisor SupervisorStatus `json:"supervisor"`
 	// Error says why the team could not be looked at (a corrupt state.json,
 	// say); the other fields are then empty.
 	Error string `json:"error,omitempty"`
@@ -78,7 +86,7 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 			out = append(out, TeamSummary{Team: n, Error: err.Error()})
 			continue
 		}
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor}
 		for _, m := range s.Members {
 			if m.State != StateExited && m.State != StateFailed {
 				ts.Running++

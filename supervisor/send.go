@@ -130,8 +130,11 @@ func Inbox(team, member string) ([]claudecode.Message, error) {
 		return nil, fmt.Errorf("team %s has no member %q", team, member)
 	}
 	name := member
-	if m.Role == state.RoleLead {
+	switch m.Role {
+	case state.RoleLead:
 		name = claudecode.LeadMailboxName
+	case state.RoleProcess:
+		return nil, fmt.Errorf("%s is a plain process, not Claude Code: it has no mailbox (`teamctl attach %s` shows its screen)", member, member)
 	}
 	p, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, name)
 	if err != nil {

@@ -23,6 +23,7 @@ type Options struct {
 	TmuxBin        string        // "" = tmux from PATH
 	ClaudeOverride string        // TEAMCTL_CLAUDE: the program to launch instead of claude.command
 	Recreate       bool          // restart members whose launch changed
+	LayoutChange   bool          // a team up from another layout file follows this one
 	ConfigWait     time.Duration // how long the lead gets to write its team config (default 5s)
 	Width, Height  int           // size of a new session's window (default 200x50)
 	Progress       io.Writer     // one line per member as it comes up; nil for none
@@ -92,6 +93,11 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	if alive && (prev == nil || !prev.Running()) {
 		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
 	}
+	if alive && !o.LayoutChange && !o.Recreate && prev.LayoutPath != "" && !sameFile(prev.LayoutPath, l.Path) {
+		// Same team name, another file: most likely two layouts that picked the
+		// same name, and reconciling would turn one team into the other.
+		return nil, fmt.Errorf("team %s is up from %s, not from %s: `teamctl up %s --layout-change` makes the team follow this file (members it does not name keep running until down; --recreate also restarts the changed ones), or give this layout another team name", l.Team, prev.LayoutPath, l.Path, l.Path)
+	}
 	var known []state.Worktree
 	if prev != nil {
 		known = prev.Worktrees
@@ -111,6 +117,18 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	}
 	u.res.Team = u.st
 	return u.res, err
+}
+
+// sameFile reports whether two layout paths name the same file: equal once
+// cleaned and symlinks resolved (a file that is gone is compared as written).
+func sameFile(a, b string) bool {
+	resolve := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	return resolve(a) == resolve(b)
 }
 
 type upper struct {
@@ -247,6 +265,10 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 	cfgPath, err := claudecode.TeamConfigPath(u.st.ClaudeConfig, u.st.ClaudeTeam)
 	if err != nil {
 		return err
+	}
+	if !claudecode.TeamConfigReady(cfgPath) {
+		// Teammates cannot start before it: the longest wait of a fresh up.
+		u.progress("waiting up to %s for the lead's team config (teammates need it)…", u.o.ConfigWait)
 	}
 	wctx, cancel := context.WithTimeout(ctx, u.o.ConfigWait)
 	err = claudecode.WaitTeamConfig(wctx, cfgPath)

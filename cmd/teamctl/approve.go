@@ -12,7 +12,9 @@ import (
 func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var request string
 	cmd := &cobra.Command{
-		Use:   "approve MEMBER",
+		Use: "approve MEMBER",
+		Example: `  teamctl approve researcher
+  teamctl approve researcher --request perm-123 --team auth-fix`,
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,7 +37,9 @@ func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var request, reason string
 	cmd := &cobra.Command{
-		Use:   "deny MEMBER",
+		Use: "deny MEMBER",
+		Example: `  teamctl deny researcher
+  teamctl deny researcher --reason "use the test database"`,
 		Short: "Refuse a teammate's permission request; it skips the tool",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

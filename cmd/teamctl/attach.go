@@ -14,7 +14,9 @@ import (
 
 func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "attach MEMBER",
+		Use: "attach MEMBER",
+		Example: `  teamctl attach lead
+  teamctl attach researcher --team auth-fix`,
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -31,6 +33,11 @@ func attach(cmd *cobra.Command, io *iostreams.IO, g *globals, team, member strin
 	a, err := supervisor.PrepareAttach(cmd.Context(), team, member, g.tmuxBin)
 	if err != nil {
 		return err
+	}
+	// Checked after the member (a wrong name is said first), in words rather
+	// than tmux's "open terminal failed: not a terminal".
+	if !io.InteractiveTTY() {
+		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", team, member)
 	}
 	hint := ""
 	if tmux.Nested() {

@@ -14,7 +14,9 @@ import (
 func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var noAttach bool
 	cmd := &cobra.Command{
-		Use:   "demo",
+		Use: "demo",
+		Example: `  teamctl demo
+  teamctl demo --no-attach && teamctl status --team demo`,
 		Short: "Bring up a small demo team of stand-in agents (no Claude Code needed) and attach to its lead",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,7 +16,10 @@ func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var timeout time.Duration
 	var now bool
 	cmd := &cobra.Command{
-		Use:   "down",
+		Use: "down",
+		Example: `  teamctl down
+  teamctl down --team auth-fix --timeout 30s
+  teamctl down --now                # no shutdown request: SIGTERM at once`,
 		Short: "Stop the team: a shutdown request, SIGTERM, a grace period, SIGKILL, then its tmux server",
 		Long: `Stop every member of the team and the team's tmux server. Each Claude Code
 teammate is first sent Claude Code's own shutdown_request through its mailbox
@@ -26,10 +30,19 @@ Code's files are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			if errors.Is(err, supervisor.ErrNoTeamUp) {
+				// As `docker compose down`: nothing up is nothing to do, not a failure.
+				fmt.Fprintln(io.Out, "no team is up; nothing to stop")
+				return nil
+			}
 			if err != nil {
 				return err
 			}
 			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			if res != nil && res.AlreadyDown {
+				fmt.Fprintf(io.Out, "team %s is already down (since %s); nothing to stop\n", team, res.StoppedAt.Local().Format(time.DateTime))
+				return nil
+			}
 			if res != nil {
 				msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
 				if err != nil {

@@ -20,10 +20,11 @@ import (
 // fail Claude Code.
 func newHookCmd(ios *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:    "hook",
-		Short:  "Receive a Claude Code hook (called by Claude Code, not by people)",
-		Hidden: true,
-		Args:   cobra.ArbitraryArgs,
+		Use:     "hook",
+		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead teamctl hook`,
+		Short:   "Receive a Claude Code hook (called by Claude Code, not by people)",
+		Hidden:  true,
+		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			team, member := os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER")
 			if !state.ValidTeamName(team) {

@@ -29,7 +29,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 func run(ctx context.Context, io *iostreams.IO, args []string) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
@@ -39,5 +39,17 @@ func run(ctx context.Context, io *iostreams.IO, args []string) int {
 	}
 	// An error may quote what an agent wrote (a name, a message): made visible.
 	fmt.Fprintf(io.ErrOut, "teamctl: %s\n", textsafe.Lines(err.Error()))
+	var ue *usageError
+	if errors.As(err, &ue) || isUnknownCommand(err) {
+		if ue != nil && ue.cmd != nil {
+			cmd = ue.cmd
+		}
+		path := root.CommandPath()
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(io.ErrOut, "see '%s --help'\n", path)
+		return 2
+	}
 	return 1
 }

@@ -20,16 +20,21 @@ func newRunCmd(io *iostreams.IO) *cobra.Command {
 	var quiet time.Duration
 	var layoutPath string
 	cmd := &cobra.Command{
-		Use:   "run [--quiet D] [--layout FILE] -- CMD ARGS...",
+		Use: "run [--quiet-period D] [--layout FILE] -- CMD ARGS...",
+		Example: `  teamctl run -- npm install
+  teamctl run --quiet-period 5s --layout layout.yaml -- ./deploy.sh`,
 		Short: "Run one command in a pseudo-terminal and report on stderr when it waits at a prompt",
 		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
-pane: when its output has been quiet for --quiet and it sits at a prompt
+pane: when its output has been quiet for --quiet-period and it sits at a prompt
 (y/n, Press Enter, Continue?, a Claude Code dialog, …), say so on stderr and run
 the layout's watchdog.notify.command when --layout names one. Input is typed
 into the command's terminal; where it ends, the terminal's end-of-file character
 follows, as script(1) does. The exit code is the command's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("quiet") {
+				fmt.Fprintln(io.ErrOut, "teamctl run: --quiet is now --quiet-period (--quiet still works, for now)")
+			}
 			patterns := stallwatch.DefaultPatterns()
 			var notify []string
 			var team, member string
@@ -41,7 +46,7 @@ follows, as script(1) does. The exit code is the command's.`,
 				patterns = supervisor.WatchPatterns(l.Watchdog)
 				notify = l.Watchdog.Notify.Command
 				team, member = l.Team, runMember(l.Team)
-				if !cmd.Flags().Changed("quiet") {
+				if !cmd.Flags().Changed("quiet-period") && !cmd.Flags().Changed("quiet") {
 					quiet = l.Watchdog.Quiet
 				}
 			}
@@ -72,7 +77,12 @@ follows, as script(1) does. The exit code is the command's.`,
 			return nil
 		},
 	}
-	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "how long the output must be quiet before the screen is checked")
+	cmd.Flags().DurationVar(&quiet, "quiet-period", 2*time.Second, "how long the output must be quiet before the screen is checked (with --layout: its watchdog.quiet)")
+	// Its old name, which meant a duration here while up's -q/--quiet is a
+	// switch: still accepted, hidden, with a note on stderr (cobra's own
+	// deprecation note would go to stdout, which is the command's).
+	cmd.Flags().DurationVar(&quiet, "quiet", 2*time.Second, "")
+	cmd.Flags().MarkHidden("quiet")
 	cmd.Flags().StringVar(&layoutPath, "layout", "", "take watchdog patterns and notify.command from this layout")
 	return cmd
 }

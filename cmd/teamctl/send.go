@@ -17,7 +17,9 @@ import (
 
 func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "send MEMBER TEXT|-",
+		Use: "send MEMBER TEXT|-",
+		Example: `  teamctl send researcher "Look at the token refresh too."
+  git diff | teamctl send lead -`,
 		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +48,9 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "inbox MEMBER",
+		Use: "inbox MEMBER",
+		Example: `  teamctl inbox lead
+  teamctl inbox researcher --json --team auth-fix`,
 		Short: "List a member's Claude Code mailbox (`lead` for the lead's, where teammates write)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,7 +91,9 @@ func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "tasks",
+		Use: "tasks",
+		Example: `  teamctl tasks
+  teamctl tasks --json --team auth-fix`,
 		Short: "List the team's Claude Code tasks (tasks/<team>/*.json)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

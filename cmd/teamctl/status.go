@@ -18,7 +18,10 @@ import (
 func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON, watch bool
 	cmd := &cobra.Command{
-		Use:   "status",
+		Use: "status",
+		Example: `  teamctl status
+  teamctl status -w
+  teamctl status --json --team auth-fix`,
 		Short: "Show every member of the team: pane, pid, state, uptime, folder",
 		Long: `Show every member of the team: pane, pid, state, uptime, folder.
 
@@ -28,7 +31,7 @@ each changed frame is printed after a blank line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if watch && asJSON {
-				return fmt.Errorf("--watch and --json do not go together")
+				return usagef(cmd, "--watch and --json do not go together")
 			}
 			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
 			if err != nil {

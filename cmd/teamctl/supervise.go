@@ -17,7 +17,9 @@ import (
 func newSuperviseCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var toFile bool
 	cmd := &cobra.Command{
-		Use:   "supervise",
+		Use: "supervise",
+		Example: `  teamctl supervise --team auth-fix
+  TEAMCTL_DEBUG=1 teamctl supervise`,
 		Short: "Watch the team's panes: stalls, idle members, exits and restarts (teamctl up starts it)",
 		Long: `Run the team's supervisor in the foreground: it follows every pane's output
 through one tmux control-mode client, reports a member waiting for a human
