@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/tmux"
@@ -140,7 +141,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 					if err := srv.KillServer(ctx); err != nil {
 						return err
 					}
-					supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+					proc.EndStrays(ctx, sockPath, p.o.Grace)
 				}
 				return removeSocket(sockPath)
 			}})

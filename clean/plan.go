@@ -199,7 +199,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 				if err := srv.KillServer(ctx); err != nil {
 					return err
 				}
-				supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+				proc.EndStrays(ctx, sockPath, p.o.Grace)
 				return nil
 			}})
 	case sockErr == nil:
@@ -272,7 +272,7 @@ func (p *planner) paneAction(team string, srv *tmux.Server, pn tmux.Pane, why st
 	return p.add(&Action{Step: StepPane, Team: team, Target: target, Why: why, needs: needs,
 		do: func(ctx context.Context) error {
 			if !pn.Dead && pn.PID > 0 {
-				supervisor.EndTree(ctx, pn.PID, p.o.Grace)
+				proc.EndTree(ctx, pn.PID, p.o.Grace)
 			}
 			if _, err := srv.Run(ctx, "kill-pane", "-t", pn.ID); err != nil && !errors.Is(err, tmux.ErrNoServer) && !strings.Contains(err.Error(), "can't find pane") {
 				return err

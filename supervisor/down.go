@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/teamctl/teamctl/claudecode"
 	"io"
-	"syscall"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/proc"
@@ -145,35 +144,25 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	return res, errors.Join(errs...)
 }
 
-// terminate ends the process groups gs: SIGTERM to those still running, up to
-// timeout for them to end, SIGKILL to the rest (waited for, so that whatever
-// goes next finds them gone). Groups that already ended count as terminated.
+// terminate ends the process groups gs (pgid → member name) with the one stop
+// loop, and says which needed SIGKILL.
 func terminate(ctx context.Context, gs map[int]string, timeout time.Duration, res *DownResult, progress io.Writer) {
 	if len(gs) == 0 {
 		return
 	}
-	live := proc.LiveGroups()
+	targets := make([]proc.Target, 0, len(gs))
 	for pgid := range gs {
-		if live[pgid] {
-			syscall.Kill(-pgid, syscall.SIGTERM)
-		}
+		targets = append(targets, proc.Group(pgid))
 	}
-	gone := waitGroups(ctx, gs, timeout)
-	killed := map[int]string{}
-	for pgid, name := range gs {
-		if gone[pgid] {
-			res.Terminated = append(res.Terminated, name)
-			continue
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		killed[pgid] = name
-		res.Killed = append(res.Killed, name)
+	r := proc.End(ctx, targets, timeout)
+	for _, t := range r.Terminated {
+		res.Terminated = append(res.Terminated, gs[t.PID])
+	}
+	for _, t := range r.Killed {
+		res.Killed = append(res.Killed, gs[t.PID])
 		if progress != nil {
-			fmt.Fprintf(progress, "%s did not stop within %s: killed\n", name, timeout)
+			fmt.Fprintf(progress, "%s did not stop within %s: killed\n", gs[t.PID], timeout)
 		}
-	}
-	if len(killed) > 0 {
-		waitGroups(ctx, killed, 5*time.Second)
 	}
 }
 
@@ -192,31 +181,6 @@ func leadPane(st *state.Team, panes []tmux.Pane) tmux.Pane {
 	return tmux.Pane{}
 }
 
-// waitGroups waits until every process group has no living process, or the
-// timeout; it returns which groups are gone.
-func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duration) map[int]bool {
-	gone := map[int]bool{}
-	deadline := time.Now().Add(timeout)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		live := proc.LiveGroups()
-		for pgid := range groups {
-			if !live[pgid] {
-				gone[pgid] = true
-			}
-		}
-		if len(gone) == len(groups) || time.Now().After(deadline) {
-			return gone
-		}
-		select {
-		case <-ctx.Done():
-			return gone
-		case <-tick.C:
-		}
-	}
-}
-
 // endStrays ends what the team left outside its panes' process groups: Claude
 // Code runs each Bash command in a session of its own, and when Claude Code is
 // SIGKILLed those shells live on, reparented to init. They still carry the TMUX
@@ -224,7 +188,7 @@ func waitGroups(ctx context.Context, groups map[int]string, timeout time.Duratio
 // socket, which is how they are found: nothing of another server (another team,
 // or the same team name under another TMUX_TMPDIR) matches.
 func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
-	return EndStrays(ctx, state.SocketPath(st.Team), grace)
+	return proc.EndStrays(ctx, state.SocketPath(st.Team), grace)
 }
 
 // askTeammatesToShutDown sends each running Claude Code teammate Claude Code's
@@ -261,5 +225,14 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 	if progress != nil {
 		fmt.Fprintf(progress, "asked %d teammate(s) to shut down; waiting up to %s for them to end (--now skips this)…\n", len(asked), wait)
 	}
-	return waitGroups(ctx, asked, wait)
+	targets := make([]proc.Target, 0, len(asked))
+	for pgid := range asked {
+		targets = append(targets, proc.Group(pgid))
+	}
+	gone := proc.Wait(ctx, targets, wait)
+	out := map[int]bool{}
+	for t := range gone {
+		out[t.PID] = true
+	}
+	return out
 }

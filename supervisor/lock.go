@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/state"
 )
@@ -98,27 +99,17 @@ func StopSupervisor(ctx context.Context, team string, timeout time.Duration) err
 		return err
 	}
 	if pid > 0 {
-		syscall.Kill(pid, syscall.SIGTERM)
+		proc.End(ctx, []proc.Target{proc.Process(pid)}, timeout)
 	}
-	deadline := time.Now().Add(timeout)
-	killed := false
-	for {
-		if p, _ := SupervisorPID(team); p == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			if killed || pid <= 0 {
-				return fmt.Errorf("the team's supervisor (pid %d) does not stop", pid)
-			}
-			syscall.Kill(pid, syscall.SIGKILL)
-			killed, deadline = true, time.Now().Add(5*time.Second)
-		}
-		select {
-		case <-ctx.Done():
+	// The kernel drops the flock with the process: wait for that (a holder
+	// that has not written its pid yet gets the same time to finish starting).
+	if !proc.Until(ctx, 5*time.Second, func() bool { p, _ := SupervisorPID(team); return p == 0 }) {
+		if ctx.Err() != nil {
 			return ctx.Err()
-		case <-time.After(20 * time.Millisecond): // poll interval while waiting for an exit
 		}
+		return fmt.Errorf("the team's supervisor (pid %d) does not stop", pid)
 	}
+	return nil
 }
 
 // StartSupervisor starts `exe supervise --team T --log-to-file` detached, in
