@@ -319,3 +319,25 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 		}
 	}
 }
+
+// PanesLeadFirst are the members' pane ids, the lead's first: what finds the
+// team's session on its server.
+func (t *Team) PanesLeadFirst() []string {
+	var ids []string
+	for _, m := range t.Members {
+		if m.Role == RoleLead {
+			ids = append([]string{m.Pane}, ids...)
+		} else {
+			ids = append(ids, m.Pane)
+		}
+	}
+	return ids
+}
+
+// IsStatusFile reports whether a file of a team's folder, by name, is one
+// whose change may change the team's status: what up and down record
+// (state.json), what the supervisor knows (live.json), what happened
+// (events.jsonl). Live views watch these.
+func IsStatusFile(name string) bool {
+	return name == "state.json" || name == "live.json" || name == "events.jsonl"
+}

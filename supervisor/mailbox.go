@@ -16,36 +16,16 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
 )
 
-// StateWaitingApproval: a teammate asked the lead for a tool permission and waits.
-const StateWaitingApproval = "waiting-approval"
-
-// Protocol event kinds.
 const (
-	EventMessage            = "message"
-	EventPermissionRequest  = "permission-request"
-	EventPermissionAnswer   = "permission-answer"
-	EventConfig             = "config"
-	EventMailboxCorrupt     = "mailbox-corrupt"
-	EventMailboxTooLarge    = "mailbox-too-large"
-	EventTask               = "task"
-	EventMember             = "member"
 	mailboxDebounce         = 20 * time.Millisecond
 	maxSeenLeadInboxEntries = 5000
 )
-
-// Request is a teammate's pending permission request, as status shows it.
-type Request struct {
-	ID          string    `json:"id"`
-	Tool        string    `json:"tool"`
-	Description string    `json:"description,omitempty"`
-	Input       string    `json:"input,omitempty"` // in short
-	Since       time.Time `json:"since"`
-}
 
 // mailWatch follows the lead's inbox (where teammates' permission requests,
 // idle notifications and messages arrive) and the team's event log (where
@@ -54,7 +34,7 @@ type mailWatch struct {
 	w           *fsnotify.Watcher
 	leadInbox   string
 	events      string
-	eventsAt    eventCursor // how far the event log was read, across rotations
+	eventsAt    state.EventCursor // how far the event log was read, across rotations
 	queue       string
 	config      string            // the lead's team config.json
 	members     map[string]bool   // its members as last read, to report changes
@@ -89,7 +69,7 @@ func (s *sup) watchMail() error {
 	if err != nil {
 		return err
 	}
-	evPath, err := EventsPath(s.team)
+	evPath, err := state.EventsPath(s.team)
 	if err != nil {
 		return err
 	}
@@ -117,10 +97,10 @@ func (s *sup) watchMail() error {
 	if tasksDir != "" && os.MkdirAll(tasksDir, 0o700) == nil {
 		w.Add(tasksDir)
 	}
-	queue, _ := leadQueuePath(s.team)
+	queue, _ := state.LeadQueuePath(s.team)
 	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
 		fire: make(chan struct{}, 1), dirty: map[string]bool{},
-		eventsAt: eventsEnd(evPath)} // answers before this start are in live.json already
+		eventsAt: state.EventsEnd(evPath)} // answers before this start are in live.json already
 	s.mail = m
 	go func() {
 		for {
@@ -217,7 +197,7 @@ func (s *sup) readLeadInbox() {
 		// stays too large, however often teammates write to it.
 		if !s.mail.tooLarge {
 			s.mail.tooLarge = true
-			s.event(Event{Kind: EventMailboxTooLarge, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s is %d bytes, over the limit of %d; not read until it is smaller", large.Path, large.Size, large.Limit)})
+			s.event(state.Event{Kind: state.EventMailboxTooLarge, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s is %d bytes, over the limit of %d; not read until it is smaller", large.Path, large.Size, large.Limit)})
 		}
 	case errors.As(err, &corrupt):
 		// Never overwritten (claudecode keeps it as it is); reported once per
@@ -226,7 +206,7 @@ func (s *sup) readLeadInbox() {
 			mark := fmt.Sprintf("%d-%d", fi.Size(), fi.ModTime().UnixNano())
 			if mark != s.mail.corruptMark {
 				s.mail.corruptMark = mark
-				s.event(Event{Kind: EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.mail.leadInbox, corrupt.Err)})
+				s.event(state.Event{Kind: state.EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.mail.leadInbox, corrupt.Err)})
 			}
 		}
 	case err != nil:
@@ -266,58 +246,58 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 			name = msg.From
 		}
 		w := s.watchOf(name)
-		req := &Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: short(string(p.Input), 200), Since: time.Now().UTC()}
+		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: time.Now().UTC()}
 		if s.answerByRule(name, p, req) {
 			return
 		}
-		lm := &LiveMember{State: StateWaitingApproval, Since: req.Since, Request: req}
+		lm := &state.LiveMember{State: state.StateWaitingApproval, Since: req.Since, Request: req}
 		if w != nil {
 			lm.Pane = w.id
 			w.live = lm
 		}
 		s.live.Members[name] = lm
-		s.event(Event{Kind: EventPermissionRequest, Member: name, Pane: lm.Pane, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
+		s.event(state.Event{Kind: state.EventPermissionRequest, Member: name, Pane: lm.Pane, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
 	case claudecode.IdleNotification:
 		name := p.From
 		if name == "" {
 			name = msg.From
 		}
 		w := s.watchOf(name)
-		if w == nil || w.live.State == StateWaitingApproval {
+		if w == nil || w.live.State == state.StateWaitingApproval {
 			return
 		}
-		w.live.Result = short(p.Result, 500)
-		if w.live.State != StateIdle {
-			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: time.Now().UTC(), Result: w.live.Result}
+		w.live.Result = textsafe.Short(p.Result, 500)
+		if w.live.State != state.StateIdle {
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: time.Now().UTC(), Result: w.live.Result}
 			w.rechecked = false
-			s.event(Event{Kind: EventIdle, Member: name, Pane: w.id, Detail: "idle_notification: " + short(p.Result, 200)})
+			s.event(state.Event{Kind: state.EventIdle, Member: name, Pane: w.id, Detail: "idle_notification: " + textsafe.Short(p.Result, 200)})
 		}
 		s.live.Members[name] = w.live
 	default:
 		if ok {
-			s.event(Event{Kind: EventMessage, Member: msg.From, Detail: fmt.Sprintf("%T", v)})
+			s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: fmt.Sprintf("%T", v)})
 			return
 		}
-		s.event(Event{Kind: EventMessage, Member: msg.From, Detail: short(msg.Text, 200)})
+		s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: textsafe.Short(msg.Text, 200)})
 	}
 }
 
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
 // as recorded in the event log.
 func (s *sup) readAnswers() {
-	s.mail.eventsAt.read(s.mail.events, func(e Event) {
-		if e.Kind == EventHook {
+	s.mail.eventsAt.Read(s.mail.events, func(e state.Event) {
+		if e.Kind == state.EventHook {
 			s.fromHook(e)
 			return
 		}
-		if e.Kind != EventPermissionAnswer {
+		if e.Kind != state.EventPermissionAnswer {
 			return
 		}
 		w := s.watchOf(e.Member)
 		if w == nil || w.live.Request == nil || w.live.Request.ID != e.RequestID {
 			return
 		}
-		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
 		s.live.Members[e.Member] = w.live
 	})
 }
@@ -331,96 +311,10 @@ func (s *sup) watchOf(name string) *paneWatch {
 	return nil
 }
 
-func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// AnswerPermission writes the lead's answer to a teammate's pending permission request
-// into the teammate's mailbox, and records it. requestID "" means the
-// member's pending request.
-func AnswerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string) (string, error) {
-	st, err := loadRunning(team)
-	if err != nil {
-		return "", err
-	}
-	if _, ok := st.Member(member); !ok {
-		return "", fmt.Errorf("team %s has no member %q", team, member)
-	}
-	req, err := pendingRequest(st.ClaudeConfig, st.ClaudeTeam, team, member, requestID)
-	if err != nil {
-		return "", err
-	}
-	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, member)
-	if err != nil {
-		return "", err
-	}
-	msg := claudecode.ApproveMessage(req, time.Now())
-	kind := "approved"
-	if !approve {
-		if reason == "" {
-			reason = "denied by a person (teamctl deny)"
-		}
-		msg = claudecode.DenyMessage(req, reason, time.Now())
-		kind = "denied: " + reason
-	}
-	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := claudecode.AppendMessage(mctx, inbox, msg); err != nil {
-		return "", fmt.Errorf("answer %s: %w", member, err)
-	}
-	ev, err := OpenEventLog(team)
-	if err != nil {
-		return "", err
-	}
-	defer ev.Close()
-	return req.RequestID, ev.Append(Event{Kind: EventPermissionAnswer, Member: member, RequestID: req.RequestID, Tool: req.ToolName, Detail: kind})
-}
-
-// pendingRequest finds member's permission request: the one named, else the
-// newest from that member that no answer in the event log names.
-func pendingRequest(configDir, claudeTeam, team, member, id string) (claudecode.PermissionRequest, error) {
-	inbox, err := claudecode.InboxPath(configDir, claudeTeam, claudecode.LeadMailboxName)
-	if err != nil {
-		return claudecode.PermissionRequest{}, err
-	}
-	msgs, err := claudecode.ReadMailbox(inbox)
-	if err != nil {
-		return claudecode.PermissionRequest{}, err
-	}
-	answered := map[string]bool{}
-	evs, _ := ReadEvents(team)
-	for _, e := range evs {
-		if e.Kind == EventPermissionAnswer {
-			answered[e.RequestID] = true
-		}
-	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		v, _ := claudecode.ParseProtocol(msgs[i].Text)
-		p, ok := v.(claudecode.PermissionRequest)
-		if !ok || strings.SplitN(p.AgentID, "@", 2)[0] != member && msgs[i].From != member {
-			continue
-		}
-		if id != "" && p.RequestID == id {
-			return p, nil
-		}
-		if id == "" && !answered[p.RequestID] {
-			return p, nil
-		}
-	}
-	if id != "" {
-		return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request %q", member, id)
-	}
-	return claudecode.PermissionRequest{}, fmt.Errorf("%s has no permission request waiting", member)
-}
-
 // answerByRule answers a permission request when the layout's rules decide it
 // (the member's and the team's; deny wins), records both the request and the
 // answer naming the rule, and reports whether it did. No rule, no answer.
-func (s *sup) answerByRule(member string, p claudecode.PermissionRequest, req *Request) bool {
+func (s *sup) answerByRule(member string, p claudecode.PermissionRequest, req *state.Request) bool {
 	if s.lay == nil {
 		return false
 	}
@@ -439,23 +333,16 @@ func (s *sup) answerByRule(member string, p claudecode.PermissionRequest, req *R
 	if d == permrules.Ask {
 		return false
 	}
-	now := time.Now()
-	msg, how := claudecode.ApproveMessage(p, now), "automatic: allowed by rule "+rule.Text
+	how, reason := "automatic: allowed by rule "+rule.Text, ""
 	if d == permrules.Deny {
-		msg, how = claudecode.DenyMessage(p, "denied by rule "+rule.Text, now), "automatic: denied by rule "+rule.Text
+		how, reason = "automatic: denied by rule "+rule.Text, "denied by rule "+rule.Text
 	}
-	inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, member)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err = claudecode.AppendMessage(ctx, inbox, msg)
-		cancel()
-	}
-	if err != nil {
+	if err := claudecode.AnswerRequest(context.Background(), s.st.ClaudeConfig, s.st.ClaudeTeam, member, p, reason); err != nil {
 		s.log.Warn("answer by rule", "member", member, "err", err)
 		return false // a person can still answer it
 	}
-	s.event(Event{Kind: EventPermissionRequest, Member: member, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
-	s.event(Event{Kind: EventPermissionAnswer, Member: member, RequestID: p.RequestID, Tool: p.ToolName, Detail: how})
+	s.event(state.Event{Kind: state.EventPermissionRequest, Member: member, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
+	s.event(state.Event{Kind: state.EventPermissionAnswer, Member: member, RequestID: p.RequestID, Tool: p.ToolName, Detail: how})
 	return true
 }
 
@@ -486,7 +373,7 @@ func (s *sup) checkConfig() {
 		if written, werr := claudecode.WriteTeamConfigIfMissing(s.mail.config, minimal); werr != nil {
 			s.log.Warn("recreate team config", "err", werr)
 		} else if written {
-			s.event(Event{Kind: EventConfig, Detail: "the team's config.json was gone; wrote a minimal one so teammates can reach the lead"})
+			s.event(state.Event{Kind: state.EventConfig, Detail: "the team's config.json was gone; wrote a minimal one so teammates can reach the lead"})
 		}
 		return
 	}
@@ -500,12 +387,12 @@ func (s *sup) checkConfig() {
 	if s.mail.members != nil {
 		for name := range now {
 			if !s.mail.members[name] {
-				s.event(Event{Kind: EventMember, Member: name, Detail: "joined the team's config.json"})
+				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "joined the team's config.json"})
 			}
 		}
 		for name := range s.mail.members {
 			if !now[name] {
-				s.event(Event{Kind: EventMember, Member: name, Detail: "left the team's config.json"})
+				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "left the team's config.json"})
 			}
 		}
 	}
@@ -532,18 +419,18 @@ func (s *sup) leadCwd() string {
 // mean the member finished its turn (idle), PermissionRequest and Notification
 // mean it may be asking, so its screen is looked at now rather than after the
 // quiet period.
-func (s *sup) fromHook(e Event) {
+func (s *sup) fromHook(e state.Event) {
 	w := s.watchOf(e.Member)
-	if w == nil || w.live.State == StateExited || w.live.State == StateFailed {
+	if w == nil || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
 	switch e.Hook {
 	case "Stop", "TeammateIdle":
-		if w.live.State != StateIdle && w.live.State != StateWaitingApproval && w.live.State != StateStalled {
-			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: time.Now().UTC()}
+		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled {
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: time.Now().UTC()}
 			w.rechecked = false
 			s.live.Members[w.member] = w.live
-			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
+			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
 		}
 	case "PermissionRequest", "Notification":
 		s.requestCapture(w)

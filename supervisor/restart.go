@@ -5,31 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
-
-// RestartWanted says whether a member's restart policy ("" is on-failure)
-// relaunches it after it ended with exit status code (nil: unknown) or signal
-// sig. (A member the lead spawned is never relaunched, and one that exits too
-// often is given up on: see afterExit.)
-func RestartWanted(policy string, code *int, sig int) bool {
-	failed := sig != 0 || code == nil || *code != 0
-	switch policy {
-	case "never":
-		return false
-	case "always":
-		return true
-	}
-	return failed
-}
 
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
 func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	m, ok := s.st.Member(w.member)
-	if !ok || w.origin != state.OriginLayout || !RestartWanted(m.Restart, code, sig) {
+	if !ok || w.origin != state.OriginLayout || !launch.RestartWanted(m.Restart, code, sig) {
 		return
 	}
 	recent := w.exits[:0]
@@ -41,9 +28,9 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	w.exits = append(recent, now)
 	if len(w.exits) > maxExits {
 		reason := fmt.Sprintf("exited %d times within %s; not restarting", len(w.exits), exitWindow)
-		w.live = &LiveMember{Pane: w.id, State: StateFailed, Since: now, ExitCode: code, Reason: reason}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateFailed, Since: now, ExitCode: code, Reason: reason}
 		s.live.Members[w.member] = w.live
-		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
+		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
 		return
 	}
 	first := minBackoff
@@ -64,24 +51,25 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 // starting a new session under the same id.
 func (s *sup) doRestart(ctx context.Context, pane string) {
 	w := s.panes[pane]
-	if w == nil || w.live.State != StateExited {
+	if w == nil || w.live.State != state.StateExited {
 		return
 	}
 	m, ok := s.st.Member(w.member)
 	if !ok {
 		return
 	}
-	if m.Role == state.RoleTeammate {
-		if err := deliverPrompt(ctx, s.st, s.lay, m.Name); err != nil {
+	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" {
+		// A relaunched teammate is a new Claude Code session: it has not seen it.
+		if err := claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, m.Name, prompt); err != nil {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 		}
 	}
 	// A batch, not Run: the env values must not go on a tmux command line.
 	// (Not the control client either: the loop must never wait on its replies.)
 	var b tmux.Batch
-	b.Add(relaunchArgs(s.st, m)...)
+	b.Add(launch.RespawnArgs(m, claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID))...)
 	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
-		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
+		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
 	pid := 0
@@ -103,30 +91,10 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if pid > 0 {
 		w.pid = pid
 	}
-	w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
-	s.event(Event{Kind: EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
-}
-
-// resumeArgv is a lead's argv for a relaunch that resumes its conversation:
-// `--session-id U` becomes `--resume U` and the first prompt is not sent again.
-// (A lead that never stored a conversation is relaunched as it was started.)
-func resumeArgv(m *state.Member) []string {
-	var out []string
-	for i := 0; i < len(m.Argv); i++ {
-		a := m.Argv[i]
-		switch {
-		case a == "--session-id" && i+1 < len(m.Argv):
-			out = append(out, "--resume", m.Argv[i+1])
-			i++
-		case a == "--":
-			return out // the first prompt, which the resumed conversation already has
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
+	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
 }
 
 // updateMember changes one member in state.json under the team's lock and

@@ -32,7 +32,7 @@ func (s *sup) syncLater() {
 // spawned), panes that went are let go. Every newly watched pane is looked at
 // once straight away, so a stall that began while no supervisor ran is found.
 // prev is the live state a previous supervisor left (at start-up only).
-func (s *sup) sync(ctx context.Context, prev *Live) error {
+func (s *sup) sync(ctx context.Context, prev *state.Live) error {
 	s.syncSoon = nil
 	panes, err := s.srv.ListPanes(ctx)
 	if err != nil {
@@ -63,14 +63,14 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 			}
 		}
 		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: time.Now(),
-			live: &LiveMember{Pane: p.ID, State: StateRunning, Since: time.Now().UTC()}}
+			live: &state.LiveMember{Pane: p.ID, State: state.StateRunning, Since: time.Now().UTC()}}
 		if prev != nil {
 			if old := prev.Members[name]; old != nil && old.Pane == p.ID && (old.PID == 0 || old.PID == p.PID) {
 				// Keep what was known of the same process: a stall reported before
 				// is not reported again, a failed member stays failed. A pane
 				// relaunched meanwhile (another pid) starts afresh.
 				w.live = old
-				if old.State == StateExited || old.State == StateFailed {
+				if old.State == state.StateExited || old.State == state.StateFailed {
 					w.exitPID = strconv.Itoa(p.PID)
 				}
 			}
@@ -79,16 +79,16 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 		s.live.Members[name] = w.live
 		changed = true
 		statusReady := p.DeadStatus != nil || p.DeadSignal != 0 // else the subscription tells us shortly
-		if p.Dead && statusReady && w.live.State != StateFailed {
+		if p.Dead && statusReady && w.live.State != state.StateFailed {
 			// It exited while nobody watched (or before the first look): handle
 			// the exit now, reporting it unless a previous supervisor did.
-			reported := w.live.State == StateExited
+			reported := w.live.State == state.StateExited
 			w.exitPID = strconv.Itoa(p.PID)
 			now := time.Now().UTC()
-			w.live = &LiveMember{Pane: p.ID, State: StateExited, Since: now, ExitCode: p.DeadStatus}
+			w.live = &state.LiveMember{Pane: p.ID, State: state.StateExited, Since: now, ExitCode: p.DeadStatus}
 			s.live.Members[name] = w.live
 			if !reported {
-				s.event(Event{Kind: EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
+				s.event(state.Event{Kind: state.EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
 			}
 			s.afterExit(w, p.DeadStatus, p.DeadSignal, now)
 		}
@@ -105,10 +105,10 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 				w.restartTimer.Stop()
 			}
 			delete(s.panes, id)
-			if w.live.State != StateExited && w.live.State != StateFailed {
-				s.event(Event{Kind: EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
+			if w.live.State != state.StateExited && w.live.State != state.StateFailed {
+				s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
 			}
-			s.live.Members[w.member] = &LiveMember{Pane: id, State: StateExited, Since: time.Now().UTC()}
+			s.live.Members[w.member] = &state.LiveMember{Pane: id, State: state.StateExited, Since: time.Now().UTC()}
 			changed = true
 		}
 	}
@@ -212,6 +212,6 @@ func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) erro
 		}
 		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
 	}
-	s.event(Event{Kind: EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
+	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
 	return nil
 }

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,13 +16,6 @@ import (
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
-)
-
-// Member states the supervisor adds to running and exited.
-const (
-	StateIdle    = "idle"
-	StateStalled = "stalled"
-	StateFailed  = "failed"
 )
 
 // Restart limits: more than maxExits exits within exitWindow and the member is
@@ -52,7 +46,7 @@ type paneWatch struct {
 	timer              *time.Timer
 	armed              bool
 	capturing          bool
-	live               *LiveMember
+	live               *state.LiveMember
 	screen             string
 	exits              []time.Time
 	restartTimer       *time.Timer
@@ -78,8 +72,8 @@ type sup struct {
 	lay       *layouts.Layout // nil when the layout file no longer parses
 	det       *stallwatch.Detector
 	quiet     time.Duration
-	ev        *EventLog
-	live      *Live
+	ev        *state.EventLog
+	live      *state.Live
 
 	panes      map[string]*paneWatch
 	fire       chan string    // quiet or settle timer of a pane
@@ -103,16 +97,16 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	// The event log is opened before the lock is taken: `up` waits only for
 	// the lock, so a refusal here (a symlink) is what it reports.
-	ev, err := OpenEventLog(team)
+	ev, err := state.OpenEventLog(team)
 	if err != nil {
 		return err
 	}
 	defer ev.Close()
-	lock, err := takeSupervisorLock(team)
+	lock, err := state.TakeSupervisorLock(team)
 	if err != nil {
 		return err
 	}
-	defer lock.release()
+	defer lock.Release()
 	st, err := state.Load(team)
 	if err != nil {
 		return err
@@ -129,8 +123,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	s.configure()
 	s.ev = ev
-	prev, _ := ReadLive(team)
-	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
+	prev, _ := state.ReadLive(team)
+	s.live = &state.Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*state.LiveMember{}}
 
 	if err := s.connect(ctx); err != nil {
 		// A person's `attach -d` may detach it at once: try again while the
@@ -148,7 +142,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	defer s.mail.close()
 
 	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
-	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
 	if prev != nil {
 		s.live.LeadInboxSeen, s.live.LeadQueueOffset = prev.LeadInboxSeen, prev.LeadQueueOffset
 	}
@@ -160,7 +154,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	err = s.loop(ctx)
 	s.log.Info("stopping", "err", err)
-	s.event(Event{Kind: EventSupervisor, Detail: "stopped"})
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: "stopped"})
 	return err
 }
 
@@ -174,33 +168,12 @@ func (s *sup) configure() {
 	} else {
 		s.lay = l
 		s.quiet = l.Watchdog.Quiet
-		patterns = WatchPatterns(l.Watchdog)
+		patterns = l.Watchdog.StallPatterns()
 	}
 	s.det = stallwatch.New(patterns)
 }
 
-// WatchPatterns are a layout's patterns first, then the defaults they do not replace.
-func WatchPatterns(w layouts.Watchdog) []stallwatch.Pattern {
-	var out []stallwatch.Pattern
-	own := map[string]bool{}
-	for _, p := range w.Patterns {
-		cp, err := stallwatch.Compile(p.Name, p.Regex, stallwatch.Scope(p.Scope))
-		if err == nil {
-			out = append(out, cp)
-			own[p.Name] = true
-		}
-	}
-	if w.Defaults {
-		for _, p := range stallwatch.DefaultPatterns() {
-			if !own[p.Name] {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-func (s *sup) event(e Event) {
+func (s *sup) event(e state.Event) {
 	if err := s.ev.Append(e); err != nil {
 		s.log.Error("event log", "err", err)
 	}
@@ -211,7 +184,7 @@ func (s *sup) saveLive() {
 	for _, w := range s.panes {
 		w.live.PID = w.pid
 	}
-	if err := writeLive(s.team, s.live); err != nil {
+	if err := state.WriteLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}
 }
@@ -226,7 +199,7 @@ func (s *sup) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("find the team's panes: %w", err)
 	}
-	ctl, err := s.srv.Control(cctx, sessionTarget(s.st, panes))
+	ctl, err := s.srv.Control(cctx, tmux.TeamSessionTarget(panes, s.st.PanesLeadFirst(), s.st.Session))
 	if err != nil {
 		return fmt.Errorf("follow the team's panes: %w", err)
 	}
@@ -275,7 +248,7 @@ func (s *sup) reconnect(ctx context.Context, why string) bool {
 		if err == nil {
 			if err = s.connect(ctx); err == nil {
 				s.log.Warn("control client lost; reconnected", "why", why, "attempts", attempt)
-				s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("lost its tmux control client (%s); reconnected", why)})
+				s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("lost its tmux control client (%s); reconnected", why)})
 				return true
 			}
 		}
@@ -301,7 +274,7 @@ func (s *sup) resync(ctx context.Context) {
 	}
 	for _, w := range s.panes {
 		w.capturing = false // a capture sent to the old client got an error or nothing
-		if w.live.State != StateExited && w.live.State != StateFailed {
+		if w.live.State != state.StateExited && w.live.State != state.StateFailed {
 			s.requestCapture(w)
 		}
 	}
@@ -364,7 +337,7 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 		w.lastOutput = time.Now()
 		if !w.armed {
 			d := s.quiet
-			if (w.live.State == StateStalled || w.live.State == StateIdle) && !w.rechecked {
+			if (w.live.State == state.StateStalled || w.live.State == state.StateIdle) && !w.rechecked {
 				// The first output after a stall or idle is looked at soon; if the
 				// state holds (a redraw, a blinking cursor), later output waits for
 				// the quiet period, so an animated screen costs no stream of captures.
@@ -400,7 +373,7 @@ func (s *sup) timerFired(id string) {
 		return
 	}
 	w.armed = false
-	if w.live.State != StateStalled && w.live.State != StateIdle {
+	if w.live.State != state.StateStalled && w.live.State != state.StateIdle {
 		if left := s.quiet - time.Since(w.lastOutput); left > 0 {
 			s.arm(w, left)
 			return
@@ -410,7 +383,7 @@ func (s *sup) timerFired(id string) {
 }
 
 func (s *sup) requestCapture(w *paneWatch) {
-	if w.capturing || w.live.State == StateExited || w.live.State == StateFailed {
+	if w.capturing || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
 	w.capturing = true
@@ -448,10 +421,10 @@ func (s *sup) judge(ctx context.Context, c capture) {
 		s.log.Debug("capture", "pane", c.pane, "err", c.err)
 		return
 	}
-	if w.live.State == StateExited || w.live.State == StateFailed {
+	if w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
-	if w.live.State == StateWaitingApproval {
+	if w.live.State == state.StateWaitingApproval {
 		return // the mailbox says what it waits for; its screen says nothing more
 	}
 	v := s.det.Check(c.screen)
@@ -459,38 +432,38 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	now := time.Now().UTC()
 	switch v.Kind {
 	case stallwatch.Stalled:
-		if prev.State == StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
+		if prev.State == state.StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
 			w.screen = c.screen
 			return // the same stall, still waiting (maybe with what was typed at it)
 		}
-		if prev.State == StateStalled {
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		if prev.State == state.StateStalled {
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
-		w.live = &LiveMember{Pane: w.id, State: StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
 		w.rechecked = false
 		w.screen = c.screen
-		s.event(Event{Kind: EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
+		s.event(state.Event{Kind: state.EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
 		s.notifier.stalled(ctx, w, v)
 	case stallwatch.Idle:
-		if prev.State == StateStalled {
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		if prev.State == state.StateStalled {
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
-		if prev.State != StateIdle {
-			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: now}
+		if prev.State != state.StateIdle {
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: now}
 			w.rechecked = false
-			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id})
+			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id})
 		}
 		s.notifier.idle(ctx, w)
 	default:
 		switch prev.State {
-		case StateStalled:
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
-		case StateIdle:
-			s.event(Event{Kind: EventWorking, Member: w.member, Pane: w.id})
-		case StateRunning:
+		case state.StateStalled:
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		case state.StateIdle:
+			s.event(state.Event{Kind: state.EventWorking, Member: w.member, Pane: w.id})
+		case state.StateRunning:
 			return
 		}
-		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: now}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: now}
 	}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
@@ -536,9 +509,9 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		// Running again, relaunched by someone else (`teamctl up`, `teamctl
 		// restart`): no restart of ours is due any more, and a failed member
 		// starts with a clean crash-loop window.
-		if (w.live.State == StateExited || w.live.State == StateFailed) && f[3] != w.exitPID {
+		if (w.live.State == state.StateExited || w.live.State == state.StateFailed) && f[3] != w.exitPID {
 			s.relaunched(w)
-			w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
 		}
@@ -547,7 +520,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	if f[3] == w.exitPID {
 		return
 	}
-	if w.live.State == StateFailed {
+	if w.live.State == state.StateFailed {
 		// A process we did not start died: someone relaunched the failed
 		// member and it ended again before we saw it run.
 		s.relaunched(w)
@@ -587,9 +560,9 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	w.statusTries = 0
 	w.exitPID = f[3]
 	now := time.Now().UTC()
-	w.live = &LiveMember{Pane: w.id, State: StateExited, Since: now, ExitCode: code}
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
-	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
+	s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
 }
@@ -628,3 +601,5 @@ func questionLines(screen, question string) int {
 	}
 	return n
 }
+
+func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }

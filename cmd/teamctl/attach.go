@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -20,24 +20,24 @@ func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			return attach(cmd, io, g, team, args[0])
+			return attach(cmd, io, t, args[0])
 		},
 	}
 }
 
-func attach(cmd *cobra.Command, io *iostreams.IO, g *globals, team, member string) error {
-	a, err := supervisor.PrepareAttach(cmd.Context(), team, member, g.tmuxBin)
+func attach(cmd *cobra.Command, io *iostreams.IO, t *team.Team, member string) error {
+	a, err := t.Attach(cmd.Context(), member)
 	if err != nil {
 		return err
 	}
 	// Checked after the member (a wrong name is said first), in words rather
 	// than tmux's "open terminal failed: not a terminal".
 	if !io.InteractiveTTY() {
-		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", team, member)
+		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", t.Name, member)
 	}
 	hint := ""
 	if tmux.Nested() {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -29,8 +29,8 @@ what is still running after --timeout, the lead last. Worktrees and Claude
 Code's files are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
-			if errors.Is(err, supervisor.ErrNoTeamUp) {
+			t, err := g.open(cmd)
+			if errors.Is(err, team.ErrNoTeamUp) {
 				// As `docker compose down`: nothing up is nothing to do, not a failure.
 				fmt.Fprintln(io.Out, "no team is up; nothing to stop")
 				return nil
@@ -38,15 +38,16 @@ Code's files are left alone.`,
 			if err != nil {
 				return err
 			}
-			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			res, err := t.Down(cmd.Context(), team.DownOptions{Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			name := t.Name
 			if res != nil && res.AlreadyDown {
-				fmt.Fprintf(io.Out, "team %s is already down (since %s); nothing to stop\n", team, res.StoppedAt.Local().Format(time.DateTime))
+				fmt.Fprintf(io.Out, "team %s is already down (since %s); nothing to stop\n", name, res.StoppedAt.Local().Format(time.DateTime))
 				return nil
 			}
 			if res != nil {
-				msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
+				msg := fmt.Sprintf("team %s is down: %d stopped", name, len(res.Terminated))
 				if err != nil {
-					msg = fmt.Sprintf("team %s: %d stopped", team, len(res.Terminated))
+					msg = fmt.Sprintf("team %s: %d stopped", name, len(res.Terminated))
 				}
 				if len(res.Killed) > 0 {
 					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
@@ -60,7 +61,7 @@ Code's files are left alone.`,
 				}
 			}
 			if err != nil {
-				return fmt.Errorf("down %s: %w", team, err)
+				return fmt.Errorf("down %s: %w", name, err)
 			}
 			return nil
 		},

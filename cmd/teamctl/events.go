@@ -11,7 +11,8 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newEventsCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -45,11 +46,11 @@ last N of them. With --follow, new events are printed as they happen after those
 			if !cmd.Flags().Changed("tail") {
 				tail = -1 // all
 			}
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			name, err := team.Find(cmd.Context(), g.team, g.tmuxBin)
 			if err != nil {
 				return err
 			}
-			show := func(e supervisor.Event) {
+			show := func(e state.Event) {
 				if e.Time.Before(from) {
 					return
 				}
@@ -60,10 +61,10 @@ last N of them. With --follow, new events are printed as they happen after those
 				}
 				fmt.Fprintln(io.Out, formatEvent(io, e))
 			}
-			backlog := func(evs []supervisor.Event) {
+			backlog := func(evs []state.Event) {
 				// Several writers append, so the log is in time order only
 				// roughly: every event is looked at, not a search's cut.
-				evs = slices.DeleteFunc(evs, func(e supervisor.Event) bool { return e.Time.Before(from) })
+				evs = slices.DeleteFunc(evs, func(e state.Event) bool { return e.Time.Before(from) })
 				if tail >= 0 && len(evs) > tail {
 					evs = evs[len(evs)-tail:]
 				}
@@ -72,9 +73,9 @@ last N of them. With --follow, new events are printed as they happen after those
 				}
 			}
 			if follow {
-				return supervisor.FollowEventsAfter(cmd.Context(), team, backlog, show)
+				return state.FollowEventsAfter(cmd.Context(), name, backlog, show)
 			}
-			evs, err := supervisor.ReadEvents(team)
+			evs, err := state.ReadEvents(name)
 			if err != nil {
 				return err
 			}
@@ -107,25 +108,25 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 // formatEvent is one event for a person. Its text comes from teammates, hooks
 // and panes, so every field is made visible (textsafe) before it reaches the
 // terminal; --json prints the event as it is.
-func formatEvent(io *iostreams.IO, e supervisor.Event) string {
+func formatEvent(io *iostreams.IO, e state.Event) string {
 	var b strings.Builder
 	v := textsafe.Visible
-	fmt.Fprintf(&b, "%s  %-12s %-14s", e.Time.Local().Format(time.TimeOnly), v(e.Member), colorKind(io, v(e.Kind)))
+	fmt.Fprintf(&b, "%s  %-12s %-14s", e.Time.Local().Format(time.TimeOnly), v(e.Member), colorKind(io, e.Kind))
 	switch e.Kind {
-	case supervisor.EventStall:
+	case state.EventStall:
 		fmt.Fprintf(&b, " %s: %s", v(e.Pattern), v(e.Line))
-	case supervisor.EventStallCleared:
+	case state.EventStallCleared:
 		fmt.Fprintf(&b, " (was %s)", v(e.Pattern))
-	case supervisor.EventExit:
+	case state.EventExit:
 		if e.ExitCode != nil {
 			fmt.Fprintf(&b, " exit code %d", *e.ExitCode)
 		}
 		if e.Signal != 0 {
 			fmt.Fprintf(&b, " signal %d", e.Signal)
 		}
-	case supervisor.EventAnswer:
+	case state.EventAnswer:
 		fmt.Fprintf(&b, " keys %q", e.Keys)
-	case supervisor.EventRestart:
+	case state.EventRestart:
 		fmt.Fprintf(&b, " restart #%d", e.Restarts)
 	}
 	if e.Detail != "" {
@@ -134,12 +135,12 @@ func formatEvent(io *iostreams.IO, e supervisor.Event) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-func colorKind(io *iostreams.IO, kind string) string {
-	padded := fmt.Sprintf("%-14s", kind)
+func colorKind(io *iostreams.IO, kind state.EventKind) string {
+	padded := fmt.Sprintf("%-14s", textsafe.Visible(string(kind)))
 	switch kind {
-	case supervisor.EventStall, supervisor.EventFailed:
+	case state.EventStall, state.EventFailed:
 		return io.Color("31", padded)
-	case supervisor.EventIdle:
+	case state.EventIdle:
 		return io.Color("33", padded)
 	}
 	return padded

@@ -11,7 +11,6 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 // newHookCmd is what Claude Code's hooks call (teamctl passes them in
@@ -51,8 +50,8 @@ func newHookCmd(ios *iostreams.IO) *cobra.Command {
 			detail := strings.TrimSpace(strings.Join([]string{h.Event, h.Type, h.Message}, " "))
 			// Only a team that exists gets the event: a stray TEAMCTL_TEAM must
 			// not make a state folder.
-			if ev, err := supervisor.OpenTeamEventLog(team); err == nil {
-				ev.Append(supervisor.Event{Kind: supervisor.EventHook, Member: member, Hook: h.Event, Detail: detail})
+			if ev, err := state.OpenTeamEventLog(team); err == nil {
+				ev.Append(state.Event{Kind: state.EventHook, Member: member, Hook: h.Event, Detail: detail})
 				ev.Close()
 			}
 			return nil

@@ -251,7 +251,16 @@ members:
     command: [sh, -c, "exit 7"]
     restart: never
 `))
-	waitMember(t, e, "table", "bad", 20*time.Second, func(m memberStatus) bool { return m.State == "exited" })
+	// Its exit is known (tmux may call a pane dead a moment before it knows
+	// the status): the supervisor reported it.
+	testenv.Eventually(t, 20*time.Second, "bad's exit event", func() (bool, string) {
+		for _, ev := range events(t, e, "table") {
+			if ev.Member == "bad" && ev.Kind == "exit" && ev.ExitCode != nil && *ev.ExitCode == 7 {
+				return true, ""
+			}
+		}
+		return false, ""
+	})
 	r := e.MustRun("up", standInLayout(e, "team.yaml", body))
 	var badLine string
 	for _, ln := range strings.Split(r.Stdout, "\n") {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/team"
 )
 
 // version, when set at build time with -ldflags "-X main.version=…", is the
@@ -107,4 +108,14 @@ func addGeneratedExamples(root *cobra.Command) {
 			}
 		}
 	}
+}
+
+// open opens the team a command acts on: --team, else TEAMCTL_TEAM, else the
+// only team that is up.
+func (g *globals) open(cmd *cobra.Command) (*team.Team, error) {
+	name, err := team.Find(cmd.Context(), g.team, g.tmuxBin)
+	if err != nil {
+		return nil, err
+	}
+	return team.Open(cmd.Context(), name, g.tmuxBin)
 }

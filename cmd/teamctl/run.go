@@ -11,9 +11,9 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/notify"
 	"github.com/teamctl/teamctl/ptywatch"
 	"github.com/teamctl/teamctl/stallwatch"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 func newRunCmd(io *iostreams.IO) *cobra.Command {
@@ -36,15 +36,15 @@ follows, as script(1) does. The exit code is the command's.`,
 				fmt.Fprintln(io.ErrOut, "teamctl run: --quiet is now --quiet-period (--quiet still works, for now)")
 			}
 			patterns := stallwatch.DefaultPatterns()
-			var notify []string
+			var notifyCmd []string
 			var team, member string
 			if layoutPath != "" {
 				l, err := layouts.Parse(layoutPath)
 				if err != nil {
 					return err
 				}
-				patterns = supervisor.WatchPatterns(l.Watchdog)
-				notify = l.Watchdog.Notify.Command
+				patterns = l.Watchdog.StallPatterns()
+				notifyCmd = l.Watchdog.Notify.Command
 				team, member = l.Team, runMember(l.Team)
 				if !cmd.Flags().Changed("quiet-period") && !cmd.Flags().Changed("quiet") {
 					quiet = l.Watchdog.Quiet
@@ -59,10 +59,10 @@ follows, as script(1) does. The exit code is the command's.`,
 				Quiet: quiet, Detector: stallwatch.New(patterns), Stdin: io.In, Stdout: io.Out, Cols: cols, Rows: rows,
 				OnStall: func(v stallwatch.Verdict) {
 					fmt.Fprintf(io.ErrOut, "\nteamctl run: %s is waiting for input: %s (pattern %s)\n", args[0], textsafe.Visible(v.Line), textsafe.Visible(v.Pattern))
-					if len(notify) > 0 {
+					if len(notifyCmd) > 0 {
 						notifying.Go(func() {
-							if err := supervisor.RunNotifyCommand(cmd.Context(), notify, team, member, v); err != nil {
-								fmt.Fprintf(io.ErrOut, "teamctl run: notify command %s: %v\n", notify[0], err)
+							if err := notify.Run(cmd.Context(), notifyCmd, team, member, v); err != nil {
+								fmt.Fprintf(io.ErrOut, "teamctl run: notify command %s: %v\n", notifyCmd[0], err)
 							}
 						})
 					}

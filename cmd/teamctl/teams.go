@@ -8,7 +8,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -20,7 +20,7 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "List the teams teamctl knows, up or down",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ts, err := supervisor.ListTeams(cmd.Context(), g.tmuxBin)
+			ts, err := team.List(cmd.Context(), g.tmuxBin)
 			if err != nil {
 				return err
 			}

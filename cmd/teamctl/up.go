@@ -10,7 +10,7 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/layouts"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 type upOptions struct {
@@ -67,7 +67,7 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	if err != nil {
 		return fmt.Errorf("up %s: %w", l.Team, err)
 	}
-	opts := supervisor.Options{
+	opts := team.UpOptions{
 		Teamctl: self,
 		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate, LayoutChange: o.changeFile,
 		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
@@ -75,13 +75,17 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	if !o.quiet {
 		opts.Progress = io.Out
 	}
-	res, err := supervisor.Up(cmd.Context(), l, opts)
+	res, err := team.Up(cmd.Context(), l, opts)
 	if err != nil {
 		return fmt.Errorf("up %s: %w", l.Team, err)
 	}
+	t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
+	if err != nil {
+		return err
+	}
 	if o.foreground {
 		if !o.quiet {
-			st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+			st, err := t.Status(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -90,13 +94,13 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 		}
 		return supervise(cmd, io, g, l.Team, false)
 	}
-	if err := startSupervisor(io, l.Team, o.quiet, self); err != nil {
+	if err := startSupervisor(io, t, o.quiet, self); err != nil {
 		return err
 	}
 	if o.quiet {
 		return nil
 	}
-	st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+	st, err := t.Status(cmd.Context())
 	if err != nil {
 		return err
 	}

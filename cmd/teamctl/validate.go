@@ -11,8 +11,9 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 // validation is `validate --json`: the same findings as the text output, one
@@ -90,14 +91,14 @@ func validate(file string) validation {
 	}
 	v.Team, v.Lead, v.Members = l.Team, l.Lead.Name, len(l.Members)
 	// A layout's own --settings must be readable: Up merges teamctl's hooks into it.
-	if err := supervisor.CheckSettings(l); err != nil {
+	if err := launch.CheckSettings(l); err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			v.Problems = append(v.Problems, validationProblem{File: file, Message: line})
 		}
 		return v
 	}
 	// Not the layout's fault, but up would fail on it: TMUX_TMPDIR is too long.
-	if err := supervisor.CheckSocket(l.Team); err != nil {
+	if err := team.CheckSocket(l.Team); err != nil {
 		v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
 		return v
 	}

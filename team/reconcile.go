@@ -1,10 +1,11 @@
-package supervisor
+package team
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -15,7 +16,7 @@ import (
 func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
 	u.st.Worktrees = u.wts
-	plan, err := Plan(u.l, u.progs, prev.LeadSessionID)
+	plan, err := launch.Plan(u.l, u.progs, prev.LeadSessionID)
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 		byID[p.ID] = p
 	}
 
-	var missing, respawn []Launch
+	var missing, respawn []launch.Launch
 	inLayout := map[string]bool{}
 	for _, x := range plan {
 		inLayout[x.Member.Name] = true
@@ -72,7 +73,7 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	}
 	u.st.LayoutPath, u.st.LayoutDigest = u.l.Path, u.l.Digest
 
-	if err := u.prepareTeammates(ctx, append(append([]Launch{}, missing...), respawn...)); err != nil {
+	if err := u.prepareTeammates(ctx, append(append([]launch.Launch{}, missing...), respawn...)); err != nil {
 		return err
 	}
 	if err := u.respawn(ctx, respawn); err != nil {
@@ -92,7 +93,7 @@ func (u *upper) note(format string, a ...any) {
 
 // respawn relaunches members in their own panes (respawn-pane -k), then reads
 // their new pids.
-func (u *upper) respawn(ctx context.Context, launches []Launch) error {
+func (u *upper) respawn(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return nil
 	}
@@ -100,7 +101,7 @@ func (u *upper) respawn(ctx context.Context, launches []Launch) error {
 	for _, x := range launches {
 		m, _ := u.st.Member(x.Member.Name)
 		args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(x.Cwd)}
-		args = append(args, envFlags(x.Env)...)
+		args = append(args, launch.EnvFlags(x.Env)...)
 		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
 	}
 	if _, err := u.srv.RunBatch(ctx, &b); err != nil {

@@ -1,7 +1,10 @@
-// Package supervisor brings a team up from its layout and keeps it: it decides
-// what every pane runs, creates the panes on the team's private tmux server,
-// records the team's state, and takes it down again.
-package supervisor
+// Package launch decides what every pane of a team runs — its argv, its
+// environment, its folder — for a first start (Plan), a relaunch in place and
+// a resumed conversation (RespawnArgs), with Claude Code's hooks merged into
+// the layout's own --settings, and whether an exit calls for a restart
+// (RestartWanted). It is pure: it runs nothing and changes no file, so the
+// exact launch of any layout is a table test.
+package launch
 
 import (
 	"crypto/sha256"
@@ -176,10 +179,10 @@ func dedupeEnv(env []string) []string {
 	return out
 }
 
-// lookupEnv finds name in the layout's settings for a member (member env over
+// LookupEnv finds name in the layout's settings for a member (member env over
 // team env), falling back to teamctl's own environment, which the team's tmux
 // server inherits.
-func lookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(string) string) string {
+func LookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(string) string) string {
 	for i := len(m.Env) - 1; i >= 0; i-- {
 		if m.Env[i].Name == name {
 			return m.Env[i].Value
@@ -191,4 +194,11 @@ func lookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(str
 		}
 	}
 	return getenv(name)
+}
+
+// SessionEnv is the tmux session's environment: the team's env and
+// TEAMCTL_TEAM. Teammates the lead spawns itself get the session's
+// environment, not the lead's, so the team's env must be there too.
+func SessionEnv(l *layouts.Layout) []string {
+	return dedupeEnv(append(envPairs(l.Env), "TEAMCTL_TEAM="+l.Team))
 }

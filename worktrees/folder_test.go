@@ -1,11 +1,11 @@
-package supervisor
+package worktrees
 
 import "testing"
 
 // A worktrees folder may be beside the repository or inside it, never the
 // repository itself or a folder above it (where <folder>/<team>/<member> could
 // be any folder of the repository).
-func TestCheckWorktreeFolder(t *testing.T) {
+func TestCheckFolder(t *testing.T) {
 	for folder, ok := range map[string]bool{
 		"/src/app/.teamctl/worktrees": true,
 		"/src/app/wt":                 true,
@@ -17,7 +17,7 @@ func TestCheckWorktreeFolder(t *testing.T) {
 		"/":                           false,
 		"wt":                          false,
 	} {
-		if err := CheckWorktreeFolder(folder, "/src/app"); (err == nil) != ok {
+		if err := CheckFolder(folder, "/src/app"); (err == nil) != ok {
 			t.Errorf("%s: %v, want ok=%v", folder, err, ok)
 		}
 	}

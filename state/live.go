@@ -1,4 +1,4 @@
-package supervisor
+package state
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
-	"github.com/teamctl/teamctl/state"
 )
 
 // Live is what the supervisor knows right now about each member, rewritten
@@ -26,23 +25,32 @@ type Live struct {
 	LeadQueueOffset int64 `json:"lead_queue_offset,omitempty"`
 }
 
+// Request is a teammate's pending permission request, as status shows it.
+type Request struct {
+	ID          string    `json:"id"`
+	Tool        string    `json:"tool"`
+	Description string    `json:"description,omitempty"`
+	Input       string    `json:"input,omitempty"` // in short
+	Since       time.Time `json:"since"`
+}
+
 // LiveMember is one member's watched state.
 type LiveMember struct {
-	Pane     string    `json:"pane"`
-	PID      int       `json:"pid,omitempty"` // the pane's process this is about: a relaunched pane's new process is not failed
-	State    string    `json:"state"`         // running, idle, stalled, exited, failed
-	Since    time.Time `json:"since"`
-	Pattern  string    `json:"pattern,omitempty"`
-	Line     string    `json:"line,omitempty"`
-	Excerpt  string    `json:"excerpt,omitempty"`
-	ExitCode *int      `json:"exit_code,omitempty"`
-	Reason   string    `json:"reason,omitempty"`  // why failed
-	Request  *Request  `json:"request,omitempty"` // when waiting-approval
-	Result   string    `json:"result,omitempty"`  // the last thing it said (idle_notification)
+	Pane     string      `json:"pane"`
+	PID      int         `json:"pid,omitempty"` // the pane's process this is about: a relaunched pane's new process is not failed
+	State    MemberState `json:"state"`
+	Since    time.Time   `json:"since"`
+	Pattern  string      `json:"pattern,omitempty"`
+	Line     string      `json:"line,omitempty"`
+	Excerpt  string      `json:"excerpt,omitempty"`
+	ExitCode *int        `json:"exit_code,omitempty"`
+	Reason   string      `json:"reason,omitempty"`  // why failed
+	Request  *Request    `json:"request,omitempty"` // when waiting-approval
+	Result   string      `json:"result,omitempty"`  // the last thing it said (idle_notification)
 }
 
 func livePath(team string) (string, error) {
-	dir, err := state.Dir(team)
+	dir, err := Dir(team)
 	if err != nil {
 		return "", err
 	}
@@ -72,7 +80,8 @@ func ReadLive(team string) (*Live, error) {
 	return l, nil
 }
 
-func writeLive(team string, l *Live) error {
+// WriteLive replaces the team's live state (atomically): the supervisor's.
+func WriteLive(team string, l *Live) error {
 	p, err := livePath(team)
 	if err != nil {
 		return err
@@ -84,13 +93,14 @@ func writeLive(team string, l *Live) error {
 	return atomicfile.WriteFile(p, append(b, '\n'), 0o600)
 }
 
-// clearLive removes the live state, when a team starts afresh or goes down:
+// ClearLive removes the live state, when a team starts afresh or goes down:
 // pane IDs start again from %0 on a new server and must not meet old states.
-func clearLive(team string) {
+// The lead queue goes with it: text for a lead that is gone.
+func ClearLive(team string) {
 	if p, err := livePath(team); err == nil {
 		os.Remove(p)
 	}
-	if p, err := leadQueuePath(team); err == nil {
-		os.Remove(p) // text for a lead that is gone
+	if p, err := LeadQueuePath(team); err == nil {
+		os.Remove(p)
 	}
 }

@@ -1,4 +1,4 @@
-package supervisor
+package team
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 // `down` takes it as nothing to do.
 var ErrNoTeamUp = errors.New("no team is up")
 
-// FindTeam decides which team a command after `up` is about: the --team flag,
+// Find decides which team a command after `up` is about: the --team flag,
 // else TEAMCTL_TEAM, else the only team that is up. Otherwise it says which
 // teams there are.
-func FindTeam(ctx context.Context, flag, tmuxBin string) (string, error) {
+func Find(ctx context.Context, flag, tmuxBin string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
@@ -69,16 +69,16 @@ type TeamSummary struct {
 	Error string `json:"error,omitempty"`
 }
 
-// ListTeams summarises every team with state. A team that cannot be looked
+// List summarises every team with state. A team that cannot be looked
 // at is listed with its error rather than hiding the others.
-func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
+func List(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 	names, err := state.List()
 	if err != nil {
 		return nil, err
 	}
 	out := []TeamSummary{}
 	for _, n := range names {
-		s, err := GetStatus(ctx, n, tmuxBin)
+		s, err := getStatus(ctx, n, tmuxBin)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
@@ -88,7 +88,7 @@ func ListTeams(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 		}
 		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor}
 		for _, m := range s.Members {
-			if m.State != StateExited && m.State != StateFailed {
+			if m.State != state.StateExited && m.State != state.StateFailed {
 				ts.Running++
 			}
 		}

@@ -1,4 +1,4 @@
-package supervisor
+package team
 
 import (
 	"context"
@@ -24,8 +24,8 @@ func (a *Attachment) Cmd(ctx context.Context, message string) *exec.Cmd {
 	return a.srv.AttachCmd(ctx, a.target, message)
 }
 
-// PrepareAttach selects member's pane (and its window) so that attaching lands on it.
-func PrepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {
+// prepareAttach selects member's pane (and its window) so that attaching lands on it.
+func prepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {
 	st, err := state.Load(team)
 	if err != nil {
 		return nil, err

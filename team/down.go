@@ -1,12 +1,13 @@
-package supervisor
+package team
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/teamctl/teamctl/claudecode"
 	"io"
 	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
 
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
@@ -37,7 +38,7 @@ type DownResult struct {
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
 
-// Down stops the team: Claude Code teammates are asked to shut down (unless
+// down stops the team: Claude Code teammates are asked to shut down (unless
 // Now), then SIGTERM to every other pane's process group, a grace period and
 // SIGKILL to what is left, then the same for the lead, then the team's tmux
 // server goes. Worktrees and Claude Code's files are left alone.
@@ -48,7 +49,7 @@ func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
 // that socket from being ended; the errors come back after. A state folder
 // that cannot be written (no lock file to take, the stop not recorded) is a
 // warning in the result, not a failure: the team is down.
-func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
+func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -73,7 +74,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		// Down already: nothing to stop, and its recorded stop stays as it was.
 		// A server or supervisor left running despite the record is stopped below.
 		_, lerr := srv.ListPanes(ctx)
-		if pid, _ := SupervisorPID(team); pid == 0 && isNoServer(lerr) {
+		if pid, _ := state.SupervisorPID(team); pid == 0 && isNoServer(lerr) {
 			res.AlreadyDown, res.StoppedAt = true, *st.StoppedAt
 			return res, nil
 		}
@@ -134,7 +135,7 @@ func Down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if len(res.Strays) > 0 && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
 	}
-	clearLive(team)
+	state.ClearLive(team)
 	now := time.Now().UTC()
 	st.StoppedAt = &now
 	st.UpdatedAt = now

@@ -1,4 +1,4 @@
-package supervisor
+package team
 
 import (
 	"context"
@@ -6,18 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
-
-// DefaultWorktreeFolder is where members' worktrees go inside the repository
-// (under <team>/<member>) unless the layout names another folder.
-const DefaultWorktreeFolder = ".teamctl/worktrees"
 
 // WorktreePlace is where a member's worktree goes and what it holds.
 type WorktreePlace struct {
@@ -43,9 +39,9 @@ func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (Wo
 	}
 	folder := l.Worktrees
 	if folder == "" {
-		folder = filepath.Join(repo.Main, DefaultWorktreeFolder)
+		folder = filepath.Join(repo.Main, worktrees.DefaultFolder)
 	}
-	if err := CheckWorktreeFolder(folder, repo.Main); err != nil {
+	if err := worktrees.CheckFolder(folder, repo.Main); err != nil {
 		return WorktreePlace{}, fmt.Errorf("member %s: worktrees: %w", m.Name, err)
 	}
 	p := WorktreePlace{Repo: repo, Folder: folder, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
@@ -54,21 +50,6 @@ func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (Wo
 		p.Branch = "teamctl/" + l.Team + "/" + m.Name
 	}
 	return p, nil
-}
-
-// CheckWorktreeFolder refuses a worktrees folder that is the repository's
-// main checkout or a folder above it: <folder>/<team>/<member> could then be
-// any folder of the repository, and clean (which removes a recorded worktree
-// only at such a place) could not tell the team's worktrees from it.
-func CheckWorktreeFolder(folder, main string) error {
-	if !filepath.IsAbs(folder) {
-		return fmt.Errorf("%s is not an absolute path", folder)
-	}
-	rel, err := filepath.Rel(filepath.Clean(folder), filepath.Clean(main))
-	if err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
-		return fmt.Errorf("%s is the repository %s or a folder above it: put the worktrees beside it (../wt) or inside it", folder, main)
-	}
-	return nil
 }
 
 func firstErr(errs ...error) error {
@@ -121,7 +102,7 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 			u.progress("%-16s worktree %s (branch %s)", m.Name, p.Path, p.Branch)
 		}
 		if u.l.Worktrees == "" && !excluded[p.Repo.Common] {
-			if err := worktrees.Exclude(p.Repo.Common, "/"+DefaultWorktreeFolder+"/"); err != nil {
+			if err := worktrees.Exclude(p.Repo.Common, "/"+worktrees.DefaultFolder+"/"); err != nil {
 				return nil, ours, err
 			}
 			excluded[p.Repo.Common] = true
@@ -161,7 +142,7 @@ func (u *upper) trust(m layouts.Member, p WorktreePlace) error {
 
 // globalConfig is the Claude Code config file member m's Claude Code reads.
 func (u *upper) globalConfig(m layouts.Member) string {
-	getenv := func(name string) string { return lookupEnv(u.l, m, name, os.Getenv) }
+	getenv := func(name string) string { return launch.LookupEnv(u.l, m, name, os.Getenv) }
 	return claudecode.GlobalConfigPath(getenv("CLAUDE_CONFIG_DIR"), getenv("HOME"))
 }
 

@@ -1,4 +1,4 @@
-package supervisor
+package team
 
 import (
 	"context"
@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
 
-// Options tune Up.
-type Options struct {
+// UpOptions tune Up.
+type UpOptions struct {
 	TmuxBin        string        // "" = tmux from PATH
 	ClaudeOverride string        // TEAMCTL_CLAUDE: the program to launch instead of claude.command
 	Recreate       bool          // restart members whose launch changed
@@ -30,8 +30,8 @@ type Options struct {
 	Teamctl        string        // this teamctl's path, which Claude Code's hooks call ("" for no hooks)
 }
 
-// Result says what Up did.
-type Result struct {
+// UpResult says what Up did.
+type UpResult struct {
 	Team      *state.Team
 	Started   []string // members launched in a new pane
 	Respawned []string // members relaunched in their pane (exited, or changed with --recreate)
@@ -52,7 +52,7 @@ const idFormat = "#{pane_id}\x1f#{pane_pid}\x1f#{window_id}"
 
 // Up brings the team of layout l up on its private tmux server, or completes it
 // when it is already up: running members are left alone, missing ones started.
-func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
+func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) {
 	if o.ConfigWait == 0 {
 		o.ConfigWait = 5 * time.Second
 	}
@@ -62,14 +62,14 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	if err := CheckSocket(l.Team); err != nil {
 		return nil, err
 	}
-	progs, err := ResolvePrograms(l, o.ClaudeOverride)
+	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
 	if err != nil {
 		return nil, err
 	}
 	progs.Teamctl = o.Teamctl
 	// A layout's own --settings must be readable before anything is made
 	// (worktrees, a server): Plan merges teamctl's hooks into it.
-	if err := CheckSettings(l); err != nil {
+	if err := launch.CheckSettings(l); err != nil {
 		return nil, err
 	}
 	unlock, err := state.Lock(ctx, l.Team)
@@ -78,7 +78,7 @@ func Up(ctx context.Context, l *layouts.Layout, o Options) (*Result, error) {
 	}
 	defer unlock()
 
-	u := &upper{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &Result{}}
+	u := &upper{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &UpResult{}}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
 		return nil, err
@@ -133,10 +133,10 @@ func sameFile(a, b string) bool {
 
 type upper struct {
 	l      *layouts.Layout
-	o      Options
-	progs  Programs
+	o      UpOptions
+	progs  launch.Programs
 	srv    *tmux.Server
-	res    *Result
+	res    *UpResult
 	st     *state.Team
 	target string           // the team's session, exactly (its id once the server runs)
 	wts    []state.Worktree // the worktrees teamctl made, for state
@@ -162,7 +162,7 @@ func (u *upper) progress(format string, a ...any) {
 }
 
 func (u *upper) configDir() string {
-	getenv := func(name string) string { return lookupEnv(u.l, u.l.Lead, name, os.Getenv) }
+	getenv := func(name string) string { return launch.LookupEnv(u.l, u.l.Lead, name, os.Getenv) }
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
@@ -174,11 +174,11 @@ func (u *upper) configDir() string {
 func (u *upper) fresh(ctx context.Context) error {
 	now := time.Now().UTC()
 	leadSession := claudecode.NewSessionID()
-	plan, err := Plan(u.l, u.progs, leadSession)
+	plan, err := launch.Plan(u.l, u.progs, leadSession)
 	if err != nil {
 		return err
 	}
-	clearLive(u.l.Team)
+	state.ClearLive(u.l.Team)
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
@@ -205,13 +205,13 @@ func (u *upper) fresh(ctx context.Context) error {
 	b.Add("set-option", "-g", "pane-border-format", " #{?@teamctl-member,#{@teamctl-member},#{pane_title}} ")
 	args := []string{"new-session", "-d", "-s", u.l.Team, "-n", lead.Member.Name,
 		"-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", tmux.EscapeFormat(lead.Cwd)}
-	args = append(args, envFlags(lead.Env)...)
+	args = append(args, launch.EnvFlags(lead.Env)...)
 	args = append(args, "-P", "-F", idFormat)
 	b.Add(append(args, tmux.CommandArgs(lead.Argv)...)...)
 	// new-session's -e also lands in the session's environment, which every later
 	// pane inherits: take the lead's own settings back out, and leave there only
 	// the team's env, which teammates the lead spawns itself must get.
-	sessionEnv := dedupeEnv(append(envPairs(u.l.Env), "TEAMCTL_TEAM="+u.l.Team))
+	sessionEnv := launch.SessionEnv(u.l)
 	keep := map[string]bool{}
 	for _, kv := range sessionEnv {
 		name, val, _ := strings.Cut(kv, "=")
@@ -252,8 +252,8 @@ func (u *upper) fresh(ctx context.Context) error {
 
 // prepareTeammates makes sure the lead's team config exists, then leaves each
 // teammate's prompt in its mailbox, where Claude Code delivers it as the first turn.
-func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
-	var mates []Launch
+func (u *upper) prepareTeammates(ctx context.Context, launches []launch.Launch) error {
+	var mates []launch.Launch
 	for _, x := range launches {
 		if x.Role == state.RoleTeammate {
 			mates = append(mates, x)
@@ -306,7 +306,7 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []Launch) error {
 
 // create opens a pane for each launch in one tmux invocation, then names and
 // colours them in a second (their IDs are known only then), then saves state.
-func (u *upper) create(ctx context.Context, launches []Launch) error {
+func (u *upper) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
@@ -325,7 +325,7 @@ func (u *upper) create(ctx context.Context, launches []Launch) error {
 			args = []string{"split-window", "-d", "-h", "-f", "-t", leadPane}
 		}
 		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
-		args = append(args, envFlags(x.Env)...)
+		args = append(args, launch.EnvFlags(x.Env)...)
 		args = append(args, "-P", "-F", idFormat)
 		b.Add(append(args, tmux.CommandArgs(x.Argv)...)...)
 		if u.l.Arrangement != "windows" && leadPane != "" {
@@ -352,7 +352,7 @@ func (u *upper) create(ctx context.Context, launches []Launch) error {
 
 // runCreate runs a batch of pane creations. When tmux stops part-way, the panes
 // it did create are found by their command and recorded, so `down` can end them.
-func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []Launch) ([]string, error) {
+func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.Launch) ([]string, error) {
 	out, err := u.srv.RunBatch(ctx, b)
 	if err == nil && len(out) != len(launches) {
 		err = fmt.Errorf("tmux printed %d pane IDs for %d new panes", len(out), len(launches))
@@ -370,7 +370,7 @@ func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []Launch)
 }
 
 // record notes a launched member in the state, from tmux's "pane pid window" line.
-func (u *upper) record(x Launch, line string, now time.Time) error {
+func (u *upper) record(x launch.Launch, line string, now time.Time) error {
 	f := strings.Split(line, "\x1f")
 	if len(f) != 3 {
 		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
@@ -439,71 +439,4 @@ func tmuxColour(c string) string {
 		return "colour213"
 	}
 	return c
-}
-
-func envFlags(env []string) []string {
-	out := make([]string, 0, 2*len(env))
-	for _, kv := range env {
-		out = append(out, "-e", kv)
-	}
-	return out
-}
-
-// ResolvePrograms finds every program the layout launches, so that `up` fails
-// before it creates anything when one is missing. override is TEAMCTL_CLAUDE.
-func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
-	p := Programs{Plain: map[string]string{}}
-	path, err := ResolveClaude(l, override)
-	if err != nil {
-		return p, err
-	}
-	p.Claude = path
-	for _, m := range l.Members {
-		if m.IsClaude() {
-			continue
-		}
-		path, err := resolve(m.Command[0], m.Cwd)
-		if err != nil {
-			return p, fmt.Errorf("member %s: command %q not found: %w", m.Name, m.Command[0], err)
-		}
-		p.Plain[m.Name] = path
-	}
-	return p, nil
-}
-
-// ResolveClaude finds the layout's Claude Code program (claude.command, or
-// override: TEAMCTL_CLAUDE), as up launches it.
-func ResolveClaude(l *layouts.Layout, override string) (string, error) {
-	claude := l.Claude.Command
-	if override != "" {
-		claude = override
-	}
-	path, err := resolve(claude, l.Root)
-	if err != nil {
-		hint := "set claude.command in the layout or TEAMCTL_CLAUDE to where it is"
-		if filepath.Base(claude) == "claude" {
-			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
-		}
-		return "", fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
-	}
-	return path, nil
-}
-
-// resolve finds prog the way a shell started in dir would: through PATH for a
-// bare name, relative to dir for a relative path.
-func resolve(prog, dir string) (string, error) {
-	if strings.ContainsRune(prog, '/') {
-		if !filepath.IsAbs(prog) {
-			prog = filepath.Join(dir, prog)
-		}
-		fi, err := os.Stat(prog)
-		if err != nil {
-			return "", err
-		}
-		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-			return "", fmt.Errorf("%s is not an executable file", prog)
-		}
-		return prog, nil
-	}
-	return exec.LookPath(prog)
 }

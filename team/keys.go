@@ -1,24 +1,12 @@
-package supervisor
+package team
 
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
-
-// TypeInto types text into a pane as literal keys, then presses Enter as a key
-// of its own (Claude Code's input needs it that way).
-func TypeInto(ctx context.Context, srv *tmux.Server, pane, text string) error {
-	text = strings.NewReplacer("\r", " ", "\n", " ").Replace(text)
-	if _, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text); err != nil {
-		return err
-	}
-	_, err := srv.Run(ctx, "send-keys", "-t", pane, "Enter")
-	return err
-}
 
 // NotRecordedError is an answer whose keys were sent but which could not be
 // recorded in the team's events (a read-only or full state folder). The
@@ -32,12 +20,12 @@ func (e *NotRecordedError) Error() string {
 
 func (e *NotRecordedError) Unwrap() error { return e.Err }
 
-// Answer sends keys (tmux key names such as y, Enter, Down, or text) to a
+// answer sends keys (tmux key names such as y, Enter, Down, or text) to a
 // member's pane and records it as an event. The keys go first and the record
 // after, so the log never tells of an answer that was not sent; when only the
 // record fails, the error is a *NotRecordedError. Any other error means the
 // keys were not sent, so trying again is safe.
-func Answer(ctx context.Context, team, member string, keys []string, tmuxBin string) error {
+func answer(ctx context.Context, team, member string, keys []string, tmuxBin string) error {
 	st, err := loadRunning(team)
 	if err != nil {
 		return err
@@ -51,12 +39,12 @@ func Answer(ctx context.Context, team, member string, keys []string, tmuxBin str
 	if _, err := srv.Run(ctx, args...); err != nil {
 		return fmt.Errorf("answer %s: %w", member, err)
 	}
-	ev, err := OpenEventLog(team)
+	ev, err := state.OpenEventLog(team)
 	if err != nil {
 		return &NotRecordedError{err}
 	}
 	defer ev.Close()
-	if err := ev.Append(Event{Kind: EventAnswer, Member: member, Pane: m.Pane, Keys: keys, Detail: "by a person (teamctl answer)"}); err != nil {
+	if err := ev.Append(state.Event{Kind: state.EventAnswer, Member: member, Pane: m.Pane, Keys: keys, Detail: "by a person (teamctl answer)"}); err != nil {
 		return &NotRecordedError{err}
 	}
 	return nil

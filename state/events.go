@@ -1,12 +1,10 @@
-package supervisor
+package state
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,23 +17,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/internal/safefile"
-	"github.com/teamctl/teamctl/state"
-)
-
-// Event kinds.
-const (
-	EventStall        = "stall"
-	EventStallCleared = "stall-cleared"
-	EventIdle         = "idle"
-	EventWorking      = "working"
-	EventExit         = "exit"
-	EventRestart      = "restart"
-	EventFailed       = "failed"
-	EventAdopted      = "adopted"
-	EventAnswer       = "answer"
-	EventNotify       = "notify"
-	EventSupervisor   = "supervisor"
-	EventHook         = "hook"
 )
 
 // Event is one line of events.jsonl.
@@ -44,7 +25,7 @@ type Event struct {
 	Team      string    `json:"team"`
 	Member    string    `json:"member,omitempty"`
 	Pane      string    `json:"pane,omitempty"`
-	Kind      string    `json:"kind"`
+	Kind      EventKind `json:"kind"`
 	Pattern   string    `json:"pattern,omitempty"`
 	Line      string    `json:"line,omitempty"`
 	Excerpt   string    `json:"excerpt,omitempty"`
@@ -78,7 +59,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // Every append holds a shared flock on events.lock for its write, and a
 // rotation holds it exclusively for its renames, so no one appends to a file
 // that was rotated: a rotated file never changes again, and a reader that read
-// it to its end has all of it (eventCursor).
+// it to its end has all of it (EventCursor).
 type EventLog struct {
 	mu   sync.Mutex
 	team string
@@ -106,7 +87,7 @@ const eventsLockWait = 10 * time.Second
 
 // EventsPath is the team's events file.
 func EventsPath(team string) (string, error) {
-	dir, err := state.Dir(team)
+	dir, err := Dir(team)
 	if err != nil {
 		return "", err
 	}
@@ -119,7 +100,7 @@ func eventsBackup(path string, n int) string { return path + "." + strconv.Itoa(
 // OpenEventLog opens (creating) the team's event log. A symlink at
 // events.jsonl or events.lock is refused, never followed.
 func OpenEventLog(team string) (*EventLog, error) {
-	dir, err := state.EnsureDir(team)
+	dir, err := EnsureDir(team)
 	if err != nil {
 		return nil, err
 	}
@@ -140,15 +121,15 @@ func OpenEventLog(team string) (*EventLog, error) {
 // Code's hooks), which must not leave a folder behind for a team that does
 // not exist. The folder must be a real one of the user's, not a symlink.
 func OpenTeamEventLog(team string) (*EventLog, error) {
-	dir, err := state.Dir(team)
+	dir, err := Dir(team)
 	if err != nil {
 		return nil, err
 	}
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("team %q: %w", team, state.ErrNotFound)
+		return nil, fmt.Errorf("team %q: %w", team, ErrNotFound)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err != nil {
-		return nil, fmt.Errorf("team %q: %w", team, state.ErrNotFound)
+		return nil, fmt.Errorf("team %q: %w", team, ErrNotFound)
 	}
 	if err := safefile.CheckDir(dir, "state folder"); err != nil {
 		return nil, err
@@ -293,23 +274,23 @@ func ReadEvents(team string) ([]Event, error) {
 		return nil, err
 	}
 	var out []Event
-	var c eventCursor
-	err = c.read(p, func(e Event) { out = append(out, e) })
+	var c EventCursor
+	err = c.Read(p, func(e Event) { out = append(out, e) })
 	return out, err
 }
 
-// eventCursor is how far a reader has got in a team's event log: a file (by
+// EventCursor is how far a reader has got in a team's event log: a file (by
 // identity, since rotation renames it) and an offset in it. The zero cursor is
 // before the oldest event kept.
-type eventCursor struct {
+type EventCursor struct {
 	fi  os.FileInfo // the file last read; nil before the first
 	off int64
 }
 
-// eventsEnd is a cursor after every event now in the log: the end of
+// EventsEnd is a cursor after every event now in the log: the end of
 // events.jsonl, or of events.jsonl.1 in the moment after a rotation before the
 // next append makes events.jsonl again (a rotated file never grows).
-func eventsEnd(path string) eventCursor {
+func EventsEnd(path string) EventCursor {
 	for _, name := range []string{path, eventsBackup(path, 1)} {
 		f, err := safefile.Open(name, os.O_RDONLY, 0)
 		if err != nil {
@@ -318,18 +299,18 @@ func eventsEnd(path string) eventCursor {
 		fi, err := f.Stat()
 		f.Close()
 		if err == nil {
-			return eventCursor{fi: fi, off: fi.Size()}
+			return EventCursor{fi: fi, off: fi.Size()}
 		}
 	}
-	return eventCursor{}
+	return EventCursor{}
 }
 
-// read calls fn for each complete event after c, oldest first — the rest of
+// Read calls fn for each complete event after c, oldest first — the rest of
 // the file c is in, whatever its name now, then every newer file — and moves c
 // past them. The files are opened newest first: a rotation meanwhile only
 // gives a file an older name, so none is missed (one seen under two names is
 // read once), and a newer file appears at the next read.
-func (c *eventCursor) read(path string, fn func(Event)) error {
+func (c *EventCursor) Read(path string, fn func(Event)) error {
 	type file struct {
 		f  *os.File
 		fi os.FileInfo
@@ -378,36 +359,17 @@ func (c *eventCursor) read(path string, fn func(Event)) error {
 		if i != start || g.fi.Size() < off {
 			off = 0 // a newer file; or this one was cut short by hand
 		}
-		if _, err := g.f.Seek(off, io.SeekStart); err != nil {
-			return fmt.Errorf("read events: %w", err)
-		}
-		n, err := scanEvents(g.f, fn)
+		n, err := readLines(g.f, off, func(line []byte) {
+			if e, err := decodeEvent(line); err == nil {
+				fn(e)
+			}
+		})
 		c.fi, c.off = g.fi, off+n
 		if err != nil {
 			return fmt.Errorf("read events: %w", err)
 		}
 	}
 	return nil
-}
-
-// scanEvents reads whole lines from r, calls fn for each event, and returns how
-// many bytes it consumed (a partial last line is left for later).
-func scanEvents(r io.Reader, fn func(Event)) (int64, error) {
-	br := bufio.NewReader(r)
-	var n int64
-	for {
-		line, err := br.ReadBytes('\n')
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		n += int64(len(line))
-		if e, err := decodeEvent(line); err == nil {
-			fn(e)
-		}
-	}
 }
 
 // FollowEvents calls fn for every event already in the log and then for every
@@ -429,7 +391,7 @@ func FollowEventsAfter(ctx context.Context, team string, backlog func([]Event), 
 	if err != nil {
 		return err
 	}
-	if _, err := state.EnsureDir(team); err != nil {
+	if _, err := EnsureDir(team); err != nil {
 		return err
 	}
 	w, err := fsnotify.NewWatcher()
@@ -440,13 +402,13 @@ func FollowEventsAfter(ctx context.Context, team string, backlog func([]Event), 
 	if err := w.Add(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("watch events: %w", err)
 	}
-	var c eventCursor
+	var c EventCursor
 	var old []Event
-	if err := c.read(p, func(e Event) { old = append(old, e) }); err != nil {
+	if err := c.Read(p, func(e Event) { old = append(old, e) }); err != nil {
 		return err
 	}
 	backlog(old)
-	readMore := func() error { return c.read(p, fn) }
+	readMore := func() error { return c.Read(p, fn) }
 	for {
 		select {
 		case <-ctx.Done():

@@ -1,4 +1,4 @@
-package supervisor
+package state
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"gopkg.in/natefinch/lumberjack.v2"
 
 	"github.com/teamctl/teamctl/internal/safefile"
-	"github.com/teamctl/teamctl/state"
 )
 
 // The supervisor's log rotates by size: supervisor.log up to logMaxMiB, then
@@ -25,7 +24,7 @@ const (
 // here without following one: a link planted at supervisor.log is refused.
 // (Links planted later, in the user's own 0700 folder, are the user's own.)
 func OpenLog(team string) (io.WriteCloser, error) {
-	dir, err := state.EnsureDir(team)
+	dir, err := EnsureDir(team)
 	if err != nil {
 		return nil, err
 	}

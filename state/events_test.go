@@ -1,4 +1,4 @@
-package supervisor
+package state
 
 import (
 	"errors"
@@ -67,7 +67,7 @@ func TestEventLogRotatesUnderConcurrentAppendersAndReaders(t *testing.T) {
 
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	var c eventCursor
+	var c EventCursor
 	var got []string
 	for finished := false; !finished; {
 		select {
@@ -75,7 +75,7 @@ func TestEventLogRotatesUnderConcurrentAppendersAndReaders(t *testing.T) {
 			finished = true // every write is in: this read is the last
 		default:
 		}
-		if err := c.read(p, func(e Event) {
+		if err := c.Read(p, func(e Event) {
 			got = append(got, e.Detail)
 			select {
 			case room <- struct{}{}:
@@ -170,18 +170,18 @@ func TestEventCursorFinishesARotatedFile(t *testing.T) {
 		}
 	}
 	add(2)
-	c := eventsEnd(p)
+	c := EventsEnd(p)
 	add(3)
 	if _, err := os.Stat(p + ".1"); err == nil {
 		t.Fatal("rotated too early for this test")
 	}
 	var got []string
-	c.read(p, func(e Event) { got = append(got, e.Detail) })
+	c.Read(p, func(e Event) { got = append(got, e.Detail) })
 	for _, err := os.Stat(p + ".2"); err != nil; _, err = os.Stat(p + ".2") {
 		add(1)
 	}
 	add(1)
-	c.read(p, func(e Event) { got = append(got, e.Detail) })
+	c.Read(p, func(e Event) { got = append(got, e.Detail) })
 	var want []string
 	for i := 2; i < n; i++ {
 		want = append(want, fmt.Sprintf("e%03d", i))
