@@ -45,6 +45,7 @@ func ResolveClaude(l *layouts.Layout, override string) (string, error) {
 		if filepath.Base(claude) == "claude" {
 			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
 		}
+		//lint:ignore ST1005 Claude Code is a name
 		return "", fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
 	}
 	return path, nil

@@ -38,3 +38,25 @@ func TestRestartWanted(t *testing.T) {
 		}
 	}
 }
+
+// TestRespawnArgs: a member is relaunched in its own pane (respawn-pane -k)
+// with the argv, env and folder it started with; the lead resumes its
+// conversation only when told Claude Code stored it.
+func TestRespawnArgs(t *testing.T) {
+	lead := &state.Member{Role: state.RoleLead, Pane: "%0", Cwd: "/w/#x", Env: []string{"A=1"},
+		Argv: []string{"/bin/claude", "--session-id", "U", "--", "go"}}
+	proc := &state.Member{Role: state.RoleProcess, Pane: "%2", Cwd: "/w", Argv: []string{"/bin/web"}}
+	for _, c := range []struct {
+		m      *state.Member
+		resume bool
+		want   []string
+	}{
+		{lead, true, []string{"respawn-pane", "-k", "-t", "%0", "-c", "/w/##x", "-e", "A=1", "/bin/claude", "--resume", "U"}},
+		{lead, false, []string{"respawn-pane", "-k", "-t", "%0", "-c", "/w/##x", "-e", "A=1", "/bin/claude", "--session-id", "U", "--", "go"}},
+		{proc, true, []string{"respawn-pane", "-k", "-t", "%2", "-c", "/w", "/bin/sh", "-c", `exec "$0"`, "/bin/web"}},
+	} {
+		if got := RespawnArgs(c.m, c.resume); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("RespawnArgs(%v, %v) =\n%q\nwant\n%q", c.m.Argv, c.resume, got, c.want)
+		}
+	}
+}

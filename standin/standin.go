@@ -14,13 +14,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/creack/pty"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/teamctl/teamctl/claudecode"
 )

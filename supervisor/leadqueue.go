@@ -10,7 +10,7 @@ import (
 
 // readLeadQueue takes what `send lead` queued since the last read and hands it
 // to the notifier, which types it when the lead is idle.
-func (s *sup) readLeadQueue(ctx context.Context) {
+func (s *daemon) readLeadQueue(ctx context.Context) {
 	off, err := state.ReadLeadQueue(s.team, s.live.LeadQueueOffset, func(text string) {
 		s.notifier.queue(ctx, text, "typed into the lead (teamctl send): ")
 	})

@@ -13,12 +13,12 @@ import (
 // notifier tells someone about stalls, per the layout's watchdog.notify, and
 // answers them where watchdog.answer says so.
 type notifier struct {
-	s       *sup
+	s       *daemon
 	toLead  []leadNote // text waiting for the lead to be idle
 	leadIdx string     // the lead's pane
 }
 
-func newNotifier(s *sup) *notifier {
+func newNotifier(s *daemon) *notifier {
 	n := &notifier{s: s}
 	for _, m := range s.st.Members {
 		if m.Role == state.RoleLead {

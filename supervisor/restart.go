@@ -14,7 +14,7 @@ import (
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
-func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
+func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	m, ok := s.st.Member(w.member)
 	if !ok || w.origin != state.OriginLayout || !launch.RestartWanted(m.Restart, code, sig) {
 		return
@@ -42,14 +42,14 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 		delay = maxBackoff
 	}
 	id := w.id
-	w.restartTimer = time.AfterFunc(delay, func() { s.restart <- id })
+	w.restartTimer = s.clock.AfterFunc(delay, func() { s.restart <- id })
 	s.log.Info("restart scheduled", "member", w.member, "in", delay)
 }
 
 // doRestart relaunches a member in its own pane with the argv and environment
 // it was started with; the lead resumes its conversation (--resume) instead of
 // starting a new session under the same id.
-func (s *sup) doRestart(ctx context.Context, pane string) {
+func (s *daemon) doRestart(ctx context.Context, pane string) {
 	w := s.panes[pane]
 	if w == nil || w.live.State != state.StateExited {
 		return
@@ -83,7 +83,7 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	restarts, err := s.updateMember(ctx, w.member, func(sm *state.Member) {
 		sm.Restarts++
 		sm.PID = pid
-		sm.StartedAt = time.Now().UTC()
+		sm.StartedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
@@ -91,7 +91,7 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if pid > 0 {
 		w.pid = pid
 	}
-	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
 	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
@@ -99,7 +99,7 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 
 // updateMember changes one member in state.json under the team's lock and
 // keeps the supervisor's copy in step; it returns the member's restart count.
-func (s *sup) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
+func (s *daemon) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	unlock, err := state.Lock(lctx, s.team)
@@ -116,7 +116,7 @@ func (s *sup) updateMember(ctx context.Context, name string, fn func(*state.Memb
 		return 0, fmt.Errorf("member %s is not in the state", name)
 	}
 	fn(m)
-	st.UpdatedAt = time.Now().UTC()
+	st.UpdatedAt = s.clock.Now().UTC()
 	if err := state.Save(st); err != nil {
 		return 0, err
 	}

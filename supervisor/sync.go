@@ -15,11 +15,11 @@ import (
 // syncDelay gathers a burst of layout notifications into one list-panes.
 const syncDelay = 30 * time.Millisecond
 
-func (s *sup) syncLater() {
+func (s *daemon) syncLater() {
 	if s.syncSoon != nil {
 		return
 	}
-	s.syncSoon = time.AfterFunc(syncDelay, func() {
+	s.syncSoon = s.clock.AfterFunc(syncDelay, func() {
 		select {
 		case s.syncFire <- struct{}{}:
 		default:
@@ -32,7 +32,7 @@ func (s *sup) syncLater() {
 // spawned), panes that went are let go. Every newly watched pane is looked at
 // once straight away, so a stall that began while no supervisor ran is found.
 // prev is the live state a previous supervisor left (at start-up only).
-func (s *sup) sync(ctx context.Context, prev *state.Live) error {
+func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 	s.syncSoon = nil
 	panes, err := s.srv.ListPanes(ctx)
 	if err != nil {
@@ -62,8 +62,8 @@ func (s *sup) sync(ctx context.Context, prev *state.Live) error {
 				continue
 			}
 		}
-		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: time.Now(),
-			live: &state.LiveMember{Pane: p.ID, State: state.StateRunning, Since: time.Now().UTC()}}
+		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: s.clock.Now(),
+			live: &state.LiveMember{Pane: p.ID, State: state.StateRunning, Since: s.clock.Now().UTC()}}
 		if prev != nil {
 			if old := prev.Members[name]; old != nil && old.Pane == p.ID && (old.PID == 0 || old.PID == p.PID) {
 				// Keep what was known of the same process: a stall reported before
@@ -84,7 +84,7 @@ func (s *sup) sync(ctx context.Context, prev *state.Live) error {
 			// the exit now, reporting it unless a previous supervisor did.
 			reported := w.live.State == state.StateExited
 			w.exitPID = strconv.Itoa(p.PID)
-			now := time.Now().UTC()
+			now := s.clock.Now().UTC()
 			w.live = &state.LiveMember{Pane: p.ID, State: state.StateExited, Since: now, ExitCode: p.DeadStatus}
 			s.live.Members[name] = w.live
 			if !reported {
@@ -108,7 +108,7 @@ func (s *sup) sync(ctx context.Context, prev *state.Live) error {
 			if w.live.State != state.StateExited && w.live.State != state.StateFailed {
 				s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
 			}
-			s.live.Members[w.member] = &state.LiveMember{Pane: id, State: state.StateExited, Since: time.Now().UTC()}
+			s.live.Members[w.member] = &state.LiveMember{Pane: id, State: state.StateExited, Since: s.clock.Now().UTC()}
 			changed = true
 		}
 	}
@@ -123,7 +123,7 @@ func (s *sup) sync(ctx context.Context, prev *state.Live) error {
 // from the config that teamctl may not use (claudecode.ValidMemberName: a
 // newline, a slash, …) is refused: the pane gets a generated name, and the
 // refused one comes back for the adoption event to report.
-func (s *sup) memberOf(p tmux.Pane) (name, origin, refused string) {
+func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
 	for _, m := range s.st.Members {
 		if m.Pane == p.ID {
 			o := m.Origin
@@ -153,7 +153,7 @@ func (s *sup) memberOf(p tmux.Pane) (name, origin, refused string) {
 }
 
 // uniqueName keeps an adopted teammate from taking a declared member's name.
-func (s *sup) uniqueName(name string) string {
+func (s *daemon) uniqueName(name string) string {
 	if _, taken := s.st.Member(name); !taken {
 		return name
 	}
@@ -180,7 +180,7 @@ func paneName(p tmux.Pane) string { return "pane-" + strings.TrimPrefix(p.ID, "%
 // "lead": watched like any member, listed by status, ended by down, never
 // restarted by teamctl. refused is the name the lead's config gave it when
 // teamctl could not use that one; the event quotes it (%q), never raw.
-func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) error {
+func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) error {
 	name = s.uniqueName(name)
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -195,9 +195,9 @@ func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) erro
 	}
 	st.Members = append(st.Members, state.Member{
 		Name: name, Role: state.RoleTeammate, Origin: state.OriginLead, Pane: p.ID, Window: p.Window,
-		PID: p.PID, StartedAt: time.Now().UTC(), Restart: "never",
+		PID: p.PID, StartedAt: s.clock.Now().UTC(), Restart: "never",
 	})
-	st.UpdatedAt = time.Now().UTC()
+	st.UpdatedAt = s.clock.Now().UTC()
 	err = state.Save(st)
 	unlock()
 	if err != nil {

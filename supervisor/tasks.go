@@ -9,7 +9,7 @@ import (
 )
 
 // checkTasks reports new tasks and status changes as "task" events.
-func (s *sup) checkTasks() {
+func (s *daemon) checkTasks() {
 	tasks, err := claudecode.ReadTasks(s.st.ClaudeConfig, s.st.ClaudeTeam)
 	if err != nil {
 		return
@@ -17,12 +17,12 @@ func (s *sup) checkTasks() {
 	now := map[string]string{}
 	for _, t := range tasks {
 		now[t.ID] = t.Status
-		if s.mail.tasks == nil {
+		if s.files.tasks == nil {
 			continue // the first look only learns what is there
 		}
-		if old, seen := s.mail.tasks[t.ID]; !seen || old != t.Status {
+		if old, seen := s.files.tasks[t.ID]; !seen || old != t.Status {
 			s.event(state.Event{Kind: state.EventTask, Member: t.Owner, Detail: fmt.Sprintf("task %s %s: %s", t.ID, t.Status, textsafe.Short(t.Subject, 120))})
 		}
 	}
-	s.mail.tasks = now
+	s.files.tasks = now
 }

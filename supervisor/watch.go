@@ -1,3 +1,13 @@
+// Package supervisor is a team's daemon (`teamctl supervise`, which `up`
+// starts): it follows every pane's output through one tmux control-mode
+// client and the team's files (Claude Code's mailboxes, config and tasks; the
+// event log and the lead queue), and decides: stalled, idle, working,
+// waiting-approval; exits, restarts with backoff, failed; adoption of the
+// teammates the lead spawns; answers by rule; text typed into an idle lead.
+// It records what it knows in the team's state folder (package state), which
+// is all the lifecycle verbs (package team) see of it: the two never import
+// each other. It reaches tmux and the time through small interfaces (deps.go),
+// so its decisions are tested in milliseconds (decisions_test.go).
 package supervisor
 
 import (
@@ -43,13 +53,13 @@ type paneWatch struct {
 	id, member, origin string
 	pid                int // the pane's current process, as tmux last said
 	lastOutput         time.Time
-	timer              *time.Timer
+	timer              timer
 	armed              bool
 	capturing          bool
 	live               *state.LiveMember
 	screen             string
 	exits              []time.Time
-	restartTimer       *time.Timer
+	restartTimer       timer
 	exitPID            string // the process whose exit was handled last
 	statusTries        int    // asks for an exit status tmux did not have yet
 	rechecked          bool   // the settle look since the pane became stalled or idle was taken
@@ -61,13 +71,14 @@ type capture struct {
 	err    error
 }
 
-type sup struct {
+type daemon struct {
 	team      string
 	o         SuperviseOptions
 	log       *slog.Logger
-	srv       *tmux.Server
-	ctl       atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
-	serverPID int                          // the tmux server's pid: the parent of the panes' programs
+	srv       tmuxServer
+	clock     clock
+	ctl       atomic.Pointer[controlClient] // the loop replaces it; capture and askDead use it too
+	serverPID int                           // the tmux server's pid: the parent of the panes' programs
 	st        *state.Team
 	lay       *layouts.Layout // nil when the layout file no longer parses
 	det       *stallwatch.Detector
@@ -81,10 +92,10 @@ type sup struct {
 	deadValues chan [2]string // pane, value: answers of askDead
 	captureQ   chan string
 	captured   chan capture
-	syncSoon   *time.Timer
+	syncSoon   timer
 	syncFire   chan struct{}
 	notifier   *notifier
-	mail       *mailWatch
+	files      *followed
 	nameTries  map[string]int
 }
 
@@ -114,18 +125,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if !st.Running() {
 		return fmt.Errorf("team %s is down", team)
 	}
-	s := &sup{
-		team: team, o: o, log: o.Log.With("team", team), st: st,
-		srv:   &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin},
-		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
-		nameTries: map[string]int{},
-	}
-	s.configure()
-	s.ev = ev
+	s := newDaemon(team, o, st, ev, realServer{&tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}}, realClock{})
 	prev, _ := state.ReadLive(team)
-	s.live = &state.Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*state.LiveMember{}}
-
 	if err := s.connect(ctx); err != nil {
 		// A person's `attach -d` may detach it at once: try again while the
 		// server lives.
@@ -134,23 +135,13 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		}
 	}
 	defer func() { s.control().Close() }()
-	s.notifier = newNotifier(s)
 	go s.captureWorker(ctx)
-	if err := s.watchMail(); err != nil {
+	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
-	defer s.mail.close()
-
-	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
-	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
-	if prev != nil {
-		s.live.LeadInboxSeen, s.live.LeadQueueOffset = prev.LeadInboxSeen, prev.LeadQueueOffset
-	}
-	if err := s.sync(ctx, prev); err != nil {
+	defer s.files.close()
+	if err := s.begin(ctx, prev); err != nil {
 		return err
-	}
-	if s.mail != nil {
-		s.readMail(ctx, true)
 	}
 	err = s.loop(ctx)
 	s.log.Info("stopping", "err", err)
@@ -158,8 +149,41 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	return err
 }
 
+// newDaemon makes the daemon of team: its state st, its event log ev, and how
+// it reaches tmux and the time.
+func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventLog, srv tmuxServer, clk clock) *daemon {
+	s := &daemon{
+		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
+		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
+		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
+		nameTries: map[string]int{},
+	}
+	s.configure()
+	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
+	s.notifier = newNotifier(s)
+	return s
+}
+
+// begin is the daemon's first look, once its control client is attached:
+// every pane adopted and looked at (what a previous supervisor knew, prev,
+// kept), every followed file read.
+func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
+	s.log.Info("supervising", "panes", len(s.st.Members), "quiet", s.quiet)
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
+	if prev != nil {
+		s.live.LeadInboxSeen, s.live.LeadQueueOffset = prev.LeadInboxSeen, prev.LeadQueueOffset
+	}
+	if err := s.sync(ctx, prev); err != nil {
+		return err
+	}
+	if s.files != nil {
+		s.readFollowed(ctx, true)
+	}
+	return nil
+}
+
 // configure reads the watchdog settings from the team's layout file.
-func (s *sup) configure() {
+func (s *daemon) configure() {
 	s.quiet = 2 * time.Second
 	patterns := stallwatch.DefaultPatterns()
 	l, err := layouts.Parse(s.st.LayoutPath)
@@ -173,14 +197,14 @@ func (s *sup) configure() {
 	s.det = stallwatch.New(patterns)
 }
 
-func (s *sup) event(e state.Event) {
+func (s *daemon) event(e state.Event) {
 	if err := s.ev.Append(e); err != nil {
 		s.log.Error("event log", "err", err)
 	}
 	s.log.Info("event", "kind", e.Kind, "member", e.Member, "pane", e.Pane, "pattern", e.Pattern, "line", e.Line, "detail", e.Detail)
 }
 
-func (s *sup) saveLive() {
+func (s *daemon) saveLive() {
 	for _, w := range s.panes {
 		w.live.PID = w.pid
 	}
@@ -192,7 +216,7 @@ func (s *sup) saveLive() {
 // connect attaches a control client to the team's session (found through its
 // panes) and subscribes to pane exits; tmux then reports every pane's current
 // value, so exits that happened while no client was attached are seen.
-func (s *sup) connect(ctx context.Context) error {
+func (s *daemon) connect(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	panes, err := s.srv.ListPanes(cctx)
@@ -210,12 +234,17 @@ func (s *sup) connect(ctx context.Context) error {
 	if lines, err := ctl.Command(cctx, "display-message", "-p", "#{pid}"); err == nil && len(lines) == 1 {
 		s.serverPID, _ = strconv.Atoi(lines[0]) // the parent of every pane's program
 	}
-	s.ctl.Store(ctl)
+	s.ctl.Store(&ctl)
 	return nil
 }
 
 // control is the current control client (it changes when one is lost).
-func (s *sup) control() *tmux.Control { return s.ctl.Load() }
+func (s *daemon) control() controlClient {
+	if c := s.ctl.Load(); c != nil {
+		return *c
+	}
+	return nil
+}
 
 // Reconnection backoff: the first attempt is immediate, later ones wait
 // from reconnectMin doubling up to reconnectMax.
@@ -228,7 +257,7 @@ var (
 // still runs — a person's `tmux attach -d` or `detach-client -a` detaches it
 // too. It reports false when the server is gone (the team is down) or ctx
 // ended: only then does the supervisor stop.
-func (s *sup) reconnect(ctx context.Context, why string) bool {
+func (s *daemon) reconnect(ctx context.Context, why string) bool {
 	if old := s.control(); old != nil {
 		old.Close()
 	}
@@ -257,7 +286,7 @@ func (s *sup) reconnect(ctx context.Context, why string) bool {
 	}
 }
 
-func lostWhy(c *tmux.Control) string {
+func lostWhy(c controlClient) string {
 	if err := c.Err(); err != nil {
 		return err.Error()
 	}
@@ -268,7 +297,7 @@ func lostWhy(c *tmux.Control) string {
 // output that came meanwhile was not seen, so no quiet timer runs for it; a
 // stall that began meanwhile is found (and reported once: judge knows the
 // stalls already reported), exits come with the new subscription's values.
-func (s *sup) resync(ctx context.Context) {
+func (s *daemon) resync(ctx context.Context) {
 	if err := s.sync(ctx, nil); err != nil {
 		s.log.Warn("list panes", "err", err)
 	}
@@ -280,7 +309,7 @@ func (s *sup) resync(ctx context.Context) {
 	}
 }
 
-func (s *sup) loop(ctx context.Context) error {
+func (s *daemon) loop(ctx context.Context) error {
 	for {
 		ctl := s.control()
 		select {
@@ -299,7 +328,7 @@ func (s *sup) loop(ctx context.Context) error {
 				s.resync(ctx)
 				continue
 			}
-			s.note(ctx, n)
+			s.onNotification(ctx, n)
 		case id := <-s.fire:
 			s.timerFired(id)
 		case c := <-s.captured:
@@ -308,8 +337,8 @@ func (s *sup) loop(ctx context.Context) error {
 			s.doRestart(ctx, id)
 		case d := <-s.deadValues:
 			s.deadChanged(ctx, d[0], d[1])
-		case <-s.mailFire():
-			s.readMail(ctx, false)
+		case <-s.followedFire():
+			s.readFollowed(ctx, false)
 		case <-s.syncFire:
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
@@ -318,15 +347,15 @@ func (s *sup) loop(ctx context.Context) error {
 	}
 }
 
-// mailFire is the mailbox watch's signal (never, when mailboxes are not watched).
-func (s *sup) mailFire() <-chan struct{} {
-	if s.mail == nil {
+// followedFire is the mailbox watch's signal (never, when mailboxes are not watched).
+func (s *daemon) followedFire() <-chan struct{} {
+	if s.files == nil {
 		return nil
 	}
-	return s.mail.fire
+	return s.files.fire
 }
 
-func (s *sup) note(ctx context.Context, n tmux.Notification) {
+func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 	switch n.Kind {
 	case "output":
 		w := s.panes[n.Pane]
@@ -334,7 +363,7 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 			s.syncLater()
 			return
 		}
-		w.lastOutput = time.Now()
+		w.lastOutput = s.clock.Now()
 		if !w.armed {
 			d := s.quiet
 			if (w.live.State == state.StateStalled || w.live.State == state.StateIdle) && !w.rechecked {
@@ -354,11 +383,11 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 	}
 }
 
-func (s *sup) arm(w *paneWatch, d time.Duration) {
+func (s *daemon) arm(w *paneWatch, d time.Duration) {
 	w.armed = true
 	id := w.id
 	if w.timer == nil {
-		w.timer = time.AfterFunc(d, func() { s.fire <- id })
+		w.timer = s.clock.AfterFunc(d, func() { s.fire <- id })
 		return
 	}
 	w.timer.Reset(d)
@@ -367,14 +396,14 @@ func (s *sup) arm(w *paneWatch, d time.Duration) {
 // timerFired: a pane's quiet (or settle) time is up. When output came since,
 // the timer is set again for the rest of the quiet period, so one timer per
 // quiet period is all a busy pane costs.
-func (s *sup) timerFired(id string) {
+func (s *daemon) timerFired(id string) {
 	w := s.panes[id]
 	if w == nil {
 		return
 	}
 	w.armed = false
 	if w.live.State != state.StateStalled && w.live.State != state.StateIdle {
-		if left := s.quiet - time.Since(w.lastOutput); left > 0 {
+		if left := s.quiet - s.clock.Now().Sub(w.lastOutput); left > 0 {
 			s.arm(w, left)
 			return
 		}
@@ -382,7 +411,7 @@ func (s *sup) timerFired(id string) {
 	s.requestCapture(w)
 }
 
-func (s *sup) requestCapture(w *paneWatch) {
+func (s *daemon) requestCapture(w *paneWatch) {
 	if w.capturing || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
@@ -392,17 +421,14 @@ func (s *sup) requestCapture(w *paneWatch) {
 
 // captureWorker runs capture-pane for the loop, so the loop never waits on tmux
 // while notifications pile up.
-func (s *sup) captureWorker(ctx context.Context) {
+func (s *daemon) captureWorker(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case id := <-s.captureQ:
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
-			cancel()
 			select {
-			case s.captured <- capture{pane: id, screen: strings.Join(lines, "\n"), err: err}:
+			case s.captured <- s.captureOne(ctx, id):
 			case <-ctx.Done():
 				return
 			}
@@ -410,8 +436,16 @@ func (s *sup) captureWorker(ctx context.Context) {
 	}
 }
 
+// captureOne takes the screen of a pane through the control client.
+func (s *daemon) captureOne(ctx context.Context, id string) capture {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
+	return capture{pane: id, screen: strings.Join(lines, "\n"), err: err}
+}
+
 // judge applies stallwatch's verdict on a captured screen to the pane's state.
-func (s *sup) judge(ctx context.Context, c capture) {
+func (s *daemon) judge(ctx context.Context, c capture) {
 	w := s.panes[c.pane]
 	if w == nil {
 		return
@@ -429,7 +463,7 @@ func (s *sup) judge(ctx context.Context, c capture) {
 	}
 	v := s.det.Check(c.screen)
 	prev := *w.live
-	now := time.Now().UTC()
+	now := s.clock.Now().UTC()
 	switch v.Kind {
 	case stallwatch.Stalled:
 		if prev.State == state.StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
@@ -474,7 +508,7 @@ const deadFormat = "#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_
 
 // askDead reads a pane's dead value through the control client (off the loop,
 // which must never wait on tmux) and hands it back to the loop.
-func (s *sup) askDead(ctx context.Context, pane string) {
+func (s *daemon) askDead(ctx context.Context, pane string) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	lines, err := s.control().Command(cctx, "display-message", "-p", "-t", pane, deadFormat)
@@ -491,7 +525,7 @@ func (s *sup) askDead(ctx context.Context, pane string) {
 // pane's program has exited, "0///PID" while it runs. The pid tells a new exit
 // from an old one: tmux reports a value only when it changed, and a program
 // that dies again within a second of its restart changes nothing but the pid.
-func (s *sup) deadChanged(ctx context.Context, pane, value string) {
+func (s *daemon) deadChanged(ctx context.Context, pane, value string) {
 	w := s.panes[pane]
 	if w == nil {
 		s.syncLater()
@@ -511,7 +545,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		// starts with a clean crash-loop window.
 		if (w.live.State == state.StateExited || w.live.State == state.StateFailed) && f[3] != w.exitPID {
 			s.relaunched(w)
-			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
 		}
@@ -544,14 +578,14 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		case s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
 			// Its terminal closed but the program runs on: it has not ended
 			// yet. Look again while it lives (tmux's subscription tells too).
-			time.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
+			s.clock.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
 			return
 		case w.statusTries < 40:
 			// Reaped meanwhile: tmux has the status now or shortly, and its
 			// subscription may not tell again. Ask it directly, a little later
 			// (a bounded number of times).
 			w.statusTries++
-			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
+			s.clock.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
 			return
 		default:
 			detail = "exit status unknown (tmux never learnt it); counted as a failure"
@@ -559,7 +593,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	}
 	w.statusTries = 0
 	w.exitPID = f[3]
-	now := time.Now().UTC()
+	now := s.clock.Now().UTC()
 	w.live = &state.LiveMember{Pane: w.id, State: state.StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
 	s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
@@ -570,7 +604,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 // relaunched forgets a member's restart history when someone else relaunched
 // it: a pending restart of ours is cancelled and the crash-loop window starts
 // again, so its next exits are reported and handled like a fresh start's.
-func (s *sup) relaunched(w *paneWatch) {
+func (s *daemon) relaunched(w *paneWatch) {
 	if w.restartTimer != nil {
 		w.restartTimer.Stop()
 	}

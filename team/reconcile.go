@@ -13,7 +13,7 @@ import (
 // reconcile completes a team whose server is up: members whose pane is gone get
 // a new one, members whose program exited are relaunched in their pane, members
 // whose launch changed are relaunched only with Recreate, the rest are left alone.
-func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
+func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
 	u.st.Worktrees = u.wts
 	plan, err := launch.Plan(u.l, u.progs, prev.LeadSessionID)
@@ -85,7 +85,7 @@ func (u *upper) reconcile(ctx context.Context, prev *state.Team) error {
 	return state.Save(u.st)
 }
 
-func (u *upper) note(format string, a ...any) {
+func (u *upRun) note(format string, a ...any) {
 	n := fmt.Sprintf(format, a...)
 	u.res.Notes = append(u.res.Notes, n)
 	u.progress("note: %s", n)
@@ -93,7 +93,7 @@ func (u *upper) note(format string, a ...any) {
 
 // respawn relaunches members in their own panes (respawn-pane -k), then reads
 // their new pids.
-func (u *upper) respawn(ctx context.Context, launches []launch.Launch) error {
+func (u *upRun) respawn(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return nil
 	}

@@ -78,7 +78,7 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	}
 	defer unlock()
 
-	u := &upper{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &UpResult{}}
+	u := &upRun{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &UpResult{}}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
 		return nil, err
@@ -113,7 +113,7 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	if alive {
 		err = u.reconcile(ctx, prev)
 	} else {
-		err = u.fresh(ctx)
+		err = u.start(ctx)
 	}
 	u.res.Team = u.st
 	return u.res, err
@@ -131,7 +131,7 @@ func sameFile(a, b string) bool {
 	return resolve(a) == resolve(b)
 }
 
-type upper struct {
+type upRun struct {
 	l      *layouts.Layout
 	o      UpOptions
 	progs  launch.Programs
@@ -155,13 +155,13 @@ func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) 
 	state.Save(st)
 }
 
-func (u *upper) progress(format string, a ...any) {
+func (u *upRun) progress(format string, a ...any) {
 	if u.o.Progress != nil {
 		fmt.Fprintf(u.o.Progress, format+"\n", a...)
 	}
 }
 
-func (u *upper) configDir() string {
+func (u *upRun) configDir() string {
 	getenv := func(name string) string { return launch.LookupEnv(u.l, u.l.Lead, name, os.Getenv) }
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
@@ -169,9 +169,9 @@ func (u *upper) configDir() string {
 	return filepath.Join(getenv("HOME"), ".claude")
 }
 
-// fresh starts a new server: the lead first, then (once the lead's team config
+// start starts a new server: the lead first, then (once the lead's team config
 // exists, since teammates cannot reach the lead without it) everyone else.
-func (u *upper) fresh(ctx context.Context) error {
+func (u *upRun) start(ctx context.Context) error {
 	now := time.Now().UTC()
 	leadSession := claudecode.NewSessionID()
 	plan, err := launch.Plan(u.l, u.progs, leadSession)
@@ -252,7 +252,7 @@ func (u *upper) fresh(ctx context.Context) error {
 
 // prepareTeammates makes sure the lead's team config exists, then leaves each
 // teammate's prompt in its mailbox, where Claude Code delivers it as the first turn.
-func (u *upper) prepareTeammates(ctx context.Context, launches []launch.Launch) error {
+func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) error {
 	var mates []launch.Launch
 	for _, x := range launches {
 		if x.Role == state.RoleTeammate {
@@ -306,7 +306,7 @@ func (u *upper) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 
 // create opens a pane for each launch in one tmux invocation, then names and
 // colours them in a second (their IDs are known only then), then saves state.
-func (u *upper) create(ctx context.Context, launches []launch.Launch) error {
+func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
@@ -352,7 +352,7 @@ func (u *upper) create(ctx context.Context, launches []launch.Launch) error {
 
 // runCreate runs a batch of pane creations. When tmux stops part-way, the panes
 // it did create are found by their command and recorded, so `down` can end them.
-func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.Launch) ([]string, error) {
+func (u *upRun) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.Launch) ([]string, error) {
 	out, err := u.srv.RunBatch(ctx, b)
 	if err == nil && len(out) != len(launches) {
 		err = fmt.Errorf("tmux printed %d pane IDs for %d new panes", len(out), len(launches))
@@ -370,7 +370,7 @@ func (u *upper) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.
 }
 
 // record notes a launched member in the state, from tmux's "pane pid window" line.
-func (u *upper) record(x launch.Launch, line string, now time.Time) error {
+func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 	f := strings.Split(line, "\x1f")
 	if len(f) != 3 {
 		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
@@ -397,7 +397,7 @@ func (u *upper) record(x launch.Launch, line string, now time.Time) error {
 
 // decorate titles every member's pane with its name, colours its border, and
 // leaves the lead's pane selected, in one tmux invocation.
-func (u *upper) decorate(ctx context.Context) error {
+func (u *upRun) decorate(ctx context.Context) error {
 	var b tmux.Batch
 	colors := map[string]string{}
 	for _, m := range u.l.All() {

@@ -65,7 +65,7 @@ func firstErr(errs ...error) error {
 // layout with those members working in them, and the worktrees teamctl made,
 // known ones first. What was made is returned along with an error too, so it
 // can be recorded (clean removes only what state says is teamctl's).
-func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*layouts.Layout, []state.Worktree, error) {
+func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*layouts.Layout, []state.Worktree, error) {
 	l := *u.l
 	l.Members = slices.Clone(u.l.Members)
 	ours := slices.Clone(known)
@@ -123,7 +123,7 @@ func (u *upper) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 // trust makes sure Claude Code will not stop at its trust dialog in a member's
 // worktree: a worktree of a trusted repository is trusted (wherever it is);
 // otherwise the layout's trust: true records it, and without that a person is told.
-func (u *upper) trust(m layouts.Member, p WorktreePlace) error {
+func (u *upRun) trust(m layouts.Member, p WorktreePlace) error {
 	cfg, dir := u.globalConfig(m), p.Path
 	ok, err := claudecode.Trusted(cfg, p.Cwd, p.Path, p.Repo.Main)
 	if err != nil || ok {
@@ -141,7 +141,7 @@ func (u *upper) trust(m layouts.Member, p WorktreePlace) error {
 }
 
 // globalConfig is the Claude Code config file member m's Claude Code reads.
-func (u *upper) globalConfig(m layouts.Member) string {
+func (u *upRun) globalConfig(m layouts.Member) string {
 	getenv := func(name string) string { return launch.LookupEnv(u.l, m, name, os.Getenv) }
 	return claudecode.GlobalConfigPath(getenv("CLAUDE_CONFIG_DIR"), getenv("HOME"))
 }
@@ -159,7 +159,7 @@ type FolderTrust struct {
 // TrustOf tells, for every Claude Code member of l, whether Claude Code will
 // start in its folder without asking whether to trust it.
 func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
-	u := &upper{l: l}
+	u := &upRun{l: l}
 	var out []FolderTrust
 	for _, m := range l.All() {
 		if !m.IsClaude() {

@@ -355,11 +355,7 @@ func TestEventsSinceAndTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	members := func(out string) string {
-		var got []string
-		for _, m := range regexp.MustCompile(`\bm\d\b`).FindAllString(out, -1) {
-			got = append(got, m)
-		}
-		return strings.Join(got, " ")
+		return strings.Join(regexp.MustCompile(`\bm\d\b`).FindAllString(out, -1), " ")
 	}
 	for _, c := range []struct {
 		args []string

@@ -111,8 +111,8 @@ func TestZombieStatus(t *testing.T) {
 		t.Errorf("exit 7: code %v sig %d ok %v", code, sig, ok)
 	}
 	code, sig, ok = ZombieStatus(zombie("sh", "-c", "exit 0"), me)
-	if !ok || code == nil || *code != 0 {
-		t.Errorf("exit 0: code %v ok %v", code, ok)
+	if !ok || code == nil || *code != 0 || sig != 0 {
+		t.Errorf("exit 0: code %v sig %d ok %v", code, sig, ok)
 	}
 	code, sig, ok = ZombieStatus(zombie("sh", "-c", "kill -9 $$"), me)
 	if !ok || code != nil || sig != 9 {

@@ -6,19 +6,19 @@
 package testenv
 
 import (
-	"syscall"
-
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/teamctl/teamctl/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
 )
 
 var (

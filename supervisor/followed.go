@@ -27,10 +27,12 @@ const (
 	maxSeenLeadInboxEntries = 5000
 )
 
-// mailWatch follows the lead's inbox (where teammates' permission requests,
-// idle notifications and messages arrive) and the team's event log (where
-// `teamctl approve` and `deny` record their answers), with fsnotify.
-type mailWatch struct {
+// followed are the files the daemon follows besides the panes, with
+// fsnotify: the lead's inbox (teammates' permission requests, idle
+// notifications, messages), the team's event log (answers `teamctl approve`
+// and `deny` record, hooks), the lead queue (`teamctl send lead`), the lead's
+// team config (members joining and leaving) and the tasks folder.
+type followed struct {
 	w           *fsnotify.Watcher
 	leadInbox   string
 	events      string
@@ -49,7 +51,7 @@ type mailWatch struct {
 }
 
 // take returns what changed since the last call (everything when all is set).
-func (m *mailWatch) take(all bool) map[string]bool {
+func (m *followed) take(all bool) map[string]bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	d := m.dirty
@@ -62,9 +64,9 @@ func (m *mailWatch) take(all bool) map[string]bool {
 	return d
 }
 
-// watchMail starts watching; a team whose Claude Code files cannot be watched
+// follow starts watching; a team whose Claude Code files cannot be watched
 // is still supervised through its screens (the error is logged).
-func (s *sup) watchMail() error {
+func (s *daemon) follow() error {
 	inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, claudecode.LeadMailboxName)
 	if err != nil {
 		return err
@@ -98,10 +100,10 @@ func (s *sup) watchMail() error {
 		w.Add(tasksDir)
 	}
 	queue, _ := state.LeadQueuePath(s.team)
-	m := &mailWatch{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
+	m := &followed{w: w, leadInbox: inbox, events: evPath, queue: queue, config: cfg, tasksDir: tasksDir,
 		fire: make(chan struct{}, 1), dirty: map[string]bool{},
 		eventsAt: state.EventsEnd(evPath)} // answers before this start are in live.json already
-	s.mail = m
+	s.files = m
 	go func() {
 		for {
 			select {
@@ -139,7 +141,7 @@ func (s *sup) watchMail() error {
 }
 
 // later gathers a burst of file events (a rename-into-place is several) into one read.
-func (m *mailWatch) later() {
+func (m *followed) later() {
 	if m.soon != nil {
 		m.soon.Reset(mailboxDebounce)
 		return
@@ -152,17 +154,17 @@ func (m *mailWatch) later() {
 	})
 }
 
-func (m *mailWatch) close() {
+func (m *followed) close() {
 	if m != nil {
 		m.w.Close()
 	}
 }
 
-// readMail handles what changed among the files it follows (all of them at
+// readFollowed handles what changed among the files it follows (all of them at
 // start-up): each is read only when it changed, so the supervisor's own event
 // writes cost one incremental read of the event log and nothing more.
-func (s *sup) readMail(ctx context.Context, all bool) {
-	dirty := s.mail.take(all)
+func (s *daemon) readFollowed(ctx context.Context, all bool) {
+	dirty := s.files.take(all)
 	if dirty["inbox"] {
 		s.readLeadInbox()
 	}
@@ -184,29 +186,29 @@ func (s *sup) readMail(ctx context.Context, all bool) {
 }
 
 // readLeadInbox turns the lead inbox's new messages into state and events.
-func (s *sup) readLeadInbox() {
-	msgs, err := claudecode.ReadMailbox(s.mail.leadInbox)
+func (s *daemon) readLeadInbox() {
+	msgs, err := claudecode.ReadMailbox(s.files.leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
 	var large *claudecode.MailboxTooLargeError
 	if !errors.As(err, &large) {
-		s.mail.tooLarge = false
+		s.files.tooLarge = false
 	}
 	switch {
 	case errors.As(err, &large):
 		// Not loaded (claudecode refuses it unread); reported once while it
 		// stays too large, however often teammates write to it.
-		if !s.mail.tooLarge {
-			s.mail.tooLarge = true
+		if !s.files.tooLarge {
+			s.files.tooLarge = true
 			s.event(state.Event{Kind: state.EventMailboxTooLarge, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s is %d bytes, over the limit of %d; not read until it is smaller", large.Path, large.Size, large.Limit)})
 		}
 	case errors.As(err, &corrupt):
 		// Never overwritten (claudecode keeps it as it is); reported once per
 		// version of the file, and read again when it changes.
-		if fi, serr := os.Stat(s.mail.leadInbox); serr == nil {
+		if fi, serr := os.Stat(s.files.leadInbox); serr == nil {
 			mark := fmt.Sprintf("%d-%d", fi.Size(), fi.ModTime().UnixNano())
-			if mark != s.mail.corruptMark {
-				s.mail.corruptMark = mark
-				s.event(state.Event{Kind: state.EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.mail.leadInbox, corrupt.Err)})
+			if mark != s.files.corruptMark {
+				s.files.corruptMark = mark
+				s.event(state.Event{Kind: state.EventMailboxCorrupt, Member: claudecode.LeadMailboxName, Detail: fmt.Sprintf("%s does not parse (%v); left as it is", s.files.leadInbox, corrupt.Err)})
 			}
 		}
 	case err != nil:
@@ -237,7 +239,7 @@ func messageKey(m claudecode.Message) string {
 }
 
 // fromTeammate turns one message to the lead into state and an event.
-func (s *sup) fromTeammate(msg claudecode.Message) {
+func (s *daemon) fromTeammate(msg claudecode.Message) {
 	v, ok := claudecode.ParseProtocol(msg.Text)
 	switch p := v.(type) {
 	case claudecode.PermissionRequest:
@@ -246,7 +248,7 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 			name = msg.From
 		}
 		w := s.watchOf(name)
-		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: time.Now().UTC()}
+		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}
 		if s.answerByRule(name, p, req) {
 			return
 		}
@@ -268,7 +270,7 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 		}
 		w.live.Result = textsafe.Short(p.Result, 500)
 		if w.live.State != state.StateIdle {
-			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: time.Now().UTC(), Result: w.live.Result}
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC(), Result: w.live.Result}
 			w.rechecked = false
 			s.event(state.Event{Kind: state.EventIdle, Member: name, Pane: w.id, Detail: "idle_notification: " + textsafe.Short(p.Result, 200)})
 		}
@@ -284,8 +286,8 @@ func (s *sup) fromTeammate(msg claudecode.Message) {
 
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
 // as recorded in the event log.
-func (s *sup) readAnswers() {
-	s.mail.eventsAt.Read(s.mail.events, func(e state.Event) {
+func (s *daemon) readAnswers() {
+	s.files.eventsAt.Read(s.files.events, func(e state.Event) {
 		if e.Kind == state.EventHook {
 			s.fromHook(e)
 			return
@@ -297,12 +299,12 @@ func (s *sup) readAnswers() {
 		if w == nil || w.live.Request == nil || w.live.Request.ID != e.RequestID {
 			return
 		}
-		w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: time.Now().UTC()}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 		s.live.Members[e.Member] = w.live
 	})
 }
 
-func (s *sup) watchOf(name string) *paneWatch {
+func (s *daemon) watchOf(name string) *paneWatch {
 	for _, w := range s.panes {
 		if w.member == name {
 			return w
@@ -314,7 +316,7 @@ func (s *sup) watchOf(name string) *paneWatch {
 // answerByRule answers a permission request when the layout's rules decide it
 // (the member's and the team's; deny wins), records both the request and the
 // answer naming the rule, and reports whether it did. No rule, no answer.
-func (s *sup) answerByRule(member string, p claudecode.PermissionRequest, req *state.Request) bool {
+func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req *state.Request) bool {
 	if s.lay == nil {
 		return false
 	}
@@ -359,18 +361,18 @@ func toRules(rs []layouts.Rule) []permrules.Rule {
 // permission requests fail silently) a minimal one is written again. It also
 // reports changes to the member list. It never rewrites a config that exists,
 // and never writes one the lead has not written first: that file is the lead's.
-func (s *sup) checkConfig() {
-	cfg, err := claudecode.ReadTeamConfig(s.mail.config)
+func (s *daemon) checkConfig() {
+	cfg, err := claudecode.ReadTeamConfig(s.files.config)
 	if errors.Is(err, fs.ErrNotExist) {
-		if s.mail.members == nil {
+		if s.files.members == nil {
 			return // not written yet: the lead writes it (and `up` waits for that); never pre-empt it
 		}
 		leadPID := 0
 		if m, ok := s.st.Member(s.leadName()); ok {
 			leadPID = m.PID
 		}
-		minimal := claudecode.MinimalTeamConfig(s.st.ClaudeTeam, s.st.LeadSessionID, s.leadCwd(), leadPID, time.Now())
-		if written, werr := claudecode.WriteTeamConfigIfMissing(s.mail.config, minimal); werr != nil {
+		minimal := claudecode.MinimalTeamConfig(s.st.ClaudeTeam, s.st.LeadSessionID, s.leadCwd(), leadPID, s.clock.Now())
+		if written, werr := claudecode.WriteTeamConfigIfMissing(s.files.config, minimal); werr != nil {
 			s.log.Warn("recreate team config", "err", werr)
 		} else if written {
 			s.event(state.Event{Kind: state.EventConfig, Detail: "the team's config.json was gone; wrote a minimal one so teammates can reach the lead"})
@@ -384,22 +386,22 @@ func (s *sup) checkConfig() {
 	for _, m := range cfg.Members {
 		now[m.Name] = true
 	}
-	if s.mail.members != nil {
+	if s.files.members != nil {
 		for name := range now {
-			if !s.mail.members[name] {
+			if !s.files.members[name] {
 				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "joined the team's config.json"})
 			}
 		}
-		for name := range s.mail.members {
+		for name := range s.files.members {
 			if !now[name] {
 				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "left the team's config.json"})
 			}
 		}
 	}
-	s.mail.members = now
+	s.files.members = now
 }
 
-func (s *sup) leadName() string {
+func (s *daemon) leadName() string {
 	for _, m := range s.st.Members {
 		if m.Role == state.RoleLead {
 			return m.Name
@@ -408,7 +410,7 @@ func (s *sup) leadName() string {
 	return ""
 }
 
-func (s *sup) leadCwd() string {
+func (s *daemon) leadCwd() string {
 	if m, ok := s.st.Member(s.leadName()); ok {
 		return m.Cwd
 	}
@@ -419,7 +421,7 @@ func (s *sup) leadCwd() string {
 // mean the member finished its turn (idle), PermissionRequest and Notification
 // mean it may be asking, so its screen is looked at now rather than after the
 // quiet period.
-func (s *sup) fromHook(e state.Event) {
+func (s *daemon) fromHook(e state.Event) {
 	w := s.watchOf(e.Member)
 	if w == nil || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
@@ -427,7 +429,7 @@ func (s *sup) fromHook(e state.Event) {
 	switch e.Hook {
 	case "Stop", "TeammateIdle":
 		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled {
-			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: time.Now().UTC()}
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC()}
 			w.rechecked = false
 			s.live.Members[w.member] = w.live
 			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
