@@ -154,10 +154,15 @@ members:
 func TestRestartWithBackoffThenFailed(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
+	// The schedule at a quarter of its real scale (1s, 2s, … is
+	// supervisor.TestBackoffDoublesThenFailed's, on a fake clock), so this
+	// whole crash loop takes seconds, not half a minute.
+	const base = 250 * time.Millisecond
+	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF="+base.String())
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: crash
 members:
   - name: doomed
-    command: [sh, -c, "exit 3"]
+    command: [sh, -c, "sleep 0.1; exit 3"]
   - name: steady
     env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
 `))
@@ -186,7 +191,7 @@ members:
 		t.Fatalf("%d restarts, %d exits", len(restarts), len(exits))
 	}
 	for i, r := range restarts {
-		want := time.Second << i
+		want := base << i
 		if gap := r.Sub(exits[i]); gap < want-50*time.Millisecond || gap > want+time.Second {
 			t.Errorf("restart %d came %s after the exit, want about %s", i+1, gap, want)
 		}
