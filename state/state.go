@@ -1,8 +1,13 @@
-// Package state keeps what teamctl knows about a running team in
-// $XDG_STATE_HOME/teamctl/<team>/state.json, written atomically (0600, folders 0700),
-// so that every command after `up` finds the team's server, panes and sessions.
-// The server's socket is derived from the team's name (SocketName, SocketPath),
-// never taken from the file: Load refuses a file that names another.
+// Package state is a team's folder, $XDG_STATE_HOME/teamctl/<team>/ (0700,
+// files 0600, nothing written through a symlink): the contract between the
+// lifecycle verbs (package team) and the supervising daemon (package
+// supervisor), which never talk otherwise. It holds state.json (the team's
+// server, panes, sessions, worktrees; written by up, down and the daemon under
+// the team's lock), live.json (what the daemon knows of each member now),
+// events.jsonl (every transition, appended by all, rotated by size), the lead
+// queue (text for the lead), the supervisor's lock and log; the names of
+// member states and event kinds; and the team's socket name. File I/O only:
+// it runs nothing.
 package state
 
 import (
