@@ -119,6 +119,22 @@ func PlaceholderTeamConfig(team, leadSessionID, cwd string, now time.Time) TeamC
 	return cfg
 }
 
+// EnsureTeamConfig writes the placeholder config.json into team's folder when
+// it has none, before teamctl puts anything else there (a prompt into a
+// mailbox): a folder without config.json sends a Claude Code lead that starts
+// to another team, while a placeholder is one it takes over. It reports
+// whether it wrote one.
+func EnsureTeamConfig(configDir, team, leadSessionID, cwd string, now time.Time) (bool, error) {
+	path, err := TeamConfigPath(configDir, team)
+	if err != nil {
+		return false, err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	return WriteTeamConfigIfMissing(path, PlaceholderTeamConfig(team, leadSessionID, cwd, now))
+}
+
 // IsPlaceholder reports whether c is a placeholder (no process has claimed it).
 func (c *TeamConfig) IsPlaceholder() bool {
 	return c.LeadProcess != nil && c.LeadProcess.PID == NoPID
@@ -197,11 +213,8 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if data, err := os.ReadFile(path); err == nil {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(data, &obj) == nil && obj != nil {
-				return nil
-			}
+		if TeamConfigReady(path) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -209,6 +222,17 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// TeamConfigReady reports whether path holds a complete JSON object now (see
+// WaitTeamConfig).
+func TeamConfigReady(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(data, &obj) == nil && obj != nil
 }
 
 // maxTeamConfig is the largest config.json ClaimedTeam reads: Claude Code's

@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -102,7 +101,7 @@ func (p *planner) stateFolder(team string, before []*Action) {
 	p.add(&Action{Step: StepState, Team: team, Target: dir, Why: "teamctl's record of " + team, needs: before,
 		do: func(ctx context.Context) error {
 			// A supervisor started meanwhile would write here again.
-			if err := supervisor.StopSupervisor(ctx, team, 5*time.Second); err != nil {
+			if err := stopSupervisor(ctx, team); err != nil {
 				return err
 			}
 			// An up or down of the team in progress finishes first.
@@ -148,7 +147,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 					if err := srv.KillServer(ctx); err != nil {
 						return err
 					}
-					supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+					proc.EndStrays(ctx, sockPath, p.o.Grace)
 				}
 				return removeSocket(sockPath)
 			}})

@@ -15,9 +15,10 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/safefile"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -64,7 +65,7 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	var args []string
 	if l != nil {
 		var err error
-		if path, err = supervisor.ResolveClaude(l, prog); err != nil {
+		if path, err = launch.ResolveClaude(l, prog); err != nil {
 			return Check{Name: "claude", Detail: err.Error(), Fix: fix}
 		}
 		args = l.Claude.Args // up puts them right after the program, as here
@@ -154,7 +155,7 @@ func checkClaudeDir() Check {
 // every Claude Code member's folder (else it stops at its trust dialog).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
 	var out []Check
-	for _, ft := range supervisor.TrustOf(ctx, l) {
+	for _, ft := range team.TrustOf(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
 		case ft.Err != nil:

@@ -29,8 +29,9 @@ const claudeVar = "TEAMCTL_E2E_CLAUDE"
 const apiKey = "sk-ant-api03-teamctl-e2e-not-a-real-key-0123456789abcdefghij"
 
 // wait is the deadline of every wait on Claude Code (start-up takes a few seconds,
-// more with several sessions starting at once on a small machine).
-const wait = 60 * time.Second
+// more with several sessions starting at once on a small machine, and more again
+// with another go test on it); a wait ends as soon as what it waits for happens.
+const wait = 2 * time.Minute
 
 var versionOnce sync.Once
 

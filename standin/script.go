@@ -41,7 +41,8 @@ const (
 //	spawn:NAME[:SCRIPT]   a lead in tmux opens teammate NAME in a new pane, as Claude
 //	                      Code's Agent tool does; SCRIPT is the teammate's script, with
 //	                      ';' for ',' (spawn:helper:work:2s;ask)
-//	lines:RATE[:DUR]      RATE lines of log output a second, evenly paced
+//	lines:RATE[:DUR]      RATE lines of log output a second, evenly paced; with DUR,
+//	                      RATE×DUR lines (which take longer on a busy machine)
 //	prompt-at:FILE[:TEXT] like ask, and appends the time the question appeared
 //	                      (RFC 3339 with ns) as a line to FILE, which cannot hold a
 //	                      colon or a comma

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/creack/pty"
 	"io"
 	"io/fs"
 	"os"
@@ -26,6 +25,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/atomicfile"
@@ -331,22 +332,17 @@ func (a *agent) promptAt(ctx context.Context, question, path string) {
 // logMessages are what logLines prints, in turn, after a time of day.
 var logMessages = []string{"build step %d ok", "test shard %d passed", "fetched chunk %d (4096 bytes)", "compiled unit %d ok"}
 
-// logLines prints rate lines of plausible log output a second, paced by a ticker,
-// for d (0: until ctx ends).
+// logLines prints rate lines of plausible log output a second, paced by a ticker:
+// rate×d of them (d 0: until ctx ends). The count is what was asked, not what
+// fits in d: a ticker on a busy machine falls behind, and the lines then take
+// longer than d.
 func (a *agent) logLines(ctx context.Context, rate int, d time.Duration) {
-	var until <-chan time.Time
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		until = t.C
-	}
+	total := int(float64(rate) * d.Seconds())
 	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
-	for n := 1; ; n++ {
+	for n := 1; d == 0 || n <= total; n++ {
 		select {
 		case <-ctx.Done():
-			return
-		case <-until:
 			return
 		case now := <-tick.C:
 			a.println(now.Format("15:04:05.000 ") + fmt.Sprintf(logMessages[(n-1)%len(logMessages)], n))

@@ -90,4 +90,3 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 }
-

@@ -1,24 +1,28 @@
 package main_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
 // flakyLayout has a member that crashes (exit 3) until a file "ok" exists in
-// the work folder, then runs.
+// the work folder, then runs. It lives a moment before it crashes: tmux may
+// never learn the status of a program that dies the instant it starts.
 func flakyLayout(e *testenv.Env, team string) string {
 	return standInLayout(e, "team.yaml", fmt.Sprintf(`team: %s
 members:
   - name: flaky
-    command: [sh, -c, "test -f %s && exec sleep 1000; exit 3"]
+    command: [sh, -c, "test -f %s && exec sleep 1000; sleep 0.1; exit 3"]
   - name: steady
     env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
 `, team, filepath.Join(e.Work, "ok")))
@@ -58,40 +62,47 @@ func healed(t *testing.T, e *testenv.Env, team, how string) {
 // its later exits are reported and restarted as for any member.
 func TestFailedMemberRelaunchedStartsAfresh(t *testing.T) {
 	t.Parallel()
-	e := testenv.New(t)
-	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
-	layout := flakyLayout(e, "phoenix2")
-	e.MustRun("up", layout)
-	crashLoop(t, e, "phoenix2")
-
-	// 1. up relaunches the failed member.
-	e.WriteFile("ok", "")
-	e.MustRun("up", layout)
-	healed(t, e, "phoenix2", "up")
-
-	// 2. teamctl restart.
-	crashLoop(t, e, "phoenix2")
-	e.WriteFile("ok", "")
-	r := e.MustRun("restart", "flaky", "--team", "phoenix2")
-	if !strings.Contains(r.Stdout, "restarted flaky") {
-		t.Errorf("restart said %q", r.Stdout)
+	// Each way in a team of its own, at the same time: a crash loop takes six
+	// seconds whatever the backoff (tmux reports a pane's exit at most once a
+	// second).
+	start := func(t *testing.T, team string) (*testenv.Env, string) {
+		t.Parallel()
+		e := testenv.New(t)
+		e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
+		layout := flakyLayout(e, team)
+		e.MustRun("up", layout)
+		crashLoop(t, e, team)
+		return e, layout
 	}
-	healed(t, e, "phoenix2", "teamctl restart")
-
-	// 3. The supervisor dies while the member is failed; up relaunches both.
-	crashLoop(t, e, "phoenix2")
-	s := statusOf(t, e, "phoenix2")
-	syscall.Kill(s.Supervisor.PID, syscall.SIGKILL)
-	testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
-		return !statusOf(t, e, "phoenix2").Supervisor.Running, ""
+	t.Run("up", func(t *testing.T) {
+		e, layout := start(t, "phoenix2")
+		e.WriteFile("ok", "")
+		e.MustRun("up", layout)
+		healed(t, e, "phoenix2", "up")
+		if m := member(statusOf(t, e, "phoenix2"), "steady"); m.State != "running" || m.Restarts != 0 {
+			t.Errorf("steady: %+v", m)
+		}
 	})
-	e.WriteFile("ok", "")
-	e.MustRun("up", layout)
-	healed(t, e, "phoenix2", "up with a new supervisor")
-
-	if m := member(statusOf(t, e, "phoenix2"), "steady"); m.State != "running" || m.Restarts != 0 {
-		t.Errorf("steady: %+v", m)
-	}
+	t.Run("teamctl restart", func(t *testing.T) {
+		e, _ := start(t, "phoenix3")
+		e.WriteFile("ok", "")
+		r := e.MustRun("restart", "flaky", "--team", "phoenix3")
+		if !strings.Contains(r.Stdout, "restarted flaky") {
+			t.Errorf("restart said %q", r.Stdout)
+		}
+		healed(t, e, "phoenix3", "teamctl restart")
+	})
+	t.Run("up after the supervisor died", func(t *testing.T) {
+		e, layout := start(t, "phoenix4")
+		s := statusOf(t, e, "phoenix4")
+		syscall.Kill(s.Supervisor.PID, syscall.SIGKILL)
+		testenv.Eventually(t, 10*time.Second, "the supervisor to be gone", func() (bool, string) {
+			return !statusOf(t, e, "phoenix4").Supervisor.Running, ""
+		})
+		e.WriteFile("ok", "")
+		e.MustRun("up", layout)
+		healed(t, e, "phoenix4", "up with a new supervisor")
+	})
 }
 
 // TestRestartCommand: `teamctl restart` relaunches a running member in its pane
@@ -229,4 +240,97 @@ func TestExitZeroIsNeverAFailure(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUpTableAgreesWithStatus: up's closing table is status's view (state,
+// tmux, the supervisor's knowledge), not "running" for every recorded member:
+// a member that exited 7 and was then taken out of the layout is listed as
+// exited (7) by the next up, as by status. Every member's started_at is its
+// own start, never earlier than its process.
+func TestUpTableAgreesWithStatus(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	body := `team: table
+members:
+  - name: web
+    command: [sleep, "1000"]
+`
+	e.MustRun("up", standInLayout(e, "team.yaml", body+`  - name: bad
+    command: [sh, -c, "exit 7"]
+    restart: never
+`))
+	// Its exit is known (tmux may call a pane dead a moment before it knows
+	// the status): the supervisor reported it.
+	testenv.Eventually(t, 20*time.Second, "bad's exit event", func() (bool, string) {
+		for _, ev := range events(t, e, "table") {
+			if ev.Member == "bad" && ev.Kind == "exit" && ev.ExitCode != nil && *ev.ExitCode == 7 {
+				return true, ""
+			}
+		}
+		return false, ""
+	})
+	r := e.MustRun("up", standInLayout(e, "team.yaml", body))
+	var badLine string
+	for _, ln := range strings.Split(r.Stdout, "\n") {
+		if strings.HasPrefix(ln, "bad ") {
+			badLine = ln
+		}
+	}
+	if !strings.Contains(badLine, "exited (7)") || strings.Contains(badLine, "running") {
+		t.Errorf("up's table lists bad as %q:\n%s", badLine, r.Stdout)
+	}
+	if s := member(statusOf(t, e, "table"), "bad"); s.State != "exited" {
+		t.Errorf("status says %+v", s)
+	}
+	// started_at: each member's own, not before its process began.
+	var st struct {
+		Members []struct {
+			Name      string    `json:"name"`
+			PID       int       `json:"pid"`
+			State     string    `json:"state"`
+			StartedAt time.Time `json:"started_at"`
+		} `json:"members"`
+	}
+	if err := json.Unmarshal([]byte(e.MustRun("status", "--json", "--team", "table").Stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range st.Members {
+		if m.State == "exited" {
+			continue
+		}
+		began, err := processStart(m.PID)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		if m.StartedAt.Before(began.Add(-50 * time.Millisecond)) {
+			t.Errorf("%s: started_at %s, but its process began at %s", m.Name, m.StartedAt, began)
+		}
+	}
+}
+
+// processStart is when pid began, from /proc (boot time plus its start in
+// clock ticks, 100 a second on Linux).
+func processStart(pid int) (time.Time, error) {
+	ticks, err := proc.StartTime(pid)
+	if err != nil {
+		return time.Time{}, err
+	}
+	n, err := strconv.ParseInt(ticks, 10, 64)
+	if err != nil {
+		return time.Time{}, err
+	}
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, ln := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(ln, "btime "); ok {
+			boot, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return time.Time{}, err
+			}
+			return time.Unix(boot, 0).Add(time.Duration(n) * 10 * time.Millisecond), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("no btime in /proc/stat")
 }
