@@ -58,6 +58,9 @@ func claudeTeamOf(st *state.Team) (configDir, name, why string) {
 	return configDir, st.ClaudeTeam, ""
 }
 
+// claudeLife is one of a team's Claude Code teams, by name, in its config folder.
+type claudeLife struct{ configDir, name string }
+
 // claudeFolders plans Claude Code's folders of a teamctl team: teams/<name>,
 // then tasks/<name>, for the lead's session-… team teamctl recorded (name,
 // from claudeTeamOf; never a team only because it has the teamctl team's

@@ -122,15 +122,17 @@ func (p *planner) team(ctx context.Context, team string) error {
 	if errors.Is(err, state.ErrNotFound) {
 		st = nil
 	}
-	var configDir, claudeTeam string
+	var lives []claudeLife // the team's Claude Code teams, earlier lives first
 	if st != nil {
-		var why string
-		configDir, claudeTeam, why = claudeTeamOf(st)
-		if why != "" {
-			p.note("team %s: Claude Code's team %s is not its own (%s); left alone", team, st.ClaudeTeam, why)
-		}
-		if claudeTeam != "" {
-			p.claudeTeams[claudeTeam] = true
+		for _, life := range st.Lives() {
+			configDir, name, why := claudeTeamOf(life)
+			if why != "" {
+				p.note("team %s: Claude Code's team %s is not its own (%s); left alone", team, life.ClaudeTeam, why)
+			}
+			if name != "" {
+				p.claudeTeams[name] = true
+				lives = append(lives, claudeLife{configDir, name})
+			}
 		}
 	}
 	socket := state.SocketName(team)
@@ -214,14 +216,17 @@ func (p *planner) team(ctx context.Context, team string) error {
 	if server != nil {
 		before = append(before, server)
 	}
-	wts := p.worktrees(ctx, team, st, configDir, claudeTeam, before)
+	wts := p.worktrees(ctx, team, st, lives, before)
 	var wtOnly []*Action // Claude Code's team folder waits for the worktrees; the state for everything
 	for _, a := range wts {
 		if a.Step == StepWorktree {
 			wtOnly = append(wtOnly, a)
 		}
 	}
-	folders := p.claudeFolders(team, configDir, claudeTeam, wtOnly)
+	var folders []*Action
+	for _, life := range lives {
+		folders = append(folders, p.claudeFolders(team, life.configDir, life.name, wtOnly)...)
+	}
 	p.stateFolder(team, append(append(before, wts...), folders...))
 	return nil
 }

@@ -28,15 +28,15 @@ type owned struct {
 // worktrees plans the team's worktrees, a prune of each repository, and the
 // branches teamctl made for them. It returns what the team's folders wait
 // for: not the worktrees left as not the team's.
-func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, configDir, claudeTeam string, before []*Action) []*Action {
+func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, lives []claudeLife, before []*Action) []*Action {
 	var list []owned
 	seen := map[string]bool{}
 	for _, w := range st.Worktrees {
 		list = append(list, owned{w, true})
 		seen[filepath.Clean(w.Path)] = true
 	}
-	if claudeTeam != "" {
-		for _, w := range claudeWorktrees(configDir, claudeTeam) {
+	for _, life := range lives {
+		for _, w := range claudeWorktrees(life.configDir, life.name) {
 			if !seen[filepath.Clean(w)] {
 				list = append(list, owned{Worktree: state.Worktree{Path: w}})
 				seen[filepath.Clean(w)] = true

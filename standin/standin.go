@@ -5,7 +5,8 @@
 // panes where Claude Code would run.
 //
 // Its behaviour is driven by Claude Code's own flags and two variables:
-// TEAMCTL_STANDIN_SCRIPT (comma-separated steps run at start-up, see parseScript)
+// TEAMCTL_STANDIN_SCRIPT (comma-separated steps run at start-up, see parseScript;
+// TEAMCTL_STANDIN_RESUME_SCRIPT instead when started with --resume, if set)
 // and TEAMCTL_STANDIN_WORK (the length of a turn, default 1s). A lead in tmux can
 // spawn teammates into new panes of its tmux server as Claude Code does (see spawn).
 package standin
@@ -78,9 +79,15 @@ type agent struct {
 // run is Main with a context, so tests can stop it; it returns 0 when ctx ends.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) int {
 	a := &agent{o: parseFlags(args), out: stdout, work: time.Second, executable: os.Executable}
-	steps, err := parseScript(os.Getenv("TEAMCTL_STANDIN_SCRIPT"))
+	script := "TEAMCTL_STANDIN_SCRIPT"
+	if a.o.resume != "" && os.Getenv("TEAMCTL_STANDIN_RESUME_SCRIPT") != "" {
+		// A resumed conversation does not do its work again: tests say what
+		// it does instead.
+		script = "TEAMCTL_STANDIN_RESUME_SCRIPT"
+	}
+	steps, err := parseScript(os.Getenv(script))
 	if err != nil {
-		fmt.Fprintf(stdout, "stand-in: TEAMCTL_STANDIN_SCRIPT: %v\n", err)
+		fmt.Fprintf(stdout, "stand-in: %s: %v\n", script, err)
 		return 2
 	}
 	if w := os.Getenv("TEAMCTL_STANDIN_WORK"); w != "" {

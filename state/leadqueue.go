@@ -46,10 +46,12 @@ func QueueForLead(team, text string) error {
 	return nil
 }
 
-// ReadLeadQueue calls fn with each text queued after offset and returns the
-// offset after the last whole line (a partial last line waits for its
-// newline). A queue shorter than offset was replaced: it is read from the start.
-func ReadLeadQueue(team string, offset int64, fn func(text string)) (int64, error) {
+// ReadLeadQueue calls fn with each text queued after offset, and the offset
+// just after it (what the reader records once the text is delivered), and
+// returns the offset after the last whole line (a partial last line waits for
+// its newline). A queue shorter than offset was replaced: it is read from the
+// start.
+func ReadLeadQueue(team string, offset int64, fn func(text string, end int64)) (int64, error) {
 	p, err := LeadQueuePath(team)
 	if err != nil {
 		return offset, err
@@ -62,10 +64,12 @@ func ReadLeadQueue(team string, offset int64, fn func(text string)) (int64, erro
 	if fi, err := f.Stat(); err == nil && fi.Size() < offset {
 		offset = 0
 	}
+	end := offset
 	n, err := readLines(f, offset, func(line []byte) {
+		end += int64(len(line))
 		var q struct{ Text string }
 		if json.Unmarshal(line, &q) == nil && q.Text != "" {
-			fn(q.Text)
+			fn(q.Text, end)
 		}
 	})
 	return offset + n, err

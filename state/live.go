@@ -23,6 +23,10 @@ type Live struct {
 	LeadInboxSeen []string `json:"lead_inbox_seen,omitempty"`
 	// LeadQueueOffset is how much of lead-queue.jsonl was taken.
 	LeadQueueOffset int64 `json:"lead_queue_offset,omitempty"`
+	// Seen is when the supervisor last wrote this: at every transition, and
+	// once a minute besides, so a team whose server is gone (a reboot) says
+	// when it was last seen alive.
+	Seen time.Time `json:"seen,omitzero"`
 }
 
 // Request is a teammate's pending permission request, as status shows it.
@@ -91,6 +95,19 @@ func WriteLive(team string, l *Live) error {
 		return err
 	}
 	return atomicfile.WriteFile(p, append(b, '\n'), 0o600)
+}
+
+// ForgetLiveMembers keeps of the live state only what outlives the team's
+// server, for a team resumed on a new one: which of the lead's inbox messages
+// were reported, how much of the lead queue was typed (the rest still will
+// be), and when the team was last seen. What it knew of each member is about
+// panes that are gone (pane ids start again from %0).
+func ForgetLiveMembers(team string) error {
+	l, err := ReadLive(team)
+	if err != nil {
+		return err
+	}
+	return WriteLive(team, &Live{LeadInboxSeen: l.LeadInboxSeen, LeadQueueOffset: l.LeadQueueOffset, Seen: l.Seen, Members: map[string]*LiveMember{}})
 }
 
 // ClearLive removes the live state, when a team starts afresh or goes down:

@@ -54,6 +54,31 @@ type Team struct {
 	// lead claimed a team not named after its session (the supervisor's
 	// team-moved); "" otherwise.
 	ClaudeTeamSession string `json:"claude_team_session,omitempty"`
+
+	// Earlier are the Claude Code teams of the team's earlier lives, before an
+	// `up` started it afresh (`up --fresh`, or after `down`): kept so that
+	// clean still finds their folders.
+	Earlier []Earlier `json:"earlier,omitempty"`
+}
+
+// Earlier is one earlier life of a team: its Claude Code team and the
+// sessions that named it.
+type Earlier struct {
+	ClaudeTeam        string    `json:"claude_team"`
+	ClaudeTeamSession string    `json:"claude_team_session,omitempty"`
+	ClaudeConfig      string    `json:"claude_config"`
+	LeadSessionID     string    `json:"lead_session_id"`
+	Until             time.Time `json:"until"`
+}
+
+// Lives are the team's Claude Code teams, the earlier ones first and the
+// current one last, each as a Team holding only those fields.
+func (t *Team) Lives() []*Team {
+	var out []*Team
+	for _, e := range t.Earlier {
+		out = append(out, &Team{Team: t.Team, ClaudeTeam: e.ClaudeTeam, ClaudeTeamSession: e.ClaudeTeamSession, ClaudeConfig: e.ClaudeConfig, LeadSessionID: e.LeadSessionID})
+	}
+	return append(out, &Team{Team: t.Team, ClaudeTeam: t.ClaudeTeam, ClaudeTeamSession: t.ClaudeTeamSession, ClaudeConfig: t.ClaudeConfig, LeadSessionID: t.LeadSessionID})
 }
 
 // Worktree is a git worktree teamctl made for a member.

@@ -325,10 +325,16 @@ func TestLeadQueueIsTypedWhenTheLeadIsIdle(t *testing.T) {
 	if len(w.srv.typed) != 0 {
 		t.Fatalf("typed into a busy lead: %q", w.srv.typed)
 	}
+	if off := w.s.live.LeadQueueOffset; off != 0 {
+		t.Fatalf("the queue is marked typed up to %d before anything was typed: a supervisor dying now would lose it", off)
+	}
 	w.output("%0", screenFile(t, "claude-idle.txt"))
 	w.advance(quiet)
 	if len(w.srv.typed) != 1 || w.srv.typed[0] != "%0: first" {
 		t.Fatalf("typed: %q", w.srv.typed)
+	}
+	if got := w.s.live.LeadQueueOffset; got != int64(len(`{"text":"first"}`)+1) {
+		t.Errorf("typed up to %d, want the end of the first line", got)
 	}
 	// The lead works on it, then is idle again: the next one.
 	w.output("%0", screenFile(t, "claude-working.txt"))

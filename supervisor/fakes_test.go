@@ -353,6 +353,8 @@ func (w *world) settle() {
 			if err := s.sync(w.ctx, nil); err != nil {
 				w.t.Fatal(err)
 			}
+		case <-s.beat:
+			s.heartbeat()
 		default:
 			return
 		}

@@ -645,3 +645,44 @@ func (s *daemon) fromHook(e state.Event) {
 		s.requestCapture(w)
 	}
 }
+
+// restorePending shows again the permission requests of layout teammates
+// still unanswered in the lead's inbox (no answer in the event log), for a
+// team resumed on a new server: their states were left behind with the old
+// one, and the inbox's messages were reported already. The last request of
+// each teammate wins.
+func (s *daemon) restorePending() {
+	msgs, err := claudecode.ReadMailbox(s.files.claude().leadInbox)
+	if err != nil {
+		return
+	}
+	answered := map[string]bool{}
+	evs, _ := state.ReadEvents(s.team)
+	for _, e := range evs {
+		if e.Kind == state.EventPermissionAnswer {
+			answered[e.RequestID] = true
+		}
+	}
+	for _, msg := range msgs {
+		v, _ := claudecode.ParseProtocol(msg.Text)
+		p, ok := v.(claudecode.PermissionRequest)
+		if !ok || answered[p.RequestID] {
+			continue
+		}
+		name := strings.SplitN(p.AgentID, "@", 2)[0]
+		if name == "" {
+			name = msg.From
+		}
+		if m, ok := s.st.Member(name); !ok || m.Origin != state.OriginLayout {
+			continue
+		}
+		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}
+		lm := &state.LiveMember{State: state.StateWaitingApproval, Since: req.Since, Request: req}
+		if w := s.watchOf(name); w != nil {
+			lm.Pane = w.id
+			w.live = lm
+		}
+		s.live.Members[name] = lm
+	}
+	s.saveLive()
+}

@@ -64,15 +64,25 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 		n.s.log.Warn("type into the lead", "err", err)
 		return
 	}
+	if note.end > 0 {
+		n.s.live.LeadQueueOffset = note.end // typed: a later supervisor must not type it again
+		n.s.saveLive()
+	}
 	n.s.event(state.Event{Kind: state.EventNotify, Member: w.member, Pane: w.id, Detail: note.what + textsafe.Short(note.text, 300)})
 }
 
 // leadNote is text for the lead and what to call it in the event.
-type leadNote struct{ text, what string }
+type leadNote struct {
+	text, what string
+	end        int64 // for text from the lead queue: the queue's offset after it
+}
 
 // queue keeps text for the lead, typed at once when it is idle now.
-func (n *notifier) queue(ctx context.Context, text, what string) {
-	n.toLead = append(n.toLead, leadNote{text, what})
+func (n *notifier) queue(ctx context.Context, text, what string) { n.queueAt(ctx, text, what, 0) }
+
+// queueAt is queue for text from the lead queue, which ends at offset end.
+func (n *notifier) queueAt(ctx context.Context, text, what string, end int64) {
+	n.toLead = append(n.toLead, leadNote{text, what, end})
 	if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == state.StateIdle {
 		n.idle(ctx, lw)
 	}

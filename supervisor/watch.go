@@ -94,6 +94,8 @@ type daemon struct {
 	captured   chan capture
 	syncSoon   timer
 	syncFire   chan struct{}
+	beat       chan struct{} // the heartbeat: live.json rewritten, so a lost team says when it was last seen
+	queueRead  int64         // how far the lead queue was read (live.json has how far it was typed)
 	notifier   *notifier
 	files      *followed
 	nameTries  map[string]int
@@ -160,7 +162,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 	s := &daemon{
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
+		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
 	s.configure()
@@ -181,8 +183,12 @@ func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
 	if err := s.sync(ctx, prev); err != nil {
 		return err
 	}
+	s.heartbeat()
 	if s.files != nil {
 		s.readFollowed(ctx, true)
+		if prev != nil && len(prev.Members) == 0 && len(prev.LeadInboxSeen) > 0 {
+			s.restorePending() // a team resumed on a new server
+		}
 	}
 	return nil
 }
@@ -213,6 +219,7 @@ func (s *daemon) saveLive() {
 	for _, w := range s.panes {
 		w.live.PID = w.pid
 	}
+	s.live.Seen = s.clock.Now().UTC()
 	if err := state.WriteLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}
@@ -348,8 +355,25 @@ func (s *daemon) loop(ctx context.Context) error {
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
 			}
+		case <-s.beat:
+			s.heartbeat()
 		}
 	}
+}
+
+// heartbeatEvery is how often live.json is rewritten when nothing else
+// changes it: how precisely a team lost in a reboot says when it was last seen.
+const heartbeatEvery = time.Minute
+
+// heartbeat writes live.json (its seen time) and sets the next one.
+func (s *daemon) heartbeat() {
+	s.saveLive()
+	s.clock.AfterFunc(heartbeatEvery, func() {
+		select {
+		case s.beat <- struct{}{}:
+		default:
+		}
+	})
 }
 
 // followedFire is the mailbox watch's signal (never, when mailboxes are not watched).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -64,6 +65,10 @@ type TeamSummary struct {
 	// Supervisor says whether the team's supervisor runs: a team up without
 	// one is watched, restarted and brokered by nobody.
 	Supervisor SupervisorStatus `json:"supervisor"`
+	// Lost: not brought down, but its server is gone; `teamctl up --all`
+	// brings it back. LastSeen is when it was last seen alive.
+	Lost     bool       `json:"lost,omitempty"`
+	LastSeen *time.Time `json:"last_seen,omitempty"`
 	// Error says why the team could not be looked at (a corrupt state.json,
 	// say); the other fields are then empty.
 	Error string `json:"error,omitempty"`
@@ -86,7 +91,7 @@ func List(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 			out = append(out, TeamSummary{Team: n, Error: err.Error()})
 			continue
 		}
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor, Lost: s.Lost, LastSeen: s.LastSeen}
 		for _, m := range s.Members {
 			if m.State != state.StateExited && m.State != state.StateFailed {
 				ts.Running++

@@ -11,11 +11,16 @@ import (
 // Status is what `teamctl status --json` prints. Later versions add fields; they
 // never rename these.
 type Status struct {
-	Team       string           `json:"team"`
-	Socket     string           `json:"socket"`
-	Session    string           `json:"session"`
-	Layout     string           `json:"layout,omitempty"` // the layout file the team was brought up from
-	StoppedAt  *time.Time       `json:"stopped_at,omitempty"`
+	Team      string     `json:"team"`
+	Socket    string     `json:"socket"`
+	Session   string     `json:"session"`
+	Layout    string     `json:"layout,omitempty"` // the layout file the team was brought up from
+	StoppedAt *time.Time `json:"stopped_at,omitempty"`
+	// Lost: the team was not brought down, but its tmux server is gone (a
+	// reboot, a killed server); LastSeen is when its supervisor last wrote.
+	// `teamctl up` resumes it.
+	Lost       bool             `json:"lost,omitempty"`
+	LastSeen   *time.Time       `json:"last_seen,omitempty"`
 	Supervisor SupervisorStatus `json:"supervisor"`
 	Members    []MemberStatus   `json:"members"`
 }
@@ -66,6 +71,7 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 	}
 	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	byID := map[string]tmux.Pane{}
+	gone := false
 	if st.Running() {
 		panes, err := srv.ListPanes(ctx)
 		if err != nil && !isNoServer(err) {
@@ -74,8 +80,20 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 		for _, p := range panes {
 			byID[p.ID] = p
 		}
+		_, held := tmux.TeamPane(panes, st.PanesLeadFirst())
+		gone = !held
 	}
 	s := statusOf(st, byID)
+	if gone {
+		s.Lost = true
+		seen := st.UpdatedAt
+		if live, err := state.ReadLive(team); err == nil && live.Seen.After(seen) {
+			seen = live.Seen
+		}
+		if !seen.IsZero() {
+			s.LastSeen = &seen
+		}
+	}
 	if pid, _ := state.SupervisorPID(team); pid != 0 && st.Running() {
 		s.Supervisor = SupervisorStatus{Running: true, PID: max(pid, 0)}
 		if live, err := state.ReadLive(team); err == nil {

@@ -28,6 +28,10 @@ type UpOptions struct {
 	Width, Height  int           // size of a new session's window (default 200x50)
 	Progress       io.Writer     // one line per member as it comes up; nil for none
 	Teamctl        string        // this teamctl's path, which Claude Code's hooks call ("" for no hooks)
+	// A team whose server is gone while its state says it is up (a reboot, a
+	// killed server) is resumed: every conversation goes on. Fresh starts it
+	// anew instead; Resume resumes a team stopped with down too.
+	Fresh, Resume bool
 }
 
 // UpResult says what Up did.
@@ -37,6 +41,10 @@ type UpResult struct {
 	Respawned []string // members relaunched in their pane (exited, or changed with --recreate)
 	Kept      []string // members left running
 	Notes     []string // things a person should know
+	// For a team brought back on a new server: the members whose
+	// conversation goes on, those whose could not (started afresh), and the
+	// teammates the lead had spawned, which are the lead's to spawn again.
+	Resumed, Afresh, Lost []string
 }
 
 // SocketName is the team's private tmux socket (state.SocketName: derived
@@ -110,10 +118,13 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 		return nil, err
 	}
 	u.l, u.wts = wl, wts
-	if alive {
+	switch {
+	case alive:
 		err = u.reconcile(ctx, prev)
-	} else {
-		err = u.start(ctx)
+	case prev != nil && !o.Fresh && (prev.Running() || o.Resume) && prev.LeadSessionID != "":
+		err = u.start(ctx, prev, true)
+	default:
+		err = u.start(ctx, prev, false)
 	}
 	u.res.Team = u.st
 	return u.res, err
@@ -171,19 +182,44 @@ func (u *upRun) configDir() string {
 
 // start starts a new server: the lead first, then (once the lead's team config
 // exists, since teammates cannot reach the lead without it) everyone else.
-func (u *upRun) start(ctx context.Context) error {
+// With resume, the team prev recorded comes back: the lead in the same Claude
+// Code team under the same session, every Claude Code member resuming its
+// conversation where Claude Code stored one (--resume, no first prompt
+// again), plain processes as they were; what it queued for the lead and which
+// messages were reported are kept. Otherwise it starts anew, and prev's Claude
+// Code team is kept on record (Earlier) for clean.
+func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error {
 	now := time.Now().UTC()
 	leadSession := claudecode.NewSessionID()
+	if resume {
+		leadSession = prev.LeadSessionID
+	}
 	plan, err := launch.Plan(u.l, u.progs, leadSession)
 	if err != nil {
 		return err
 	}
-	state.ClearLive(u.l.Team)
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
 		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
 		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
+	}
+	if prev != nil {
+		u.st.Earlier = prev.Earlier
+	}
+	if resume {
+		u.st.CreatedAt = prev.CreatedAt
+		u.st.ClaudeTeam, u.st.ClaudeTeamSession = prev.ClaudeTeam, prev.ClaudeTeamSession // a team the lead moved to stays followed
+		if err := state.ForgetLiveMembers(u.l.Team); err != nil {
+			return err
+		}
+		u.resuming(prev, plan)
+	} else {
+		state.ClearLive(u.l.Team)
+		if prev != nil && prev.ClaudeTeam != "" {
+			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
+				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})
+		}
 	}
 
 	w, h := u.o.Width, u.o.Height
@@ -207,7 +243,7 @@ func (u *upRun) start(ctx context.Context) error {
 		"-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", tmux.EscapeFormat(lead.Cwd)}
 	args = append(args, launch.EnvFlags(lead.Env)...)
 	args = append(args, "-P", "-F", idFormat)
-	b.Add(append(args, tmux.CommandArgs(lead.Argv)...)...)
+	b.Add(append(args, tmux.CommandArgs(u.argv(lead))...)...)
 	// new-session's -e also lands in the session's environment, which every later
 	// pane inherits: take the lead's own settings back out, and leave there only
 	// the team's env, which teammates the lead spawns itself must get.

@@ -66,6 +66,9 @@ func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	switch {
 	case st.StoppedAt != nil:
 		fmt.Fprintf(&b, "team %s is down (since %s)\n", team, st.StoppedAt.Local().Format(time.DateTime))
+	case st.Lost:
+		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; `teamctl up %s` brings it back, every conversation resumed (`--fresh` starts it anew)\n",
+			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.Layout))
 	case st.Supervisor.Running:
 		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", team, socket, st.Supervisor.PID)
 	default:
@@ -127,4 +130,12 @@ func colorState(io *iostreams.IO, s state.MemberState, text string) string {
 		return io.Color("33", text)
 	}
 	return text
+}
+
+// lastSeen says when a lost team was last seen alive, for "down (lost…)".
+func lastSeen(at *time.Time, now time.Time) string {
+	if at == nil {
+		return ""
+	}
+	return fmt.Sprintf(": last seen %s, %s ago", at.Local().Format(time.DateTime), now.Sub(*at).Round(time.Second))
 }

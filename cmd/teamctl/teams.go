@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +41,8 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 				}
 				up, sup := "no", "-"
 				switch {
+				case t.Lost:
+					up = "down (lost" + lastSeen(t.LastSeen, time.Now()) + ")"
 				case t.Up && t.Supervisor.Running:
 					up, sup = "yes", fmt.Sprintf("pid %d", t.Supervisor.PID)
 				case t.Up:
@@ -54,6 +57,8 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 				switch {
 				case t.Error != "":
 					fmt.Fprintf(io.ErrOut, "teamctl: team %s: %s\n", v(t.Team), textsafe.Lines(t.Error))
+				case t.Lost:
+					fmt.Fprintf(io.ErrOut, "teamctl: team %s was not brought down but its tmux server is gone: `teamctl up %s` (or `teamctl up --all`) brings it back, every conversation resumed\n", v(t.Team), v(t.Layout))
 				case t.Up && !t.Supervisor.Running:
 					// As status says it: nothing watches, restarts or answers for this team.
 					fmt.Fprintf(io.ErrOut, "teamctl: team %s is up without a supervisor: `teamctl supervise --team %s` or `teamctl up` starts it\n", v(t.Team), v(t.Team))

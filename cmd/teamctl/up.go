@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/selfexe"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/team"
 )
@@ -20,15 +22,20 @@ type upOptions struct {
 	configWait time.Duration
 	quiet      bool
 	foreground bool
+	fresh      bool
+	resume     bool
+	all        bool
 }
 
 func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	o := &upOptions{}
 	cmd := &cobra.Command{
-		Use: "up LAYOUT",
+		Use: "up LAYOUT | --all",
 		Example: `  teamctl up layout.yaml
   teamctl up layout.yaml --recreate     # restart members whose launch changed
   teamctl up other.yaml --layout-change # the team follows another layout file
+  teamctl up layout.yaml --fresh        # a team whose server was lost: start it anew
+  teamctl up --all                      # after a reboot: every lost team back
   teamctl up layout.yaml -q --foreground`,
 		Short: "Bring a team up from its layout file (again: start what is missing)",
 		Long: `Bring the team described by LAYOUT up on its own tmux server (tmux -L teamctl-TEAM):
@@ -37,13 +44,35 @@ same layout, it leaves running members alone and starts the missing ones; a memb
 whose launch changed is restarted only with --recreate. A team that is up from
 another layout file (the same team: name in two files) is refused, naming both
 files, unless --layout-change (or --recreate) says this file is now the team's.
-Long waits are said: the lead's team config, which teammates need.`,
-		Args: cobra.ExactArgs(1),
+Long waits are said: the lead's team config, which teammates need.
+
+A team whose tmux server is gone although it was not brought down (a reboot, a
+killed server: status says "down (lost)") is resumed: the lead in the same
+Claude Code team with --resume, every Claude Code teammate with its own
+conversation, plain processes as they were, worktrees as they are; a member
+whose conversation Claude Code did not store starts afresh, and teammates the
+lead had spawned are left to the lead. --fresh starts it anew instead (the old
+conversations stay on record for clean); --resume resumes a team stopped with
+down too. --all brings back every lost team, each from its own layout file.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case o.all && len(args) > 0:
+				return usagef(cmd, "--all brings back every lost team from its own layout: give no LAYOUT with it")
+			case o.all:
+				return upAll(cmd, io, g, o)
+			case len(args) == 0:
+				return usagef(cmd, "which team? give its LAYOUT file (or --all for every lost team)")
+			case o.fresh && o.resume:
+				return usagef(cmd, "--fresh and --resume do not go together")
+			}
 			o.layout = args[0]
 			return runUp(cmd, io, g, o)
 		},
 	}
+	cmd.Flags().BoolVar(&o.fresh, "fresh", false, "start a lost team anew instead of resuming its conversations")
+	cmd.Flags().BoolVar(&o.resume, "resume", false, "resume a team stopped with down too, not only a lost one")
+	cmd.Flags().BoolVar(&o.all, "all", false, "bring back every team that is lost (state says up, server gone), each from its layout")
 	cmd.Flags().BoolVar(&o.recreate, "recreate", false, "restart members whose launch changed in the layout")
 	cmd.Flags().BoolVar(&o.changeFile, "layout-change", false, "let a team that is up from another layout file follow this one")
 	cmd.Flags().DurationVar(&o.configWait, "config-wait", 5*time.Second, "how long the lead gets to write its team config before teamctl writes a minimal one")
@@ -71,6 +100,7 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 		Teamctl: self,
 		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate, LayoutChange: o.changeFile,
 		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
+		Fresh: o.fresh, Resume: o.resume,
 	}
 	if !o.quiet {
 		opts.Progress = io.Out
@@ -106,7 +136,57 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	}
 	fmt.Fprintf(io.Out, "\nteam %s is up: %d started, %d relaunched, %d already running (tmux -L %s)\n",
 		l.Team, len(res.Started), len(res.Respawned), len(res.Kept), st.Socket)
+	if len(res.Resumed)+len(res.Afresh)+len(res.Lost) > 0 {
+		fmt.Fprintf(io.Out, "resumed: %s; started afresh: %s; lost (the lead's to spawn again): %s\n",
+			listOrNone(res.Resumed), listOrNone(res.Afresh), listOrNone(res.Lost))
+	}
 	printStatusTable(io, st)
 	fmt.Fprintf(io.Out, "\nteamctl attach %s --team %s   # step in (detach: prefix d)\n", l.Lead.Name, l.Team)
+	return nil
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// upAll brings back every lost team (state says up, its server is gone), each
+// from the layout file it was brought up from: one command after a reboot.
+// One that fails is said and does not keep the others from coming back.
+func upAll(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error {
+	ts, err := team.List(cmd.Context(), g.tmuxBin)
+	if err != nil {
+		return err
+	}
+	var failed []string
+	n := 0
+	for _, t := range ts {
+		if !t.Lost {
+			continue
+		}
+		n++
+		if !o.quiet {
+			fmt.Fprintf(io.Out, "== %s (%s)\n", textsafe.Visible(t.Team), textsafe.Visible(t.Layout))
+		}
+		l, err := layouts.Parse(t.Layout)
+		if err == nil && l.Team != t.Team {
+			err = fmt.Errorf("%s is now the layout of team %q, not %q", t.Layout, l.Team, t.Team)
+		}
+		if err == nil {
+			err = upLayout(cmd, io, g, l, o, os.Getenv("TEAMCTL_CLAUDE"))
+		}
+		if err != nil {
+			fmt.Fprintf(io.ErrOut, "teamctl: team %s: %s\n", textsafe.Visible(t.Team), textsafe.Lines(err.Error()))
+			failed = append(failed, t.Team)
+		}
+	}
+	switch {
+	case n == 0 && !o.quiet:
+		fmt.Fprintln(io.Out, "no team is lost; nothing to bring back")
+	case len(failed) > 0:
+		return fmt.Errorf("%d of %d lost teams could not be brought back: %s", len(failed), n, strings.Join(failed, ", "))
+	}
 	return nil
 }
