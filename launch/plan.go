@@ -1,6 +1,6 @@
 // Package launch decides what every pane of a team runs — its argv, its
 // environment, its folder — for a first start (Plan), a relaunch in place and
-// a resumed conversation (RespawnArgs), with Claude Code's hooks merged into
+// a resumed conversation (RelaunchArgv), with Claude Code's hooks merged into
 // the layout's own --settings, and whether an exit calls for a restart
 // (RestartWanted). It is pure: it runs nothing and changes no file, so the
 // exact launch of any layout is a table test.

@@ -2,23 +2,19 @@ package launch
 
 import (
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
-// RespawnArgs is the tmux command that relaunches a member in its own pane
-// with the argv, environment and folder it was started with (recorded in
-// state); with resume, the lead or a Claude Code teammate resumes its
-// conversation (--resume) rather than starting a new session under the same
-// id, which Claude Code refuses ("Session ID … is already in use") — the
-// caller knows whether Claude Code stored it.
-func RespawnArgs(m *state.Member, resume bool) []string {
-	argv := m.Argv
+// RelaunchArgv is what a member runs when it is relaunched (in a new pane in
+// its place: tmux.ReplacePane) with the argv, environment and folder it was
+// started with (recorded in state): with resume, the lead or a Claude Code
+// teammate resumes its conversation (--resume) rather than starting a new
+// session under the same id, which Claude Code refuses ("Session ID … is
+// already in use") — the caller knows whether Claude Code stored it.
+func RelaunchArgv(m *state.Member, resume bool) []string {
 	if resume && (m.Role == state.RoleLead || m.Role == state.RoleTeammate) {
-		argv = ResumeArgv(m)
+		return ResumeArgv(m)
 	}
-	args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(m.Cwd)}
-	args = append(args, EnvFlags(m.Env)...)
-	return append(args, tmux.CommandArgs(argv)...)
+	return m.Argv
 }
 
 // ResumeArgv is a member's argv for a relaunch that resumes its conversation:
@@ -64,4 +60,33 @@ func EnvFlags(env []string) []string {
 		out = append(out, "-e", kv)
 	}
 	return out
+}
+
+// Decoration are the tmux commands that mark a member's pane: its title and
+// teamctl's @teamctl-member (which the pane border shows, and which tells a
+// pane of the team from any other), and its border in the member's colour.
+func Decoration(pane, name, color string) [][]string {
+	cmds := [][]string{
+		{"select-pane", "-t", pane, "-T", name},
+		{"set-option", "-p", "-t", pane, "@teamctl-member", name},
+	}
+	if c := tmuxColour(color); c != "" {
+		cmds = append(cmds,
+			[]string{"set-option", "-p", "-t", pane, "pane-border-style", "fg=" + c},
+			[]string{"set-option", "-p", "-t", pane, "pane-active-border-style", "fg=" + c + ",bold"})
+	}
+	return cmds
+}
+
+// tmuxColour maps Claude Code's colour names to tmux's.
+func tmuxColour(c string) string {
+	switch c {
+	case "purple":
+		return "magenta"
+	case "orange":
+		return "colour208"
+	case "pink":
+		return "colour213"
+	}
+	return c
 }

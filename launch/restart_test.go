@@ -26,8 +26,8 @@ func TestRestartArgvResumesATeammate(t *testing.T) {
 	if got := ResumeArgv(mate); !reflect.DeepEqual(got, want) {
 		t.Errorf("teammate: %q, want %q", got, want)
 	}
-	if got := RespawnArgs(mate, true); !reflect.DeepEqual(got[len(got)-len(want):], want) {
-		t.Errorf("RespawnArgs of a teammate that resumes ends %q, want %q", got, want)
+	if got := RelaunchArgv(mate, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("RelaunchArgv of a teammate that resumes: %q, want %q", got, want)
 	}
 }
 
@@ -54,24 +54,25 @@ func TestRestartWanted(t *testing.T) {
 	}
 }
 
-// TestRespawnArgs: a member is relaunched in its own pane (respawn-pane -k)
-// with the argv, env and folder it started with; the lead resumes its
-// conversation only when told Claude Code stored it.
-func TestRespawnArgs(t *testing.T) {
-	lead := &state.Member{Role: state.RoleLead, Pane: "%0", Cwd: "/w/#x", Env: []string{"A=1"},
-		Argv: []string{"/bin/claude", "--session-id", "U", "--", "go"}}
-	proc := &state.Member{Role: state.RoleProcess, Pane: "%2", Cwd: "/w", Argv: []string{"/bin/web"}}
+// TestRelaunchArgv: a member is relaunched with the argv it started with;
+// the lead and a Claude Code teammate resume their conversation only when told
+// Claude Code stored it, and a plain process never does.
+func TestRelaunchArgv(t *testing.T) {
+	lead := &state.Member{Role: state.RoleLead, Argv: []string{"/bin/claude", "--session-id", "U", "--", "go"}}
+	mate := &state.Member{Role: state.RoleTeammate, Argv: []string{"/bin/claude", "--agent-id", "m@T", "--session-id", "M"}}
+	proc := &state.Member{Role: state.RoleProcess, Argv: []string{"/bin/web", "--session-id", "X"}}
 	for _, c := range []struct {
 		m      *state.Member
 		resume bool
 		want   []string
 	}{
-		{lead, true, []string{"respawn-pane", "-k", "-t", "%0", "-c", "/w/##x", "-e", "A=1", "/bin/claude", "--resume", "U"}},
-		{lead, false, []string{"respawn-pane", "-k", "-t", "%0", "-c", "/w/##x", "-e", "A=1", "/bin/claude", "--session-id", "U", "--", "go"}},
-		{proc, true, []string{"respawn-pane", "-k", "-t", "%2", "-c", "/w", "/bin/sh", "-c", `exec "$0"`, "/bin/web"}},
+		{lead, true, []string{"/bin/claude", "--resume", "U"}},
+		{lead, false, []string{"/bin/claude", "--session-id", "U", "--", "go"}},
+		{mate, true, []string{"/bin/claude", "--agent-id", "m@T", "--resume", "M"}},
+		{proc, true, []string{"/bin/web", "--session-id", "X"}},
 	} {
-		if got := RespawnArgs(c.m, c.resume); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("RespawnArgs(%v, %v) =\n%q\nwant\n%q", c.m.Argv, c.resume, got, c.want)
+		if got := RelaunchArgv(c.m, c.resume); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("RelaunchArgv(%q, %v) = %q, want %q", c.m.Argv, c.resume, got, c.want)
 		}
 	}
 }

@@ -141,3 +141,17 @@ func (l *Layout) PromptOf(name string) string {
 	}
 	return ""
 }
+
+// ColorOf is the colour of the member called name ("" for none, or no such
+// member, or no layout).
+func (l *Layout) ColorOf(name string) string {
+	if l == nil {
+		return ""
+	}
+	for _, m := range l.All() {
+		if m.Name == name {
+			return m.Color
+		}
+	}
+	return ""
+}

@@ -129,7 +129,7 @@ func TestExitsAndRestarts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, c.policy})
-			w.exit("%1", c.status, c.signal)
+			w.exit("web", c.status, c.signal)
 			exits := w.events(state.EventExit, "web")
 			if len(exits) != 1 {
 				t.Fatalf("%d exit events", len(exits))
@@ -155,7 +155,7 @@ func TestExitsAndRestarts(t *testing.T) {
 func TestBackoffDoublesThenFailed(t *testing.T) {
 	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
 	for i := 0; i < 5; i++ {
-		w.exit("%1", "3", "")
+		w.exit("web", "3", "")
 		want := time.Second << i
 		w.advance(want - time.Millisecond)
 		if n := len(w.events(state.EventRestart, "web")); n != i {
@@ -166,7 +166,7 @@ func TestBackoffDoublesThenFailed(t *testing.T) {
 			t.Fatalf("restart %d did not come %s after the exit (%d restarts)", i+1, want, n)
 		}
 	}
-	w.exit("%1", "3", "")
+	w.exit("web", "3", "")
 	if got := w.live("web"); got.State != state.StateFailed || !strings.Contains(got.Reason, "6 times") {
 		t.Fatalf("after six exits: %+v", got)
 	}
@@ -179,17 +179,18 @@ func TestBackoffDoublesThenFailed(t *testing.T) {
 	}
 
 	// `teamctl restart` or `up`: the pane runs a new process.
+	pane := w.paneOf("web")
 	w.srv.mu.Lock()
-	p := w.srv.pane("%1")
+	p := w.srv.pane(pane)
 	p.Dead, p.PID = false, 5_999_999
 	v := deadValue(p)
 	w.srv.mu.Unlock()
-	w.srv.ctl.notes <- notification("dead", "%1", v)
+	w.srv.ctl.notes <- notification("dead", pane, v)
 	w.settle()
 	if got := w.live("web").State; got != state.StateRunning {
 		t.Fatalf("relaunched failed member is %s", got)
 	}
-	w.exit("%1", "3", "")
+	w.exit("web", "3", "")
 	w.advance(time.Second)
 	if n := len(w.events(state.EventRestart, "web")); n != 6 {
 		t.Errorf("a relaunched member's exit was not restarted after 1s (%d restarts)", n)
@@ -347,5 +348,40 @@ func TestLeadQueueIsTypedWhenTheLeadIsIdle(t *testing.T) {
 	w.changed("queue")
 	if len(w.srv.typed) != 2 {
 		t.Errorf("typed again: %q", w.srv.typed)
+	}
+}
+
+// TestRelaunchedElsewhereIsNoExit: `up` or `teamctl restart` relaunches a
+// failed member in a new pane in its place and records it; the daemon takes
+// the new pane as the member's (read from state), reports no exit for the
+// old one, and the member runs with a clean slate.
+func TestRelaunchedElsewhereIsNoExit(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, "never"})
+	w.exit("web", "3", "")
+	exits := len(w.events(state.EventExit, "web"))
+	old := w.paneOf("web")
+	np, err := w.srv.ReplacePane(w.ctx, old, "/", nil, []string{"/bin/web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := state.Load("decide")
+	m, _ := st.Member("web")
+	m.Pane, m.PID = np.ID, np.PID
+	if err := state.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	w.srv.ctl.notes <- notification("layout-change", "", "")
+	w.advance(time.Second)
+	if got := w.paneOf("web"); got != np.ID {
+		t.Fatalf("web is watched in %s, want the new pane %s", got, np.ID)
+	}
+	if n := len(w.events(state.EventExit, "web")); n != exits {
+		t.Errorf("%d exit events after the relaunch, was %d: the old pane's going is no exit", n, exits)
+	}
+	if n := len(w.events(state.EventAdopted, "")); n != 0 {
+		t.Errorf("the relaunched member was adopted as a stranger")
+	}
+	if got := w.live("web"); got.State != state.StateRunning || got.Pane != np.ID {
+		t.Errorf("web after the relaunch: %+v", got)
 	}
 }

@@ -17,6 +17,8 @@ type tmuxServer interface {
 	RunBatch(ctx context.Context, b *tmux.Batch) ([]string, error)
 	Run(ctx context.Context, args ...string) (string, error)
 	Type(ctx context.Context, pane, text string) error
+	// ReplacePane relaunches a pane's member in a new pane in its place.
+	ReplacePane(ctx context.Context, old, dir string, env, argv []string) (tmux.NewPane, error)
 	// Control attaches a control client to the session target names.
 	Control(ctx context.Context, target string) (controlClient, error)
 }

@@ -111,6 +111,9 @@ type fakeServer struct {
 	batches [][]string // each RunBatch's commands, flattened
 	typed   []string   // pane: text, what Type typed
 	nextPID int
+	// relaunched are the argvs ReplacePane ran; nextPane numbers new panes.
+	relaunched [][]string
+	nextPane   int
 }
 
 func (f *fakeServer) pane(id string) *fakePane {
@@ -157,6 +160,24 @@ func (f *fakeServer) RunBatch(_ context.Context, b *tmux.Batch) ([]string, error
 		}
 	}
 	return nil, nil
+}
+
+// ReplacePane puts a new pane with a new process in old's place.
+func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []string) (tmux.NewPane, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, p := range f.panes {
+		if p.ID != old {
+			continue
+		}
+		f.nextPID++
+		f.nextPane++
+		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window}}
+		f.panes[i] = np
+		f.relaunched = append(f.relaunched, argv)
+		return tmux.NewPane{ID: np.ID, PID: np.PID, Window: np.Window}, nil
+	}
+	return tmux.NewPane{}, fmt.Errorf("can't find pane %s", old)
 }
 
 func (f *fakeServer) Run(_ context.Context, args ...string) (string, error) {
@@ -280,7 +301,7 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	if _, err := layouts.Parse(layout); err != nil {
 		t.Fatal(err)
 	}
-	srv := &fakeServer{nextPID: 5_000_000} // pids no process can have: /proc knows none of them
+	srv := &fakeServer{nextPID: 5_000_000, nextPane: 99} // pids no process can have: /proc knows none of them
 	srv.ctl = &fakeControl{srv: srv, notes: make(chan tmux.Notification, 64), done: make(chan struct{})}
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	st := &state.Team{Team: "decide", LayoutPath: layout, Session: "decide", ClaudeTeam: "session-0123abcd",
@@ -390,8 +411,23 @@ func (w *world) output(pane, screen string) {
 	w.settle()
 }
 
-// exit ends pane's process with status (or signal, when status is "").
-func (w *world) exit(pane, status, signal string) {
+// paneOf is the pane a member (or a pane id) is in now: a relaunch moves a
+// member to a new pane.
+func (w *world) paneOf(who string) string {
+	if strings.HasPrefix(who, "%") {
+		return who
+	}
+	if pw := w.s.watchOf(who); pw != nil {
+		return pw.id
+	}
+	w.t.Fatalf("no pane for %s", who)
+	return ""
+}
+
+// exit ends the process of a pane (or a member's) with status (or signal,
+// when status is "").
+func (w *world) exit(who, status, signal string) {
+	pane := w.paneOf(who)
 	w.srv.mu.Lock()
 	p := w.srv.pane(pane)
 	p.Dead, p.status, p.signal = true, status, signal

@@ -13,19 +13,20 @@ import (
 // notifier tells someone about stalls, per the layout's watchdog.notify, and
 // answers them where watchdog.answer says so.
 type notifier struct {
-	s       *daemon
-	toLead  []leadNote // text waiting for the lead to be idle
-	leadIdx string     // the lead's pane
+	s      *daemon
+	toLead []leadNote // text waiting for the lead to be idle
 }
 
-func newNotifier(s *daemon) *notifier {
-	n := &notifier{s: s}
-	for _, m := range s.st.Members {
+func newNotifier(s *daemon) *notifier { return &notifier{s: s} }
+
+// leadPane is the lead's pane now (a relaunch gives it a new one).
+func (n *notifier) leadPane() string {
+	for _, m := range n.s.st.Members {
 		if m.Role == state.RoleLead {
-			n.leadIdx = m.Pane
+			return m.Pane
 		}
 	}
-	return n
+	return ""
 }
 
 // stalled runs once per new stall.
@@ -47,7 +48,7 @@ func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdi
 			}
 		}()
 	}
-	if l.Watchdog.Notify.Lead && w.id != n.leadIdx && n.leadIdx != "" {
+	if lead := n.leadPane(); l.Watchdog.Notify.Lead && w.id != lead && lead != "" {
 		n.queue(ctx, taskNotification(w.member, v), "told the lead: ")
 	}
 }
@@ -55,7 +56,7 @@ func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdi
 // idle is called when a pane is seen idle; the lead then gets the next
 // notification typed into its input.
 func (n *notifier) idle(ctx context.Context, w *paneWatch) {
-	if w.id != n.leadIdx || len(n.toLead) == 0 {
+	if w.id != n.leadPane() || len(n.toLead) == 0 {
 		return
 	}
 	note := n.toLead[0]
@@ -83,7 +84,7 @@ func (n *notifier) queue(ctx context.Context, text, what string) { n.queueAt(ctx
 // queueAt is queue for text from the lead queue, which ends at offset end.
 func (n *notifier) queueAt(ctx context.Context, text, what string, end int64) {
 	n.toLead = append(n.toLead, leadNote{text, what, end})
-	if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == state.StateIdle {
+	if lw := n.s.panes[n.leadPane()]; lw != nil && lw.live.State == state.StateIdle {
 		n.idle(ctx, lw)
 	}
 }

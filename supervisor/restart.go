@@ -72,33 +72,33 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 		}
 	}
-	// A batch, not Run: the env values must not go on a tmux command line.
-	// (Not the control client either: the loop must never wait on its replies.)
-	var b tmux.Batch
-	b.Add(launch.RespawnArgs(m, resume)...)
-	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
+	// In a new pane in its place: respawn-pane can crash tmux (see
+	// tmux.ReplacePane). Through command files, never a tmux command line (the
+	// env may hold secrets); not the control client either: the loop must
+	// never wait on its replies.
+	np, err := s.srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	if err != nil {
 		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
-	pid := 0
-	if panes, err := s.srv.ListPanes(ctx); err == nil {
-		for _, p := range panes {
-			if p.ID == m.Pane {
-				pid = p.PID
-			}
-		}
+	var b tmux.Batch
+	for _, c := range launch.Decoration(np.ID, m.Name, s.lay.ColorOf(m.Name)) {
+		b.Add(c...)
 	}
+	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
+		s.log.Warn("name the relaunched pane", "member", m.Name, "err", err)
+	}
+	s.moveWatch(w, np.ID)
+	pid := np.PID
 	restarts, err := s.updateMember(ctx, w.member, func(sm *state.Member) {
 		sm.Restarts++
-		sm.PID = pid
+		sm.Pane, sm.Window, sm.PID = np.ID, np.Window, pid
 		sm.StartedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
 	}
-	if pid > 0 {
-		w.pid = pid
-	}
+	w.pid = pid
 	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
@@ -162,4 +162,13 @@ func (s *daemon) updateMember(ctx context.Context, name string, fn func(*state.M
 	}
 	s.st = st
 	return m.Restarts, nil
+}
+
+// moveWatch makes w the watch of the member's new pane id (its relaunch took
+// a new pane in the old one's place): the old pane's going is no exit.
+func (s *daemon) moveWatch(w *paneWatch, id string) {
+	delete(s.panes, w.id)
+	w.id = id
+	w.exitPID = ""
+	s.panes[id] = w
 }

@@ -130,6 +130,12 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 				w.restartTimer.Stop()
 			}
 			delete(s.panes, id)
+			if other := s.watchOf(w.member); other != nil {
+				// Relaunched by someone else (up, teamctl restart) in a new pane
+				// in this one's place: not an exit; the new pane is its watch.
+				changed = true
+				continue
+			}
 			if w.live.State != state.StateExited && w.live.State != state.StateFailed {
 				s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
 			}
@@ -149,6 +155,13 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 // newline, a slash, …) is refused: the pane gets a generated name, and the
 // refused one comes back for the adoption event to report.
 func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
+	if _, known := s.memberInPane(p.ID); !known {
+		// up or teamctl restart may have relaunched a member in a new pane
+		// (tmux.ReplacePane) and recorded it since this daemon read state.
+		if st, err := state.Load(s.team); err == nil {
+			s.st = st
+		}
+	}
 	for _, m := range s.st.Members {
 		if m.Pane == p.ID {
 			o := m.Origin
@@ -239,4 +252,14 @@ func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) e
 	}
 	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
 	return nil
+}
+
+// memberInPane is the state's member in pane id.
+func (s *daemon) memberInPane(id string) (*state.Member, bool) {
+	for i := range s.st.Members {
+		if s.st.Members[i].Pane == id {
+			return &s.st.Members[i], true
+		}
+	}
+	return nil, false
 }

@@ -97,35 +97,17 @@ func (u *upRun) note(format string, a ...any) {
 	u.progress("note: %s", n)
 }
 
-// respawn relaunches members in their own panes (respawn-pane -k), then reads
-// their new pids.
+// respawn relaunches members in new panes in their places (tmux.ReplacePane:
+// respawn-pane can crash tmux), each with its new pane recorded.
 func (u *upRun) respawn(ctx context.Context, launches []launch.Launch) error {
-	if len(launches) == 0 {
-		return nil
-	}
-	var b tmux.Batch
 	for _, x := range launches {
 		m, _ := u.st.Member(x.Member.Name)
-		args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(x.Cwd)}
-		args = append(args, launch.EnvFlags(x.Env)...)
-		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
-	}
-	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
-		return fmt.Errorf("relaunch members: %w", err)
-	}
-	now := time.Now().UTC()
-	panes, err := u.srv.ListPanes(ctx)
-	if err != nil {
-		return err
-	}
-	for _, x := range launches {
-		m, _ := u.st.Member(x.Member.Name)
-		for _, p := range panes {
-			if p.ID == m.Pane {
-				if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", p.ID, p.PID, p.Window), now); err != nil {
-					return err
-				}
-			}
+		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x))
+		if err != nil {
+			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
+		}
+		if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", np.ID, np.PID, np.Window), time.Now().UTC()); err != nil {
+			return err
 		}
 		u.res.Respawned = append(u.res.Respawned, x.Member.Name)
 	}

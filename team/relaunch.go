@@ -48,24 +48,21 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 			}
 		}
 	}
-	var b tmux.Batch
-	b.Add(launch.RespawnArgs(m, resume)...)
-	if _, err := srv.RunBatch(ctx, &b); err != nil {
+	np, err := srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	if err != nil {
 		if isNoServer(err) {
 			return 0, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
 		}
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
-	panes, err := srv.ListPanes(ctx)
-	if err != nil {
-		return 0, err
+	l, _ := layouts.Parse(st.LayoutPath) // nil when unreadable: no colour
+	var b tmux.Batch
+	for _, c := range launch.Decoration(np.ID, m.Name, l.ColorOf(m.Name)) {
+		b.Add(c...)
 	}
-	for _, p := range panes {
-		if p.ID == m.Pane {
-			pid = p.PID
-		}
-	}
-	m.PID, m.StartedAt = pid, time.Now().UTC()
+	srv.RunBatch(ctx, &b) // a pane without its title still works
+	pid = np.PID
+	m.Pane, m.Window, m.PID, m.StartedAt = np.ID, np.Window, pid, time.Now().UTC()
 	st.UpdatedAt = m.StartedAt
 	if err := state.Save(st); err != nil {
 		return pid, err

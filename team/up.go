@@ -443,11 +443,8 @@ func (u *upRun) decorate(ctx context.Context) error {
 	}
 	var leadPane string
 	for _, m := range u.st.Members {
-		b.Add("select-pane", "-t", m.Pane, "-T", m.Name)
-		b.Add("set-option", "-p", "-t", m.Pane, "@teamctl-member", m.Name)
-		if c := tmuxColour(colors[m.Name]); c != "" {
-			b.Add("set-option", "-p", "-t", m.Pane, "pane-border-style", "fg="+c)
-			b.Add("set-option", "-p", "-t", m.Pane, "pane-active-border-style", "fg="+c+",bold")
+		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
+			b.Add(c...)
 		}
 		if m.Role == state.RoleLead {
 			leadPane = m.Pane
@@ -464,17 +461,4 @@ func (u *upRun) decorate(ctx context.Context) error {
 		return fmt.Errorf("name the panes: %w", err)
 	}
 	return nil
-}
-
-// tmuxColour maps Claude Code's colour names to tmux's.
-func tmuxColour(c string) string {
-	switch c {
-	case "purple":
-		return "magenta"
-	case "orange":
-		return "colour208"
-	case "pink":
-		return "colour213"
-	}
-	return c
 }

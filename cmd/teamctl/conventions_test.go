@@ -35,8 +35,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		say  string // in the message
 	}{
 		{[]string{"nosuch"}, "teamctl", `unknown command "nosuch"`},
-		{[]string{"up"}, "teamctl up", "accepts 1 arg"},
-		{[]string{"up", layout, "extra"}, "teamctl up", "accepts 1 arg"},
+		{[]string{"up"}, "teamctl up", "give its LAYOUT file"},
+		{[]string{"up", layout, "extra"}, "teamctl up", "accepts at most 1 arg"},
+		{[]string{"up", "--all", layout}, "teamctl up", "give no LAYOUT with it"},
 		{[]string{"down", "extra"}, "teamctl down", `unknown command "extra"`},
 		{[]string{"status", "extra"}, "teamctl status", `unknown command "extra"`},
 		{[]string{"status", "--watch", "--json"}, "teamctl status", "do not go together"},

@@ -423,7 +423,8 @@ members:
 }
 
 // TestKilledMemberIsRestarted: kill -9 of a member's process brings it back in
-// the same pane, resuming nothing it should not, with a restart event.
+// a new pane in its place (never respawn-pane: see tmux.ReplacePane), with a
+// restart event.
 func TestKilledMemberIsRestarted(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -433,8 +434,11 @@ func TestKilledMemberIsRestarted(t *testing.T) {
 	after := waitMember(t, e, "killed", "victim", 20*time.Second, func(m memberStatus) bool {
 		return m.Restarts == 1 && live(m.State) && m.PID != before.PID
 	})
-	if after.Pane != before.Pane || !proc.Alive(after.PID) {
-		t.Errorf("restarted in pane %s (was %s), pid %d alive %v", after.Pane, before.Pane, after.PID, proc.Alive(after.PID))
+	if !proc.Alive(after.PID) {
+		t.Errorf("restarted as pid %d, which is not alive", after.PID)
+	}
+	if out, _ := e.Tmux("teamctl-killed", "list-panes", "-a", "-F", "#{pane_id}"); strings.Count(out, "\n") != 2 || strings.Contains(out, before.Pane+"\n") {
+		t.Errorf("panes after the restart (the old %s replaced, none added):\n%s", before.Pane, out)
 	}
 	evs := events(t, e, "killed")
 	if countEvents(evs, "victim", "exit") != 1 || countEvents(evs, "victim", "restart") != 1 {
