@@ -342,6 +342,17 @@ func (w *world) panes() map[string]string {
 	return out
 }
 
+// paneOf is the pane a member is in now: a relaunch (a restart, up) puts it
+// in a new pane in its old one's place.
+func (w *world) paneOf(name string) string {
+	w.t.Helper()
+	m, ok := w.status().member(name)
+	if !ok {
+		w.t.Fatalf("no member %s", name)
+	}
+	return m.Pane
+}
+
 // screen returns what a pane shows.
 func (w *world) screen(pane string) string {
 	out, err := w.e.Tmux(w.socket(), "capture-pane", "-p", "-J", "-t", pane)

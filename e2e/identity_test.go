@@ -234,7 +234,7 @@ func TestLeadExitResumesItsTeam(t *testing.T) {
 	checkResumed(t, argv, sid)
 	w.waitIdentity("after /exit and its restart", sid)
 
-	w.typeInto(before.Pane, "Please "+spawnToken("scout")+".")
+	w.typeInto(w.paneOf("lead"), "Please "+spawnToken("scout")+".")
 	w.waitAdopted("scout", sid)
 	w.waitIdentity("after the spawn", sid)
 	evs := w.events()
@@ -292,7 +292,7 @@ func TestLeadKilledResumesItsTeam(t *testing.T) {
 	if m, ok := w.status().member("scout"); !ok || m.Pane != scoutPane || !proc.Alive(scout.PID) {
 		t.Errorf("scout after the lead's restart: %+v (pid %d alive %v)", m, scout.PID, proc.Alive(scout.PID))
 	}
-	w.typeInto(before.Pane, "Please "+spawnToken("scout2")+".")
+	w.typeInto(w.paneOf("lead"), "Please "+spawnToken("scout2")+".")
 	w.waitAdopted("scout2", sid)
 	w.waitIdentity("after the second spawn", sid)
 
@@ -336,7 +336,7 @@ func TestTeammateResumesItsConversation(t *testing.T) {
 	if !slices.Contains(argv, "--agent-name") || !slices.Contains(argv, "alice") {
 		t.Errorf("relaunched without its identity: %q", argv)
 	}
-	w.waitScreens("alice at her input box, as @alice, with her first answer", map[string]string{"alice": alice.Pane}, func(_, s string) bool {
+	w.waitScreens("alice at her input box, as @alice, with her first answer", map[string]string{"alice": w.paneOf("alice")}, func(_, s string) bool {
 		rule, ok := inputBox(s)
 		return ok && strings.Contains(rule, "@alice")
 	})
