@@ -57,6 +57,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newHookCmd(io),
 		newCleanCmd(io, g),
 		newRestartCmd(io, g),
+		newTopCmd(io, g),
 		newVersionCmd(io),
 	)
 	root.RegisterFlagCompletionFunc("team", completeTeams)
