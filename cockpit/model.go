@@ -185,9 +185,13 @@ func New(o Options) *Model {
 	in := textinput.New()
 	in.Prompt = ""
 	in.CharLimit = 4000
-	if !o.Color {
-		in.SetStyles(textinput.Styles{}) // no colour; the cursor is reverse video
+	// A steady cursor: a blinking one wakes the program twice a second.
+	ist := textinput.Styles{} // no colour: the cursor is reverse video
+	if o.Color {
+		ist = textinput.DefaultDarkStyles()
+		ist.Cursor.Blink = false
 	}
+	in.SetStyles(ist)
 	return &Model{o: o, st: newStyles(o.Color), team: o.Team, teams: []string{o.Team}, input: in,
 		bell: o.Bell, waiting: map[string]time.Time{}, width: 80, height: 24}
 }
@@ -244,7 +248,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case ScreenMsg:
-		if msg.Team == m.team {
+		if msg.Team == m.team && msg.Pane == m.focus { // a late capture of a pane left is dropped
 			m.screen = msg
 		}
 		return m, nil

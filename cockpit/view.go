@@ -298,7 +298,16 @@ func (m *Model) table(w, h int) []string {
 		s = ansi.Truncate(s, n, "…")
 		return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
 	}
-	head := "  " + cell("MEMBER", nw) + " " + cell("ROLE", 8) + " " + cell("STATE", 16) + " " + fmt.Sprintf("%5s %8s", "FOR", "RESTARTS") + " WAITS ON"
+	wide := w >= 72 // a narrow terminal leaves out ROLE and RESTARTS
+	head := "  " + cell("MEMBER", nw) + " "
+	if wide {
+		head += cell("ROLE", 8) + " "
+	}
+	head += cell("STATE", 16) + " " + fmt.Sprintf("%5s", "FOR")
+	if wide {
+		head += fmt.Sprintf(" %8s", "RESTARTS")
+	}
+	head += " WAITS ON"
 	if len(m.rows) > h {
 		head += fmt.Sprintf("  (%d-%d of %d)", m.top+1, min(len(m.rows), m.top+h), len(m.rows))
 	}
@@ -315,7 +324,11 @@ func (m *Model) table(w, h int) []string {
 		return append(out, "  no members")
 	}
 	now := m.o.Now()
-	rest := max(10, w-(2+nw+1+8+1+16+1+5+1+8+1))
+	rest := w - (2 + nw + 1 + 16 + 1 + 5 + 1)
+	if wide {
+		rest -= 9 + 9
+	}
+	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
 		dur := "-"
@@ -326,9 +339,15 @@ func (m *Model) table(w, h int) []string {
 		if r.Name == m.sel {
 			marker = "> "
 		}
-		line := marker + cell(textsafe.Visible(r.Name), nw) + " " + cell(textsafe.Visible(role(r)), 8) + " " +
-			m.st.render(m.st.state[r.State], cell(stateWord(r.State), 16)) + " " +
-			fmt.Sprintf("%5s %8d", dur, r.Restarts) + " " + ansi.Truncate(waitsOn(r, false), rest, "…")
+		line := marker + cell(textsafe.Visible(r.Name), nw) + " "
+		if wide {
+			line += cell(textsafe.Visible(role(r)), 8) + " "
+		}
+		line += m.st.render(m.st.state[r.State], cell(stateWord(r.State), 16)) + " " + fmt.Sprintf("%5s", dur)
+		if wide {
+			line += fmt.Sprintf(" %8d", r.Restarts)
+		}
+		line += " " + ansi.Truncate(waitsOn(r, false), rest, "…")
 		if r.Name == m.sel && m.st.on {
 			line = m.st.sel.Render(ansi.Strip(line)) // one style for the whole selected row
 		}
@@ -383,9 +402,13 @@ func (m *Model) detail(h int) []string {
 	slices.Reverse(mine)
 	nev := min(len(mine), max(0, (h-len(info))/3))
 	mine = mine[len(mine)-nev:]
-	screenH := max(0, h-len(info)-nev)
 	info = info[:min(len(info), h)]
 	out := slices.Clone(info)
+	for _, e := range mine {
+		out = append(out, m.eventLine(e, false))
+	}
+	// The bottom of the pane, at the bottom of the section, as on its screen.
+	screenH := max(0, h-len(out))
 	screen := m.screen.Lines
 	if m.screen.Pane != r.Pane {
 		screen = nil
@@ -396,14 +419,11 @@ func (m *Model) detail(h int) []string {
 	if len(screen) > screenH {
 		screen = screen[len(screen)-screenH:]
 	}
+	out = pad(out, h-len(screen))
 	for _, l := range screen {
 		out = append(out, m.st.render(m.st.faint, "│ ")+textsafe.Visible(l))
 	}
-	out = pad(out, len(info)+screenH)
-	for _, e := range mine {
-		out = append(out, m.eventLine(e, false))
-	}
-	return pad(out, h)
+	return out
 }
 
 func pad(lines []string, h int) []string {
@@ -511,12 +531,12 @@ func (m *Model) help() []string {
 	return []string{
 		"",
 		"  ↑/↓ k/j   select a member (pgup/pgdown a page, g/G the first/last)",
-		"  y / n     answer a stalled member's yes/no prompt: y or n, then Enter (teamctl answer)",
-		"  enter     press Enter for a stalled member: a Claude Code dialog's highlighted choice",
+		"  y / n     answer a stalled yes/no prompt: y or n, then Enter (teamctl answer)",
+		"  enter     press Enter for a stalled member (a Claude Code dialog's choice)",
 		"  a         approve the selected teammate's permission request (teamctl approve)",
 		"  d         deny it, with an optional reason (teamctl deny --reason)",
 		"  s         send the member a message (teamctl send)",
-		"  t         attach to its pane; detach (" + m.detachKeys("") + ") to come back here (teamctl attach)",
+		"  t         attach to its pane; detach (" + m.detachKeys("") + ") to come back (teamctl attach)",
 		"  r         restart it, once you confirm with y (teamctl restart)",
 		"  tab       follow the next team that is up",
 		"  b         bell on/off: rings when someone starts waiting for you (now " + onOff(m.bell) + ")",
