@@ -5,15 +5,18 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/teamctl/teamctl/tmux"
 )
 
 // frameRate is how often a changed screen is drawn at most: each frame is a
-// wake-up, and Bubble Tea's 60 a second cost an idle cockpit 1% of a core
-// alone; 20 keeps a change within 50 ms of the screen.
+// wake-up, and Bubble Tea's default 60 a second cost an idle cockpit 1% of a
+// core alone; 20 keeps a change within 50 ms of the screen.
 const frameRate = 20
 
 // RunOptions are `teamctl top`'s.
@@ -39,6 +42,15 @@ func Run(ctx context.Context, o RunOptions) error {
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithFPS(frameRate)}
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	// This process is the cockpit alone, so it sets two process-wide knobs:
+	// tmux.Coalesce (see outputGather), and one thread running Go code unless
+	// GOMAXPROCS says otherwise. A screen needs no parallelism, and on a
+	// busy 2-core machine the runtime's hand-offs between threads cost an
+	// idle cockpit a third more CPU than its work.
+	tmux.Coalesce = outputGather
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
 	}
 	p := tea.NewProgram(m, opts...)
 	feed.Start(p.Send)
