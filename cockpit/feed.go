@@ -75,7 +75,8 @@ type LiveFeed struct {
 	out     *outbox
 
 	mu       sync.Mutex
-	cur      *follower
+	cur      *follower   // the team followed
+	all      []*follower // and those before, which may still be ending
 	focus    string
 	focusSig chan struct{}
 }
@@ -89,19 +90,24 @@ func NewFeed(ctx context.Context, src Source, tmuxBin string) *LiveFeed {
 // until ctx ends.
 func (f *LiveFeed) Start(send func(tea.Msg)) { go f.out.run(f.ctx, send) }
 
-// Follow follows team, and no longer the team before.
+// Follow follows team, and no longer the team before. It does not wait for
+// the one before to stop (Close does), so the program may call it from Update.
 func (f *LiveFeed) Follow(team string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.stop()
+	if f.cur != nil {
+		f.cur.cancel()
+	}
 	ctx, cancel := context.WithCancel(f.ctx)
 	fl := &follower{f: f, team: team, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
 		srv: &tmux.Server{Socket: state.SocketName(team), Bin: f.tmuxBin}}
 	f.cur = fl
+	f.all = append(f.all, fl)
 	go fl.run(ctx)
 }
 
-// Focus makes pane the one whose screen is captured ("" for none).
+// Focus makes pane the one whose screen is captured ("" for none). It does
+// not wait, so the program may call it from Update.
 func (f *LiveFeed) Focus(pane string) {
 	f.mu.Lock()
 	f.focus = pane
@@ -118,18 +124,15 @@ func (f *LiveFeed) focused() string {
 	return f.focus
 }
 
-// Close stops following, and waits for it.
+// Close stops following, and waits for every follower to end.
 func (f *LiveFeed) Close() {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.stop()
-}
-
-func (f *LiveFeed) stop() {
-	if f.cur != nil {
-		f.cur.cancel()
-		<-f.cur.done
-		f.cur = nil
+	all := f.all
+	f.cur, f.all = nil, nil
+	f.mu.Unlock()
+	for _, fl := range all {
+		fl.cancel()
+		<-fl.done
 	}
 }
 

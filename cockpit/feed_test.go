@@ -174,6 +174,18 @@ func TestFeedFollowsFilesAndPanes(t *testing.T) {
 	f.Focus(second)
 	waitFor(t, "the second pane's screen once focused", screenHas(second, "noise"))
 
+	// Back to the first, quiet now: captured at once all the same.
+	n := len(got.all())
+	f.Focus(first)
+	waitFor(t, "the quiet first pane's screen once focused again", func() (bool, string) {
+		for _, m := range got.all()[n:] {
+			if s, ok := m.(ScreenMsg); ok && s.Pane == first {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprint(got.all()[n:])
+	})
+
 	// A pane's exit, which only tmux knows, is a new look.
 	looks = src.looks.Load()
 	tmuxOn(t, socket, "send-keys", "-t", second, "C-c")

@@ -45,7 +45,8 @@ type Backend interface {
 }
 
 // Feed follows a team for the program and sends it StatusMsg, EventsMsg and
-// ScreenMsg as things change.
+// ScreenMsg as things change. The model calls it from Update, in order, so
+// neither method may block.
 type Feed interface {
 	Follow(team string) // follow this team (and no longer the one before)
 	Focus(pane string)  // the pane whose screen the detail shows ("" for none)
@@ -198,12 +199,10 @@ func New(o Options) *Model {
 
 // Init starts following the team and the clock.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.follow(m.team), m.tick(), m.listTeams())
+	m.o.Feed.Follow(m.team)
+	return tea.Batch(m.tick(), m.listTeams())
 }
 
-func (m *Model) follow(team string) tea.Cmd {
-	return func() tea.Msg { m.o.Feed.Follow(team); return nil }
-}
 
 // tick redraws once a second, so that durations go on.
 func (m *Model) tick() tea.Cmd {
@@ -319,8 +318,8 @@ func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
 		m.sel = m.rows[0].Name
 	}
 	m.scroll()
+	m.refocus()
 	var cmds []tea.Cmd
-	cmds = append(cmds, m.refocus())
 	now := map[string]time.Time{}
 	var newcomers []Member
 	for _, r := range m.rows {
@@ -353,19 +352,19 @@ func (m *Model) alert(r Member) string {
 }
 
 // refocus tells the feed which pane the detail shows, when that changed.
-func (m *Model) refocus() tea.Cmd {
+func (m *Model) refocus() {
 	pane := ""
 	if r := m.selected(); r != nil {
 		pane = r.Pane // an exited member's pane stays, showing how it ended
 	}
 	if pane == m.focus {
-		return nil
+		return
 	}
 	m.focus = pane
 	if m.screen.Pane != pane {
 		m.screen = ScreenMsg{}
 	}
-	return func() tea.Msg { m.o.Feed.Focus(pane); return nil }
+	m.o.Feed.Focus(pane) // not from a command, which may run after a later one
 }
 
 // selected is the selected member's row, or nil.
@@ -513,7 +512,8 @@ func (m *Model) move(d int) tea.Cmd {
 	i := max(0, min(len(m.rows)-1, m.selIndex()+d))
 	m.sel = m.rows[i].Name
 	m.scroll()
-	return m.refocus()
+	m.refocus()
+	return nil
 }
 
 // ask opens the one-line input for send or deny.
@@ -653,5 +653,9 @@ func (m *Model) switchTo(team string) tea.Cmd {
 	*m = Model{o: m.o, st: m.st, team: team, teams: m.teams, input: m.input, bell: m.bell,
 		waiting: map[string]time.Time{}, width: m.width, height: m.height}
 	m.say("following team "+team, false)
-	return tea.Batch(m.follow(team), func() tea.Msg { m.o.Feed.Focus(""); return nil })
+	// Called here, not from a command: commands run in any order, and the
+	// feed must end up on the last team and pane asked for.
+	m.o.Feed.Focus("")
+	m.o.Feed.Follow(team)
+	return nil
 }

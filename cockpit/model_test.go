@@ -330,6 +330,13 @@ func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 	if !strings.Contains(v, "│ compiling the world") || strings.Contains(v, "SOMEONE ELSE") {
 		t.Errorf("the detail does not show the selected member's pane:\n%s", v)
 	}
+	// The feed is told at once, in order, not by commands that the program
+	// runs in any order: two quick moves leave it on the second member.
+	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	if c := f.Calls(); c[len(c)-1] != "focus %3" || c[len(c)-2] != "focus %4" {
+		t.Errorf("two moves up from lead told the feed %v, want focus %%4 then %%3", c)
+	}
 	press(t, m, "G") // asker, last now: its worktree and branch
 	if v := view(m); !strings.Contains(v, "asker · pane %2 · worktree /src/.teamctl/worktrees/alpha/asker · branch teamctl/alpha/asker") {
 		t.Errorf("the detail does not name asker's worktree and branch:\n%s", v)
