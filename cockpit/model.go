@@ -203,7 +203,6 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.tick(), m.listTeams())
 }
 
-
 // tick redraws once a second, so that durations go on.
 func (m *Model) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
