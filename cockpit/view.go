@@ -208,7 +208,6 @@ func (m *Model) layout() sections {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.WindowTitle = "teamctl top: " + m.team
 	if m.mode == modeInput {
 		if c := m.input.Cursor(); c != nil {
 			v.Cursor = c

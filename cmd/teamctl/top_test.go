@@ -44,11 +44,11 @@ func (v *viewer) keys(keys ...string) {
 	}
 }
 
-// flags are the terminal modes tmux keeps for the pane: the alternate screen,
-// the cursor, the keypad, the mouse, bracketed paste, focus events.
+// flags are the terminal modes tmux keeps for the pane (the alternate screen,
+// the cursor, the keypad, the mouse, …) and its title.
 func (v *viewer) flags() string {
 	out, _ := v.e.Tmux(viewerSocket, "display-message", "-p", "-t", v.pane,
-		"alt=#{alternate_on} cursor=#{cursor_flag} keypad=#{keypad_flag}/#{keypad_cursor_flag} mouse=#{mouse_any_flag}/#{mouse_button_flag}/#{mouse_sgr_flag} insert=#{insert_flag} origin=#{origin_flag} wrap=#{wrap_flag}")
+		"alt=#{alternate_on} cursor=#{cursor_flag} keypad=#{keypad_flag}/#{keypad_cursor_flag} mouse=#{mouse_any_flag}/#{mouse_button_flag}/#{mouse_sgr_flag} insert=#{insert_flag} origin=#{origin_flag} wrap=#{wrap_flag} title=#{pane_title}")
 	return strings.TrimSpace(out)
 }
 
