@@ -338,7 +338,7 @@ func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 		t.Errorf("two moves up from lead told the feed %v, want focus %%4 then %%3", c)
 	}
 	press(t, m, "G") // asker, last now: its worktree and branch
-	if v := view(m); !strings.Contains(v, "asker · pane %2 · worktree /src/.teamctl/worktrees/alpha/asker · branch teamctl/alpha/asker") {
+	if v := view(m); !strings.Contains(v, "asker · pane %2 · branch teamctl/alpha/asker · worktree /src/.teamctl/worktrees/alpha/asker") {
 		t.Errorf("the detail does not name asker's worktree and branch:\n%s", v)
 	}
 }

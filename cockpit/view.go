@@ -362,7 +362,7 @@ func (m *Model) detailTitle() string {
 	}
 	parts := []string{textsafe.Visible(r.Name), "pane " + textsafe.Visible(r.Pane)}
 	if wt, ok := m.snap.Worktrees[r.Name]; ok {
-		parts = append(parts, "worktree "+textsafe.Visible(wt.Path), "branch "+textsafe.Visible(wt.Branch))
+		parts = append(parts, "branch "+textsafe.Visible(wt.Branch), "worktree "+textsafe.Visible(wt.Path))
 	} else if r.Cwd != "" {
 		parts = append(parts, "no worktree, in "+textsafe.Visible(r.Cwd))
 	}
@@ -380,9 +380,9 @@ func (m *Model) detail(h int) []string {
 	switch {
 	case r.State == stateWaiting && r.Request != nil:
 		q := r.Request
-		info = append(info, fmt.Sprintf("asks to run %s: %s  (a approve · d deny)", textsafe.Visible(q.Tool),
-			textsafe.Visible(requestTarget(q.Tool, q.Input, q.Description))))
-		if q.Description != "" {
+		target := requestTarget(q.Tool, q.Input, q.Description)
+		info = append(info, fmt.Sprintf("asks to run %s: %s  (a approve · d deny)", textsafe.Visible(q.Tool), textsafe.Visible(target)))
+		if q.Description != "" && q.Description != target {
 			info = append(info, "  "+textsafe.Visible(q.Description))
 		}
 	case r.State == stateStalled && r.Stall != nil:
@@ -454,7 +454,7 @@ func (m *Model) eventLine(e Event, member bool) string {
 	if len(e.Keys) > 0 {
 		parts = append(parts, strings.Join(e.Keys, " "))
 	}
-	if e.Tool != "" {
+	if e.Tool != "" && !strings.HasPrefix(e.Detail, e.Tool) {
 		parts = append(parts, e.Tool)
 	}
 	if e.ExitCode != nil {
