@@ -17,9 +17,12 @@ import (
 // The team's status and events, as `teamctl status --json` and `events --json`
 // have them.
 type (
-	Status = supervisor.Status
-	Member = supervisor.MemberStatus
-	Event  = supervisor.Event
+	Status           = supervisor.Status
+	SupervisorStatus = supervisor.SupervisorStatus
+	Member           = supervisor.MemberStatus
+	Stall            = supervisor.Stall
+	Request          = supervisor.Request
+	Event            = supervisor.Event
 )
 
 // Teamctl is the Backend and the Source of a real teamctl: the functions its

@@ -16,7 +16,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 // source is the real teamctl's Source but for the status, which names the
@@ -155,12 +154,13 @@ func TestFeedFollowsFilesAndPanes(t *testing.T) {
 	})
 
 	// An appended event is handed on.
-	l, err := supervisor.OpenEventLog(team)
+	// One line in one write, as every writer appends.
+	ev, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	l.Append(supervisor.Event{Kind: "stall", Member: "m0", Line: "EVENT-MARK"})
+	ev.WriteString(`{"time":"2026-05-01T12:00:00Z","team":"feedt","member":"m0","kind":"stall","line":"EVENT-MARK"}` + "\n")
+	ev.Close()
 	waitFor(t, "the appended event", func() (bool, string) {
 		for _, m := range got.all() {
 			if e, ok := m.(EventsMsg); ok && slices.ContainsFunc(e.Events, func(e Event) bool { return e.Line == "EVENT-MARK" }) {

@@ -14,8 +14,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 // fake is the Backend and the Feed of a model under test: it records every
@@ -146,13 +144,13 @@ func typeText(t *testing.T, m *Model, text string) {
 // command, and a failed process.
 func team() *Snapshot {
 	code := 1
-	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: supervisor.SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
 		{Name: "idler", Role: "teammate", Origin: "layout", Pane: "%1", State: "idle", Since: t0.Add(-90 * time.Second), Result: "done with it"},
 		{Name: "asker", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled", Restarts: 2,
-			Stall: &supervisor.Stall{Pattern: "yes-no", Line: "Overwrite? (y/n)", Since: t0.Add(-10 * time.Second)}},
+			Stall: &Stall{Pattern: "yes-no", Line: "Overwrite? (y/n)", Since: t0.Add(-10 * time.Second)}},
 		{Name: "perms", Role: "teammate", Origin: "lead", Pane: "%3", State: "waiting-approval",
-			Request: &supervisor.Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Description: "Clean the build", Since: t0.Add(-5 * time.Second)}},
+			Request: &Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Description: "Clean the build", Since: t0.Add(-5 * time.Second)}},
 		{Name: "web", Role: "process", Origin: "layout", Pane: "%4", State: "failed", ExitCode: &code, Reason: "exited 6 times within 2m0s; not restarting"},
 	}}, Worktrees: map[string]Worktree{"asker": {Path: "/src/.teamctl/worktrees/alpha/asker", Branch: "teamctl/alpha/asker"}}}
 }
@@ -464,7 +462,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	}
 	s := team()
 	s.Members[0].State = "stalled"
-	s.Members[0].Stall = &supervisor.Stall{Line: "Continue?", Since: t0}
+	s.Members[0].Stall = &Stall{Line: "Continue?", Since: t0}
 	if r := rang(look(t, m, s)); !slices.Equal(r, []string{"\a"}) {
 		t.Errorf("a new waiter rang %q, want BEL", r)
 	}
@@ -473,7 +471,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	}
 	press(t, m, "b")
 	s.Members[1].State = "stalled"
-	s.Members[1].Stall = &supervisor.Stall{Line: "Continue?", Since: t0}
+	s.Members[1].Stall = &Stall{Line: "Continue?", Since: t0}
 	if r := rang(look(t, m, s)); len(r) != 0 {
 		t.Errorf("rang with the bell off: %q", r)
 	}
@@ -485,7 +483,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	look(t, o, team())
 	s = team()
 	s.Members[0].State = "stalled"
-	s.Members[0].Stall = &supervisor.Stall{Line: "Go on\x07\x1b\\?", Since: t0}
+	s.Members[0].Stall = &Stall{Line: "Go on\x07\x1b\\?", Since: t0}
 	r := rang(look(t, o, s))
 	if want := ansi.Notify(`teamctl alpha: lead waits: "Go on\a\x1b\\?"`); !slices.Equal(r, []string{want}) {
 		t.Errorf("OSC 9: %q, want %q", r, want)
