@@ -102,6 +102,14 @@ func (f *LiveFeed) Follow(team string) {
 	fl := &follower{f: f, team: team, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
 		srv: &tmux.Server{Socket: state.SocketName(team), Bin: f.tmuxBin}}
 	f.cur = fl
+	f.all = slices.DeleteFunc(f.all, func(o *follower) bool { // forget those that ended
+		select {
+		case <-o.done:
+			return true
+		default:
+			return false
+		}
+	})
 	f.all = append(f.all, fl)
 	go fl.run(ctx)
 }

@@ -21,7 +21,7 @@ what it waits on (whoever waits for you first), the bottom of the selected
 member's pane, its worktree, and the team's latest events. Act with one key:
 y/n answer a stalled prompt, enter presses Enter, a/d approve or deny a
 permission request, s sends a message, t attaches (detach to come back), r
-restarts, tab follows the next team that is up, b turns the bell off, ? lists
+restarts (after a y), tab follows the next team that is up, b turns the bell off, ? lists
 them all, q quits. Each action is the command's own (answer, approve, deny,
 send, attach, restart) and is recorded in the team's events as it is.
 
