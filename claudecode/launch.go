@@ -45,6 +45,7 @@ type TeammateSpec struct {
 	Name, Team       string
 	Color            string
 	ParentSessionID  string // the lead's session id
+	SessionID        string // the teammate's own session UUID; "" for none (Claude Code makes one)
 	PlanModeRequired bool
 	AgentType        string
 	Model            string
@@ -54,7 +55,10 @@ type TeammateSpec struct {
 }
 
 // TeammateArgv builds a teammate's command line. A teammate gets its first prompt
-// through its inbox (PromptMessage), not on the command line.
+// through its inbox (PromptMessage), not on the command line. Its own
+// --session-id (Claude Code's leader passes none) names its conversation, so
+// that a restart can --resume it: Claude Code 2.1.328 and 2.1.332 take both
+// next to the identity flags and keep the identity (docs/claude-code.md).
 func TeammateArgv(s TeammateSpec) []string {
 	argv := append([]string{s.Program}, s.ProgramArgs...)
 	argv = append(argv,
@@ -63,6 +67,7 @@ func TeammateArgv(s TeammateSpec) []string {
 		"--team-name", s.Team)
 	argv = appendIf(argv, "--agent-color", s.Color)
 	argv = append(argv, "--parent-session-id", s.ParentSessionID)
+	argv = appendIf(argv, "--session-id", s.SessionID)
 	if s.PlanModeRequired {
 		argv = append(argv, "--plan-mode-required")
 	}

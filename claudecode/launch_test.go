@@ -49,10 +49,10 @@ func TestTeammateArgv(t *testing.T) {
 				"--parent-session-id", "P"}},
 		{"full", TeammateSpec{Program: "claude", ProgramArgs: []string{"--a"}, Name: "researcher",
 			Team: "session-12345678", Color: "blue", ParentSessionID: "P", PlanModeRequired: true,
-			AgentType: "Explore", Model: "sonnet", PermissionMode: "manual", Args: []string{"--b", "c"}},
+			AgentType: "Explore", Model: "sonnet", PermissionMode: "manual", Args: []string{"--b", "c"}, SessionID: "S"},
 			[]string{"claude", "--a", "--agent-id", "researcher@session-12345678", "--agent-name", "researcher",
 				"--team-name", "session-12345678", "--agent-color", "blue", "--parent-session-id", "P",
-				"--plan-mode-required", "--agent-type", "Explore", "--model", "sonnet",
+				"--session-id", "S", "--plan-mode-required", "--agent-type", "Explore", "--model", "sonnet",
 				"--permission-mode", "manual", "--b", "c"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,11 +1,13 @@
 // Package claudecode is the one place that knows Claude Code's files under
 // ~/.claude (team configs, mailboxes, task folders) and its launch flags. Everything
-// here follows what Claude Code 2.1.328 was observed to do; see
-// /work/shared/notes/claude-code.md for the observations.
+// here follows what Claude Code was observed to do (the versions in
+// tested-versions.txt); docs/claude-code.md records the observations, each with
+// the version it was seen on.
 package claudecode
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -121,6 +123,18 @@ func NewSessionID() string {
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("crypto/rand: " + err.Error()) // never fails on Linux
 	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// TeammateSessionID is the session UUID of teammate name of the team whose lead
+// runs session leadSession: derived from both, so that every plan of the team
+// gives the teammate the same one (its launch is unchanged) and another team's
+// never collides. Shaped as a version 4 UUID, which --session-id takes.
+func TeammateSessionID(leadSession, name string) string {
+	sum := sha256.Sum256([]byte("teamctl teammate session\x00" + leadSession + "\x00" + name))
+	b := sum[:16]
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])

@@ -107,3 +107,28 @@ func TestValidMemberName(t *testing.T) {
 		}
 	}
 }
+
+func TestTeammateSessionID(t *testing.T) {
+	a := TeammateSessionID("12345678-1234-4234-8234-123456789abc", "alice")
+	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(a) {
+		t.Errorf("%q is not a version 4 UUID", a)
+	}
+	if again := TeammateSessionID("12345678-1234-4234-8234-123456789abc", "alice"); again != a {
+		t.Errorf("not stable: %q then %q", a, again)
+	}
+	for _, other := range []string{TeammateSessionID("12345678-1234-4234-8234-123456789abc", "bob"), TeammateSessionID("22345678-1234-4234-8234-123456789abc", "alice")} {
+		if other == a {
+			t.Errorf("another teammate or team has the same session %q", a)
+		}
+	}
+}
+
+func TestTestedVersions(t *testing.T) {
+	vs := TestedVersions()
+	if len(vs) < 2 || vs[0] != "2.1.328" {
+		t.Fatalf("TestedVersions = %q: want the pinned 2.1.328 first and a newer one", vs)
+	}
+	if !IsTestedVersion(Version("2.1.332 (Claude Code)")) || IsTestedVersion(Version("2.1.3 (Claude Code)")) || Version("") != "" {
+		t.Error("IsTestedVersion/Version")
+	}
+}

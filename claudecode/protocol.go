@@ -2,7 +2,9 @@ package claudecode
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -236,4 +238,42 @@ func PermissionRequestMessage(from string, req PermissionRequest, now time.Time)
 		req.Input = json.RawMessage(`{}`)
 	}
 	return ProtocolMessage(from, req, now)
+}
+
+// AnswerRequest writes the lead's answer to a teammate's permission request
+// into the teammate's mailbox, as Claude Code's own lead does: a
+// permission_response with subtype success (the tool runs) or, when deny is
+// not "", error with deny as the reason (the teammate skips the tool).
+func AnswerRequest(ctx context.Context, configDir, team, member string, req PermissionRequest, deny string) error {
+	inbox, err := InboxPath(configDir, team, member)
+	if err != nil {
+		return err
+	}
+	msg := ApproveMessage(req, time.Now())
+	if deny != "" {
+		msg = DenyMessage(req, deny, time.Now())
+	}
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := AppendMessage(mctx, inbox, msg); err != nil {
+		return fmt.Errorf("answer %s: %w", member, err)
+	}
+	return nil
+}
+
+// DeliverPrompt leaves text in a teammate's mailbox as a plain message from
+// team-lead, which Claude Code delivers as a turn (its first, when the
+// teammate has not started yet): how Claude Code's own lead hands a teammate
+// its prompt.
+func DeliverPrompt(ctx context.Context, configDir, team, member, text string) error {
+	inbox, err := InboxPath(configDir, team, member)
+	if err != nil {
+		return err
+	}
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := AppendMessage(mctx, inbox, PromptMessage(text, time.Now())); err != nil {
+		return fmt.Errorf("give %s its prompt: %w", member, err)
+	}
+	return nil
 }

@@ -30,10 +30,12 @@ type TeamConfig struct {
 	Members       []TeamMember `json:"members"`
 }
 
-// LeadProcess identifies the process that owns a team.
+// LeadProcess identifies the process that owns (has claimed) a team. A Claude
+// Code lead starting with a session whose team folder exists claims it only when
+// this names a process that is gone, in its own pid space (see PlaceholderTeamConfig).
 type LeadProcess struct {
 	PID       int    `json:"pid"`
-	PIDSpace  string `json:"pidSpace"`  // "vm#" + readlink /proc/self/ns/pid
+	PIDSpace  string `json:"pidSpace"`  // the host name, "#", readlink /proc/self/ns/pid
 	ClaimedAt int64  `json:"claimedAt"` // Unix ms
 	ProcStart string `json:"procStart"` // field 22 of /proc/PID/stat
 }
@@ -69,7 +71,9 @@ func ReadTeamConfig(path string) (*TeamConfig, error) {
 }
 
 // MinimalTeamConfig is the config Claude Code writes for a lead's implicit team at
-// start-up: the lead process and one member, "team-lead".
+// start-up: the lead process (leadPID claims the team) and one member, "team-lead".
+// It is what a lead writes for itself (the stand-in does); for a lead teamctl
+// writes PlaceholderTeamConfig.
 func MinimalTeamConfig(team, leadSessionID, cwd string, leadPID int, now time.Time) TeamConfig {
 	ms := now.UnixMilli()
 	leadID := LeadMailboxName + "@" + team
@@ -80,7 +84,7 @@ func MinimalTeamConfig(team, leadSessionID, cwd string, leadPID int, now time.Ti
 		LeadSessionID: leadSessionID,
 		LeadProcess: &LeadProcess{
 			PID:       leadPID,
-			PIDSpace:  pidSpace(),
+			PIDSpace:  PIDSpace(),
 			ClaimedAt: ms,
 			ProcStart: procStart(leadPID),
 		},
@@ -97,12 +101,56 @@ func MinimalTeamConfig(team, leadSessionID, cwd string, leadPID int, now time.Ti
 	}
 }
 
-func pidSpace() string {
-	ns, err := os.Readlink("/proc/self/ns/pid")
+// NoPID is a pid no Linux process can have (PID_MAX_LIMIT is 2^22): the
+// leadProcess of a placeholder config, which so names a process that is gone.
+const NoPID = 1<<22 + 1
+
+// PlaceholderTeamConfig is the config teamctl writes for a lead that has none
+// (a lead that is not Claude Code, or a Claude Code lead that is down while
+// teammates run): MinimalTeamConfig whose leadProcess is NoPID in this pid space.
+// A Claude Code lead that starts and finds a config claimed by a live process —
+// even its own pid, written before it got there — or one without leadProcess,
+// or with another pid space, claims a new team under another name instead; one
+// whose leadProcess is gone it claims under the same name, taking the file over
+// (seen with 2.1.328 and 2.1.332; docs/claude-code.md).
+func PlaceholderTeamConfig(team, leadSessionID, cwd string, now time.Time) TeamConfig {
+	cfg := MinimalTeamConfig(team, leadSessionID, cwd, NoPID, now)
+	cfg.LeadProcess.ProcStart = "0" // no process started at boot; a mismatch even if NoPID ever existed
+	return cfg
+}
+
+// EnsureTeamConfig writes the placeholder config.json into team's folder when
+// it has none, before teamctl puts anything else there (a prompt into a
+// mailbox): a folder without config.json sends a Claude Code lead that starts
+// to another team, while a placeholder is one it takes over. It reports
+// whether it wrote one.
+func EnsureTeamConfig(configDir, team, leadSessionID, cwd string, now time.Time) (bool, error) {
+	path, err := TeamConfigPath(configDir, team)
 	if err != nil {
-		return ""
+		return false, err
 	}
-	return "vm#" + ns
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	return WriteTeamConfigIfMissing(path, PlaceholderTeamConfig(team, leadSessionID, cwd, now))
+}
+
+// IsPlaceholder reports whether c is a placeholder (no process has claimed it).
+func (c *TeamConfig) IsPlaceholder() bool {
+	return c.LeadProcess != nil && c.LeadProcess.PID == NoPID
+}
+
+// PIDSpace is Claude Code's name for this machine's pid namespace, as it
+// writes it in leadProcess: os.hostname(), "#", readlink /proc/self/ns/pid
+// (without the "#…" when that cannot be read). A leadProcess from another
+// pid space is never taken as gone.
+func PIDSpace() string {
+	host, _ := os.Hostname()
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil || ns == "" {
+		return host
+	}
+	return host + "#" + ns
 }
 
 // procStart returns the start time (field 22 of /proc/PID/stat, in clock ticks since
@@ -165,11 +213,8 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if data, err := os.ReadFile(path); err == nil {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(data, &obj) == nil && obj != nil {
-				return nil
-			}
+		if TeamConfigReady(path) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -177,4 +222,58 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// TeamConfigReady reports whether path holds a complete JSON object now (see
+// WaitTeamConfig).
+func TeamConfigReady(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(data, &obj) == nil && obj != nil
+}
+
+// maxTeamConfig is the largest config.json ClaimedTeam reads: Claude Code's
+// are a few KiB; anything far larger is not one.
+const maxTeamConfig = 1 << 20
+
+// ClaimedTeam finds the team that one of pids (a lead and its descendants, for
+// a lead started through a wrapper) claimed: the folder under configDir/teams
+// whose config.json names it as leadProcess in this pid space, with its start
+// time (so a reused pid does not count). ok is false when no team names one.
+// Folders whose names are no ValidName, and files too large to be a config,
+// are passed over.
+func ClaimedTeam(configDir string, pids []int) (name string, cfg *TeamConfig, ok bool) {
+	if len(pids) == 0 {
+		return "", nil, false
+	}
+	want := map[int]bool{}
+	for _, p := range pids {
+		want[p] = true
+	}
+	space := PIDSpace()
+	ents, err := os.ReadDir(filepath.Join(configDir, "teams"))
+	if err != nil {
+		return "", nil, false
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !ValidName(e.Name()) {
+			continue
+		}
+		path := filepath.Join(configDir, "teams", e.Name(), "config.json")
+		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxTeamConfig {
+			continue
+		}
+		c, err := ReadTeamConfig(path)
+		if err != nil || c.LeadProcess == nil || !want[c.LeadProcess.PID] || c.LeadProcess.PIDSpace != space {
+			continue
+		}
+		if c.LeadProcess.ProcStart != "" && c.LeadProcess.ProcStart != procStart(c.LeadProcess.PID) {
+			continue
+		}
+		return e.Name(), c, true
+	}
+	return "", nil, false
 }

@@ -29,8 +29,12 @@ func TestMinimalTeamConfigMatchesClaudeCode(t *testing.T) {
 	}
 
 	own := MinimalTeamConfig("t", "s", "/", os.Getpid(), now).LeadProcess
-	if !strings.HasPrefix(own.PIDSpace, "vm#pid:[") {
-		t.Errorf("pidSpace = %q", own.PIDSpace)
+	host, _ := os.Hostname()
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	if want := host + "#" + ns; own.PIDSpace != want || !strings.HasPrefix(ns, "pid:[") {
+		// Claude Code's own: os.hostname() + "#" + the pid namespace. A pid space
+		// of another form is never taken as this machine's by a starting lead.
+		t.Errorf("pidSpace = %q, want %q", own.PIDSpace, want)
 	}
 	if _, err := strconv.ParseUint(own.ProcStart, 10, 64); err != nil {
 		t.Errorf("procStart = %q", own.ProcStart)
@@ -115,5 +119,67 @@ func TestWaitTeamConfig(t *testing.T) {
 	os.Rename(p+".x", p)
 	if err := <-done; err != nil {
 		t.Errorf("written: %v", err)
+	}
+}
+
+// TestPlaceholderTeamConfigNamesNoProcess: teamctl's own config names a
+// leadProcess that is gone (no process can have NoPID; its start time matches
+// nothing) in this machine's pid space, which a starting Claude Code lead
+// takes over under the same name (docs/claude-code.md).
+func TestPlaceholderTeamConfigNamesNoProcess(t *testing.T) {
+	cfg := PlaceholderTeamConfig("session-12345678", "12345678-1234-4234-8234-123456789abc", "/w", time.UnixMilli(1795992185450))
+	lp := cfg.LeadProcess
+	if lp == nil || lp.PID != NoPID || lp.PIDSpace != PIDSpace() || lp.ProcStart != "0" || lp.ClaimedAt != 1795992185450 {
+		t.Fatalf("leadProcess = %+v", lp)
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/pid_max"); err == nil {
+		if max, _ := strconv.Atoi(strings.TrimSpace(string(b))); max >= NoPID {
+			t.Errorf("pid_max %d: NoPID %d could be a process", max, NoPID)
+		}
+	}
+	if !cfg.IsPlaceholder() || cfg.LeadSessionID != "12345678-1234-4234-8234-123456789abc" || len(cfg.Members) != 1 || cfg.Members[0].Name != LeadMailboxName {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	if own := MinimalTeamConfig("t", "s", "/", os.Getpid(), time.Now()); own.IsPlaceholder() {
+		t.Error("a lead's own config taken for a placeholder")
+	}
+}
+
+// TestClaimedTeam finds the team a living lead process claimed, whatever its
+// folder's name, and nothing for a placeholder, another pid space, a reused
+// pid (another start time) or a process that is not the lead.
+func TestClaimedTeam(t *testing.T) {
+	dir := t.TempDir()
+	write := func(team string, cfg TeamConfig) {
+		p := filepath.Join(dir, "teams", team, "config.json")
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		b, _ := json.Marshal(cfg)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	me := os.Getpid()
+	write("session-aaaaaaaa", PlaceholderTeamConfig("session-aaaaaaaa", "aaaaaaaa-0000", "/", now))
+	other := MinimalTeamConfig("session-bbbbbbbb", "bbbbbbbb-0000", "/", me, now)
+	other.LeadProcess.PIDSpace = "elsewhere#pid:[1]"
+	write("session-bbbbbbbb", other)
+	reused := MinimalTeamConfig("session-cccccccc", "cccccccc-0000", "/", me, now)
+	reused.LeadProcess.ProcStart = "1"
+	write("session-cccccccc", reused)
+	os.MkdirAll(filepath.Join(dir, "teams", "session-empty"), 0o700)
+	if name, _, ok := ClaimedTeam(dir, []int{me}); ok {
+		t.Fatalf("found %s before the lead claimed any", name)
+	}
+	write("session-1f2e3d4c", MinimalTeamConfig("session-1f2e3d4c", "1f2e3d4c-random", "/", me, now))
+	name, cfg, ok := ClaimedTeam(dir, []int{1, me})
+	if !ok || name != "session-1f2e3d4c" || cfg.LeadSessionID != "1f2e3d4c-random" {
+		t.Errorf("ClaimedTeam = %q %+v %v", name, cfg, ok)
+	}
+	if name, _, ok := ClaimedTeam(dir, []int{1}); ok {
+		t.Errorf("found %s for a process that claimed nothing", name)
+	}
+	if _, _, ok := ClaimedTeam(filepath.Join(dir, "none"), []int{me}); ok {
+		t.Error("found a team in a folder that does not exist")
 	}
 }

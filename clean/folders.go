@@ -9,25 +9,32 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/tmux"
 )
 
 // claudeTeamOf is the Claude Code team teamctl recorded for a team (the lead's
 // session-… team) and the config folder it is in, while it is still that
 // team's: named after the team's lead session, with no config.json or one
-// naming that lead session. Otherwise name is "" and why says why (a team of
+// naming that lead session (or the team the lead moved to, with the
+// leadSessionId recorded for it). Otherwise name is "" and why says why (a team of
 // that name someone else made is not teamctl's to remove).
 func claudeTeamOf(st *state.Team) (configDir, name, why string) {
 	if st.ClaudeTeam == "" {
 		return "", "", ""
 	}
+	// The lead's session names its team, unless the supervisor followed the
+	// lead to a team it claimed under another name (team-moved), whose
+	// leadSessionId state.json then records.
+	leadSession := st.LeadSessionID
 	if want := claudecode.LeadTeamName(st.LeadSessionID); st.LeadSessionID == "" || st.ClaudeTeam != want {
-		return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
+		if st.ClaudeTeamSession == "" {
+			return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
+		}
+		leadSession = st.ClaudeTeamSession
 	}
 	configDir = st.ClaudeConfig
 	if configDir == "" {
@@ -45,8 +52,8 @@ func claudeTeamOf(st *state.Team) (configDir, name, why string) {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", "", fmt.Sprintf("%s cannot be read: %v", path, err)
-	case cfg.LeadSessionID != st.LeadSessionID:
-		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, st.LeadSessionID)
+	case cfg.LeadSessionID != leadSession:
+		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, leadSession)
 	}
 	return configDir, st.ClaudeTeam, ""
 }
@@ -94,7 +101,7 @@ func (p *planner) stateFolder(team string, before []*Action) {
 	p.add(&Action{Step: StepState, Team: team, Target: dir, Why: "teamctl's record of " + team, needs: before,
 		do: func(ctx context.Context) error {
 			// A supervisor started meanwhile would write here again.
-			if err := supervisor.StopSupervisor(ctx, team, 5*time.Second); err != nil {
+			if err := stopSupervisor(ctx, team); err != nil {
 				return err
 			}
 			// An up or down of the team in progress finishes first.
@@ -140,7 +147,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 					if err := srv.KillServer(ctx); err != nil {
 						return err
 					}
-					supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+					proc.EndStrays(ctx, sockPath, p.o.Grace)
 				}
 				return removeSocket(sockPath)
 			}})

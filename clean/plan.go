@@ -14,9 +14,10 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -156,7 +157,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 		}
 	}
 	byName := p.o.Team == team
-	supPID, _ := supervisor.SupervisorPID(team)
+	supPID, _ := state.SupervisorPID(team)
 
 	if len(live) > 0 && st != nil && !byName {
 		p.orphanPanes(team, st, srv, panes, supPID != 0)
@@ -168,7 +169,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 	var stop *Action
 	if supPID != 0 {
 		stop = p.add(&Action{Step: StepSupervisor, Team: team, Target: fmt.Sprintf("pid %d", supPID), Why: "its team is being cleaned",
-			do: func(ctx context.Context) error { return supervisor.StopSupervisor(ctx, team, 5*time.Second) }})
+			do: func(ctx context.Context) error { return stopSupervisor(ctx, team) }})
 	}
 	needStop := func() []*Action {
 		if stop == nil {
@@ -199,7 +200,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 				if err := srv.KillServer(ctx); err != nil {
 					return err
 				}
-				supervisor.EndStrays(ctx, sockPath, p.o.Grace)
+				proc.EndStrays(ctx, sockPath, p.o.Grace)
 				return nil
 			}})
 	case sockErr == nil:
@@ -240,10 +241,10 @@ func (p *planner) orphanPanes(team string, st *state.Team, srv *tmux.Server, pan
 			inLayout[m.Name] = true
 		}
 	}
-	live, _ := supervisor.ReadLive(team) // whom the supervisor gave up on (never nil)
+	live, _ := state.ReadLive(team) // whom the supervisor gave up on (never nil)
 	failed := func(m state.Member) bool {
 		lm := live.Members[m.Name]
-		return lm != nil && lm.Pane == m.Pane && lm.State == supervisor.StateFailed
+		return lm != nil && lm.Pane == m.Pane && lm.State == state.StateFailed
 	}
 	for _, pn := range panes {
 		m, known := byPane[pn.ID]
@@ -253,7 +254,7 @@ func (p *planner) orphanPanes(team string, st *state.Team, srv *tmux.Server, pan
 			why = "no member of the team has this pane"
 		case m.Origin != state.OriginLead && inLayout != nil && !inLayout[m.Name]:
 			why = fmt.Sprintf("member %s is no longer in the layout", m.Name)
-		case pn.Dead && (!supervised || m.Origin == state.OriginLead || failed(m) || !supervisor.RestartWanted(m.Restart, pn.DeadStatus, pn.DeadSignal)):
+		case pn.Dead && (!supervised || m.Origin == state.OriginLead || failed(m) || !launch.RestartWanted(m.Restart, pn.DeadStatus, pn.DeadSignal)):
 			why = fmt.Sprintf("member %s exited and nothing restarts it", m.Name)
 		default:
 			continue
@@ -272,7 +273,7 @@ func (p *planner) paneAction(team string, srv *tmux.Server, pn tmux.Pane, why st
 	return p.add(&Action{Step: StepPane, Team: team, Target: target, Why: why, needs: needs,
 		do: func(ctx context.Context) error {
 			if !pn.Dead && pn.PID > 0 {
-				supervisor.EndTree(ctx, pn.PID, p.o.Grace)
+				proc.EndTree(ctx, pn.PID, p.o.Grace)
 			}
 			if _, err := srv.Run(ctx, "kill-pane", "-t", pn.ID); err != nil && !errors.Is(err, tmux.ErrNoServer) && !strings.Contains(err.Error(), "can't find pane") {
 				return err
@@ -332,4 +333,10 @@ func pidGone(pid int, start string) bool {
 	}
 	s, err := proc.StartTime(pid)
 	return err == nil && s != start // the pid was reused
+}
+
+// stopSupervisor stops team name's supervisor, so that nothing restarts or
+// writes what clean removes.
+func stopSupervisor(ctx context.Context, name string) error {
+	return team.StopSupervisor(ctx, name, 5*time.Second)
 }

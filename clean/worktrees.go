@@ -13,7 +13,6 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -233,7 +232,7 @@ func teamctlPlace(team string, w state.Worktree, layoutFolder *string) (string, 
 	main := filepath.Clean(w.Main)
 	folders := []string{w.Folder}
 	if w.Folder == "" {
-		folders = []string{filepath.Join(main, supervisor.DefaultWorktreeFolder)}
+		folders = []string{filepath.Join(main, worktrees.DefaultFolder)}
 		if layoutFolder != nil && *layoutFolder != "" {
 			folders = append(folders, *layoutFolder)
 		}
@@ -246,7 +245,7 @@ func teamctlPlace(team string, w state.Worktree, layoutFolder *string) (string, 
 		if filepath.Join(f, team, w.Member) != filepath.Clean(w.Path) {
 			continue
 		}
-		if err := supervisor.CheckWorktreeFolder(f, main); err != nil {
+		if err := worktrees.CheckFolder(f, main); err != nil {
 			return "", fmt.Errorf("its folder %w", err)
 		}
 		root := filepath.Join(f, team)

@@ -27,6 +27,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/state"
 )
 
 // Backend is what the cockpit does to a team: the functions behind `teamctl
@@ -74,12 +75,12 @@ func (e *NotRecordedError) Unwrap() error { return e.Err }
 
 // Member states, as status reports them.
 const (
-	stateRunning  = "running"
-	stateIdle     = "idle"
-	stateStalled  = "stalled"
-	stateWaiting  = "waiting-approval"
-	stateExited   = "exited"
-	stateFailed   = "failed"
+	stateRunning  = state.StateRunning
+	stateIdle     = state.StateIdle
+	stateStalled  = state.StateStalled
+	stateWaiting  = state.StateWaitingApproval
+	stateExited   = state.StateExited
+	stateFailed   = state.StateFailed
 	roleProcess   = "process"
 	originLead    = "lead"
 	actionTimeout = 30 * time.Second // one action: tmux, a mailbox lock, the state lock

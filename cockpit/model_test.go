@@ -142,7 +142,7 @@ func typeText(t *testing.T, m *Model, text string) {
 // team is a status of five members: a lead at work, an idle teammate, one
 // stalled at a yes/no prompt for 10s, one waiting 5s for approval of a Bash
 // command, and a failed process.
-func team() *Snapshot {
+func teamSnap() *Snapshot {
 	code := 1
 	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
@@ -178,7 +178,7 @@ func rows(m *Model) []string {
 
 func TestWhoeverWaitsForAPersonComesFirst(t *testing.T) {
 	m := newModel(t, &fake{}, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	got := rows(m)
 	want := []struct{ name, rest string }{
 		{"asker", `stalled +10s +2 "Overwrite\? \(y/n\)"`},
@@ -206,7 +206,7 @@ func TestWhoeverWaitsForAPersonComesFirst(t *testing.T) {
 func TestKeysActThroughTheCommandsFunctions(t *testing.T) {
 	f := &fake{}
 	m := newModel(t, f, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	// asker is selected (first): y, n and enter answer it as `teamctl answer` does.
 	press(t, m, "y", "n", "enter")
 	press(t, m, "j") // perms, waiting for approval
@@ -255,7 +255,7 @@ func TestKeysActThroughTheCommandsFunctions(t *testing.T) {
 func TestKeysRefuseWhatTheMemberIsNotWaitingFor(t *testing.T) {
 	f := &fake{}
 	m := newModel(t, f, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	press(t, m, "j", "j", "j") // lead, working
 	press(t, m, "y", "n", "enter", "a", "d")
 	press(t, m, "k", "k") // perms: spawned by the lead
@@ -278,7 +278,7 @@ func TestActionOutcomesAreShown(t *testing.T) {
 	f := &fake{err: errors.New("team alpha has no member \"asker\"")}
 	m := newModel(t, f, false)
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
-	look(t, m, team())
+	look(t, m, teamSnap())
 	press(t, m, "y")
 	if v := view(m); !strings.Contains(v, `team alpha has no member "asker"`) {
 		t.Errorf("an action's error is not shown:\n%s", v)
@@ -305,9 +305,9 @@ func TestActionOutcomesAreShown(t *testing.T) {
 func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 	f := &fake{}
 	m := newModel(t, f, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	press(t, m, "j", "j", "j") // lead
-	s := team()
+	s := teamSnap()
 	s.Members[2].State, s.Members[2].Stall = "running", nil // asker answered: no longer first
 	look(t, m, s)
 	if got := rows(m); !strings.HasPrefix(got[2], "> lead") {
@@ -343,7 +343,7 @@ func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 
 func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 	m := newModel(t, &fake{}, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	code := 1
 	m.Update(EventsMsg{Team: "alpha", Events: []Event{
 		{Time: t0, Member: "asker", Kind: "stall", Pattern: "yes-no", Line: "Overwrite?\x1b[2J (y/n)"},
@@ -377,7 +377,7 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 
 func TestScreenTextIsMadeVisible(t *testing.T) {
 	m := newModel(t, &fake{}, false)
-	s := team()
+	s := teamSnap()
 	s.Members[2].Stall.Line = "Delete \x1b]0;pwned\x07? (y/n)"
 	look(t, m, s)
 	m.Update(ScreenMsg{Team: "alpha", Pane: "%2", Lines: []string{"evil \x1b[31mred\x1b[0m \u202eend"}})
@@ -392,12 +392,12 @@ func TestScreenTextIsMadeVisible(t *testing.T) {
 
 func TestColourOnlyWithColour(t *testing.T) {
 	plain := newModel(t, &fake{}, false)
-	look(t, plain, team())
+	look(t, plain, teamSnap())
 	if v := view(plain); strings.Contains(v, "\x1b[") {
 		t.Errorf("escape sequences without colour (NO_COLOR): %q", v)
 	}
 	color := newModel(t, &fake{}, true)
-	look(t, color, team())
+	look(t, color, teamSnap())
 	v := view(color)
 	if !strings.Contains(v, "\x1b[") {
 		t.Errorf("no colour with colour on:\n%s", v)
@@ -408,7 +408,7 @@ func TestColourOnlyWithColour(t *testing.T) {
 }
 
 func TestFitsTheTerminalAndScrollsManyMembers(t *testing.T) {
-	s := team()
+	s := teamSnap()
 	for i := range 35 {
 		s.Members = append(s.Members, Member{Name: fmt.Sprintf("mate-%02d", i), Role: "teammate", Origin: "layout", Pane: fmt.Sprintf("%%%d", i+5), State: "running", StartedAt: t0})
 	}
@@ -457,10 +457,10 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 		return r
 	}
 	m := newModel(t, &fake{}, false)
-	if r := rang(look(t, m, team())); len(r) != 0 {
+	if r := rang(look(t, m, teamSnap())); len(r) != 0 {
 		t.Errorf("rang for those already waiting when top started: %q", r)
 	}
-	s := team()
+	s := teamSnap()
 	s.Members[0].State = "stalled"
 	s.Members[0].Stall = &Stall{Line: "Continue?", Since: t0}
 	if r := rang(look(t, m, s)); !slices.Equal(r, []string{"\a"}) {
@@ -480,8 +480,8 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	}
 	// OSC 9 where the terminal shows notifications: who, and on what, made visible.
 	o := New(Options{Team: "alpha", Backend: &fake{}, Feed: &fake{}, Bell: true, Notify: "osc9", Now: func() time.Time { return t0 }})
-	look(t, o, team())
-	s = team()
+	look(t, o, teamSnap())
+	s = teamSnap()
 	s.Members[0].State = "stalled"
 	s.Members[0].Stall = &Stall{Line: "Go on\x07\x1b\\?", Since: t0}
 	r := rang(look(t, o, s))
@@ -493,12 +493,12 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 func TestTabFollowsTheNextTeam(t *testing.T) {
 	f := &fake{teams: []string{"alpha", "beta"}}
 	m := newModel(t, f, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	press(t, m, "tab")
 	if c := f.Calls(); !slices.Contains(c, "follow beta") {
 		t.Fatalf("tab did not follow beta: %v", c)
 	}
-	look(t, m, team()) // a late look at alpha
+	look(t, m, teamSnap()) // a late look at alpha
 	if v := view(m); !strings.Contains(v, "team beta (2 of 2 up") || strings.Contains(v, "asker") {
 		t.Errorf("after tab:\n%s", v)
 	}
@@ -511,7 +511,7 @@ func TestTabFollowsTheNextTeam(t *testing.T) {
 
 func TestHelpAndQuit(t *testing.T) {
 	m := newModel(t, &fake{}, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	press(t, m, "?")
 	v := view(m)
 	for _, k := range []string{"y / n", "enter", "approve", "deny", "send", "attach", "restart", "tab", "bell", "q "} {
@@ -531,13 +531,13 @@ func TestHelpAndQuit(t *testing.T) {
 
 func TestATeamThatCannotBeLookedAt(t *testing.T) {
 	m := newModel(t, &fake{}, false)
-	look(t, m, team())
+	look(t, m, teamSnap())
 	m.Update(StatusMsg{Team: "alpha", Err: errors.New("state.json: \x1b[2J bad")})
 	v := view(m)
 	if !strings.Contains(v, `cannot look at team alpha: state.json: \x1b[2J bad`) || !strings.Contains(v, "asker") {
 		t.Errorf("the error with the last look:\n%s", v)
 	}
-	s := team()
+	s := teamSnap()
 	now := t0
 	s.StoppedAt = &now
 	look(t, m, s)

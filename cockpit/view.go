@@ -12,13 +12,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/state"
 )
 
 // styles are the view's colours; all plain without colour.
 type styles struct {
 	on                                bool
 	title, rule, faint, sel, err, key lipgloss.Style
-	state                             map[string]lipgloss.Style
+	state                             map[state.MemberState]lipgloss.Style
 }
 
 func newStyles(color bool) styles {
@@ -31,7 +32,7 @@ func newStyles(color bool) styles {
 		sel:   st().Reverse(true),
 		err:   st().Foreground(lipgloss.Color("1")),
 		key:   st().Bold(true),
-		state: map[string]lipgloss.Style{
+		state: map[state.MemberState]lipgloss.Style{
 			stateRunning: st().Foreground(lipgloss.Color("2")),
 			stateIdle:    st().Foreground(lipgloss.Color("4")),
 			stateStalled: st().Foreground(lipgloss.Color("1")).Bold(true),
@@ -50,11 +51,11 @@ func (s styles) render(st lipgloss.Style, text string) string {
 }
 
 // stateWord is how a state reads in the table: running is "working".
-func stateWord(state string) string {
-	if state == stateRunning {
+func stateWord(s state.MemberState) string {
+	if s == stateRunning {
 		return "working"
 	}
-	return state
+	return string(s)
 }
 
 // waitsForPerson: stalled at a prompt, or a permission request no rule answered.
@@ -475,7 +476,7 @@ func (m *Model) eventLine(e Event, member bool) string {
 		who += " "
 	}
 	return m.st.render(m.st.faint, e.Time.Local().Format(time.TimeOnly)) + " " + who +
-		m.st.render(m.st.key, textsafe.Visible(e.Kind)) + " " + textsafe.Visible(strings.Join(parts, " "))
+		m.st.render(m.st.key, textsafe.Visible(string(e.Kind))) + " " + textsafe.Visible(strings.Join(parts, " "))
 }
 
 func (m *Model) statusLine() string {

@@ -15,14 +15,24 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/safefile"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
-// TestedClaudeVersion is the Claude Code version teamctl was tested against.
-const TestedClaudeVersion = "2.1.328"
+// TestedClaudeVersion is the newest Claude Code version teamctl was tested
+// against; claudecode.TestedVersions lists them all (the list .ci/run runs
+// the end-to-end tests on).
+var TestedClaudeVersion = newest(claudecode.TestedVersions())
+
+func newest(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[len(vs)-1]
+}
 
 // Check is one line of the report.
 type Check struct {
@@ -55,7 +65,7 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	var args []string
 	if l != nil {
 		var err error
-		if path, err = supervisor.ResolveClaude(l, prog); err != nil {
+		if path, err = launch.ResolveClaude(l, prog); err != nil {
 			return Check{Name: "claude", Detail: err.Error(), Fix: fix}
 		}
 		args = l.Claude.Args // up puts them right after the program, as here
@@ -72,10 +82,12 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	if err != nil {
 		return Check{Name: "claude", Detail: fmt.Sprintf("%s --version failed: %v", path, err), Fix: fix}
 	}
-	c := Check{Name: "claude", OK: true, Detail: fmt.Sprintf("%s (%s)", out, path)}
-	if !strings.HasPrefix(out, TestedClaudeVersion) {
+	tested := strings.Join(claudecode.TestedVersions(), ", ")
+	c := Check{Name: "claude", OK: true, Detail: fmt.Sprintf("%s (%s), a version teamctl's tests ran on", out, path)}
+	if !claudecode.IsTestedVersion(claudecode.Version(out)) {
 		c.Warn = true
-		c.Fix = "teamctl was tested with Claude Code " + TestedClaudeVersion + "; screens and team files may differ in other versions"
+		c.Detail = fmt.Sprintf("%s (%s), not a version teamctl's tests ran on (%s)", out, path, tested)
+		c.Fix = "teamctl was tested with Claude Code " + tested + "; screens and team files may differ in other versions (npm install -g @anthropic-ai/claude-code@" + TestedClaudeVersion + ")"
 	}
 	return c
 }
@@ -143,7 +155,7 @@ func checkClaudeDir() Check {
 // every Claude Code member's folder (else it stops at its trust dialog).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
 	var out []Check
-	for _, ft := range supervisor.TrustOf(ctx, l) {
+	for _, ft := range team.TrustOf(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
 		case ft.Err != nil:

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/fakeapi"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
@@ -23,16 +24,14 @@ import (
 // claudeVar names the Claude Code binary the tests run.
 const claudeVar = "TEAMCTL_E2E_CLAUDE"
 
-// testedVersion is the Claude Code version these tests were written against.
-const testedVersion = "2.1.328"
-
 // apiKey is the fake key Claude Code is given. Its last 20 characters are
 // pre-approved in .claude.json, so the "Detected a custom API key" dialog stays away.
 const apiKey = "sk-ant-api03-teamctl-e2e-not-a-real-key-0123456789abcdefghij"
 
 // wait is the deadline of every wait on Claude Code (start-up takes a few seconds,
-// more with several sessions starting at once on a small machine).
-const wait = 60 * time.Second
+// more with several sessions starting at once on a small machine, and more again
+// with another go test on it); a wait ends as soon as what it waits for happens.
+const wait = 2 * time.Minute
 
 var versionOnce sync.Once
 
@@ -54,8 +53,9 @@ func claudeBinary(t *testing.T) string {
 	return abs
 }
 
-// logVersion logs the binary's version once, and says so when it is not the
-// one these tests were written against. It runs with env (a test's isolated
+// logVersion logs the binary's version once, and says so when it is not one
+// these tests were written against (claudecode/tested-versions.txt, which
+// .ci/run installs and runs them on). It runs with env (a test's isolated
 // world), never with the user's HOME.
 func logVersion(t *testing.T, bin string, env []string) {
 	versionOnce.Do(func() {
@@ -68,8 +68,8 @@ func logVersion(t *testing.T, bin string, env []string) {
 		switch {
 		case err != nil:
 			t.Logf("%s --version: %v", bin, err)
-		case !strings.HasPrefix(v, testedVersion):
-			t.Logf("Claude Code %s; these tests were written against %s", v, testedVersion)
+		case !claudecode.IsTestedVersion(claudecode.Version(v)):
+			t.Logf("Claude Code %s; these tests were written against %s", v, strings.Join(claudecode.TestedVersions(), ", "))
 		default:
 			t.Logf("Claude Code %s", v)
 		}
@@ -206,9 +206,10 @@ type member struct {
 	name, prompt string
 }
 
-// lead is the lead of a test layout: its prompt and permissionMode, both optional.
+// lead is the lead of a test layout: its prompt, permissionMode and restart
+// policy, all optional.
 type lead struct {
-	prompt, permissionMode string
+	prompt, permissionMode, restart string
 }
 
 // layout writes the team's layout: a lead (with leadPrompt, if any) and the
@@ -229,6 +230,9 @@ func (w *world) teamLayout(ld lead, quiet string, mates ...member) string {
 	if ld.permissionMode != "" {
 		fmt.Fprintf(&b, "  permissionMode: %s\n", ld.permissionMode)
 	}
+	if ld.restart != "" {
+		fmt.Fprintf(&b, "  restart: %s\n", ld.restart)
+	}
 	if quiet != "" {
 		fmt.Fprintf(&b, "watchdog:\n  quiet: %s\n", quiet)
 	}
@@ -246,22 +250,38 @@ func (w *world) socket() string { return "teamctl-" + w.team }
 
 // status mirrors `teamctl status --json`.
 type status struct {
-	Team    string `json:"team"`
-	Socket  string `json:"socket"`
-	Session string `json:"session"`
-	Members []struct {
-		Name     string `json:"name"`
-		Role     string `json:"role"`
-		Pane     string `json:"pane"`
-		PID      int    `json:"pid"`
-		State    string `json:"state"`
-		ExitCode *int   `json:"exit_code"`
-		Stall    *struct {
-			Pattern string    `json:"pattern"`
-			Line    string    `json:"line"`
-			Since   time.Time `json:"since"`
-		} `json:"stall"`
-	} `json:"members"`
+	Team    string         `json:"team"`
+	Socket  string         `json:"socket"`
+	Session string         `json:"session"`
+	Members []memberStatus `json:"members"`
+}
+
+// memberStatus is one member of `teamctl status --json`.
+type memberStatus struct {
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Origin    string `json:"origin"`
+	Pane      string `json:"pane"`
+	PID       int    `json:"pid"`
+	SessionID string `json:"session_id"`
+	Restarts  int    `json:"restarts"`
+	State     string `json:"state"`
+	ExitCode  *int   `json:"exit_code"`
+	Stall     *struct {
+		Pattern string    `json:"pattern"`
+		Line    string    `json:"line"`
+		Since   time.Time `json:"since"`
+	} `json:"stall"`
+}
+
+// member returns the member called name (ok false when status has none).
+func (s status) member(name string) (memberStatus, bool) {
+	for _, m := range s.Members {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return memberStatus{}, false
 }
 
 // event mirrors one line of `teamctl events --json`.

@@ -78,8 +78,10 @@ func TestProblems(t *testing.T) {
 			`t.yaml:5:24: members[0].worktree.branch: invalid branch name "a b": use letters, digits and . _ / + -`,
 			`t.yaml:5:37: members[0].worktree.base: invalid base "-x": must be a branch, tag or commit, without spaces and not starting with -`,
 			`t.yaml:5:41: members[0].worktree: unknown key "path"`,
-			"t.yaml:7:15: members[1].worktree: must be true, false, or a mapping with branch and base",
+			"t.yaml:7:15: members[1].worktree: must be true, false, or {branch: NAME, base: REF} (a worktree on its own branch; either key may be left out)",
 			`t.yaml:9:24: members[2].worktree.branch: invalid branch name "x..y": must not contain "..", "//" or "/."`}},
+		{"a branch name as worktree", "team: t\nmembers:\n  - name: a\n    worktree: fix/auth\n", []string{
+			"t.yaml:4:15: members[0].worktree: must be true, false, or {branch: NAME, base: REF} (a worktree on its own branch; either key may be left out); for that branch: {branch: fix/auth}"}},
 		{"empty file", "", []string{"t.yaml:1:1: empty layout file"}},
 		{"only comments", "# nothing yet\n", []string{"t.yaml:1:1: empty layout file"}},
 		{"not a mapping", "- team: t\n", []string{

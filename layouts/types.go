@@ -127,3 +127,17 @@ var TeammateModes = []string{"tmux", "auto", "in-process"}
 func (l *Layout) All() []Member {
 	return append([]Member{l.Lead}, l.Members...)
 }
+
+// PromptOf is the prompt of the member called name ("" for none, or no such
+// member): what a relaunched teammate is given again.
+func (l *Layout) PromptOf(name string) string {
+	if l == nil {
+		return ""
+	}
+	for _, m := range l.All() {
+		if m.Name == name {
+			return m.Prompt
+		}
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package layouts
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -12,14 +13,20 @@ func (w *walker) worktree(n *yaml.Node, path string) *Worktree {
 	if n == nil || isNull(n) {
 		return nil
 	}
-	if n.Kind == yaml.ScalarNode {
-		if w.boolean(n, path) {
+	var on bool
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" && n.Decode(&on) == nil {
+		if on {
 			return &Worktree{}
 		}
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		w.add(n, path, "must be true, false, or a mapping with branch and base")
+		// Say the mapping form too: `worktree: fix/auth` is a common first try.
+		hint := ""
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && badBranch(n.Value) == "" {
+			hint = fmt.Sprintf("; for that branch: {branch: %s}", n.Value)
+		}
+		w.add(n, path, "must be true, false, or {branch: NAME, base: REF} (a worktree on its own branch; either key may be left out)%s", hint)
 		return nil
 	}
 	f := w.fields(n, path, worktreeKeys)

@@ -52,7 +52,7 @@ func must(name, expr string, scope Scope) Pattern {
 }
 
 // DefaultPatterns are the seed watchdog's five shell prompts (last line) and the
-// dialogs of Claude Code 2.1.328 (anywhere on the screen).
+// dialogs of Claude Code 2.1.328 and 2.1.332 (anywhere on the screen).
 func DefaultPatterns() []Pattern {
 	return []Pattern{
 		must("yes-no", `\(y/n\)`, LastLine),

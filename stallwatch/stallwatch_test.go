@@ -32,6 +32,13 @@ func TestCheck(t *testing.T) {
 		{"claude bash permission dialog", screenFile(t, "claude-permission.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
 		{"claude create-file dialog", screenFile(t, "claude-edit.txt"), Stalled, "claude-edit", "Do you want to create notes.txt?"},
 		{"claude working spinner", screenFile(t, "claude-working.txt"), Busy, "", ""},
+		// Claude Code 2.1.332, captured the same way (testdata/claude-2.1.332-*.txt).
+		{"2.1.332 trust dialog", screenFile(t, "claude-2.1.332-trust.txt"), Stalled, "claude-trust", "Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source"},
+		{"2.1.332 api key dialog", screenFile(t, "claude-2.1.332-apikey.txt"), Stalled, "claude-api-key", "Do you want to use this API key?"},
+		{"2.1.332 idle input box after a turn", screenFile(t, "claude-2.1.332-idle.txt"), Idle, "", ""},
+		{"2.1.332 bash permission dialog", screenFile(t, "claude-2.1.332-permission.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
+		{"2.1.332 create-file dialog", screenFile(t, "claude-2.1.332-edit.txt"), Stalled, "claude-edit", "Do you want to create notes.txt?"},
+		{"2.1.332 auto mode behind a gateway", screenFile(t, "claude-2.1.332-gateway.txt"), Stalled, "claude-auto-gateway", "Auto mode can't check actions in this session"},
 		{"unknown dialog by its footer", " Fetch https://example.com\n Allow this fetch?\n ❯ 1. Yes\n Esc to cancel · Tab to amend", Stalled, "claude-dialog", "Esc to cancel · Tab to amend"},
 		// The seed's shell prompts, on the last non-blank line.
 		{"overwrite y/n", "copying...\nOverwrite? (y/n) \n\n", Stalled, "yes-no", "Overwrite? (y/n)"},

@@ -9,7 +9,7 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash
+	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash, claim
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
 	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
@@ -41,13 +41,16 @@ const (
 //	spawn:NAME[:SCRIPT]   a lead in tmux opens teammate NAME in a new pane, as Claude
 //	                      Code's Agent tool does; SCRIPT is the teammate's script, with
 //	                      ';' for ',' (spawn:helper:work:2s;ask)
-//	lines:RATE[:DUR]      RATE lines of log output a second, evenly paced
+//	lines:RATE[:DUR]      RATE lines of log output a second, evenly paced; with DUR,
+//	                      RATE×DUR lines (which take longer on a busy machine)
 //	prompt-at:FILE[:TEXT] like ask, and appends the time the question appeared
 //	                      (RFC 3339 with ns) as a line to FILE, which cannot hold a
 //	                      colon or a comma
 //	bash:COMMAND          a teammate asks its lead for permission to run COMMAND with
 //	                      its Bash tool (through the lead's inbox), waits for the
 //	                      answer and, when allowed, runs it with /bin/sh -c
+//	claim                 a lead claims its team here rather than at start-up (as a
+//	                      slow Claude Code would)
 func parseScript(s string) ([]step, error) {
 	var steps []step
 	for _, raw := range strings.Split(s, ",") {
@@ -107,13 +110,13 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
 			}
 			st.text = arg
-		case "permission", "ignore-term":
+		case "permission", "ignore-term", "claim":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
 			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, " +
-				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND)")
+				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)

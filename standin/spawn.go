@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/atomicfile"
 	"github.com/teamctl/teamctl/layouts"
 )
@@ -67,7 +66,7 @@ func (a *agent) spawnTeammate(ctx context.Context, name, script string) (pane st
 	}
 	tm := teammate{
 		name:            name,
-		team:            claudecode.LeadTeamName(a.sid),
+		team:            a.team,
 		color:           layouts.Colors[a.spawned%len(layouts.Colors)],
 		parentSessionID: a.sid,
 		script:          script,

@@ -13,16 +13,23 @@ package standin
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/creack/pty"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/atomicfile"
 )
 
 // Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
@@ -63,6 +70,7 @@ type agent struct {
 
 	sid        string                 // a lead's session id, "" for a teammate
 	teamConfig string                 // a lead's team config.json, "" when it has none
+	team       string                 // the team a lead claimed
 	spawned    int                    // teammates spawned so far, for their colours
 	executable func() (string, error) // the teamctl binary that spawned teammates run
 }
@@ -82,7 +90,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 	}
 	a.clear()
-	a.setUp()
+	a.setUp(slices.ContainsFunc(steps, func(s step) bool { return s.kind == "claim" }))
 	a.lines = readLines(ctx, stdin)
 	if a.o.prompt != "" {
 		a.turn(ctx, []string{"❯ " + a.o.prompt}, a.work)
@@ -105,8 +113,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 }
 
 // setUp plays the part of Claude Code's start-up that touches ~/.claude: a lead
-// writes its implicit team's config; a teammate finds its inbox.
-func (a *agent) setUp() {
+// claims its implicit team (unless its script claims it later, with a claim
+// step); a teammate finds its inbox.
+func (a *agent) setUp(claimLater bool) {
 	sid := a.o.sessionID
 	if sid == "" {
 		sid = a.o.resume
@@ -129,17 +138,99 @@ func (a *agent) setUp() {
 		a.lead, _ = claudecode.InboxPath(dir, a.o.teamName, claudecode.LeadMailboxName)
 		return
 	}
-	team := claudecode.LeadTeamName(sid)
+	a.sid = sid
+	if !claimLater {
+		a.claim()
+	}
+}
+
+// claim plays Claude Code's claim of a lead's implicit team, as 2.1.328 and
+// 2.1.332 were seen to do it (docs/claude-code.md): teams/session-<first 8 of
+// the session> when there is no such folder, or when its config.json names a
+// leadProcess that is gone in this pid space (taken over: leadProcess
+// replaced, the rest kept); otherwise — a folder without config.json, a config
+// without leadProcess, one of another pid space or of a living process — a new
+// team under another, random name and leadSessionId. Then the team's tasks
+// folder, which Claude Code makes too.
+func (a *agent) claim() {
+	dir, err := claudecode.ConfigDir()
+	if err != nil {
+		a.println("stand-in: " + err.Error())
+		return
+	}
+	cwd, _ := os.Getwd()
+	team, sid := claudecode.LeadTeamName(a.sid), a.sid
 	path, err := claudecode.TeamConfigPath(dir, team)
 	if err == nil {
-		a.sid, a.teamConfig = sid, path
-		cwd, _ := os.Getwd()
-		_, err = claudecode.WriteTeamConfigIfMissing(path,
-			claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
+		var done bool
+		if done, err = claimFolder(path, team, sid, cwd); err == nil && !done {
+			team, sid = otherTeam()
+			path, _ = claudecode.TeamConfigPath(dir, team)
+			_, err = claudecode.WriteTeamConfigIfMissing(path, claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
+		}
 	}
 	if err != nil {
 		a.println("stand-in: team config: " + err.Error())
+		return
 	}
+	a.teamConfig, a.team = path, team
+	if tasks, err := claudecode.TasksDir(dir, team); err == nil {
+		os.MkdirAll(tasks, 0o700)
+	}
+}
+
+// claimFolder claims the team whose config is at path when it is free,
+// reporting whether it did.
+func claimFolder(path, team, sid, cwd string) (bool, error) {
+	if _, err := os.Lstat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+		return claudecode.WriteTeamConfigIfMissing(path, claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, nil // a folder without config.json is taken
+	}
+	var cfg map[string]any
+	if json.Unmarshal(data, &cfg) != nil {
+		return false, nil
+	}
+	var lp claudecode.LeadProcess
+	raw, _ := json.Marshal(cfg["leadProcess"])
+	if cfg["leadProcess"] == nil || json.Unmarshal(raw, &lp) != nil || lp.PIDSpace != claudecode.PIDSpace() {
+		return false, nil
+	}
+	if start, err := procStartOf(lp.PID); err == nil && (lp.ProcStart == "" || lp.ProcStart == start) {
+		return false, nil // claimed by a living process (even this one, written before it got here)
+	}
+	cfg["leadProcess"] = claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()).LeadProcess
+	out, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return false, err
+	}
+	return true, atomicfile.WriteFile(path, out, 0o600)
+}
+
+// procStartOf is field 22 of /proc/PID/stat; an error when there is no such process.
+func procStartOf(pid int) (string, error) {
+	if pid <= 0 {
+		return "", fs.ErrNotExist
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 20 {
+		return "", fs.ErrNotExist
+	}
+	return f[19], nil
+}
+
+// otherTeam is a team of another, random name and its leadSessionId, as
+// Claude Code makes when its own folder is taken.
+func otherTeam() (team, sid string) {
+	sid = claudecode.NewSessionID()
+	return claudecode.LeadTeamName(sid), sid
 }
 
 // readLines delivers stdin's lines until it ends, then closes the channel.
@@ -201,6 +292,10 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.logLines(ctx, s.rate, s.dur)
 	case "bash":
 		a.bash(ctx, s.text)
+	case "claim":
+		if a.sid != "" && a.teamConfig == "" {
+			a.claim()
+		}
 	}
 }
 
@@ -237,22 +332,17 @@ func (a *agent) promptAt(ctx context.Context, question, path string) {
 // logMessages are what logLines prints, in turn, after a time of day.
 var logMessages = []string{"build step %d ok", "test shard %d passed", "fetched chunk %d (4096 bytes)", "compiled unit %d ok"}
 
-// logLines prints rate lines of plausible log output a second, paced by a ticker,
-// for d (0: until ctx ends).
+// logLines prints rate lines of plausible log output a second, paced by a ticker:
+// rate×d of them (d 0: until ctx ends). The count is what was asked, not what
+// fits in d: a ticker on a busy machine falls behind, and the lines then take
+// longer than d.
 func (a *agent) logLines(ctx context.Context, rate int, d time.Duration) {
-	var until <-chan time.Time
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		until = t.C
-	}
+	total := int(float64(rate) * d.Seconds())
 	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
-	for n := 1; ; n++ {
+	for n := 1; d == 0 || n <= total; n++ {
 		select {
 		case <-ctx.Done():
-			return
-		case <-until:
 			return
 		case now := <-tick.C:
 			a.println(now.Format("15:04:05.000 ") + fmt.Sprintf(logMessages[(n-1)%len(logMessages)], n))

@@ -17,7 +17,9 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 )
 
-const waitLimit = 10 * time.Second
+// waitLimit is when a wait for the stand-in gives up: generous, since a wait
+// returns as soon as what it waits for happens, and a loaded machine is slow.
+const waitLimit = time.Minute
 
 // screen collects what the stand-in writes and wakes waiters on every write.
 type screen struct {
@@ -323,10 +325,9 @@ func TestScriptLinesForAWhile(t *testing.T) {
 	if lines := strings.Count(out, "\n"); lines != n+2 { // the header and the blank line under it
 		t.Errorf("%d lines, %d of them log lines:\n%s", lines, n, out)
 	}
-	// A ticker never runs ahead of the rate; it may fall behind on a busy machine.
-	want := int(rate * dur / time.Second)
-	if n > want+2 || n < want/4 {
-		t.Errorf("%d log lines in %v at %d a second, want about %d", n, dur, rate, want)
+	// As many as asked, however long a busy machine took to print them.
+	if want := int(rate * dur / time.Second); n != want {
+		t.Errorf("%d log lines for %v at %d a second, want %d", n, dur, rate, want)
 	}
 }
 

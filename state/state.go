@@ -1,8 +1,13 @@
-// Package state keeps what teamctl knows about a running team in
-// $XDG_STATE_HOME/teamctl/<team>/state.json, written atomically (0600, folders 0700),
-// so that every command after `up` finds the team's server, panes and sessions.
-// The server's socket is derived from the team's name (SocketName, SocketPath),
-// never taken from the file: Load refuses a file that names another.
+// Package state is a team's folder, $XDG_STATE_HOME/teamctl/<team>/ (0700,
+// files 0600, nothing written through a symlink): the contract between the
+// lifecycle verbs (package team) and the supervising daemon (package
+// supervisor), which never talk otherwise. It holds state.json (the team's
+// server, panes, sessions, worktrees; written by up, down and the daemon under
+// the team's lock), live.json (what the daemon knows of each member now),
+// events.jsonl (every transition, appended by all, rotated by size), the lead
+// queue (text for the lead), the supervisor's lock and log; the names of
+// member states and event kinds; and the team's socket name. File I/O only:
+// it runs nothing.
 package state
 
 import (
@@ -44,6 +49,11 @@ type Team struct {
 	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
 	Members       []Member   `json:"members"`
 	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
+
+	// ClaudeTeamSession is the leadSessionId of ClaudeTeam's config when the
+	// lead claimed a team not named after its session (the supervisor's
+	// team-moved); "" otherwise.
+	ClaudeTeamSession string `json:"claude_team_session,omitempty"`
 }
 
 // Worktree is a git worktree teamctl made for a member.
@@ -88,6 +98,15 @@ const (
 	RoleTeammate = "teammate"
 	RoleProcess  = "process"
 )
+
+// ClaudeLeadSession is the leadSessionId of the team's Claude Code team: the
+// lead's session, or the one recorded for a team the lead moved to.
+func (t *Team) ClaudeLeadSession() string {
+	if t.ClaudeTeamSession != "" {
+		return t.ClaudeTeamSession
+	}
+	return t.LeadSessionID
+}
 
 // Member returns the member called name.
 func (t *Team) Member(name string) (*Member, bool) {
@@ -318,4 +337,26 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// PanesLeadFirst are the members' pane ids, the lead's first: what finds the
+// team's session on its server.
+func (t *Team) PanesLeadFirst() []string {
+	var ids []string
+	for _, m := range t.Members {
+		if m.Role == RoleLead {
+			ids = append([]string{m.Pane}, ids...)
+		} else {
+			ids = append(ids, m.Pane)
+		}
+	}
+	return ids
+}
+
+// IsStatusFile reports whether a file of a team's folder, by name, is one
+// whose change may change the team's status: what up and down record
+// (state.json), what the supervisor knows (live.json), what happened
+// (events.jsonl). Live views watch these.
+func IsStatusFile(name string) bool {
+	return name == "state.json" || name == "live.json" || name == "events.jsonl"
 }

@@ -3,11 +3,9 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"strings"
-	"time"
 
+	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/notify"
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 )
@@ -15,12 +13,12 @@ import (
 // notifier tells someone about stalls, per the layout's watchdog.notify, and
 // answers them where watchdog.answer says so.
 type notifier struct {
-	s       *sup
+	s       *daemon
 	toLead  []leadNote // text waiting for the lead to be idle
 	leadIdx string     // the lead's pane
 }
 
-func newNotifier(s *sup) *notifier {
+func newNotifier(s *daemon) *notifier {
 	n := &notifier{s: s}
 	for _, m := range s.st.Members {
 		if m.Role == state.RoleLead {
@@ -44,7 +42,7 @@ func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdi
 	}
 	if cmd := l.Watchdog.Notify.Command; len(cmd) > 0 {
 		go func() {
-			if err := RunNotifyCommand(ctx, cmd, n.s.team, w.member, v); err != nil {
+			if err := notify.Run(ctx, cmd, n.s.team, w.member, v); err != nil {
 				n.s.log.Warn("notify command", "argv", cmd, "err", err)
 			}
 		}()
@@ -62,11 +60,11 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 	}
 	note := n.toLead[0]
 	n.toLead = n.toLead[1:]
-	if err := TypeInto(ctx, n.s.srv, w.id, note.text); err != nil {
+	if err := n.s.srv.Type(ctx, w.id, note.text); err != nil {
 		n.s.log.Warn("type into the lead", "err", err)
 		return
 	}
-	n.s.event(Event{Kind: EventNotify, Member: w.member, Pane: w.id, Detail: note.what + short(note.text, 300)})
+	n.s.event(state.Event{Kind: state.EventNotify, Member: w.member, Pane: w.id, Detail: note.what + textsafe.Short(note.text, 300)})
 }
 
 // leadNote is text for the lead and what to call it in the event.
@@ -75,7 +73,7 @@ type leadNote struct{ text, what string }
 // queue keeps text for the lead, typed at once when it is idle now.
 func (n *notifier) queue(ctx context.Context, text, what string) {
 	n.toLead = append(n.toLead, leadNote{text, what})
-	if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == StateIdle {
+	if lw := n.s.panes[n.leadIdx]; lw != nil && lw.live.State == state.StateIdle {
 		n.idle(ctx, lw)
 	}
 }
@@ -86,22 +84,7 @@ func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, how 
 		n.s.log.Warn("answer", "member", w.member, "err", err)
 		return
 	}
-	n.s.event(Event{Kind: EventAnswer, Member: w.member, Pane: w.id, Keys: keys, Detail: how})
-}
-
-// RunNotifyCommand runs the user's notify program (argv, no shell) with the
-// stall in its environment and a one-line summary on its stdin, with a deadline.
-func RunNotifyCommand(ctx context.Context, argv []string, team, member string, v stallwatch.Verdict) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "TEAMCTL_TEAM="+team, "TEAMCTL_MEMBER="+member,
-		"TEAMCTL_PATTERN="+v.Pattern, "TEAMCTL_LINE="+v.Line)
-	cmd.Stdin = strings.NewReader(fmt.Sprintf("%s: %s is waiting: %s\n", team, member, v.Line))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%w: %s", err, strings.TrimSpace(string(out)))
-	}
-	return nil
+	n.s.event(state.Event{Kind: state.EventAnswer, Member: w.member, Pane: w.id, Keys: keys, Detail: how})
 }
 
 // taskNotification is what the lead is told, in Claude Code's own

@@ -5,31 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
 
-// RestartWanted says whether a member's restart policy ("" is on-failure)
-// relaunches it after it ended with exit status code (nil: unknown) or signal
-// sig. (A member the lead spawned is never relaunched, and one that exits too
-// often is given up on: see afterExit.)
-func RestartWanted(policy string, code *int, sig int) bool {
-	failed := sig != 0 || code == nil || *code != 0
-	switch policy {
-	case "never":
-		return false
-	case "always":
-		return true
-	}
-	return failed
-}
-
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
-func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
+func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	m, ok := s.st.Member(w.member)
-	if !ok || w.origin != state.OriginLayout || !RestartWanted(m.Restart, code, sig) {
+	if !ok || w.origin != state.OriginLayout || !launch.RestartWanted(m.Restart, code, sig) {
 		return
 	}
 	recent := w.exits[:0]
@@ -41,9 +28,9 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	w.exits = append(recent, now)
 	if len(w.exits) > maxExits {
 		reason := fmt.Sprintf("exited %d times within %s; not restarting", len(w.exits), exitWindow)
-		w.live = &LiveMember{Pane: w.id, State: StateFailed, Since: now, ExitCode: code, Reason: reason}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateFailed, Since: now, ExitCode: code, Reason: reason}
 		s.live.Members[w.member] = w.live
-		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
+		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, ExitCode: code, Restarts: m.Restarts, Detail: reason})
 		return
 	}
 	first := minBackoff
@@ -55,33 +42,42 @@ func (s *sup) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 		delay = maxBackoff
 	}
 	id := w.id
-	w.restartTimer = time.AfterFunc(delay, func() { s.restart <- id })
+	w.restartTimer = s.clock.AfterFunc(delay, func() { s.restart <- id })
 	s.log.Info("restart scheduled", "member", w.member, "in", delay)
 }
 
 // doRestart relaunches a member in its own pane with the argv and environment
-// it was started with; the lead resumes its conversation (--resume) instead of
-// starting a new session under the same id.
-func (s *sup) doRestart(ctx context.Context, pane string) {
+// it was started with; the lead and the teammates resume their conversation
+// (--resume) when Claude Code stored it, instead of starting a new session
+// under the same id (which Claude Code refuses).
+func (s *daemon) doRestart(ctx context.Context, pane string) {
 	w := s.panes[pane]
-	if w == nil || w.live.State != StateExited {
+	if w == nil || w.live.State != state.StateExited {
 		return
 	}
 	m, ok := s.st.Member(w.member)
 	if !ok {
 		return
 	}
-	if m.Role == state.RoleTeammate {
-		if err := deliverPrompt(ctx, s.st, s.lay, m.Name); err != nil {
+	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
+	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
+		// A relaunched teammate that does not resume is a new Claude Code
+		// session: it has not seen it. (Its team's config first: see
+		// claudecode.EnsureTeamConfig.)
+		_, err := claudecode.EnsureTeamConfig(s.st.ClaudeConfig, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), m.Cwd, s.clock.Now())
+		if err == nil {
+			err = claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, m.Name, prompt)
+		}
+		if err != nil {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 		}
 	}
 	// A batch, not Run: the env values must not go on a tmux command line.
 	// (Not the control client either: the loop must never wait on its replies.)
 	var b tmux.Batch
-	b.Add(relaunchArgs(s.st, m)...)
+	b.Add(launch.RespawnArgs(m, resume)...)
 	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
-		s.event(Event{Kind: EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
+		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
 	pid := 0
@@ -95,7 +91,7 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	restarts, err := s.updateMember(ctx, w.member, func(sm *state.Member) {
 		sm.Restarts++
 		sm.PID = pid
-		sm.StartedAt = time.Now().UTC()
+		sm.StartedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
@@ -103,35 +99,47 @@ func (s *sup) doRestart(ctx context.Context, pane string) {
 	if pid > 0 {
 		w.pid = pid
 	}
-	w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
-	s.event(Event{Kind: EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
+	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
+	s.leadStarted(m)
 }
 
-// resumeArgv is a lead's argv for a relaunch that resumes its conversation:
-// `--session-id U` becomes `--resume U` and the first prompt is not sent again.
-// (A lead that never stored a conversation is relaunched as it was started.)
-func resumeArgv(m *state.Member) []string {
-	var out []string
-	for i := 0; i < len(m.Argv); i++ {
-		a := m.Argv[i]
-		switch {
-		case a == "--session-id" && i+1 < len(m.Argv):
-			out = append(out, "--resume", m.Argv[i+1])
-			i++
-		case a == "--":
-			return out // the first prompt, which the resumed conversation already has
-		default:
-			out = append(out, a)
-		}
+// leadStarted has the team the lead claims looked at once m, when it is the
+// lead, runs again.
+func (s *daemon) leadStarted(m *state.Member) {
+	if m.Role == state.RoleLead && s.files != nil {
+		s.files.mark("teams")
 	}
-	return out
+}
+
+// updateTeam changes state.json under the team's lock and keeps the
+// supervisor's copy in step.
+func (s *daemon) updateTeam(ctx context.Context, fn func(*state.Team)) error {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	unlock, err := state.Lock(lctx, s.team)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st, err := state.Load(s.team)
+	if err != nil {
+		return err
+	}
+	fn(st)
+	st.UpdatedAt = s.clock.Now().UTC()
+	if err := state.Save(st); err != nil {
+		return err
+	}
+	s.st = st
+	return nil
 }
 
 // updateMember changes one member in state.json under the team's lock and
 // keeps the supervisor's copy in step; it returns the member's restart count.
-func (s *sup) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
+func (s *daemon) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	unlock, err := state.Lock(lctx, s.team)
@@ -148,7 +156,7 @@ func (s *sup) updateMember(ctx context.Context, name string, fn func(*state.Memb
 		return 0, fmt.Errorf("member %s is not in the state", name)
 	}
 	fn(m)
-	st.UpdatedAt = time.Now().UTC()
+	st.UpdatedAt = s.clock.Now().UTC()
 	if err := state.Save(st); err != nil {
 		return 0, err
 	}

@@ -15,11 +15,23 @@ import (
 // syncDelay gathers a burst of layout notifications into one list-panes.
 const syncDelay = 30 * time.Millisecond
 
-func (s *sup) syncLater() {
+// A pane not named yet is looked at again nameTriesFast times a syncDelay
+// apart, then nameTriesSlow times nameRetrySlow apart (15 s in all) before it
+// gets a name of its own.
+const (
+	nameTriesFast = 20
+	nameTriesSlow = 60
+	nameRetrySlow = 250 * time.Millisecond
+)
+
+func (s *daemon) syncLater() { s.syncIn(syncDelay) }
+
+// syncIn has the panes listed again in d, unless a listing is due already.
+func (s *daemon) syncIn(d time.Duration) {
 	if s.syncSoon != nil {
 		return
 	}
-	s.syncSoon = time.AfterFunc(syncDelay, func() {
+	s.syncSoon = s.clock.AfterFunc(d, func() {
 		select {
 		case s.syncFire <- struct{}{}:
 		default:
@@ -32,7 +44,7 @@ func (s *sup) syncLater() {
 // spawned), panes that went are let go. Every newly watched pane is looked at
 // once straight away, so a stall that began while no supervisor ran is found.
 // prev is the live state a previous supervisor left (at start-up only).
-func (s *sup) sync(ctx context.Context, prev *Live) error {
+func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 	s.syncSoon = nil
 	panes, err := s.srv.ListPanes(ctx)
 	if err != nil {
@@ -47,11 +59,18 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 		}
 		name, origin, refused := s.memberOf(p)
 		if name == "" {
-			if s.nameTries[p.ID] < 20 {
-				// Claude Code records a teammate in its config just after opening
-				// its pane: ask again shortly, a bounded number of times.
+			// Claude Code records a teammate in its config after opening its
+			// pane — within a moment, or seconds later on a busy machine (seen
+			// with 2.1.332): ask again, soon at first, then every
+			// nameRetrySlow, a bounded number of times (checkConfig asks too
+			// when a member joins the config).
+			if n := s.nameTries[p.ID]; n < nameTriesFast+nameTriesSlow {
 				s.nameTries[p.ID]++
-				s.syncLater()
+				if n < nameTriesFast {
+					s.syncLater()
+				} else {
+					s.syncIn(nameRetrySlow)
+				}
 				continue
 			}
 			name = fallbackName(p)
@@ -62,33 +81,39 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 				continue
 			}
 		}
-		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: time.Now(),
-			live: &LiveMember{Pane: p.ID, State: StateRunning, Since: time.Now().UTC()}}
+		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: s.clock.Now(),
+			live: &state.LiveMember{Pane: p.ID, State: state.StateRunning, Since: s.clock.Now().UTC()}}
 		if prev != nil {
 			if old := prev.Members[name]; old != nil && old.Pane == p.ID && (old.PID == 0 || old.PID == p.PID) {
 				// Keep what was known of the same process: a stall reported before
 				// is not reported again, a failed member stays failed. A pane
 				// relaunched meanwhile (another pid) starts afresh.
 				w.live = old
-				if old.State == StateExited || old.State == StateFailed {
+				if old.State == state.StateExited || old.State == state.StateFailed {
 					w.exitPID = strconv.Itoa(p.PID)
 				}
 			}
+		}
+		if old := s.live.Members[name]; old != nil && old.State == state.StateWaitingApproval && old.Pane == "" {
+			// Its permission request reached the lead's inbox before its pane
+			// was named (a teammate the lead just spawned): it waits on that.
+			old.Pane = p.ID
+			w.live = old
 		}
 		s.panes[p.ID] = w
 		s.live.Members[name] = w.live
 		changed = true
 		statusReady := p.DeadStatus != nil || p.DeadSignal != 0 // else the subscription tells us shortly
-		if p.Dead && statusReady && w.live.State != StateFailed {
+		if p.Dead && statusReady && w.live.State != state.StateFailed {
 			// It exited while nobody watched (or before the first look): handle
 			// the exit now, reporting it unless a previous supervisor did.
-			reported := w.live.State == StateExited
+			reported := w.live.State == state.StateExited
 			w.exitPID = strconv.Itoa(p.PID)
-			now := time.Now().UTC()
-			w.live = &LiveMember{Pane: p.ID, State: StateExited, Since: now, ExitCode: p.DeadStatus}
+			now := s.clock.Now().UTC()
+			w.live = &state.LiveMember{Pane: p.ID, State: state.StateExited, Since: now, ExitCode: p.DeadStatus}
 			s.live.Members[name] = w.live
 			if !reported {
-				s.event(Event{Kind: EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
+				s.event(state.Event{Kind: state.EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
 			}
 			s.afterExit(w, p.DeadStatus, p.DeadSignal, now)
 		}
@@ -105,10 +130,10 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 				w.restartTimer.Stop()
 			}
 			delete(s.panes, id)
-			if w.live.State != StateExited && w.live.State != StateFailed {
-				s.event(Event{Kind: EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
+			if w.live.State != state.StateExited && w.live.State != state.StateFailed {
+				s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: id, Origin: w.origin, Detail: "pane closed"})
 			}
-			s.live.Members[w.member] = &LiveMember{Pane: id, State: StateExited, Since: time.Now().UTC()}
+			s.live.Members[w.member] = &state.LiveMember{Pane: id, State: state.StateExited, Since: s.clock.Now().UTC()}
 			changed = true
 		}
 	}
@@ -123,7 +148,7 @@ func (s *sup) sync(ctx context.Context, prev *Live) error {
 // from the config that teamctl may not use (claudecode.ValidMemberName: a
 // newline, a slash, …) is refused: the pane gets a generated name, and the
 // refused one comes back for the adoption event to report.
-func (s *sup) memberOf(p tmux.Pane) (name, origin, refused string) {
+func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
 	for _, m := range s.st.Members {
 		if m.Pane == p.ID {
 			o := m.Origin
@@ -153,7 +178,7 @@ func (s *sup) memberOf(p tmux.Pane) (name, origin, refused string) {
 }
 
 // uniqueName keeps an adopted teammate from taking a declared member's name.
-func (s *sup) uniqueName(name string) string {
+func (s *daemon) uniqueName(name string) string {
 	if _, taken := s.st.Member(name); !taken {
 		return name
 	}
@@ -180,7 +205,7 @@ func paneName(p tmux.Pane) string { return "pane-" + strings.TrimPrefix(p.ID, "%
 // "lead": watched like any member, listed by status, ended by down, never
 // restarted by teamctl. refused is the name the lead's config gave it when
 // teamctl could not use that one; the event quotes it (%q), never raw.
-func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) error {
+func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) error {
 	name = s.uniqueName(name)
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -195,9 +220,9 @@ func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) erro
 	}
 	st.Members = append(st.Members, state.Member{
 		Name: name, Role: state.RoleTeammate, Origin: state.OriginLead, Pane: p.ID, Window: p.Window,
-		PID: p.PID, StartedAt: time.Now().UTC(), Restart: "never",
+		PID: p.PID, StartedAt: s.clock.Now().UTC(), Restart: "never",
 	})
-	st.UpdatedAt = time.Now().UTC()
+	st.UpdatedAt = s.clock.Now().UTC()
 	err = state.Save(st)
 	unlock()
 	if err != nil {
@@ -212,6 +237,6 @@ func (s *sup) adopt(ctx context.Context, p tmux.Pane, name, refused string) erro
 		}
 		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
 	}
-	s.event(Event{Kind: EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
+	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
 	return nil
 }

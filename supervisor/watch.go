@@ -1,7 +1,18 @@
+// Package supervisor is a team's daemon (`teamctl supervise`, which `up`
+// starts): it follows every pane's output through one tmux control-mode
+// client and the team's files (Claude Code's mailboxes, config and tasks; the
+// event log and the lead queue), and decides: stalled, idle, working,
+// waiting-approval; exits, restarts with backoff, failed; adoption of the
+// teammates the lead spawns; answers by rule; text typed into an idle lead.
+// It records what it knows in the team's state folder (package state), which
+// is all the lifecycle verbs (package team) see of it: the two never import
+// each other. It reaches tmux and the time through small interfaces (deps.go),
+// so its decisions are tested in milliseconds (decisions_test.go).
 package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,13 +26,6 @@ import (
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
-)
-
-// Member states the supervisor adds to running and exited.
-const (
-	StateIdle    = "idle"
-	StateStalled = "stalled"
-	StateFailed  = "failed"
 )
 
 // Restart limits: more than maxExits exits within exitWindow and the member is
@@ -49,13 +53,13 @@ type paneWatch struct {
 	id, member, origin string
 	pid                int // the pane's current process, as tmux last said
 	lastOutput         time.Time
-	timer              *time.Timer
+	timer              timer
 	armed              bool
 	capturing          bool
-	live               *LiveMember
+	live               *state.LiveMember
 	screen             string
 	exits              []time.Time
-	restartTimer       *time.Timer
+	restartTimer       timer
 	exitPID            string // the process whose exit was handled last
 	statusTries        int    // asks for an exit status tmux did not have yet
 	rechecked          bool   // the settle look since the pane became stalled or idle was taken
@@ -67,19 +71,20 @@ type capture struct {
 	err    error
 }
 
-type sup struct {
+type daemon struct {
 	team      string
 	o         SuperviseOptions
 	log       *slog.Logger
-	srv       *tmux.Server
-	ctl       atomic.Pointer[tmux.Control] // the loop replaces it; capture and askDead use it too
-	serverPID int                          // the tmux server's pid: the parent of the panes' programs
+	srv       tmuxServer
+	clock     clock
+	ctl       atomic.Pointer[controlClient] // the loop replaces it; capture and askDead use it too
+	serverPID int                           // the tmux server's pid: the parent of the panes' programs
 	st        *state.Team
 	lay       *layouts.Layout // nil when the layout file no longer parses
 	det       *stallwatch.Detector
 	quiet     time.Duration
-	ev        *EventLog
-	live      *Live
+	ev        *state.EventLog
+	live      *state.Live
 
 	panes      map[string]*paneWatch
 	fire       chan string    // quiet or settle timer of a pane
@@ -87,11 +92,16 @@ type sup struct {
 	deadValues chan [2]string // pane, value: answers of askDead
 	captureQ   chan string
 	captured   chan capture
-	syncSoon   *time.Timer
+	syncSoon   timer
 	syncFire   chan struct{}
 	notifier   *notifier
-	mail       *mailWatch
+	files      *followed
 	nameTries  map[string]int
+	teamPID    int // the lead process checkTeam last looked for
+	teamTries  int // checkTeam's looks for the team teamPID claimed
+	// teamCandidate is another team the lead was seen to claim, since teamSince.
+	teamCandidate string
+	teamSince     time.Time
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -103,16 +113,16 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	}
 	// The event log is opened before the lock is taken: `up` waits only for
 	// the lock, so a refusal here (a symlink) is what it reports.
-	ev, err := OpenEventLog(team)
+	ev, err := state.OpenEventLog(team)
 	if err != nil {
 		return err
 	}
 	defer ev.Close()
-	lock, err := takeSupervisorLock(team)
+	lock, err := state.TakeSupervisorLock(team)
 	if err != nil {
 		return err
 	}
-	defer lock.release()
+	defer lock.Release()
 	st, err := state.Load(team)
 	if err != nil {
 		return err
@@ -120,18 +130,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if !st.Running() {
 		return fmt.Errorf("team %s is down", team)
 	}
-	s := &sup{
-		team: team, o: o, log: o.Log.With("team", team), st: st,
-		srv:   &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin},
-		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
-		nameTries: map[string]int{},
-	}
-	s.configure()
-	s.ev = ev
-	prev, _ := ReadLive(team)
-	s.live = &Live{PID: os.Getpid(), Started: time.Now().UTC(), Members: map[string]*LiveMember{}}
-
+	s := newDaemon(team, o, st, ev, realServer{&tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}}, realClock{})
+	prev, _ := state.ReadLive(team)
 	if err := s.connect(ctx); err != nil {
 		// A person's `attach -d` may detach it at once: try again while the
 		// server lives.
@@ -140,32 +140,55 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		}
 	}
 	defer func() { s.control().Close() }()
-	s.notifier = newNotifier(s)
 	go s.captureWorker(ctx)
-	if err := s.watchMail(); err != nil {
+	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
-	defer s.mail.close()
+	defer s.files.close()
+	if err := s.begin(ctx, prev); err != nil {
+		return err
+	}
+	err = s.loop(ctx)
+	s.log.Info("stopping", "err", err)
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: "stopped"})
+	return err
+}
 
-	s.log.Info("supervising", "panes", len(st.Members), "quiet", s.quiet)
-	s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
+// newDaemon makes the daemon of team: its state st, its event log ev, and how
+// it reaches tmux and the time.
+func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventLog, srv tmuxServer, clk clock) *daemon {
+	s := &daemon{
+		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
+		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
+		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1),
+		nameTries: map[string]int{},
+	}
+	s.configure()
+	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
+	s.notifier = newNotifier(s)
+	return s
+}
+
+// begin is the daemon's first look, once its control client is attached:
+// every pane adopted and looked at (what a previous supervisor knew, prev,
+// kept), every followed file read.
+func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
+	s.log.Info("supervising", "panes", len(s.st.Members), "quiet", s.quiet)
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("started (pid %d)", os.Getpid())})
 	if prev != nil {
 		s.live.LeadInboxSeen, s.live.LeadQueueOffset = prev.LeadInboxSeen, prev.LeadQueueOffset
 	}
 	if err := s.sync(ctx, prev); err != nil {
 		return err
 	}
-	if s.mail != nil {
-		s.readMail(ctx, true)
+	if s.files != nil {
+		s.readFollowed(ctx, true)
 	}
-	err = s.loop(ctx)
-	s.log.Info("stopping", "err", err)
-	s.event(Event{Kind: EventSupervisor, Detail: "stopped"})
-	return err
+	return nil
 }
 
 // configure reads the watchdog settings from the team's layout file.
-func (s *sup) configure() {
+func (s *daemon) configure() {
 	s.quiet = 2 * time.Second
 	patterns := stallwatch.DefaultPatterns()
 	l, err := layouts.Parse(s.st.LayoutPath)
@@ -174,44 +197,23 @@ func (s *sup) configure() {
 	} else {
 		s.lay = l
 		s.quiet = l.Watchdog.Quiet
-		patterns = WatchPatterns(l.Watchdog)
+		patterns = l.Watchdog.StallPatterns()
 	}
 	s.det = stallwatch.New(patterns)
 }
 
-// WatchPatterns are a layout's patterns first, then the defaults they do not replace.
-func WatchPatterns(w layouts.Watchdog) []stallwatch.Pattern {
-	var out []stallwatch.Pattern
-	own := map[string]bool{}
-	for _, p := range w.Patterns {
-		cp, err := stallwatch.Compile(p.Name, p.Regex, stallwatch.Scope(p.Scope))
-		if err == nil {
-			out = append(out, cp)
-			own[p.Name] = true
-		}
-	}
-	if w.Defaults {
-		for _, p := range stallwatch.DefaultPatterns() {
-			if !own[p.Name] {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-func (s *sup) event(e Event) {
+func (s *daemon) event(e state.Event) {
 	if err := s.ev.Append(e); err != nil {
 		s.log.Error("event log", "err", err)
 	}
 	s.log.Info("event", "kind", e.Kind, "member", e.Member, "pane", e.Pane, "pattern", e.Pattern, "line", e.Line, "detail", e.Detail)
 }
 
-func (s *sup) saveLive() {
+func (s *daemon) saveLive() {
 	for _, w := range s.panes {
 		w.live.PID = w.pid
 	}
-	if err := writeLive(s.team, s.live); err != nil {
+	if err := state.WriteLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}
 }
@@ -219,14 +221,14 @@ func (s *sup) saveLive() {
 // connect attaches a control client to the team's session (found through its
 // panes) and subscribes to pane exits; tmux then reports every pane's current
 // value, so exits that happened while no client was attached are seen.
-func (s *sup) connect(ctx context.Context) error {
+func (s *daemon) connect(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	panes, err := s.srv.ListPanes(cctx)
 	if err != nil {
 		return fmt.Errorf("find the team's panes: %w", err)
 	}
-	ctl, err := s.srv.Control(cctx, sessionTarget(s.st, panes))
+	ctl, err := s.srv.Control(cctx, tmux.TeamSessionTarget(panes, s.st.PanesLeadFirst(), s.st.Session))
 	if err != nil {
 		return fmt.Errorf("follow the team's panes: %w", err)
 	}
@@ -237,12 +239,17 @@ func (s *sup) connect(ctx context.Context) error {
 	if lines, err := ctl.Command(cctx, "display-message", "-p", "#{pid}"); err == nil && len(lines) == 1 {
 		s.serverPID, _ = strconv.Atoi(lines[0]) // the parent of every pane's program
 	}
-	s.ctl.Store(ctl)
+	s.ctl.Store(&ctl)
 	return nil
 }
 
 // control is the current control client (it changes when one is lost).
-func (s *sup) control() *tmux.Control { return s.ctl.Load() }
+func (s *daemon) control() controlClient {
+	if c := s.ctl.Load(); c != nil {
+		return *c
+	}
+	return nil
+}
 
 // Reconnection backoff: the first attempt is immediate, later ones wait
 // from reconnectMin doubling up to reconnectMax.
@@ -255,7 +262,7 @@ var (
 // still runs — a person's `tmux attach -d` or `detach-client -a` detaches it
 // too. It reports false when the server is gone (the team is down) or ctx
 // ended: only then does the supervisor stop.
-func (s *sup) reconnect(ctx context.Context, why string) bool {
+func (s *daemon) reconnect(ctx context.Context, why string) bool {
 	if old := s.control(); old != nil {
 		old.Close()
 	}
@@ -275,7 +282,7 @@ func (s *sup) reconnect(ctx context.Context, why string) bool {
 		if err == nil {
 			if err = s.connect(ctx); err == nil {
 				s.log.Warn("control client lost; reconnected", "why", why, "attempts", attempt)
-				s.event(Event{Kind: EventSupervisor, Detail: fmt.Sprintf("lost its tmux control client (%s); reconnected", why)})
+				s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("lost its tmux control client (%s); reconnected", why)})
 				return true
 			}
 		}
@@ -284,7 +291,7 @@ func (s *sup) reconnect(ctx context.Context, why string) bool {
 	}
 }
 
-func lostWhy(c *tmux.Control) string {
+func lostWhy(c controlClient) string {
 	if err := c.Err(); err != nil {
 		return err.Error()
 	}
@@ -295,19 +302,19 @@ func lostWhy(c *tmux.Control) string {
 // output that came meanwhile was not seen, so no quiet timer runs for it; a
 // stall that began meanwhile is found (and reported once: judge knows the
 // stalls already reported), exits come with the new subscription's values.
-func (s *sup) resync(ctx context.Context) {
+func (s *daemon) resync(ctx context.Context) {
 	if err := s.sync(ctx, nil); err != nil {
 		s.log.Warn("list panes", "err", err)
 	}
 	for _, w := range s.panes {
 		w.capturing = false // a capture sent to the old client got an error or nothing
-		if w.live.State != StateExited && w.live.State != StateFailed {
+		if w.live.State != state.StateExited && w.live.State != state.StateFailed {
 			s.requestCapture(w)
 		}
 	}
 }
 
-func (s *sup) loop(ctx context.Context) error {
+func (s *daemon) loop(ctx context.Context) error {
 	for {
 		ctl := s.control()
 		select {
@@ -326,7 +333,7 @@ func (s *sup) loop(ctx context.Context) error {
 				s.resync(ctx)
 				continue
 			}
-			s.note(ctx, n)
+			s.onNotification(ctx, n)
 		case id := <-s.fire:
 			s.timerFired(id)
 		case c := <-s.captured:
@@ -335,8 +342,8 @@ func (s *sup) loop(ctx context.Context) error {
 			s.doRestart(ctx, id)
 		case d := <-s.deadValues:
 			s.deadChanged(ctx, d[0], d[1])
-		case <-s.mailFire():
-			s.readMail(ctx, false)
+		case <-s.followedFire():
+			s.readFollowed(ctx, false)
 		case <-s.syncFire:
 			if err := s.sync(ctx, nil); err != nil {
 				s.log.Warn("list panes", "err", err)
@@ -345,15 +352,15 @@ func (s *sup) loop(ctx context.Context) error {
 	}
 }
 
-// mailFire is the mailbox watch's signal (never, when mailboxes are not watched).
-func (s *sup) mailFire() <-chan struct{} {
-	if s.mail == nil {
+// followedFire is the mailbox watch's signal (never, when mailboxes are not watched).
+func (s *daemon) followedFire() <-chan struct{} {
+	if s.files == nil {
 		return nil
 	}
-	return s.mail.fire
+	return s.files.fire
 }
 
-func (s *sup) note(ctx context.Context, n tmux.Notification) {
+func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 	switch n.Kind {
 	case "output":
 		w := s.panes[n.Pane]
@@ -361,10 +368,10 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 			s.syncLater()
 			return
 		}
-		w.lastOutput = time.Now()
+		w.lastOutput = s.clock.Now()
 		if !w.armed {
 			d := s.quiet
-			if (w.live.State == StateStalled || w.live.State == StateIdle) && !w.rechecked {
+			if (w.live.State == state.StateStalled || w.live.State == state.StateIdle) && !w.rechecked {
 				// The first output after a stall or idle is looked at soon; if the
 				// state holds (a redraw, a blinking cursor), later output waits for
 				// the quiet period, so an animated screen costs no stream of captures.
@@ -381,11 +388,11 @@ func (s *sup) note(ctx context.Context, n tmux.Notification) {
 	}
 }
 
-func (s *sup) arm(w *paneWatch, d time.Duration) {
+func (s *daemon) arm(w *paneWatch, d time.Duration) {
 	w.armed = true
 	id := w.id
 	if w.timer == nil {
-		w.timer = time.AfterFunc(d, func() { s.fire <- id })
+		w.timer = s.clock.AfterFunc(d, func() { s.fire <- id })
 		return
 	}
 	w.timer.Reset(d)
@@ -394,14 +401,14 @@ func (s *sup) arm(w *paneWatch, d time.Duration) {
 // timerFired: a pane's quiet (or settle) time is up. When output came since,
 // the timer is set again for the rest of the quiet period, so one timer per
 // quiet period is all a busy pane costs.
-func (s *sup) timerFired(id string) {
+func (s *daemon) timerFired(id string) {
 	w := s.panes[id]
 	if w == nil {
 		return
 	}
 	w.armed = false
-	if w.live.State != StateStalled && w.live.State != StateIdle {
-		if left := s.quiet - time.Since(w.lastOutput); left > 0 {
+	if w.live.State != state.StateStalled && w.live.State != state.StateIdle {
+		if left := s.quiet - s.clock.Now().Sub(w.lastOutput); left > 0 {
 			s.arm(w, left)
 			return
 		}
@@ -409,8 +416,8 @@ func (s *sup) timerFired(id string) {
 	s.requestCapture(w)
 }
 
-func (s *sup) requestCapture(w *paneWatch) {
-	if w.capturing || w.live.State == StateExited || w.live.State == StateFailed {
+func (s *daemon) requestCapture(w *paneWatch) {
+	if w.capturing || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
 	w.capturing = true
@@ -419,17 +426,14 @@ func (s *sup) requestCapture(w *paneWatch) {
 
 // captureWorker runs capture-pane for the loop, so the loop never waits on tmux
 // while notifications pile up.
-func (s *sup) captureWorker(ctx context.Context) {
+func (s *daemon) captureWorker(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case id := <-s.captureQ:
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
-			cancel()
 			select {
-			case s.captured <- capture{pane: id, screen: strings.Join(lines, "\n"), err: err}:
+			case s.captured <- s.captureOne(ctx, id):
 			case <-ctx.Done():
 				return
 			}
@@ -437,8 +441,16 @@ func (s *sup) captureWorker(ctx context.Context) {
 	}
 }
 
+// captureOne takes the screen of a pane through the control client.
+func (s *daemon) captureOne(ctx context.Context, id string) capture {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
+	return capture{pane: id, screen: strings.Join(lines, "\n"), err: err}
+}
+
 // judge applies stallwatch's verdict on a captured screen to the pane's state.
-func (s *sup) judge(ctx context.Context, c capture) {
+func (s *daemon) judge(ctx context.Context, c capture) {
 	w := s.panes[c.pane]
 	if w == nil {
 		return
@@ -448,49 +460,49 @@ func (s *sup) judge(ctx context.Context, c capture) {
 		s.log.Debug("capture", "pane", c.pane, "err", c.err)
 		return
 	}
-	if w.live.State == StateExited || w.live.State == StateFailed {
+	if w.live.State == state.StateExited || w.live.State == state.StateFailed {
 		return
 	}
-	if w.live.State == StateWaitingApproval {
+	if w.live.State == state.StateWaitingApproval {
 		return // the mailbox says what it waits for; its screen says nothing more
 	}
 	v := s.det.Check(c.screen)
 	prev := *w.live
-	now := time.Now().UTC()
+	now := s.clock.Now().UTC()
 	switch v.Kind {
 	case stallwatch.Stalled:
-		if prev.State == StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
+		if prev.State == state.StateStalled && prev.Pattern == v.Pattern && sameQuestion(w.screen, c.screen, prev.Line, v.Line) {
 			w.screen = c.screen
 			return // the same stall, still waiting (maybe with what was typed at it)
 		}
-		if prev.State == StateStalled {
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		if prev.State == state.StateStalled {
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
-		w.live = &LiveMember{Pane: w.id, State: StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateStalled, Since: now, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt}
 		w.rechecked = false
 		w.screen = c.screen
-		s.event(Event{Kind: EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
+		s.event(state.Event{Kind: state.EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
 		s.notifier.stalled(ctx, w, v)
 	case stallwatch.Idle:
-		if prev.State == StateStalled {
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		if prev.State == state.StateStalled {
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
-		if prev.State != StateIdle {
-			w.live = &LiveMember{Pane: w.id, State: StateIdle, Since: now}
+		if prev.State != state.StateIdle {
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: now}
 			w.rechecked = false
-			s.event(Event{Kind: EventIdle, Member: w.member, Pane: w.id})
+			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id})
 		}
 		s.notifier.idle(ctx, w)
 	default:
 		switch prev.State {
-		case StateStalled:
-			s.event(Event{Kind: EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
-		case StateIdle:
-			s.event(Event{Kind: EventWorking, Member: w.member, Pane: w.id})
-		case StateRunning:
+		case state.StateStalled:
+			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
+		case state.StateIdle:
+			s.event(state.Event{Kind: state.EventWorking, Member: w.member, Pane: w.id})
+		case state.StateRunning:
 			return
 		}
-		w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: now}
+		w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: now}
 	}
 	s.live.Members[w.member] = w.live
 	s.saveLive()
@@ -501,7 +513,7 @@ const deadFormat = "#{pane_dead}/#{pane_dead_status}/#{pane_dead_signal}/#{pane_
 
 // askDead reads a pane's dead value through the control client (off the loop,
 // which must never wait on tmux) and hands it back to the loop.
-func (s *sup) askDead(ctx context.Context, pane string) {
+func (s *daemon) askDead(ctx context.Context, pane string) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	lines, err := s.control().Command(cctx, "display-message", "-p", "-t", pane, deadFormat)
@@ -518,7 +530,7 @@ func (s *sup) askDead(ctx context.Context, pane string) {
 // pane's program has exited, "0///PID" while it runs. The pid tells a new exit
 // from an old one: tmux reports a value only when it changed, and a program
 // that dies again within a second of its restart changes nothing but the pid.
-func (s *sup) deadChanged(ctx context.Context, pane, value string) {
+func (s *daemon) deadChanged(ctx context.Context, pane, value string) {
 	w := s.panes[pane]
 	if w == nil {
 		s.syncLater()
@@ -536,18 +548,21 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		// Running again, relaunched by someone else (`teamctl up`, `teamctl
 		// restart`): no restart of ours is due any more, and a failed member
 		// starts with a clean crash-loop window.
-		if (w.live.State == StateExited || w.live.State == StateFailed) && f[3] != w.exitPID {
+		if (w.live.State == state.StateExited || w.live.State == state.StateFailed) && f[3] != w.exitPID {
 			s.relaunched(w)
-			w.live = &LiveMember{Pane: w.id, State: StateRunning, Since: time.Now().UTC()}
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
+			if m, ok := s.st.Member(w.member); ok {
+				s.leadStarted(m)
+			}
 		}
 		return
 	}
 	if f[3] == w.exitPID {
 		return
 	}
-	if w.live.State == StateFailed {
+	if w.live.State == state.StateFailed {
 		// A process we did not start died: someone relaunched the failed
 		// member and it ended again before we saw it run.
 		s.relaunched(w)
@@ -571,14 +586,14 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 		case s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
 			// Its terminal closed but the program runs on: it has not ended
 			// yet. Look again while it lives (tmux's subscription tells too).
-			time.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
+			s.clock.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })
 			return
 		case w.statusTries < 40:
 			// Reaped meanwhile: tmux has the status now or shortly, and its
 			// subscription may not tell again. Ask it directly, a little later
 			// (a bounded number of times).
 			w.statusTries++
-			time.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
+			s.clock.AfterFunc(25*time.Millisecond, func() { s.askDead(ctx, pane) })
 			return
 		default:
 			detail = "exit status unknown (tmux never learnt it); counted as a failure"
@@ -586,10 +601,10 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 	}
 	w.statusTries = 0
 	w.exitPID = f[3]
-	now := time.Now().UTC()
-	w.live = &LiveMember{Pane: w.id, State: StateExited, Since: now, ExitCode: code}
+	now := s.clock.Now().UTC()
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
-	s.event(Event{Kind: EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
+	s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
 }
@@ -597,7 +612,7 @@ func (s *sup) deadChanged(ctx context.Context, pane, value string) {
 // relaunched forgets a member's restart history when someone else relaunched
 // it: a pending restart of ours is cancelled and the crash-loop window starts
 // again, so its next exits are reported and handled like a fresh start's.
-func (s *sup) relaunched(w *paneWatch) {
+func (s *daemon) relaunched(w *paneWatch) {
 	if w.restartTimer != nil {
 		w.restartTimer.Stop()
 	}
@@ -628,3 +643,5 @@ func questionLines(screen, question string) int {
 	}
 	return n
 }
+
+func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }

@@ -11,9 +11,17 @@ import (
 // names (SessionTarget(name), or a session id $N). It runs for
 // as long as the person stays attached, so it has no deadline: ctx only cancels.
 // Inside another tmux, TMUX is removed from its environment so that tmux agrees
-// to nest (it refuses with TMUX set).
-func (s *Server) AttachCmd(ctx context.Context, target string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.bin(), "-N", "-L", s.Socket, "attach-session", "-t", target)
+// to nest (it refuses with TMUX set). A message other than "" is shown on the
+// attached client's status line for a few seconds: what is written to the
+// terminal before tmux starts is hidden by its screen, and may even be
+// discarded (tmux flushes the terminal's output as it takes it over).
+func (s *Server) AttachCmd(ctx context.Context, target, message string) *exec.Cmd {
+	args := []string{"-N", "-L", s.Socket, "attach-session", "-t", target}
+	if message != "" {
+		// The message is a format: ## is a literal #.
+		args = append(args, ";", "display-message", "-d", "5000", strings.ReplaceAll(message, "#", "##"))
+	}
+	cmd := exec.CommandContext(ctx, s.bin(), args...)
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {

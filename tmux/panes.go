@@ -171,3 +171,15 @@ func (s *Server) ShowOption(ctx context.Context, name string) (string, error) {
 	out, err := s.Run(ctx, "show-options", "-gv", name)
 	return strings.TrimSpace(out), err
 }
+
+// Type types text into a pane as literal keys (newlines become spaces: one
+// would submit early), then presses Enter as a key of its own (Claude Code's
+// input needs it that way).
+func (srv *Server) Type(ctx context.Context, pane, text string) error {
+	text = strings.NewReplacer("\r", " ", "\n", " ").Replace(text)
+	if _, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text); err != nil {
+		return err
+	}
+	_, err := srv.Run(ctx, "send-keys", "-t", pane, "Enter")
+	return err
+}

@@ -143,6 +143,15 @@ func (b *Batch) Add(args ...string) { b.cmds = append(b.cmds, args) }
 // Len is the number of commands.
 func (b *Batch) Len() int { return len(b.cmds) }
 
+// Commands are the batch's commands, each its argv (a copy).
+func (b *Batch) Commands() [][]string {
+	out := make([][]string, len(b.cmds))
+	for i, c := range b.cmds {
+		out[i] = append([]string(nil), c...)
+	}
+	return out
+}
+
 // RunBatch runs the batch and returns the lines it printed (for example one
 // pane ID per create command given -P). An error stops the commands after the
 // one that failed; the lines printed until then come back too. Like Run, it

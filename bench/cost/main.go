@@ -48,7 +48,7 @@ import (
 
 	"github.com/teamctl/teamctl/bench/internal/world"
 	"github.com/teamctl/teamctl/internal/proc"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
 )
 
 const (
@@ -283,7 +283,7 @@ func reference(ctx context.Context, w *world.World, panes []string, every time.D
 		}
 		for _, p := range panes {
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			cmd := exec.CommandContext(cctx, "tmux", "-L", supervisor.SocketName(team), "capture-pane", "-p", "-J", "-t", p)
+			cmd := exec.CommandContext(cctx, "tmux", "-L", state.SocketName(team), "capture-pane", "-p", "-J", "-t", p)
 			cmd.Env = w.Env
 			out, err := cmd.Output()
 			cancel()

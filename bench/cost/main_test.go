@@ -16,8 +16,9 @@ func TestBenchmarkRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two panes, a capture of each every 500ms for 1.5s: 2 or 3 rounds.
-	if rep.Captures < 4 || rep.ReferenceCPU <= 0 || rep.SupervisorAll < 0 || rep.ClockTicks <= 0 {
+	// Two panes, a capture of each every 500ms for 1.5s: 2 or 3 rounds on a quiet
+	// machine, as few as one on a loaded one (each capture is a process start).
+	if rep.Captures < cfg.members || rep.ReferenceCPU <= 0 || rep.SupervisorAll < 0 || rep.ClockTicks <= 0 {
 		t.Fatalf("report: %+v", rep)
 	}
 }

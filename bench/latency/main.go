@@ -38,7 +38,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/bench/internal/world"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
 )
 
 const (
@@ -129,7 +129,7 @@ func round(ctx context.Context, bin string, cfg config) ([]float64, error) {
 		return nil, err
 	}
 	last := cfg.base + time.Duration(len(names))*cfg.gap
-	stalls, err := w.FirstEvents(ctx, last+cfg.quiet+30*time.Second, supervisor.EventStall, names)
+	stalls, err := w.FirstEvents(ctx, last+cfg.quiet+30*time.Second, state.EventStall, names)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/bench/internal/world"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
 )
 
 const (
@@ -93,7 +93,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	stalls, err := w.FirstEvents(ctx, cfg.print+cfg.quiet+time.Minute, supervisor.EventStall, names)
+	stalls, err := w.FirstEvents(ctx, cfg.print+cfg.quiet+time.Minute, state.EventStall, names)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@
 // member, the lead, so the pane whose bottom it shows prints all the time.
 //
 //  1. Latency, -samples changes, one after another, every 300-500 ms: half of
-//     them an event appended to events.jsonl (supervisor.EventLog, as every
+//     them an event appended to events.jsonl (state.EventLog, as every
 //     writer appends), half a member's restart count changed in state.json
 //     (state.Save under the team's lock, as `teamctl restart` writes it). The
 //     clock starts just before the write; it stops at the %output notification
@@ -49,7 +49,6 @@ import (
 
 	"github.com/teamctl/teamctl/bench/internal/world"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -232,7 +231,7 @@ func latency(ctx context.Context, cfg config, srv *tmux.Server, pane string, rep
 		return err
 	}
 	defer ctl.Close()
-	evlog, err := supervisor.OpenEventLog(team)
+	evlog, err := state.OpenEventLog(team)
 	if err != nil {
 		return err
 	}
@@ -250,7 +249,7 @@ func latency(ctx context.Context, cfg config, srv *tmux.Server, pane string, rep
 			mark := fmt.Sprintf("bench-mark-%04d", i)
 			seen = regexp.MustCompile(`mate-01 message ` + mark)
 			t0 = time.Now()
-			if err := evlog.Append(supervisor.Event{Kind: supervisor.EventMessage, Member: "mate-01", Detail: mark}); err != nil {
+			if err := evlog.Append(state.Event{Kind: state.EventMessage, Member: "mate-01", Detail: mark}); err != nil {
 				return err
 			}
 		} else {

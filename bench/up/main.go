@@ -35,8 +35,9 @@ import (
 
 	"github.com/teamctl/teamctl/bench/internal/world"
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
 )
 
 const (
@@ -148,7 +149,7 @@ func makeVariants(bin, layout string, cmds [][]string) []variant {
 				}
 				return nil
 			}},
-		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", supervisor.SocketName(team),
+		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", state.SocketName(team),
 			func(ctx context.Context, w *world.World) error {
 				if out, err := w.Teamctl(ctx, "up", layout); err != nil {
 					return fmt.Errorf("teamctl up: %v\n%s", err, out)
@@ -208,16 +209,16 @@ func tmuxCommands(layout string) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	progs, err := supervisor.ResolvePrograms(l, "")
+	progs, err := launch.ResolvePrograms(l, "")
 	if err != nil {
 		return nil, err
 	}
-	plan, err := supervisor.Plan(l, progs, claudecode.NewSessionID())
+	plan, err := launch.Plan(l, progs, claudecode.NewSessionID())
 	if err != nil {
 		return nil, err
 	}
 	height := max(50, 3*len(plan)+2) // as teamctl: every stacked pane needs a line and a border
-	pane := func(x supervisor.Launch, head ...string) []string {
+	pane := func(x launch.Launch, head ...string) []string {
 		head = append(head, "-P", "-F", "#{pane_id}")
 		for _, kv := range x.Env {
 			head = append(head, "-e", kv)

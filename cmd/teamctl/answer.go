@@ -8,7 +8,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -19,14 +19,14 @@ func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
   teamctl answer lead Down Enter     # pick the second option of a Claude Code menu`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			err = supervisor.Answer(cmd.Context(), team, args[0], args[1:], g.tmuxBin)
+			err = t.Answer(cmd.Context(), args[0], args[1:])
 			// Keys that went out are a success whatever the record: exit 1 would
 			// invite a retry, which would answer twice.
-			var notRecorded *supervisor.NotRecordedError
+			var notRecorded *team.NotRecordedError
 			if err != nil && !errors.As(err, &notRecorded) {
 				return err
 			}

@@ -6,21 +6,22 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var request string
 	cmd := &cobra.Command{
-		Use:   "approve MEMBER",
+		Use: "approve MEMBER",
+		Example: `  teamctl approve researcher
+  teamctl approve researcher --request perm-123 --team auth-fix`,
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			id, err := supervisor.AnswerPermission(cmd.Context(), team, args[0], request, true, "")
+			id, err := t.Approve(cmd.Context(), args[0], request)
 			if err != nil {
 				return err
 			}
@@ -35,15 +36,17 @@ func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var request, reason string
 	cmd := &cobra.Command{
-		Use:   "deny MEMBER",
+		Use: "deny MEMBER",
+		Example: `  teamctl deny researcher
+  teamctl deny researcher --reason "use the test database"`,
 		Short: "Refuse a teammate's permission request; it skips the tool",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			id, err := supervisor.AnswerPermission(cmd.Context(), team, args[0], request, false, reason)
+			id, err := t.Deny(cmd.Context(), args[0], request, reason)
 			if err != nil {
 				return err
 			}

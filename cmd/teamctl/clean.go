@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -14,9 +17,13 @@ import (
 
 func newCleanCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var o clean.Options
-	var asJSON bool
+	var asJSON, yes bool
 	cmd := &cobra.Command{
-		Use:   "clean [TEAM]",
+		Use: "clean [TEAM]",
+		Example: `  teamctl clean --dry-run          # what would go, changing nothing
+  teamctl clean auth-fix           # one team's leftovers, without asking
+  teamctl clean --yes              # every team's, without asking (scripts)
+  teamctl clean auth-fix --force   # even worktrees and branches holding work`,
 		Short: "Remove what teams left behind: orphaned panes, servers, worktrees, team files",
 		Long: `Find what teams left behind and remove it, in an order that strands nothing:
 orphaned panes (their processes get SIGTERM, then SIGKILL), orphaned teamctl-*
@@ -37,10 +44,18 @@ named. With --all, Claude Code's own leftovers too: claude-swarm-<pid> servers o
 gone leads, and team folders of dead leads (removed only with --force).
 
 clean prints its plan, acts, and reports; the exit code is 1 when something was
-refused. Running it again is harmless.`,
+refused. Running it again is harmless.
+
+Without a team, clean acts on every team, so on a terminal it lists the teams
+its plan touches and asks first (--yes does not ask). When it is not on a
+terminal it never asks: it needs --yes or a team (exit 2 otherwise). A dry run,
+or a plan with nothing to do, needs neither.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
+				if g.team != "" && g.team != args[0] {
+					return usagef(cmd, "TEAM %s and --team %s name two teams: name one", args[0], g.team)
+				}
 				o.Team = args[0]
 			} else {
 				o.Team = g.team
@@ -57,9 +72,26 @@ refused. Running it again is harmless.`,
 				fmt.Fprintln(io.Out, "plan:")
 				printActions(io, r, false)
 			}
-			r, err := clean.Run(cmd.Context(), o, printPlan)
+			r, err := clean.Plan(cmd.Context(), o)
 			if err != nil {
 				return err
+			}
+			printPlan(r)
+			if teams := planTeams(r); !o.DryRun && o.Team == "" && !yes && len(teams) > 0 {
+				if !io.InteractiveTTY() {
+					return usagef(cmd, "clean without a team acts on every team its plan touches (%s), and there is no terminal to ask on: pass --yes, or name a team (teamctl clean TEAM); --dry-run shows the plan", strings.Join(teams, ", "))
+				}
+				ok, err := confirm(cmd.Context(), io, fmt.Sprintf("clean would act on these teams: %s\nremove these? [y/N] ", strings.Join(teams, ", ")))
+				if err != nil {
+					return err
+				}
+				if !ok {
+					fmt.Fprintln(io.ErrOut, "teamctl: nothing removed")
+					return exitError{1}
+				}
+			}
+			if !o.DryRun {
+				clean.Execute(cmd.Context(), r)
 			}
 			if asJSON {
 				if err := writeJSON(io, r); err != nil {
@@ -94,7 +126,39 @@ refused. Running it again is harmless.`,
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.BoolVar(&o.Force, "force", false, "remove worktrees and branches even when that loses work")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVarP(&yes, "yes", "y", false, "do not ask before cleaning every team (needed without a terminal, unless a team is named)")
 	return cmd
+}
+
+// planTeams lists, in plan order, the teams whose leftovers the plan would
+// remove (what is refused or kept already is not asked about).
+func planTeams(r *clean.Report) []string {
+	var teams []string
+	for _, a := range r.Actions {
+		if a.Result == clean.Planned && !slices.Contains(teams, a.Team) {
+			teams = append(teams, a.Team)
+		}
+	}
+	return teams
+}
+
+// confirm asks question on stderr and reads the answer from stdin: yes only
+// for y or yes. Ctrl-C (ctx's end) while waiting is a no.
+func confirm(ctx context.Context, io *iostreams.IO, question string) (bool, error) {
+	fmt.Fprint(io.ErrOut, textsafe.Lines(question))
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(io.In).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes", nil
+	case <-ctx.Done():
+		fmt.Fprintln(io.ErrOut)
+		return false, nil
+	}
 }
 
 // printActions prints one line per action: step, team, target, and why (plan)

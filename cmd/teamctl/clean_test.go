@@ -56,7 +56,8 @@ type cleanReport struct {
 
 func runClean(t *testing.T, e *testenv.Env, args ...string) (cleanReport, testenv.Result) {
 	t.Helper()
-	r := e.Run(append([]string{"clean", "--json"}, args...)...)
+	// --yes: these tests are about what clean does, not its question.
+	r := e.Run(append([]string{"clean", "--json", "--yes"}, args...)...)
 	var rep cleanReport
 	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
 		t.Fatalf("clean --json %v: %v\nstdout:\n%s\nstderr:\n%s", args, err, r.Stdout, r.Stderr)
@@ -151,7 +152,7 @@ members:
 
 	// Without --force: the tidy worktree and its merged branch go; the dirty
 	// worktree and the unmerged one stay, and the refusals say why.
-	res = e.Run("clean")
+	res = e.Run("clean", "--yes")
 	t.Logf("clean:\n%s", res.Stdout)
 	if res.Code != 1 {
 		t.Errorf("clean with refusals: exit %d, want 1\n%s%s", res.Code, res.Stdout, res.Stderr)

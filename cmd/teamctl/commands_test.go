@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,11 +37,12 @@ func (o *ptyOutput) String() string {
 }
 
 // attachThroughPTY runs `teamctl attach member` in a pseudo-terminal, waits for
-// the member's screen, detaches with the prefix key and d, and returns what the
-// terminal showed and the exit code.
-func attachThroughPTY(t *testing.T, e *testenv.Env, team, member, want string, extraEnv ...string) (string, int) {
+// the terminal to show everything in wants (the member's screen, …), detaches
+// with the prefix key and d, and returns what the terminal showed and the exit
+// code.
+func attachThroughPTY(t *testing.T, e *testenv.Env, team, member string, wants []string, extraEnv ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "attach", member, "--team", team)
 	cmd.Env = append(e.Environ(), append([]string{"TERM=xterm-256color"}, extraEnv...)...)
@@ -52,9 +54,14 @@ func attachThroughPTY(t *testing.T, e *testenv.Env, team, member, want string, e
 	out := &ptyOutput{}
 	done := make(chan struct{})
 	go func() { bytesCopy(out, f); close(done) }()
-	testenv.Eventually(t, 20*time.Second, "the member's screen in the attached terminal", func() (bool, string) {
+	testenv.Eventually(t, time.Minute, fmt.Sprintf("%q in the attached terminal", wants), func() (bool, string) {
 		s := out.String()
-		return strings.Contains(s, want), s
+		for _, w := range wants {
+			if !strings.Contains(s, w) {
+				return false, s
+			}
+		}
+		return true, s
 	})
 	f.Write([]byte{0x02}) // C-b, the default prefix
 	f.Write([]byte("d"))
@@ -100,7 +107,7 @@ members:
     prompt: Look for the ATTACH-MARKER please.
 `)
 	e.MustRun("up", layout)
-	screenText, code := attachThroughPTY(t, e, "att", "researcher", "ATTACH-MARKER")
+	screenText, code := attachThroughPTY(t, e, "att", "researcher", []string{"ATTACH-MARKER"})
 	if code != 0 {
 		t.Fatalf("attach exit %d; terminal:\n%s", code, screenText)
 	}
@@ -118,13 +125,19 @@ members:
 		}
 	}
 
-	// Nested: TMUX set as inside another tmux.
-	screenText, code = attachThroughPTY(t, e, "att", "lead", "auto mode on", "TMUX=/tmp/outer-tmux-socket,1,0")
+	// Nested: TMUX set as inside another tmux. The hint must show while
+	// attached, on tmux's screen: what was written before tmux took the
+	// terminal is hidden by it (and tmux may discard it: it flushes the
+	// terminal's output as it starts).
+	const hint = "detach it with C-b C-b d"
+	screenText, code = attachThroughPTY(t, e, "att", "lead", []string{"auto mode on", hint}, "TMUX=/tmp/outer-tmux-socket,1,0")
 	if code != 0 {
 		t.Fatalf("nested attach exit %d:\n%s", code, screenText)
 	}
-	if !strings.Contains(screenText, "nested") || !strings.Contains(screenText, "C-b C-b d") {
-		t.Errorf("nested attach does not tell how to detach:\n%s", screenText)
+	// tmux's screen begins with xterm's alternate screen (smcup), TERM being
+	// xterm-256color.
+	if tmuxScreen := strings.Index(screenText, "\x1b[?1049h"); tmuxScreen < 0 || !strings.Contains(screenText[tmuxScreen:], hint) {
+		t.Errorf("nested attach does not tell how to detach on tmux's screen:\n%q", screenText)
 	}
 	if out, _ := e.Tmux("teamctl-att", "display-message", "-p", "-t", "=att:", "#{@teamctl-member}"); strings.TrimSpace(out) != "lead" {
 		t.Errorf("active pane is %q, want lead", out)

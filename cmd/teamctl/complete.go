@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 // completeTeams offers the teams teamctl has state for (--team, clean TEAM).
@@ -20,17 +19,17 @@ func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]strin
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+		t, err := g.open(cmd)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		st, err := supervisor.GetStatus(cmd.Context(), team, g.tmuxBin)
+		st, err := t.Status(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		var names []string
 		for _, m := range st.Members {
-			names = append(names, m.Name+"\t"+m.Role+", "+m.State) // shells that show descriptions show the state
+			names = append(names, m.Name+"\t"+m.Role+", "+string(m.State)) // shells that show descriptions show the state
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -9,12 +9,15 @@ import (
 	"github.com/teamctl/teamctl/demo"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/selfexe"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var noAttach bool
 	cmd := &cobra.Command{
-		Use:   "demo",
+		Use: "demo",
+		Example: `  teamctl demo
+  teamctl demo --no-attach && teamctl status --team demo`,
 		Short: "Bring up a small demo team of stand-in agents (no Claude Code needed) and attach to its lead",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,7 +38,11 @@ func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 				return nil
 			}
 			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Then watch and answer the whole team with: teamctl top --team %s\nStop the demo with: teamctl down --team %s\n", l.Team, l.Team)
-			return attach(cmd, io, g, l.Team, l.Lead.Name)
+			t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
+			if err != nil {
+				return err
+			}
+			return attach(cmd, io, t, l.Lead.Name)
 		},
 	}
 	cmd.Flags().BoolVar(&noAttach, "no-attach", false, "bring the demo team up without attaching")

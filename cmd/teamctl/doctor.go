@@ -14,7 +14,9 @@ import (
 func newDoctorCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "doctor [LAYOUT]",
+		Use: "doctor [LAYOUT]",
+		Example: `  teamctl doctor
+  teamctl doctor layout.yaml --json`,
 		Short: "Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem",
 		Long: `Check tmux, Claude Code, git and teamctl's folders, with a fix for each problem.
 With a layout, Claude Code is the layout's claude.command with its claude.args,

@@ -54,3 +54,40 @@ func TestDoctorUsesTheLayoutsClaudeCommand(t *testing.T) {
 		t.Errorf("TEAMCTL_CLAUDE does not win over claude.command: ok %v: %s", ok, detail)
 	}
 }
+
+// TestDoctorSaysWhetherClaudeCodeWasTested: doctor shows the installed Claude
+// Code's version and whether teamctl's tests ran on it (the versions of
+// claudecode/tested-versions.txt: the pinned one and the newer one alike);
+// another version is a warning naming the tested ones.
+func TestDoctorSaysWhetherClaudeCodeWasTested(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	check := func(version string) (ok, warn bool, detail string) {
+		t.Helper()
+		fake := e.WriteFile("bin-"+version+"/claude", "#!/bin/sh\necho '"+version+" (Claude Code)'\n")
+		os.Chmod(fake, 0o755)
+		r := e.Run("doctor", "--json", e.WriteFile("team-"+version+".yaml", "team: doc\nclaude:\n  command: "+fake+"\n"))
+		var checks []struct {
+			Name, Detail string
+			OK, Warn     bool
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+			t.Fatalf("doctor --json: %v\n%s%s", err, r.Stdout, r.Stderr)
+		}
+		for _, c := range checks {
+			if c.Name == "claude" {
+				return c.OK, c.Warn, c.Detail
+			}
+		}
+		t.Fatalf("no claude check: %s", r.Stdout)
+		return
+	}
+	for _, v := range []string{"2.1.328", "2.1.332"} {
+		if ok, warn, detail := check(v); !ok || warn || !strings.Contains(detail, v) || !strings.Contains(detail, "a version teamctl's tests ran on") {
+			t.Errorf("Claude Code %s: ok %v warn %v: %s", v, ok, warn, detail)
+		}
+	}
+	if ok, warn, detail := check("2.1.340"); !ok || !warn || !strings.Contains(detail, "2.1.340") || !strings.Contains(detail, "not a version teamctl's tests ran on (2.1.328, 2.1.332)") {
+		t.Errorf("an untested Claude Code: ok %v warn %v: %s", ok, warn, detail)
+	}
+}

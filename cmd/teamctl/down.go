@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -8,14 +9,17 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var timeout time.Duration
 	var now bool
 	cmd := &cobra.Command{
-		Use:   "down",
+		Use: "down",
+		Example: `  teamctl down
+  teamctl down --team auth-fix --timeout 30s
+  teamctl down --now                # no shutdown request: SIGTERM at once`,
 		Short: "Stop the team: a shutdown request, SIGTERM, a grace period, SIGKILL, then its tmux server",
 		Long: `Stop every member of the team and the team's tmux server. Each Claude Code
 teammate is first sent Claude Code's own shutdown_request through its mailbox
@@ -25,15 +29,25 @@ what is still running after --timeout, the lead last. Worktrees and Claude
 Code's files are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
+			if errors.Is(err, team.ErrNoTeamUp) {
+				// As `docker compose down`: nothing up is nothing to do, not a failure.
+				fmt.Fprintln(io.Out, "no team is up; nothing to stop")
+				return nil
+			}
 			if err != nil {
 				return err
 			}
-			res, err := supervisor.Down(cmd.Context(), team, supervisor.DownOptions{TmuxBin: g.tmuxBin, Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			res, err := t.Down(cmd.Context(), team.DownOptions{Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
+			name := t.Name
+			if res != nil && res.AlreadyDown {
+				fmt.Fprintf(io.Out, "team %s is already down (since %s); nothing to stop\n", name, res.StoppedAt.Local().Format(time.DateTime))
+				return nil
+			}
 			if res != nil {
-				msg := fmt.Sprintf("team %s is down: %d stopped", team, len(res.Terminated))
+				msg := fmt.Sprintf("team %s is down: %d stopped", name, len(res.Terminated))
 				if err != nil {
-					msg = fmt.Sprintf("team %s: %d stopped", team, len(res.Terminated))
+					msg = fmt.Sprintf("team %s: %d stopped", name, len(res.Terminated))
 				}
 				if len(res.Killed) > 0 {
 					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
@@ -47,7 +61,7 @@ Code's files are left alone.`,
 				}
 			}
 			if err != nil {
-				return fmt.Errorf("down %s: %w", team, err)
+				return fmt.Errorf("down %s: %w", name, err)
 			}
 			return nil
 		},

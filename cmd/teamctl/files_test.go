@@ -376,9 +376,19 @@ func TestLargeLeadInboxIsReportedNotLoaded(t *testing.T) {
 	b, _ := json.Marshal(msgs)
 	size := len(b)
 	os.MkdirAll(filepath.Dir(inbox), 0o700)
-	if err := os.WriteFile(inbox, b, 0o600); err != nil {
-		t.Fatal(err)
+	// Written as Claude Code writes mailboxes, whole (temp file, rename): a
+	// reader must never meet half of it.
+	writeWhole := func(data []byte) {
+		t.Helper()
+		tmp := inbox + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, inbox); err != nil {
+			t.Fatal(err)
+		}
 	}
+	writeWhole(b)
 	testenv.Eventually(t, 20*time.Second, "a mailbox-too-large event", func() (bool, string) {
 		evs := events(t, e, "big")
 		return countEvents(evs, "team-lead", "mailbox-too-large") == 1, fmt.Sprint(evs)
@@ -386,9 +396,7 @@ func TestLargeLeadInboxIsReportedNotLoaded(t *testing.T) {
 	// Written to again, and still too large: no second report. A task written
 	// after it is a change the supervisor sees after the inbox's (one watcher,
 	// events in order): once it reports the task, it has looked at the inbox.
-	if err := os.WriteFile(inbox, append(b[:len(b)-1], []byte(`,{"from":"mate","text":"BIG-LAST","timestamp":"t","read":false}]`)...), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeWhole(append(b[:len(b)-1], []byte(`,{"from":"mate","text":"BIG-LAST","timestamp":"t","read":false}]`)...))
 	task, _ := json.Marshal(map[string]any{"id": "1", "subject": "After the inbox", "status": "pending", "owner": "lead"})
 	tasks := filepath.Join(e.ClaudeDir, "tasks", st.ClaudeTeam)
 	os.MkdirAll(tasks, 0o700)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 // newHookCmd is what Claude Code's hooks call (teamctl passes them in
@@ -20,10 +19,11 @@ import (
 // fail Claude Code.
 func newHookCmd(ios *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:    "hook",
-		Short:  "Receive a Claude Code hook (called by Claude Code, not by people)",
-		Hidden: true,
-		Args:   cobra.ArbitraryArgs,
+		Use:     "hook",
+		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead teamctl hook`,
+		Short:   "Receive a Claude Code hook (called by Claude Code, not by people)",
+		Hidden:  true,
+		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			team, member := os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER")
 			if !state.ValidTeamName(team) {
@@ -50,8 +50,8 @@ func newHookCmd(ios *iostreams.IO) *cobra.Command {
 			detail := strings.TrimSpace(strings.Join([]string{h.Event, h.Type, h.Message}, " "))
 			// Only a team that exists gets the event: a stray TEAMCTL_TEAM must
 			// not make a state folder.
-			if ev, err := supervisor.OpenTeamEventLog(team); err == nil {
-				ev.Append(supervisor.Event{Kind: supervisor.EventHook, Member: member, Hook: h.Event, Detail: detail})
+			if ev, err := state.OpenTeamEventLog(team); err == nil {
+				ev.Append(state.Event{Kind: state.EventHook, Member: member, Hook: h.Event, Detail: detail})
 				ev.Close()
 			}
 			return nil

@@ -1,5 +1,9 @@
 // Command teamctl brings up, watches and tears down teams of Claude Code sessions
-// in tmux. The commands here only parse flags, call a package and print.
+// in tmux. The commands here only parse flags, call a package and print: the
+// lifecycle verbs are package team's (on a team opened by name), `validate`
+// is layouts', `clean` clean's, `doctor` doctor's, `run` ptywatch's, `events`
+// reads package state, and only `supervise` (supervise.go) runs the daemon,
+// package supervisor.
 package main
 
 import (
@@ -29,7 +33,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 func run(ctx context.Context, io *iostreams.IO, args []string) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
@@ -39,5 +43,17 @@ func run(ctx context.Context, io *iostreams.IO, args []string) int {
 	}
 	// An error may quote what an agent wrote (a name, a message): made visible.
 	fmt.Fprintf(io.ErrOut, "teamctl: %s\n", textsafe.Lines(err.Error()))
+	var ue *usageError
+	if errors.As(err, &ue) || isUnknownCommand(err) {
+		if ue != nil && ue.cmd != nil {
+			cmd = ue.cmd
+		}
+		path := root.CommandPath()
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(io.ErrOut, "see '%s --help'\n", path)
+		return 2
+	}
 	return 1
 }

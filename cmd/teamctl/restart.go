@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 func newRestartCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -21,11 +20,11 @@ failed member is given a clean slate: its next exits are restarted again.`,
   teamctl restart researcher --team auth-fix`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			pid, err := supervisor.RestartMember(cmd.Context(), team, args[0], g.tmuxBin)
+			pid, err := t.Restart(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/team"
 )
 
 // version, when set at build time with -ldflags "-X main.version=…", is the
@@ -34,7 +35,6 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
-	root.PersistentFlags().StringVar(&g.team, "team", "", "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)")
 	root.AddCommand(
 		newUpCmd(io, g),
 		newDownCmd(io, g),
@@ -60,7 +60,9 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newTopCmd(io, g),
 		newVersionCmd(io),
 	)
-	root.RegisterFlagCompletionFunc("team", completeTeams)
+	// Made now rather than by Execute, so that they get examples and usage errors too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "attach", "approve", "deny", "send", "inbox", "answer", "restart":
@@ -68,6 +70,53 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		case "clean":
 			c.ValidArgsFunction = completeTeams
 		}
+		// --team only where a command acts on one team: elsewhere it is an
+		// unknown flag, not a flag silently ignored.
+		switch c.Name() {
+		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart", "top":
+			c.Flags().StringVar(&g.team, "team", "", "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)")
+			c.RegisterFlagCompletionFunc("team", completeTeams)
+		case "clean":
+			c.Flags().StringVar(&g.team, "team", "", "the team to clean, as the TEAM argument")
+			c.RegisterFlagCompletionFunc("team", completeTeams)
+		}
 	}
+	addGeneratedExamples(root)
+	checkUsage(root)
 	return root
+}
+
+// addGeneratedExamples gives cobra's own help and completion commands an
+// Examples section, as every teamctl command has.
+func addGeneratedExamples(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  teamctl help up\n  teamctl help clean"
+		case "completion":
+			c.Example = "  source <(teamctl completion bash)\n  teamctl completion zsh > \"${fpath[1]}/_teamctl\""
+			for _, sh := range c.Commands() {
+				switch sh.Name() {
+				case "bash":
+					sh.Example = "  source <(teamctl completion bash)\n  teamctl completion bash > /etc/bash_completion.d/teamctl"
+				case "zsh":
+					sh.Example = "  teamctl completion zsh > \"${fpath[1]}/_teamctl\""
+				case "fish":
+					sh.Example = "  teamctl completion fish > ~/.config/fish/completions/teamctl.fish"
+				case "powershell":
+					sh.Example = "  teamctl completion powershell | Out-String | Invoke-Expression"
+				}
+			}
+		}
+	}
+}
+
+// open opens the team a command acts on: --team, else TEAMCTL_TEAM, else the
+// only team that is up.
+func (g *globals) open(cmd *cobra.Command) (*team.Team, error) {
+	name, err := team.Find(cmd.Context(), g.team, g.tmuxBin)
+	if err != nil {
+		return nil, err
+	}
+	return team.Open(cmd.Context(), name, g.tmuxBin)
 }

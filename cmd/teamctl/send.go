@@ -12,16 +12,17 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
 )
 
 func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "send MEMBER TEXT|-",
+		Use: "send MEMBER TEXT|-",
+		Example: `  teamctl send researcher "Look at the token refresh too."
+  git diff | teamctl send lead -`,
 		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
@@ -33,7 +34,7 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 				}
 				text = strings.TrimRight(string(b), "\n")
 			}
-			how, err := supervisor.Send(cmd.Context(), team, args[0], text)
+			how, err := t.Send(cmd.Context(), args[0], text)
 			if err != nil {
 				return err
 			}
@@ -46,15 +47,17 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "inbox MEMBER",
+		Use: "inbox MEMBER",
+		Example: `  teamctl inbox lead
+  teamctl inbox researcher --json --team auth-fix`,
 		Short: "List a member's Claude Code mailbox (`lead` for the lead's, where teammates write)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			msgs, err := supervisor.Inbox(team, args[0])
+			msgs, err := t.Inbox(args[0])
 			if err != nil {
 				return err
 			}
@@ -87,15 +90,17 @@ func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "tasks",
+		Use: "tasks",
+		Example: `  teamctl tasks
+  teamctl tasks --json --team auth-fix`,
 		Short: "List the team's Claude Code tasks (tasks/<team>/*.json)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
-			tasks, err := supervisor.Tasks(team)
+			tasks, err := t.Tasks()
 			if err != nil {
 				return err
 			}

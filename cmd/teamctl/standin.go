@@ -15,11 +15,27 @@ import (
 // Claude-Code-like screens, for the demo and the tests.
 func newStandInCmd(io *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:                "stand-in [claude flags] [-- prompt]",
-		Short:              "A stand-in for Claude Code (for the demo and tests)",
+		Use:     "stand-in [claude flags] [-- prompt]",
+		Example: `  teamctl stand-in --session-id 0b6c… --teammate-mode tmux -- "Coordinate the team."`,
+		Short:   "A stand-in for Claude Code (for the demo and tests)",
+		Long: `A stand-in for Claude Code: it takes Claude Code's command line (unknown
+flags are skipped, as a newer Claude Code's would be), draws Claude-Code-like
+screens, reads and writes Claude Code's team mailboxes, and asks the questions
+teamctl's watchdog looks for. teamctl demo and the tests run it where Claude
+Code would run; it needs no Claude Code and no API key.`,
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Its flags are Claude Code's, parsed by the stand-in itself; only
+			// help is teamctl's (before "--", which starts the prompt).
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				if a == "--help" || a == "-h" {
+					return cmd.Help()
+				}
+			}
 			// Die on SIGTERM and Ctrl-C as a real agent does; main caught them.
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
 			if code := standin.Main(args, io.In, io.Out); code != 0 {

@@ -12,13 +12,17 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var asJSON, watch bool
 	cmd := &cobra.Command{
-		Use:   "status",
+		Use: "status",
+		Example: `  teamctl status
+  teamctl status -w
+  teamctl status --json --team auth-fix`,
 		Short: "Show every member of the team: pane, pid, state, uptime, folder",
 		Long: `Show every member of the team: pane, pid, state, uptime, folder.
 
@@ -28,16 +32,16 @@ each changed frame is printed after a blank line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if watch && asJSON {
-				return fmt.Errorf("--watch and --json do not go together")
+				return usagef(cmd, "--watch and --json do not go together")
 			}
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			t, err := g.open(cmd)
 			if err != nil {
 				return err
 			}
 			if watch {
-				return watchStatus(cmd.Context(), io, team, g.tmuxBin)
+				return watchStatus(cmd.Context(), io, t)
 			}
-			st, err := supervisor.GetStatus(cmd.Context(), team, g.tmuxBin)
+			st, err := t.Status(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -56,7 +60,7 @@ each changed frame is printed after a blank line.`,
 // renderStatus is status's output: a line about the team, then the table, with
 // durations as of now. Every value is made visible (textsafe): stall lines,
 // requests and results come from the members' screens and messages.
-func renderStatus(io *iostreams.IO, st *supervisor.Status, now time.Time) string {
+func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	var b strings.Builder
 	team, socket := textsafe.Visible(st.Team), textsafe.Visible(st.Socket)
 	switch {
@@ -77,21 +81,21 @@ func writeJSON(io *iostreams.IO, v any) error {
 	return enc.Encode(v)
 }
 
-func printStatusTable(io *iostreams.IO, st *supervisor.Status) {
+func printStatusTable(io *iostreams.IO, st *team.Status) {
 	writeStatusTable(io.Out, io, st, time.Now())
 }
 
 // writeStatusTable writes the members' table to w, with uptimes and ages as of now.
-func writeStatusTable(w goio.Writer, io *iostreams.IO, st *supervisor.Status, now time.Time) {
+func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD\tDETAIL")
 	for _, m := range st.Members {
-		state, uptime := m.State, "-"
-		if m.State != supervisor.StateExited && m.State != supervisor.StateFailed {
+		word, uptime := string(m.State), "-"
+		if !m.State.Ended() {
 			uptime = now.Sub(m.StartedAt).Round(time.Second).String()
 		}
 		if m.ExitCode != nil {
-			state = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
+			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
 		v := textsafe.Visible
 		detail := ""
@@ -108,18 +112,18 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *supervisor.Status, no
 		if m.Restarts > 0 {
 			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", v(m.Name), v(m.Role), v(m.Pane), m.PID, colorState(io, m.State, v(state)), uptime, v(m.Cwd), v(detail))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", v(m.Name), v(m.Role), v(m.Pane), m.PID, colorState(io, m.State, v(word)), uptime, v(m.Cwd), v(detail))
 	}
 	tw.Flush()
 }
 
-func colorState(io *iostreams.IO, state, text string) string {
-	switch state {
-	case supervisor.StateRunning:
+func colorState(io *iostreams.IO, s state.MemberState, text string) string {
+	switch s {
+	case state.StateRunning:
 		return io.Color("32", text)
-	case supervisor.StateExited, supervisor.StateFailed, supervisor.StateStalled:
+	case state.StateExited, state.StateFailed, state.StateStalled:
 		return io.Color("31", text)
-	case supervisor.StateIdle, supervisor.StateWaitingApproval:
+	case state.StateIdle, state.StateWaitingApproval:
 		return io.Color("33", text)
 	}
 	return text

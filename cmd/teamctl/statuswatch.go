@@ -11,7 +11,7 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 const (
@@ -20,16 +20,12 @@ const (
 	watchTimeout  = 5 * time.Second        // one look at the team (state files and tmux)
 )
 
-// watchedFiles are the team's files whose change is a change of its status:
-// what up/down record, what the supervisor knows, what happened.
-var watchedFiles = map[string]bool{"state.json": true, "live.json": true, "events.jsonl": true}
-
 // watchStatus shows the team's status until ctx ends: again whenever one of its
 // watched files changes (debounced) and every second. On a terminal each frame
 // replaces the last; otherwise a frame is printed, after a blank line, only
 // when it differs from the last printed other than by the passing of time.
-func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) error {
-	dir, err := state.Dir(team)
+func watchStatus(ctx context.Context, io *iostreams.IO, t *team.Team) error {
+	dir, err := state.Dir(t.Name)
 	if err != nil {
 		return err
 	}
@@ -47,7 +43,7 @@ func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) er
 	last, printed := "", false
 	draw := func() {
 		sctx, cancel := context.WithTimeout(ctx, watchTimeout)
-		st, err := supervisor.GetStatus(sctx, team, tmuxBin)
+		st, err := t.Status(sctx)
 		cancel()
 		if ctx.Err() != nil {
 			return // interrupted mid-look: no half frame
@@ -55,7 +51,7 @@ func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) er
 		now := time.Now()
 		var key, frame string
 		if err != nil {
-			key = fmt.Sprintf("team %s: %s\n", team, textsafe.Visible(err.Error()))
+			key = fmt.Sprintf("team %s: %s\n", t.Name, textsafe.Visible(err.Error()))
 			frame = key
 		} else {
 			key = renderStatus(io, st, epoch)
@@ -89,7 +85,7 @@ func watchStatus(ctx context.Context, io *iostreams.IO, team, tmuxBin string) er
 				events = nil // the ticks still redraw
 				continue
 			}
-			if watchedFiles[filepath.Base(ev.Name)] && debounce == nil {
+			if state.IsStatusFile(filepath.Base(ev.Name)) && debounce == nil {
 				debounce = time.After(watchDebounce)
 			}
 		case _, ok := <-errs:

@@ -11,13 +11,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newSuperviseCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var toFile bool
 	cmd := &cobra.Command{
-		Use:   "supervise",
+		Use: "supervise",
+		Example: `  teamctl supervise --team auth-fix
+  TEAMCTL_DEBUG=1 teamctl supervise`,
 		Short: "Watch the team's panes: stalls, idle members, exits and restarts (teamctl up starts it)",
 		Long: `Run the team's supervisor in the foreground: it follows every pane's output
 through one tmux control-mode client, reports a member waiting for a human
@@ -26,11 +30,11 @@ teammates the lead spawns itself. One runs per team; teamctl up starts it in
 the background (log: the team's supervisor.log).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, err := supervisor.FindTeam(cmd.Context(), g.team, g.tmuxBin)
+			name, err := team.Find(cmd.Context(), g.team, g.tmuxBin)
 			if err != nil {
 				return err
 			}
-			return supervise(cmd, io, g, team, toFile)
+			return supervise(cmd, io, g, name, toFile)
 		},
 	}
 	// What `up` starts: the log goes to the team's supervisor.log, rotated.
@@ -39,14 +43,14 @@ the background (log: the team's supervisor.log).`,
 	return cmd
 }
 
-func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string, toFile bool) error {
+func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, name string, toFile bool) error {
 	level := slog.LevelInfo
 	if os.Getenv("TEAMCTL_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
 	var out goio.Writer = io.ErrOut
 	if toFile {
-		w, err := supervisor.OpenLog(team)
+		w, err := state.OpenLog(name)
 		if err != nil {
 			return err
 		}
@@ -63,8 +67,8 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string, to
 		}
 		o.MinBackoff = d
 	}
-	err := supervisor.Supervise(cmd.Context(), team, o)
-	if errors.Is(err, supervisor.ErrSupervised) {
+	err := supervisor.Supervise(cmd.Context(), name, o)
+	if errors.Is(err, state.ErrSupervised) {
 		fmt.Fprintf(io.ErrOut, "teamctl: %v; nothing to do\n", err)
 		return nil
 	}
@@ -73,19 +77,15 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, team string, to
 
 // startSupervisor starts the team's supervisor in the background, from the
 // teamctl binary self (selfexe.Path), unless one runs.
-func startSupervisor(io *iostreams.IO, team string, quiet bool, self string) error {
-	if pid, _ := supervisor.SupervisorPID(team); pid != 0 {
-		if !quiet {
-			fmt.Fprintf(io.Out, "supervisor already running (pid %d)\n", pid)
-		}
-		return nil
-	}
-	pid, err := supervisor.StartSupervisor(self, team)
+func startSupervisor(io *iostreams.IO, t *team.Team, quiet bool, self string) error {
+	pid, started, err := t.StartSupervisor(self)
 	if err != nil {
 		return err
 	}
-	if !quiet {
+	if !quiet && started {
 		fmt.Fprintf(io.Out, "supervisor started (pid %d)\n", pid)
+	} else if !quiet {
+		fmt.Fprintf(io.Out, "supervisor already running (pid %d)\n", pid)
 	}
 	return nil
 }

@@ -8,13 +8,15 @@ import (
 
 	"github.com/teamctl/teamctl/cockpit"
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
 func newTopCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "top",
+		Use: "top",
+		Example: `  teamctl top
+  teamctl top --team demo`,
 		Short: "One live screen of the team: every member, what it waits on, act with one key",
 		Long: `One live screen of the team: every member with its state, for how long and
 what it waits on (whoever waits for you first), the bottom of the selected
@@ -32,20 +34,24 @@ It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`
 				return fmt.Errorf("teamctl top needs a terminal on its standard input and output; to watch a team from a script or a pipe, use `teamctl status -w`")
 			}
 			ctx := cmd.Context()
-			team, err := supervisor.FindTeam(ctx, g.team, g.tmuxBin)
+			name, err := team.Find(ctx, g.team, g.tmuxBin)
 			if err != nil && g.team == "" && os.Getenv("TEAMCTL_TEAM") == "" {
 				// Several teams up: start with the first; tab goes on to the next.
 				if up, lerr := (cockpit.Teamctl{TmuxBin: g.tmuxBin}).UpTeams(ctx); lerr == nil && len(up) > 1 {
-					team, err = up[0], nil
+					name, err = up[0], nil
 				}
 			}
 			if err != nil {
 				return err
 			}
-			if _, err := supervisor.GetStatus(ctx, team, g.tmuxBin); err != nil {
+			t, err := team.Open(ctx, name, g.tmuxBin)
+			if err == nil {
+				_, err = t.Status(ctx)
+			}
+			if err != nil {
 				return err // say it here, not inside a full screen
 			}
-			return cockpit.Run(ctx, cockpit.RunOptions{Team: team, TmuxBin: g.tmuxBin, In: io.In, Out: io.Out,
+			return cockpit.Run(ctx, cockpit.RunOptions{Team: name, TmuxBin: g.tmuxBin, In: io.In, Out: io.Out,
 				Color: io.ColorOn(), Nested: tmux.Nested()})
 		},
 	}

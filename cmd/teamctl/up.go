@@ -10,12 +10,13 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/layouts"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/team"
 )
 
 type upOptions struct {
 	layout     string
 	recreate   bool
+	changeFile bool
 	configWait time.Duration
 	quiet      bool
 	foreground bool
@@ -24,12 +25,19 @@ type upOptions struct {
 func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	o := &upOptions{}
 	cmd := &cobra.Command{
-		Use:   "up LAYOUT",
+		Use: "up LAYOUT",
+		Example: `  teamctl up layout.yaml
+  teamctl up layout.yaml --recreate     # restart members whose launch changed
+  teamctl up other.yaml --layout-change # the team follows another layout file
+  teamctl up layout.yaml -q --foreground`,
 		Short: "Bring a team up from its layout file (again: start what is missing)",
 		Long: `Bring the team described by LAYOUT up on its own tmux server (tmux -L teamctl-TEAM):
 the lead first, then every teammate and process in its pane. Run again with the
 same layout, it leaves running members alone and starts the missing ones; a member
-whose launch changed is restarted only with --recreate.`,
+whose launch changed is restarted only with --recreate. A team that is up from
+another layout file (the same team: name in two files) is refused, naming both
+files, unless --layout-change (or --recreate) says this file is now the team's.
+Long waits are said: the lead's team config, which teammates need.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.layout = args[0]
@@ -37,6 +45,7 @@ whose launch changed is restarted only with --recreate.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.recreate, "recreate", false, "restart members whose launch changed in the layout")
+	cmd.Flags().BoolVar(&o.changeFile, "layout-change", false, "let a team that is up from another layout file follow this one")
 	cmd.Flags().DurationVar(&o.configWait, "config-wait", 5*time.Second, "how long the lead gets to write its team config before teamctl writes a minimal one")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	cmd.Flags().BoolVar(&o.foreground, "foreground", false, "run the team's supervisor in this terminal instead of in the background")
@@ -58,21 +67,25 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 	if err != nil {
 		return fmt.Errorf("up %s: %w", l.Team, err)
 	}
-	opts := supervisor.Options{
+	opts := team.UpOptions{
 		Teamctl: self,
-		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate,
+		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate, LayoutChange: o.changeFile,
 		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
 	}
 	if !o.quiet {
 		opts.Progress = io.Out
 	}
-	res, err := supervisor.Up(cmd.Context(), l, opts)
+	res, err := team.Up(cmd.Context(), l, opts)
 	if err != nil {
 		return fmt.Errorf("up %s: %w", l.Team, err)
 	}
+	t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
+	if err != nil {
+		return err
+	}
 	if o.foreground {
 		if !o.quiet {
-			st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+			st, err := t.Status(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -81,13 +94,13 @@ func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layou
 		}
 		return supervise(cmd, io, g, l.Team, false)
 	}
-	if err := startSupervisor(io, l.Team, o.quiet, self); err != nil {
+	if err := startSupervisor(io, t, o.quiet, self); err != nil {
 		return err
 	}
 	if o.quiet {
 		return nil
 	}
-	st, err := supervisor.GetStatus(cmd.Context(), l.Team, g.tmuxBin)
+	st, err := t.Status(cmd.Context())
 	if err != nil {
 		return err
 	}

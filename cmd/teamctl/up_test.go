@@ -139,7 +139,8 @@ members:
 		t.Errorf("lead argv\n got %q\nwant %q", got, wantLead)
 	}
 	wantRes := []string{e.Bin, "stand-in", "--agent-id", "researcher@" + claudeTeam, "--agent-name", "researcher", "--team-name", claudeTeam,
-		"--agent-color", "blue", "--parent-session-id", sid, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--settings", hooks}
+		"--agent-color", "blue", "--parent-session-id", sid, "--session-id", claudecode.TeammateSessionID(sid, "researcher"),
+		"--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--settings", hooks}
 	if got := argv("researcher"); !reflect.DeepEqual(got, wantRes) {
 		t.Errorf("researcher argv\n got %q\nwant %q", got, wantRes)
 	}

@@ -12,7 +12,9 @@ import (
 
 func newVersionCmd(io *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
+		Use: "version",
+		Example: `  teamctl version
+  teamctl --version`,
 		Short: "Print teamctl's version (as --version does)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

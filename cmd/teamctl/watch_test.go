@@ -154,10 +154,15 @@ members:
 func TestRestartWithBackoffThenFailed(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
+	// The schedule at a quarter of its real scale (1s, 2s, … is
+	// supervisor.TestBackoffDoublesThenFailed's, on a fake clock), so this
+	// whole crash loop takes seconds, not half a minute.
+	const base = 250 * time.Millisecond
+	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF="+base.String())
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: crash
 members:
   - name: doomed
-    command: [sh, -c, "exit 3"]
+    command: [sh, -c, "sleep 0.1; exit 3"]
   - name: steady
     env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
 `))
@@ -186,7 +191,7 @@ members:
 		t.Fatalf("%d restarts, %d exits", len(restarts), len(exits))
 	}
 	for i, r := range restarts {
-		want := time.Second << i
+		want := base << i
 		if gap := r.Sub(exits[i]); gap < want-50*time.Millisecond || gap > want+time.Second {
 			t.Errorf("restart %d came %s after the exit, want about %s", i+1, gap, want)
 		}
@@ -297,7 +302,7 @@ func TestRunReportsAPrompt(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	script := e.WriteFile("ask.sh", "echo working\nprintf 'Continue? [y/n] '\nread answer\necho \"got $answer\"\nexit 4\n")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "run", "--quiet", "300ms", "--", "sh", script)
 	cmd.Env = e.Environ()
@@ -374,7 +379,7 @@ func TestEventsFollow(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: follow\nwatchdog: {quiet: 300ms}\nmembers:\n  - name: asker\n    env: {TEAMCTL_STANDIN_SCRIPT: \"sleep:1s,ask\"}\n"))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "events", "--follow", "--team", "follow")
 	cmd.Env = e.Environ()

@@ -288,8 +288,14 @@ func WithLog(logf func(format string, args ...any)) Option {
 	return func(s *Server) { s.logf = logf }
 }
 
-// WithScript sets the script from the start.
-func WithScript(sc Script) Option { return func(s *Server) { s.script = sc } }
+// WithScript sets the script from the start (nil: DefaultScript, as SetScript).
+func WithScript(sc Script) Option {
+	return func(s *Server) {
+		if sc != nil {
+			s.script = sc
+		}
+	}
+}
 
 // WithChunk splits streamed text and tool input into pieces of n bytes (default
 // 16), as the real API sends several deltas per block.

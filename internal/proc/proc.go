@@ -1,5 +1,8 @@
-// Package proc reads Linux's /proc for what signals alone cannot tell: whether a
-// process group still has a living (not zombie) member.
+// Package proc is teamctl's dealing with processes: it reads Linux's /proc for
+// what signals alone cannot tell (whether a process or group still has a
+// living, not zombie, member; how a zombie ended; who carries a team's socket),
+// and ends processes with one stop loop (End: SIGTERM, a grace, SIGKILL) for
+// single processes, process groups, trees and strays alike.
 package proc
 
 import (

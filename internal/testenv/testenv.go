@@ -6,19 +6,19 @@
 package testenv
 
 import (
-	"syscall"
-
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/teamctl/teamctl/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
 )
 
 var (
@@ -248,10 +248,18 @@ func (e *Env) WriteFile(name, content string) string {
 	return p
 }
 
-// Eventually polls cond until it holds or timeout passes; cond says what it saw,
-// which the failure reports.
+// MinWait is the least Eventually waits before it gives up. What takes a
+// second alone can take many times that with the rest of the suite, or another
+// go test, on the same two cores; and since a condition that holds returns at
+// once, a long deadline costs only a test that fails anyway.
+const MinWait = time.Minute
+
+// Eventually polls cond until it holds or timeout (at least MinWait) passes;
+// cond says what it saw, which the failure reports. It is for waiting, never
+// for asserting how fast something happens.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
+	timeout = max(timeout, MinWait)
 	deadline := time.Now().Add(timeout)
 	var last string
 	for {

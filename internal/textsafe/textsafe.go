@@ -117,3 +117,18 @@ func (w Writer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Short is s on one line (runs of white space, newlines included, become one
+// space), cut to at most n bytes (at a rune boundary) with "…" when longer:
+// how a message or a tool input is quoted in an event.
+func Short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -23,7 +23,8 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/proc"
-	"github.com/teamctl/teamctl/supervisor"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 )
 
 // Timeout bounds any one external command but go build.
@@ -131,7 +132,7 @@ func (w *World) Teamctl(ctx context.Context, args ...string) (string, error) {
 
 // Tmux runs tmux on the team's socket.
 func (w *World) Tmux(ctx context.Context, args ...string) (string, error) {
-	return w.TmuxOn(ctx, supervisor.SocketName(w.Team), args...)
+	return w.TmuxOn(ctx, state.SocketName(w.Team), args...)
 }
 
 // TmuxOn runs tmux on another socket of the world (tmux -L socket).
@@ -141,12 +142,12 @@ func (w *World) TmuxOn(ctx context.Context, socket string, args ...string) (stri
 
 // Status is `teamctl status --json`; its members' processes (and the
 // supervisor) are remembered, for Destroy to see them gone.
-func (w *World) Status(ctx context.Context) (*supervisor.Status, error) {
+func (w *World) Status(ctx context.Context) (*team.Status, error) {
 	out, err := Command(ctx, Timeout, w.Work, w.Env, w.Bin, "status", "--json", "--team", w.Team)
 	if err != nil {
 		return nil, fmt.Errorf("teamctl status: %v\n%s", err, out)
 	}
-	var st supervisor.Status
+	var st team.Status
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		return nil, fmt.Errorf("teamctl status --json: %v\n%s", err, out)
 	}
@@ -181,7 +182,7 @@ func (w *World) WaitSupervisor(ctx context.Context, d time.Duration) (int, time.
 				return 0, time.Time{}, err
 			}
 			for _, e := range evs {
-				if e.Kind == supervisor.EventSupervisor && strings.HasPrefix(e.Detail, "started") {
+				if e.Kind == state.EventSupervisor && strings.HasPrefix(e.Detail, "started") {
 					return st.Supervisor.PID, e.Time, nil
 				}
 			}
@@ -196,7 +197,7 @@ func (w *World) WaitSupervisor(ctx context.Context, d time.Duration) (int, time.
 }
 
 // Events reads the team's events.jsonl (none yet: empty).
-func (w *World) Events() ([]supervisor.Event, error) {
+func (w *World) Events() ([]state.Event, error) {
 	f, err := os.Open(filepath.Join(w.StateHome, "teamctl", w.Team, "events.jsonl"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -205,11 +206,11 @@ func (w *World) Events() ([]supervisor.Event, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var evs []supervisor.Event
+	var evs []state.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e supervisor.Event
+		var e state.Event
 		if json.Unmarshal(sc.Bytes(), &e) == nil { // a line being written is skipped
 			evs = append(evs, e)
 		}
@@ -219,14 +220,14 @@ func (w *World) Events() ([]supervisor.Event, error) {
 
 // FirstEvents waits (at most d) until every one of members has an event of
 // kind, and returns the first such event of each.
-func (w *World) FirstEvents(ctx context.Context, d time.Duration, kind string, members []string) (map[string]supervisor.Event, error) {
+func (w *World) FirstEvents(ctx context.Context, d time.Duration, kind state.EventKind, members []string) (map[string]state.Event, error) {
 	deadline := time.Now().Add(d)
 	for {
 		evs, err := w.Events()
 		if err != nil {
 			return nil, err
 		}
-		first := map[string]supervisor.Event{}
+		first := map[string]state.Event{}
 		for _, e := range evs {
 			if _, seen := first[e.Member]; e.Kind == kind && !seen {
 				first[e.Member] = e

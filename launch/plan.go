@@ -1,0 +1,214 @@
+// Package launch decides what every pane of a team runs — its argv, its
+// environment, its folder — for a first start (Plan), a relaunch in place and
+// a resumed conversation (RespawnArgs), with Claude Code's hooks merged into
+// the layout's own --settings, and whether an exit calls for a restart
+// (RestartWanted). It is pure: it runs nothing and changes no file, so the
+// exact launch of any layout is a table test.
+package launch
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+)
+
+// Launch is everything one pane runs: the argv (no shell), its environment
+// additions (given to tmux as -e, in order, later names winning), and its folder.
+type Launch struct {
+	Member    layouts.Member
+	Role      string
+	Argv      []string
+	Env       []string // NAME=VALUE
+	Cwd       string
+	SessionID string
+	Digest    string // of argv, env and cwd, with teamctl's own path as a placeholder
+	// OldDigest is the digest as teamctl up to issue 11 made it, with teamctl's
+	// path inside: a member recorded with it is unchanged too (see reconcile).
+	OldDigest string
+	// NoSessionDigest is a teammate's Digest without its --session-id, as
+	// teamctl up to issue 12 launched teammates: one recorded so (with no
+	// session id) is unchanged too.
+	NoSessionDigest string
+}
+
+// Programs are the resolved programs a plan launches.
+type Programs struct {
+	Claude  string            // absolute path of Claude Code (or its stand-in)
+	Plain   map[string]string // member name → absolute path of its command[0]
+	Teamctl string            // this teamctl, for Claude Code's hooks ("" for none)
+}
+
+// TeamVars are the variables teamctl itself sets in every pane.
+func teamVars(team, member string) []string {
+	return []string{"TEAMCTL_TEAM=" + team, "TEAMCTL_MEMBER=" + member}
+}
+
+// digestTeamctl stands for teamctl's own path in the digests: a new path of
+// the same teamctl (another go run build, a reinstall elsewhere) changes no
+// member's launch.
+const digestTeamctl = "teamctl"
+
+// Plan decides the launch of every member, lead first. leadSession is the lead's
+// Claude Code session UUID; the teammates join the lead's implicit team.
+// A layout's own --settings that cannot be read is an error naming the member.
+func Plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
+	out, err := plan(l, progs, leadSession)
+	if err != nil || progs.Teamctl == "" || progs.Teamctl == digestTeamctl {
+		return out, err
+	}
+	// The digests come from the same plan with the placeholder, so that the
+	// path counts nowhere, however the settings quote it.
+	p := progs
+	p.Teamctl = digestTeamctl
+	fixed, err := plan(l, p, leadSession)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].OldDigest, out[i].Digest, out[i].NoSessionDigest = out[i].Digest, fixed[i].Digest, fixed[i].NoSessionDigest
+	}
+	return out, nil
+}
+
+func plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
+	claudeTeam := claudecode.LeadTeamName(leadSession)
+	var settingsErr error
+	// settings gives a Claude Code member teamctl's hooks, merged into the
+	// layout's own --settings, which leaves the args (Claude Code takes one).
+	settings := func(m layouts.Member) (value string, programArgs, args []string) {
+		if progs.Teamctl == "" {
+			return "", l.Claude.Args, m.Args
+		}
+		value, programArgs, args, err := hookSettings(l.Claude.Args, m, claudecode.ShellQuote(progs.Teamctl)+" hook")
+		settingsErr = errors.Join(settingsErr, err)
+		return value, programArgs, args
+	}
+	teamEnv := envPairs(l.Env)
+	var out []Launch
+
+	lead := l.Lead
+	leadSettings, leadProgramArgs, leadArgs := settings(lead)
+	out = append(out, finish(Launch{
+		Member: lead, Role: state.RoleLead, Cwd: lead.Cwd, SessionID: leadSession,
+		Argv: claudecode.LeadArgv(claudecode.LeadSpec{
+			Program: progs.Claude, ProgramArgs: leadProgramArgs, SessionID: leadSession,
+			TeammateMode: lead.TeammateMode, Model: lead.Model, PermissionMode: lead.PermissionMode,
+			Settings: leadSettings, Args: leadArgs, Prompt: lead.Prompt,
+		}),
+		Env: concat(teamEnv, envPairs(lead.Env), claudecode.LeadEnv(), teamVars(l.Team, lead.Name)),
+	}))
+
+	for _, m := range l.Members {
+		if !m.IsClaude() {
+			argv := append([]string{progs.Plain[m.Name]}, m.Command[1:]...)
+			out = append(out, finish(Launch{
+				Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: argv,
+				Env: concat(teamEnv, envPairs(m.Env), teamVars(l.Team, m.Name)),
+			}))
+			continue
+		}
+		mateSettings, mateProgramArgs, mateArgs := settings(m)
+		spec := claudecode.TeammateSpec{
+			Program: progs.Claude, ProgramArgs: mateProgramArgs, Name: m.Name, Team: claudeTeam,
+			Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
+			AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: mateSettings, Args: mateArgs,
+		}
+		env := concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name))
+		legacy := finish(Launch{Cwd: m.Cwd, Argv: claudecode.TeammateArgv(spec), Env: env})
+		// Its own session, so that a restart resumes its conversation.
+		spec.SessionID = claudecode.TeammateSessionID(leadSession, m.Name)
+		x := finish(Launch{
+			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd, SessionID: spec.SessionID,
+			Argv: claudecode.TeammateArgv(spec), Env: env,
+		})
+		x.NoSessionDigest = legacy.Digest
+		out = append(out, x)
+	}
+	if settingsErr != nil {
+		return nil, settingsErr
+	}
+	return out, nil
+}
+
+// finish dedupes the environment (the last setting of a name wins, at the
+// position of its first) and computes the digest that tells a changed member.
+func finish(x Launch) Launch {
+	x.Env = dedupeEnv(x.Env)
+	x.Cwd = filepath.Clean(x.Cwd)
+	b, _ := json.Marshal(struct {
+		Argv []string
+		Env  []string
+		Cwd  string
+	}{x.Argv, x.Env, x.Cwd})
+	sum := sha256.Sum256(b)
+	x.Digest = hex.EncodeToString(sum[:8])
+	x.OldDigest = x.Digest
+	return x
+}
+
+func envPairs(vs []layouts.EnvVar) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, v.Name+"="+v.Value)
+	}
+	return out
+}
+
+func concat(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func dedupeEnv(env []string) []string {
+	idx := map[string]int{}
+	var out []string
+	for _, kv := range env {
+		name := kv
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				name = kv[:i]
+				break
+			}
+		}
+		if i, ok := idx[name]; ok {
+			out[i] = kv
+			continue
+		}
+		idx[name] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+// LookupEnv finds name in the layout's settings for a member (member env over
+// team env), falling back to teamctl's own environment, which the team's tmux
+// server inherits.
+func LookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(string) string) string {
+	for i := len(m.Env) - 1; i >= 0; i-- {
+		if m.Env[i].Name == name {
+			return m.Env[i].Value
+		}
+	}
+	for i := len(l.Env) - 1; i >= 0; i-- {
+		if l.Env[i].Name == name {
+			return l.Env[i].Value
+		}
+	}
+	return getenv(name)
+}
+
+// SessionEnv is the tmux session's environment: the team's env and
+// TEAMCTL_TEAM. Teammates the lead spawns itself get the session's
+// environment, not the lead's, so the team's env must be there too.
+func SessionEnv(l *layouts.Layout) []string {
+	return dedupeEnv(append(envPairs(l.Env), "TEAMCTL_TEAM="+l.Team))
+}

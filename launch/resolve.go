@@ -1,0 +1,71 @@
+package launch
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/teamctl/teamctl/layouts"
+)
+
+// ResolvePrograms finds every program the layout launches, so that `up` fails
+// before it creates anything when one is missing. override is TEAMCTL_CLAUDE.
+func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
+	p := Programs{Plain: map[string]string{}}
+	path, err := ResolveClaude(l, override)
+	if err != nil {
+		return p, err
+	}
+	p.Claude = path
+	for _, m := range l.Members {
+		if m.IsClaude() {
+			continue
+		}
+		path, err := resolve(m.Command[0], m.Cwd)
+		if err != nil {
+			return p, fmt.Errorf("member %s: command %q not found: %w", m.Name, m.Command[0], err)
+		}
+		p.Plain[m.Name] = path
+	}
+	return p, nil
+}
+
+// ResolveClaude finds the layout's Claude Code program (claude.command, or
+// override: TEAMCTL_CLAUDE), as up launches it.
+func ResolveClaude(l *layouts.Layout, override string) (string, error) {
+	claude := l.Claude.Command
+	if override != "" {
+		claude = override
+	}
+	path, err := resolve(claude, l.Root)
+	if err != nil {
+		hint := "set claude.command in the layout or TEAMCTL_CLAUDE to where it is"
+		if filepath.Base(claude) == "claude" {
+			hint = "install Claude Code with `npm install -g @anthropic-ai/claude-code`, or " + hint
+		}
+		//lint:ignore ST1005 Claude Code is a name
+		return "", fmt.Errorf("Claude Code program %q not found: %w; %s", claude, err, hint)
+	}
+	return path, nil
+}
+
+// resolve finds prog the way a shell started in dir would: through PATH for a
+// bare name, relative to dir for a relative path.
+func resolve(prog, dir string) (string, error) {
+	if strings.ContainsRune(prog, '/') {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(dir, prog)
+		}
+		fi, err := os.Stat(prog)
+		if err != nil {
+			return "", err
+		}
+		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return "", fmt.Errorf("%s is not an executable file", prog)
+		}
+		return prog, nil
+	}
+	return exec.LookPath(prog)
+}

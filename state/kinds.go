@@ -1,0 +1,47 @@
+package state
+
+// MemberState is what a member is doing, as every view shows it (status,
+// status -w, up's table, teams, top) and as live.json records it.
+type MemberState string
+
+// Member states. running and exited come from tmux; the supervisor adds the
+// rest from what it sees (screens, Claude Code's mailboxes and hooks).
+const (
+	StateRunning         MemberState = "running"
+	StateIdle            MemberState = "idle"
+	StateStalled         MemberState = "stalled"          // waiting for a human at a prompt
+	StateWaitingApproval MemberState = "waiting-approval" // a teammate's permission request to the lead
+	StateExited          MemberState = "exited"
+	StateFailed          MemberState = "failed" // kept exiting; not restarted any more
+)
+
+// Ended reports whether the member's program is gone (exited or failed).
+func (s MemberState) Ended() bool { return s == StateExited || s == StateFailed }
+
+// EventKind is the kind of one line of events.jsonl.
+type EventKind string
+
+// Event kinds.
+const (
+	EventStall             EventKind = "stall"
+	EventStallCleared      EventKind = "stall-cleared"
+	EventIdle              EventKind = "idle"
+	EventWorking           EventKind = "working"
+	EventExit              EventKind = "exit"
+	EventRestart           EventKind = "restart"
+	EventFailed            EventKind = "failed"
+	EventAdopted           EventKind = "adopted"
+	EventAnswer            EventKind = "answer"
+	EventNotify            EventKind = "notify"
+	EventSupervisor        EventKind = "supervisor"
+	EventHook              EventKind = "hook"
+	EventMessage           EventKind = "message"
+	EventPermissionRequest EventKind = "permission-request"
+	EventPermissionAnswer  EventKind = "permission-answer"
+	EventConfig            EventKind = "config"
+	EventMailboxCorrupt    EventKind = "mailbox-corrupt"
+	EventMailboxTooLarge   EventKind = "mailbox-too-large"
+	EventTask              EventKind = "task"
+	EventMember            EventKind = "member"
+	EventTeamMoved         EventKind = "team-moved" // the lead claimed a Claude Code team of another name; the supervisor follows it
+)

@@ -1,0 +1,106 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/atomicfile"
+)
+
+// Live is what the supervisor knows right now about each member, rewritten
+// (atomically) on every transition so `status` can show it and a restarted
+// supervisor does not report a stall twice.
+type Live struct {
+	PID     int                    `json:"pid"`
+	Started time.Time              `json:"started"`
+	Members map[string]*LiveMember `json:"members"`
+	// LeadInboxSeen are the keys of the lead's inbox messages already turned
+	// into events, so a restarted supervisor reports each once.
+	LeadInboxSeen []string `json:"lead_inbox_seen,omitempty"`
+	// LeadQueueOffset is how much of lead-queue.jsonl was taken.
+	LeadQueueOffset int64 `json:"lead_queue_offset,omitempty"`
+}
+
+// Request is a teammate's pending permission request, as status shows it.
+type Request struct {
+	ID          string    `json:"id"`
+	Tool        string    `json:"tool"`
+	Description string    `json:"description,omitempty"`
+	Input       string    `json:"input,omitempty"` // in short
+	Since       time.Time `json:"since"`
+}
+
+// LiveMember is one member's watched state.
+type LiveMember struct {
+	Pane     string      `json:"pane"`
+	PID      int         `json:"pid,omitempty"` // the pane's process this is about: a relaunched pane's new process is not failed
+	State    MemberState `json:"state"`
+	Since    time.Time   `json:"since"`
+	Pattern  string      `json:"pattern,omitempty"`
+	Line     string      `json:"line,omitempty"`
+	Excerpt  string      `json:"excerpt,omitempty"`
+	ExitCode *int        `json:"exit_code,omitempty"`
+	Reason   string      `json:"reason,omitempty"`  // why failed
+	Request  *Request    `json:"request,omitempty"` // when waiting-approval
+	Result   string      `json:"result,omitempty"`  // the last thing it said (idle_notification)
+}
+
+func livePath(team string) (string, error) {
+	dir, err := Dir(team)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "live.json"), nil
+}
+
+// ReadLive returns the last live state written for the team (empty when none).
+func ReadLive(team string) (*Live, error) {
+	l := &Live{Members: map[string]*LiveMember{}}
+	p, err := livePath(team)
+	if err != nil {
+		return l, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return l, err
+	}
+	if err := json.Unmarshal(b, l); err != nil {
+		return &Live{Members: map[string]*LiveMember{}}, nil // a torn or old file: start afresh
+	}
+	if l.Members == nil {
+		l.Members = map[string]*LiveMember{}
+	}
+	return l, nil
+}
+
+// WriteLive replaces the team's live state (atomically): the supervisor's.
+func WriteLive(team string, l *Live) error {
+	p, err := livePath(team)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(p, append(b, '\n'), 0o600)
+}
+
+// ClearLive removes the live state, when a team starts afresh or goes down:
+// pane IDs start again from %0 on a new server and must not meet old states.
+// The lead queue goes with it: text for a lead that is gone.
+func ClearLive(team string) {
+	if p, err := livePath(team); err == nil {
+		os.Remove(p)
+	}
+	if p, err := LeadQueuePath(team); err == nil {
+		os.Remove(p)
+	}
+}

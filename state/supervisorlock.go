@@ -1,0 +1,88 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/teamctl/teamctl/internal/safefile"
+)
+
+// ErrSupervised means another supervisor already holds the team.
+var ErrSupervised = errors.New("the team already has a supervisor")
+
+// SupervisorLock is held (flock) by the team's one supervisor for its whole
+// life; it holds the supervisor's pid as text. The kernel drops the lock when
+// the process dies, even by kill -9, so there is never a stale one.
+type SupervisorLock struct{ f *os.File }
+
+func lockPath(team string) (string, error) {
+	dir, err := Dir(team)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "supervisor.lock"), nil
+}
+
+// TakeSupervisorLock takes the team's supervisor lock and writes this
+// process's pid in it, or says who holds it (ErrSupervised).
+func TakeSupervisorLock(team string) (*SupervisorLock, error) {
+	if _, err := EnsureDir(team); err != nil {
+		return nil, err
+	}
+	p, err := lockPath(team)
+	if err != nil {
+		return nil, err
+	}
+	f, err := safefile.Open(p, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			pid, _ := SupervisorPID(team)
+			return nil, fmt.Errorf("%w (pid %d)", ErrSupervised, pid)
+		}
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return &SupervisorLock{f: f}, nil
+}
+
+// Release lets the lock go (as the process's end would).
+func (l *SupervisorLock) Release() { l.f.Close() }
+
+// SupervisorPID returns the pid of the team's running supervisor, or 0 when
+// none runs (the lock is free).
+func SupervisorPID(team string) (int, error) {
+	p, err := lockPath(team)
+	if err != nil {
+		return 0, err
+	}
+	// Never through a link: the pid read here is what StopSupervisor signals.
+	f, err := safefile.Open(p, os.O_RDONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return 0, nil // nobody holds it
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if pid == 0 {
+		pid = -1 // held, pid not written yet
+	}
+	return pid, nil
+}

@@ -1,0 +1,345 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/state"
+)
+
+func screenFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "stallwatch", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const quiet = 2 * time.Second // the watchdog's default
+
+// TestStallIdleWorking: the screens a pane shows, each after its quiet period,
+// and what the daemon makes of them: one stall per question (however often
+// the same screen is looked at, and when the line only grew by what was typed
+// at it), cleared when the screen moves on; Claude Code's idle box is idle,
+// and new work after it is working.
+func TestStallIdleWorking(t *testing.T) {
+	idle := screenFile(t, "claude-idle.txt")
+	working := screenFile(t, "claude-working.txt")
+	for _, c := range []struct {
+		name    string
+		screens []string // each shown, then the quiet period passes
+		state   state.MemberState
+		counts  map[state.EventKind]int
+	}{
+		{"a question stalls", []string{"$ cp a b\nOverwrite? (y/n)"}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 1}},
+		{"the same question is one stall", []string{"Overwrite? (y/n)", "Overwrite? (y/n)", "Overwrite? (y/n)"}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 1}},
+		{"an echoed answer is the same stall", []string{"Overwrite? (y/n)", "Overwrite? (y/n) y", "Overwrite? (y/n) y\n"}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 1}},
+		{"the same words asked again are a new question", []string{"Overwrite? (y/n)", "Overwrite? (y/n) y\nOverwrite? (y/n)"}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 2, state.EventStallCleared: 1}},
+		{"moving on clears the stall", []string{"Overwrite? (y/n)", "Overwrite? (y/n) y\ncopied"}, state.StateRunning,
+			map[state.EventKind]int{state.EventStall: 1, state.EventStallCleared: 1}},
+		{"another question replaces one", []string{"Overwrite? (y/n)", "Continue? [y/n]"}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 2, state.EventStallCleared: 1}},
+		{"output that asks nothing is running", []string{"building…\nok"}, state.StateRunning,
+			map[state.EventKind]int{state.EventStall: 0, state.EventIdle: 0}},
+		{"Claude Code's input box is idle", []string{idle}, state.StateIdle,
+			map[state.EventKind]int{state.EventIdle: 1, state.EventStall: 0}},
+		{"work after idle is working", []string{idle, working}, state.StateRunning,
+			map[state.EventKind]int{state.EventIdle: 1, state.EventWorking: 1}},
+		{"a trust dialog stalls", []string{screenFile(t, "claude-trust.txt")}, state.StateStalled,
+			map[state.EventKind]int{state.EventStall: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleProcess, ""})
+			for _, sc := range c.screens {
+				w.output("%1", sc)
+				w.advance(quiet)
+			}
+			if got := w.live("mate").State; got != c.state {
+				t.Errorf("state %s, want %s", got, c.state)
+			}
+			for kind, n := range c.counts {
+				if got := len(w.events(kind, "mate")); got != n {
+					t.Errorf("%d %s events, want %d", got, kind, n)
+				}
+			}
+		})
+	}
+}
+
+// TestNoLookBeforeTheQuietPeriod: busy output keeps a pane from being judged
+// until it has been quiet for the whole period.
+func TestNoLookBeforeTheQuietPeriod(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleProcess, ""})
+	for i := 0; i < 5; i++ {
+		w.output("%1", "Overwrite? (y/n)")
+		w.advance(quiet / 2)
+	}
+	if n := len(w.events(state.EventStall, "mate")); n != 0 {
+		t.Fatalf("stalled while output kept coming (%d)", n)
+	}
+	w.advance(quiet)
+	if n := len(w.events(state.EventStall, "mate")); n != 1 {
+		t.Fatalf("%d stalls once quiet", n)
+	}
+}
+
+// TestAutoAnswerOnce: watchdog.answer sends its keys once per question, not
+// again when the echo changes the line, and nothing to a question no rule
+// names.
+func TestAutoAnswerOnce(t *testing.T) {
+	w := newWorld(t, "  answer: [{pattern: yes-no, keys: [y, Enter]}]\n", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleProcess, ""})
+	w.output("%1", "Overwrite? (y/n)")
+	w.advance(quiet)
+	w.output("%1", "Overwrite? (y/n) y")
+	w.advance(quiet)
+	w.output("%1", "Overwrite? (y/n) y\nContinue?")
+	w.advance(quiet)
+	if keys := w.srv.sentKeys("%1"); len(keys) != 1 || keys[0] != "y Enter" {
+		t.Errorf("keys sent: %q, want one y Enter", keys)
+	}
+	if n := len(w.events(state.EventAnswer, "mate")); n != 1 {
+		t.Errorf("%d answer events", n)
+	}
+	if got := w.live("mate"); got.State != state.StateStalled || got.Line != "Continue?" {
+		t.Errorf("after Continue?: %+v", got)
+	}
+}
+
+// TestExitsAndRestarts: what an exit leads to, by policy and status.
+func TestExitsAndRestarts(t *testing.T) {
+	for _, c := range []struct {
+		name, policy, status, signal string
+		restarts                     int
+	}{
+		{"on-failure, exit 0: done", "on-failure", "0", "", 0},
+		{"on-failure, exit 3: restarted", "on-failure", "3", "", 1},
+		{"on-failure, killed: restarted", "on-failure", "", "9", 1},
+		{"never, exit 3: left", "never", "3", "", 0},
+		{"always, exit 0: restarted", "always", "0", "", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, c.policy})
+			w.exit("%1", c.status, c.signal)
+			exits := w.events(state.EventExit, "web")
+			if len(exits) != 1 {
+				t.Fatalf("%d exit events", len(exits))
+			}
+			if c.status != "" && (exits[0].ExitCode == nil || *exits[0].ExitCode != int(c.status[0]-'0')) {
+				t.Errorf("exit event %+v, want code %s", exits[0], c.status)
+			}
+			w.advance(time.Minute)
+			if got := len(w.events(state.EventRestart, "web")); got != c.restarts {
+				t.Errorf("%d restarts, want %d", got, c.restarts)
+			}
+			if c.restarts > 0 && w.live("web").State != state.StateRunning {
+				t.Errorf("after the restart: %+v", w.live("web"))
+			}
+		})
+	}
+}
+
+// TestBackoffDoublesThenFailed: restarts come 1s, 2s, 4s, 8s, 16s after the
+// exits; a sixth exit within two minutes makes the member failed, and nothing
+// restarts it. Someone relaunching it (a new process in its pane) starts it
+// afresh: its next exit is restarted after 1s again.
+func TestBackoffDoublesThenFailed(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+	for i := 0; i < 5; i++ {
+		w.exit("%1", "3", "")
+		want := time.Second << i
+		w.advance(want - time.Millisecond)
+		if n := len(w.events(state.EventRestart, "web")); n != i {
+			t.Fatalf("restart %d came before %s", i+1, want)
+		}
+		w.advance(time.Millisecond)
+		if n := len(w.events(state.EventRestart, "web")); n != i+1 {
+			t.Fatalf("restart %d did not come %s after the exit (%d restarts)", i+1, want, n)
+		}
+	}
+	w.exit("%1", "3", "")
+	if got := w.live("web"); got.State != state.StateFailed || !strings.Contains(got.Reason, "6 times") {
+		t.Fatalf("after six exits: %+v", got)
+	}
+	if len(w.events(state.EventFailed, "web")) != 1 {
+		t.Error("no failed event")
+	}
+	w.advance(10 * time.Minute)
+	if n := len(w.events(state.EventRestart, "web")); n != 5 {
+		t.Errorf("%d restarts of a failed member", n)
+	}
+
+	// `teamctl restart` or `up`: the pane runs a new process.
+	w.srv.mu.Lock()
+	p := w.srv.pane("%1")
+	p.Dead, p.PID = false, 5_999_999
+	v := deadValue(p)
+	w.srv.mu.Unlock()
+	w.srv.ctl.notes <- notification("dead", "%1", v)
+	w.settle()
+	if got := w.live("web").State; got != state.StateRunning {
+		t.Fatalf("relaunched failed member is %s", got)
+	}
+	w.exit("%1", "3", "")
+	w.advance(time.Second)
+	if n := len(w.events(state.EventRestart, "web")); n != 6 {
+		t.Errorf("a relaunched member's exit was not restarted after 1s (%d restarts)", n)
+	}
+}
+
+// TestUnknownStatusCountsAsAFailure: a pane dead whose status tmux never
+// learns (and whose program is gone) is asked about a bounded number of times,
+// then reported as unknown and, under on-failure, restarted.
+func TestUnknownStatusCountsAsAFailure(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+	w.exit("%1", "", "")
+	if n := len(w.events(state.EventExit, "web")); n != 0 {
+		t.Fatalf("reported before tmux was asked again (%d)", n)
+	}
+	w.advance(5 * time.Second)
+	exits := w.events(state.EventExit, "web")
+	if len(exits) != 1 || exits[0].ExitCode != nil || !strings.Contains(exits[0].Detail, "unknown") {
+		t.Fatalf("exit events: %+v", exits)
+	}
+	if n := len(w.events(state.EventRestart, "web")); n != 1 {
+		t.Errorf("%d restarts", n)
+	}
+}
+
+// TestAdoption: a pane the lead opens is adopted under the name Claude Code
+// gave it in its config; a name taken by a layout member gets a suffix; a
+// name that is not a valid one is refused and the pane named after its id.
+func TestAdoption(t *testing.T) {
+	for _, c := range []struct {
+		name, configName, want string
+	}{
+		{"by its config name", "scout", "scout"},
+		{"a taken name gets a suffix", "web", "web-2"},
+		{"an invalid name is refused", "a\nb", "pane-9"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+			cfg, _ := claudecode.TeamConfigPath(w.s.st.ClaudeConfig, w.s.st.ClaudeTeam)
+			os.MkdirAll(filepath.Dir(cfg), 0o700)
+			b, _ := json.Marshal(map[string]any{"name": w.s.st.ClaudeTeam, "leadSessionId": w.s.st.LeadSessionID,
+				"members": []map[string]any{{"name": "team-lead"}, {"name": c.configName, "tmuxPaneId": "%9"}}})
+			os.WriteFile(cfg, b, 0o600)
+			w.srv.mu.Lock()
+			w.srv.panes = append(w.srv.panes, &fakePane{Pane: paneOf("%9", 5_500_000)})
+			w.srv.mu.Unlock()
+			w.srv.ctl.notes <- notification("layout-change", "", "")
+			w.advance(time.Second)
+			adopted := w.events(state.EventAdopted, "")
+			if len(adopted) != 1 || adopted[0].Member != c.want || adopted[0].Origin != state.OriginLead {
+				t.Fatalf("adopted: %+v, want %s", adopted, c.want)
+			}
+			st, _ := state.Load("decide")
+			if m, ok := st.Member(c.want); !ok || m.Pane != "%9" || m.Origin != state.OriginLead {
+				t.Errorf("state has %+v", st.Members)
+			}
+			// Adopted members are the lead's: an exit is reported, never restarted.
+			w.exit("%9", "1", "")
+			w.advance(time.Minute)
+			if n := len(w.events(state.EventRestart, c.want)); n != 0 {
+				t.Errorf("a lead-spawned teammate was restarted")
+			}
+		})
+	}
+}
+
+// TestPermissionRequestToAnswer: a teammate's permission request in the
+// lead's inbox makes it waiting-approval with the request; a recorded answer
+// (teamctl approve) makes it run again. A layout rule answers by itself.
+func TestPermissionRequestToAnswer(t *testing.T) {
+	request := func(w *world, id, command string) {
+		inbox, _ := claudecode.InboxPath(w.s.st.ClaudeConfig, w.s.st.ClaudeTeam, claudecode.LeadMailboxName)
+		os.MkdirAll(filepath.Dir(inbox), 0o700)
+		in, _ := json.Marshal(map[string]string{"command": command})
+		text, _ := json.Marshal(map[string]any{"type": "permission_request", "request_id": id, "agent_id": "mate@" + w.s.st.ClaudeTeam,
+			"tool_name": "Bash", "tool_use_id": "t-" + id, "description": "run it", "input": json.RawMessage(in)})
+		if err := claudecode.AppendMessage(w.ctx, inbox, claudecode.Message{From: "mate", Text: string(text), Timestamp: "2026-12-01T09:00:00.000Z"}); err != nil {
+			t.Fatal(err)
+		}
+		w.changed("inbox")
+	}
+	t.Run("a person answers", func(t *testing.T) {
+		w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+		request(w, "r1", "make deploy")
+		got := w.live("mate")
+		if got.State != state.StateWaitingApproval || got.Request == nil || got.Request.ID != "r1" || !strings.Contains(got.Request.Input, "make deploy") {
+			t.Fatalf("after the request: %+v", got)
+		}
+		if n := len(w.events(state.EventPermissionRequest, "mate")); n != 1 {
+			t.Errorf("%d permission-request events", n)
+		}
+		// Its screen says nothing more meanwhile.
+		w.output("%1", "Permission request sent to team leader")
+		w.advance(quiet)
+		if got := w.live("mate").State; got != state.StateWaitingApproval {
+			t.Errorf("a screen look changed it to %s", got)
+		}
+		ev, _ := state.OpenEventLog("decide")
+		ev.Append(state.Event{Kind: state.EventPermissionAnswer, Member: "mate", RequestID: "r1", Detail: "approved"})
+		ev.Close()
+		w.changed("events")
+		if got := w.live("mate").State; got != state.StateRunning {
+			t.Errorf("after the answer: %s", got)
+		}
+	})
+	t.Run("a rule answers", func(t *testing.T) {
+		w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+		l := w.s.lay
+		l.Permissions.Allow = append(l.Permissions.Allow, ruleOf(t, "Bash(make:*)"))
+		request(w, "r2", "make test")
+		if got := w.live("mate").State; got == state.StateWaitingApproval {
+			t.Fatal("a request a rule allows waits for a person")
+		}
+		answers := w.events(state.EventPermissionAnswer, "mate")
+		if len(answers) != 1 || !strings.Contains(answers[0].Detail, "allowed by rule Bash(make:*)") {
+			t.Fatalf("answers: %+v", answers)
+		}
+		msgs, err := claudecode.ReadMailbox(mustInbox(t, w, "mate"))
+		if err != nil || len(msgs) != 1 || !strings.Contains(msgs[0].Text, `"subtype":"success"`) {
+			t.Errorf("mate's inbox: %+v %v", msgs, err)
+		}
+	})
+}
+
+// TestLeadQueueIsTypedWhenTheLeadIsIdle: what `teamctl send lead` queues is
+// typed into the lead's pane once the lead is idle, in order, once each.
+func TestLeadQueueIsTypedWhenTheLeadIsIdle(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.output("%0", screenFile(t, "claude-working.txt"))
+	state.QueueForLead("decide", "first")
+	state.QueueForLead("decide", "second")
+	w.changed("queue")
+	if len(w.srv.typed) != 0 {
+		t.Fatalf("typed into a busy lead: %q", w.srv.typed)
+	}
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	if len(w.srv.typed) != 1 || w.srv.typed[0] != "%0: first" {
+		t.Fatalf("typed: %q", w.srv.typed)
+	}
+	// The lead works on it, then is idle again: the next one.
+	w.output("%0", screenFile(t, "claude-working.txt"))
+	w.advance(quiet)
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	if len(w.srv.typed) != 2 || w.srv.typed[1] != "%0: second" {
+		t.Fatalf("typed: %q", w.srv.typed)
+	}
+	w.changed("queue")
+	if len(w.srv.typed) != 2 {
+		t.Errorf("typed again: %q", w.srv.typed)
+	}
+}

@@ -1,0 +1,471 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/permrules"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// The daemon's decisions, driven without tmux, processes or waiting: a fake
+// tmux server and control client say what panes there are, what their screens
+// show and how they ended; a fake clock says when. A world is one team's
+// daemon with its state in a temp folder.
+
+// fakeClock is a clock that moves only when told to.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c       *fakeClock
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.stopped
+	t.stopped = true
+	return was
+}
+
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.stopped
+	t.stopped, t.at = false, t.c.now.Add(d)
+	if !slices.Contains(t.c.timers, t) {
+		t.c.timers = append(t.c.timers, t)
+	}
+	return was
+}
+
+// next takes the earliest timer due by until, or nil.
+func (c *fakeClock) next(until time.Time) *fakeTimer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sort.SliceStable(c.timers, func(i, j int) bool { return c.timers[i].at.Before(c.timers[j].at) })
+	for i, t := range c.timers {
+		if t.stopped {
+			continue
+		}
+		if t.at.After(until) {
+			return nil
+		}
+		c.timers = append(c.timers[:i:i], c.timers[i+1:]...)
+		c.now = t.at
+		t.stopped = true
+		return t
+	}
+	return nil
+}
+
+// fakePane is one pane of the fake server.
+type fakePane struct {
+	tmux.Pane
+	screen string
+	status string // pane_dead_status when dead ("" unknown)
+	signal string
+}
+
+// fakeServer is a tmux server in memory.
+type fakeServer struct {
+	mu      sync.Mutex
+	panes   []*fakePane
+	ctl     *fakeControl
+	runs    [][]string // Run's argv, in order
+	batches [][]string // each RunBatch's commands, flattened
+	typed   []string   // pane: text, what Type typed
+	nextPID int
+}
+
+func (f *fakeServer) pane(id string) *fakePane {
+	for _, p := range f.panes {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+func (f *fakeServer) ListPanes(context.Context) ([]tmux.Pane, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []tmux.Pane
+	for _, p := range f.panes {
+		pn := p.Pane
+		if pn.Dead && p.status != "" {
+			var st int
+			fmt.Sscan(p.status, &st)
+			pn.DeadStatus = &st
+		}
+		out = append(out, pn)
+	}
+	return out, nil
+}
+
+func (f *fakeServer) RunBatch(_ context.Context, b *tmux.Batch) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, args := range b.Commands() {
+		f.batches = append(f.batches, args)
+		if len(args) == 0 || args[0] != "respawn-pane" {
+			continue
+		}
+		// The pane runs a new process.
+		for i, a := range args {
+			if a == "-t" && i+1 < len(args) {
+				if p := f.pane(args[i+1]); p != nil {
+					f.nextPID++
+					p.PID, p.Dead, p.status, p.signal = f.nextPID, false, "", ""
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (f *fakeServer) Run(_ context.Context, args ...string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs = append(f.runs, args)
+	return "", nil
+}
+
+func (f *fakeServer) Type(_ context.Context, pane, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.typed = append(f.typed, pane+": "+text)
+	return nil
+}
+
+func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
+	return f.ctl, nil
+}
+
+// sentKeys are the keys send-keys sent to pane, each command's keys joined.
+func (f *fakeServer) sentKeys(pane string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, r := range f.runs {
+		if len(r) > 3 && r[0] == "send-keys" && r[2] == pane {
+			out = append(out, strings.Join(r[4:], " "))
+		}
+	}
+	return out
+}
+
+// fakeControl answers the daemon's control-mode commands from the fake server.
+type fakeControl struct {
+	srv   *fakeServer
+	notes chan tmux.Notification
+	done  chan struct{}
+}
+
+func (c *fakeControl) Notes() <-chan tmux.Notification { return c.notes }
+func (c *fakeControl) Done() <-chan struct{}           { return c.done }
+func (c *fakeControl) Err() error                      { return nil }
+func (c *fakeControl) Close() error                    { return nil }
+
+func (c *fakeControl) Command(_ context.Context, args ...string) ([]string, error) {
+	f := c.srv
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case args[0] == "capture-pane":
+		p := f.pane(args[len(args)-1])
+		if p == nil {
+			return nil, errors.New("can't find pane")
+		}
+		return strings.Split(p.screen, "\n"), nil
+	case args[0] == "display-message" && len(args) == 3 && args[2] == "#{pid}":
+		return []string{"1"}, nil
+	case args[0] == "display-message":
+		p := f.pane(args[3])
+		if p == nil {
+			return nil, errors.New("can't find pane")
+		}
+		return []string{deadValue(p)}, nil
+	}
+	return nil, nil
+}
+
+func deadValue(p *fakePane) string {
+	if !p.Dead {
+		return fmt.Sprintf("0///%d", p.PID)
+	}
+	return fmt.Sprintf("1/%s/%s/%d", p.status, p.signal, p.PID)
+}
+
+// world is one team's daemon with its state in a temp folder.
+type world struct {
+	t     *testing.T
+	ctx   context.Context
+	s     *daemon
+	srv   *fakeServer
+	clock *fakeClock
+}
+
+// member is a member of the world's team: role lead, teammate or process.
+type member struct {
+	name, role, restart string
+}
+
+// newWorld makes a team of members (panes %0, %1, … in order) with the
+// layout's watchdog settings from watchdog (YAML, may be ""), and starts its
+// daemon's first look with every screen blank.
+func newWorld(t *testing.T, watchdog string, members ...member) *world {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("TMUX_TMPDIR", dir)
+	home := filepath.Join(dir, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	layout := filepath.Join(dir, "team.yaml")
+	body := "team: decide\nmembers:\n"
+	for _, m := range members {
+		if m.role == state.RoleLead {
+			continue
+		}
+		body += "  - name: " + m.name + "\n"
+		if m.role == state.RoleProcess {
+			body += "    command: [sleep, \"1000\"]\n"
+		}
+		if m.restart != "" {
+			body += "    restart: " + m.restart + "\n"
+		}
+	}
+	if watchdog != "" {
+		body += "watchdog:\n" + watchdog
+	}
+	if err := os.WriteFile(layout, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := layouts.Parse(layout); err != nil {
+		t.Fatal(err)
+	}
+	srv := &fakeServer{nextPID: 5_000_000} // pids no process can have: /proc knows none of them
+	srv.ctl = &fakeControl{srv: srv, notes: make(chan tmux.Notification, 64), done: make(chan struct{})}
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	st := &state.Team{Team: "decide", LayoutPath: layout, Session: "decide", ClaudeTeam: "session-0123abcd",
+		ClaudeConfig: filepath.Join(home, ".claude"), LeadSessionID: "0123abcd-0000-4000-8000-000000000000", CreatedAt: now}
+	for i, m := range members {
+		id := fmt.Sprintf("%%%d", i)
+		srv.nextPID++
+		srv.panes = append(srv.panes, &fakePane{Pane: tmux.Pane{ID: id, PID: srv.nextPID, SessionID: "$0", Session: "decide", Member: m.name}})
+		st.Members = append(st.Members, state.Member{Name: m.name, Role: m.role, Origin: state.OriginLayout, Pane: id, PID: srv.nextPID,
+			Argv: []string{"/bin/" + m.name}, Cwd: dir, Restart: m.restart, StartedAt: now})
+	}
+	if err := state.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	st, err := state.Load("decide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := state.OpenEventLog("decide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ev.Close() })
+	clk := &fakeClock{now: now}
+	logTo := io.Discard
+	if os.Getenv("DECIDE_LOG") != "" {
+		logTo = os.Stderr
+	}
+	s := newDaemon("decide", SuperviseOptions{Log: slog.New(slog.NewTextHandler(logTo, nil))}, st, ev, srv, clk)
+	w := &world{t: t, ctx: context.Background(), s: s, srv: srv, clock: clk}
+	if err := s.connect(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	evPath, _ := state.EventsPath("decide")
+	paths, err := pathsOf(st.ClaudeConfig, st.ClaudeTeam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue, _ := state.LeadQueuePath("decide")
+	// The files followed, without fsnotify: a test says what changed (changed).
+	s.files = &followed{paths: paths, events: evPath, queue: queue,
+		fire: make(chan struct{}, 1), dirty: map[string]bool{}, eventsAt: state.EventsEnd(evPath)}
+	if err := s.begin(w.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.settle()
+	return w
+}
+
+// settle does everything the daemon has to do now: what its loop would take
+// from its channels, and the captures its worker would take, until nothing is
+// left.
+func (w *world) settle() {
+	s := w.s
+	for i := 0; i < 10000; i++ {
+		select {
+		case id := <-s.fire:
+			s.timerFired(id)
+		case id := <-s.captureQ:
+			s.judge(w.ctx, s.captureOne(w.ctx, id))
+		case c := <-s.captured:
+			s.judge(w.ctx, c)
+		case id := <-s.restart:
+			s.doRestart(w.ctx, id)
+		case d := <-s.deadValues:
+			s.deadChanged(w.ctx, d[0], d[1])
+		case n := <-w.srv.ctl.notes:
+			s.onNotification(w.ctx, n)
+		case <-s.syncFire:
+			if err := s.sync(w.ctx, nil); err != nil {
+				w.t.Fatal(err)
+			}
+		default:
+			return
+		}
+	}
+	w.t.Fatal("the daemon never settled")
+}
+
+// advance moves the clock by d, firing every timer due on the way (each
+// followed by what it sets off).
+func (w *world) advance(d time.Duration) {
+	w.settle() // what is due now first: it may set timers
+	until := w.clock.Now().Add(d)
+	for {
+		t := w.clock.next(until)
+		if t == nil {
+			break
+		}
+		t.f()
+		w.settle()
+	}
+	w.clock.mu.Lock()
+	w.clock.now = until
+	w.clock.mu.Unlock()
+	w.settle()
+}
+
+// output is new output of pane: the screen it shows now.
+func (w *world) output(pane, screen string) {
+	w.srv.mu.Lock()
+	w.srv.pane(pane).screen = screen
+	w.srv.mu.Unlock()
+	w.srv.ctl.notes <- tmux.Notification{Kind: "output", Pane: pane, Data: []byte("x")}
+	w.settle()
+}
+
+// exit ends pane's process with status (or signal, when status is "").
+func (w *world) exit(pane, status, signal string) {
+	w.srv.mu.Lock()
+	p := w.srv.pane(pane)
+	p.Dead, p.status, p.signal = true, status, signal
+	v := deadValue(p)
+	w.srv.mu.Unlock()
+	w.srv.ctl.notes <- tmux.Notification{Kind: "subscription-changed", Name: "dead", Pane: pane, Args: v}
+	w.settle()
+}
+
+// changed tells the daemon that followed files changed (inbox, events,
+// queue, config, tasks) and lets it read them.
+func (w *world) changed(what ...string) {
+	m := w.s.files
+	m.mu.Lock()
+	for _, k := range what {
+		m.dirty[k] = true
+	}
+	m.mu.Unlock()
+	w.s.readFollowed(w.ctx, false)
+	w.settle()
+}
+
+// live is a member's state as live.json says.
+func (w *world) live(name string) state.LiveMember {
+	w.t.Helper()
+	l, err := state.ReadLive("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if m := l.Members[name]; m != nil {
+		return *m
+	}
+	return state.LiveMember{}
+}
+
+// events are the team's events of kind for member ("" for any), in order.
+func (w *world) events(kind state.EventKind, member string) []state.Event {
+	w.t.Helper()
+	evs, err := state.ReadEvents("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []state.Event
+	for _, e := range evs {
+		if e.Kind == kind && (member == "" || e.Member == member) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func notification(name, pane, args string) tmux.Notification {
+	if name == "layout-change" {
+		return tmux.Notification{Kind: "layout-change"}
+	}
+	return tmux.Notification{Kind: "subscription-changed", Name: name, Pane: pane, Args: args}
+}
+
+func paneOf(id string, pid int) tmux.Pane {
+	return tmux.Pane{ID: id, PID: pid, SessionID: "$0", Session: "decide"}
+}
+
+func ruleOf(t *testing.T, text string) layouts.Rule {
+	t.Helper()
+	r, ok := permrules.Parse(text)
+	if !ok {
+		t.Fatalf("rule %q", text)
+	}
+	return layouts.Rule{Text: r.Text, Tool: r.Tool, Pattern: r.Pattern}
+}
+
+func mustInbox(t *testing.T, w *world, member string) string {
+	t.Helper()
+	p, err := claudecode.InboxPath(w.s.st.ClaudeConfig, w.s.st.ClaudeTeam, member)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,244 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// DownOptions tune Down.
+type DownOptions struct {
+	TmuxBin  string
+	Timeout  time.Duration // grace period between SIGTERM and SIGKILL (default 10s)
+	Now      bool          // skip the teammates' shutdown_request and its wait
+	Progress io.Writer
+}
+
+// DownResult says how the members ended.
+type DownResult struct {
+	Terminated []string // ended after SIGTERM
+	Killed     []string // needed SIGKILL
+	Strays     []int    // processes of the team found outside its panes' process groups
+	// Warnings are what down went without (the team's lock, recording the
+	// stop: a read-only or full state folder); the team was stopped all the same.
+	Warnings []string
+	// AlreadyDown: the team was down before (recorded as stopped, no server,
+	// no supervisor), so nothing was done; StoppedAt is when it went down.
+	AlreadyDown bool
+	StoppedAt   time.Time
+}
+
+func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
+
+// down stops the team: Claude Code teammates are asked to shut down (unless
+// Now), then SIGTERM to every other pane's process group, a grace period and
+// SIGKILL to what is left, then the same for the lead, then the team's tmux
+// server goes. Worktrees and Claude Code's files are left alone.
+//
+// Once it has begun it finishes what it can: a step that fails (the panes
+// cannot be listed, the supervisor does not stop) does not keep the team's
+// server from being killed by its own socket and the processes that carry
+// that socket from being ended; the errors come back after. A state folder
+// that cannot be written (no lock file to take, the stop not recorded) is a
+// warning in the result, not a failure: the team is down.
+func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	res := &DownResult{}
+	unlock, err := state.Lock(ctx, team)
+	switch {
+	case err == nil:
+		defer unlock()
+	case ctx.Err() != nil:
+		return nil, err // another teamctl holds the lock, or we were interrupted
+	default:
+		// Signals need no lock; without one, a concurrent up could interleave,
+		// which is better than a team left running.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not take the team's lock, stopping it without: %v", err))
+	}
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
+	if !st.Running() {
+		// Down already: nothing to stop, and its recorded stop stays as it was.
+		// A server or supervisor left running despite the record is stopped below.
+		_, lerr := srv.ListPanes(ctx)
+		if pid, _ := state.SupervisorPID(team); pid == 0 && isNoServer(lerr) {
+			res.AlreadyDown, res.StoppedAt = true, *st.StoppedAt
+			return res, nil
+		}
+	}
+	var errs []error
+	// The supervisor goes first, so that nothing restarts a member being stopped.
+	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
+		if ctx.Err() != nil {
+			return res, err
+		}
+		errs = append(errs, fmt.Errorf("stop the supervisor: %w", err))
+	}
+	panes, err := srv.ListPanes(ctx)
+	if err != nil && !isNoServer(err) {
+		// Without the panes there are no process groups to signal; killing the
+		// server and ending the processes that carry its socket still stops
+		// every one of them.
+		errs = append(errs, fmt.Errorf("list the team's panes (its server and processes are ended all the same): %w", err))
+		panes = nil
+	}
+	names := map[string]string{}
+	for _, m := range st.Members {
+		names[m.Pane] = m.Name
+	}
+	// Every live pane on the team's server, members the lead spawned included.
+	groups := map[int]string{}
+	for _, p := range panes {
+		if p.Dead || p.PID <= 0 {
+			continue
+		}
+		name := names[p.ID]
+		if name == "" {
+			name = p.Member
+		}
+		if name == "" {
+			name = p.ID
+		}
+		groups[p.PID] = name
+	}
+	if !o.Now {
+		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
+	}
+	// The lead goes last: while it runs, its teammates can still reach it (its
+	// mailbox, its team config), and a lead ended first would clean its team
+	// up under them.
+	leads := map[int]string{}
+	if lead := leadPane(st, panes); lead.PID > 0 && groups[lead.PID] != "" {
+		leads[lead.PID] = groups[lead.PID]
+		delete(groups, lead.PID)
+	}
+	for _, gs := range []map[int]string{groups, leads} {
+		terminate(ctx, gs, o.Timeout, res, o.Progress)
+	}
+	if err := srv.KillServer(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("stop the team's tmux server: %w", err))
+	}
+	res.Strays = endStrays(ctx, st, min(o.Timeout, 2*time.Second))
+	if len(res.Strays) > 0 && o.Progress != nil {
+		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
+	}
+	state.ClearLive(team)
+	now := time.Now().UTC()
+	st.StoppedAt = &now
+	st.UpdatedAt = now
+	if err := state.Save(st); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not record the stop in the team's state (status may still show it up): %v", err))
+	}
+	return res, errors.Join(errs...)
+}
+
+// terminate ends the process groups gs (pgid → member name) with the one stop
+// loop, and says which needed SIGKILL.
+func terminate(ctx context.Context, gs map[int]string, timeout time.Duration, res *DownResult, progress io.Writer) {
+	if len(gs) == 0 {
+		return
+	}
+	targets := make([]proc.Target, 0, len(gs))
+	for pgid := range gs {
+		targets = append(targets, proc.Group(pgid))
+	}
+	r := proc.End(ctx, targets, timeout)
+	for _, t := range r.Terminated {
+		res.Terminated = append(res.Terminated, gs[t.PID])
+	}
+	for _, t := range r.Killed {
+		res.Killed = append(res.Killed, gs[t.PID])
+		if progress != nil {
+			fmt.Fprintf(progress, "%s did not stop within %s: killed\n", gs[t.PID], timeout)
+		}
+	}
+}
+
+// leadPane is the lead's live pane, or a zero Pane.
+func leadPane(st *state.Team, panes []tmux.Pane) tmux.Pane {
+	for _, m := range st.Members {
+		if m.Role != state.RoleLead {
+			continue
+		}
+		for _, p := range panes {
+			if p.ID == m.Pane && !p.Dead {
+				return p
+			}
+		}
+	}
+	return tmux.Pane{}
+}
+
+// endStrays ends what the team left outside its panes' process groups: Claude
+// Code runs each Bash command in a session of its own, and when Claude Code is
+// SIGKILLed those shells live on, reparented to init. They still carry the TMUX
+// variable tmux gave every process of the team's panes, naming the team's own
+// socket, which is how they are found: nothing of another server (another team,
+// or the same team name under another TMUX_TMPDIR) matches.
+func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
+	return proc.EndStrays(ctx, state.SocketPath(st.Team), grace)
+}
+
+// askTeammatesToShutDown sends each running Claude Code teammate Claude Code's
+// own shutdown_request and waits up to wait for them to end by themselves (a
+// teammate hands the request to its model, which may refuse: so there is a
+// deadline, and what is left gets SIGTERM as usual). It returns the process
+// groups that ended politely.
+func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) map[int]bool {
+	byPane := map[string]tmux.Pane{}
+	for _, p := range panes {
+		byPane[p.ID] = p
+	}
+	asked := map[int]string{}
+	for _, m := range st.Members {
+		p, ok := byPane[m.Pane]
+		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
+			continue
+		}
+		inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, m.Name)
+		if err != nil {
+			continue
+		}
+		if cfg, err := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam); err != nil {
+			continue
+		} else if _, err := os.Lstat(cfg); err != nil {
+			continue // no team to write into (and a folder made now would outlive it)
+		}
+		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(claudecode.NewSessionID(), "the team is going down (teamctl down)", time.Now()))
+		cancel()
+		if err == nil {
+			asked[p.PID] = m.Name
+		}
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	// The one wait of down a person would otherwise sit through in silence.
+	if progress != nil {
+		fmt.Fprintf(progress, "asked %d teammate(s) to shut down; waiting up to %s for them to end (--now skips this)…\n", len(asked), wait)
+	}
+	targets := make([]proc.Target, 0, len(asked))
+	for pgid := range asked {
+		targets = append(targets, proc.Group(pgid))
+	}
+	gone := proc.Wait(ctx, targets, wait)
+	out := map[int]bool{}
+	for t := range gone {
+		out[t.PID] = true
+	}
+	return out
+}

@@ -1,0 +1,159 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// reconcile completes a team whose server is up: members whose pane is gone get
+// a new one, members whose program exited are relaunched in their pane, members
+// whose launch changed are relaunched only with Recreate, the rest are left alone.
+func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
+	u.st = prev
+	u.st.Worktrees = u.wts
+	plan, err := launch.Plan(u.l, u.progs, prev.LeadSessionID)
+	if err != nil {
+		return err
+	}
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil {
+		return err
+	}
+	if id, name, ok := teamSession(prev, panes); ok {
+		u.target, u.st.Session = id, name // renamed by hand: still the team's, under its new name
+	} else {
+		u.target = tmux.SessionTarget(prev.Session)
+	}
+	byID := map[string]tmux.Pane{}
+	for _, p := range panes {
+		byID[p.ID] = p
+	}
+
+	var missing, respawn []launch.Launch
+	inLayout := map[string]bool{}
+	for _, x := range plan {
+		inLayout[x.Member.Name] = true
+		m, ok := u.st.Member(x.Member.Name)
+		p, live := tmux.Pane{}, false
+		if ok {
+			p, live = byID[m.Pane]
+		}
+		if ok && m.Digest != x.Digest && m.Digest == x.OldDigest {
+			// Recorded by a teamctl whose digest held its own path: the same
+			// launch, recorded from now on without the path.
+			m.Digest = x.Digest
+		}
+		if ok && m.Digest != x.Digest && m.SessionID == "" && m.Role == state.RoleTeammate && m.Digest == x.NoSessionDigest {
+			// A teammate an older teamctl launched without a session of its
+			// own: the same launch otherwise, left running as it is.
+			m.Digest = x.Digest
+		}
+		switch {
+		case !live:
+			if ok {
+				u.st.Members = removeMember(u.st.Members, m.Name)
+			}
+			missing = append(missing, x)
+		case p.Dead:
+			respawn = append(respawn, x)
+		case m.Digest != x.Digest && u.o.Recreate:
+			respawn = append(respawn, x)
+		case m.Digest != x.Digest:
+			u.res.Kept = append(u.res.Kept, x.Member.Name)
+			u.note("%s changed in the layout and keeps running as it was; `teamctl up --recreate` restarts it", x.Member.Name)
+		default:
+			u.res.Kept = append(u.res.Kept, x.Member.Name)
+			u.progress("%-16s %-8s pane %-4s pid %d (already running)", m.Name, m.Role, m.Pane, m.PID)
+		}
+	}
+	for _, m := range u.st.Members {
+		if !inLayout[m.Name] && m.Origin != state.OriginLead {
+			u.note("%s is no longer in the layout; it keeps running until `teamctl down`", m.Name)
+		}
+	}
+	u.st.LayoutPath, u.st.LayoutDigest = u.l.Path, u.l.Digest
+
+	if err := u.prepareTeammates(ctx, append(append([]launch.Launch{}, missing...), respawn...)); err != nil {
+		return err
+	}
+	if err := u.respawn(ctx, respawn); err != nil {
+		return err
+	}
+	if err := u.create(ctx, missing); err != nil {
+		return err
+	}
+	return state.Save(u.st)
+}
+
+func (u *upRun) note(format string, a ...any) {
+	n := fmt.Sprintf(format, a...)
+	u.res.Notes = append(u.res.Notes, n)
+	u.progress("note: %s", n)
+}
+
+// respawn relaunches members in their own panes (respawn-pane -k), then reads
+// their new pids.
+func (u *upRun) respawn(ctx context.Context, launches []launch.Launch) error {
+	if len(launches) == 0 {
+		return nil
+	}
+	var b tmux.Batch
+	for _, x := range launches {
+		m, _ := u.st.Member(x.Member.Name)
+		args := []string{"respawn-pane", "-k", "-t", m.Pane, "-c", tmux.EscapeFormat(x.Cwd)}
+		args = append(args, launch.EnvFlags(x.Env)...)
+		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
+	}
+	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
+		return fmt.Errorf("relaunch members: %w", err)
+	}
+	now := time.Now().UTC()
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, x := range launches {
+		m, _ := u.st.Member(x.Member.Name)
+		for _, p := range panes {
+			if p.ID == m.Pane {
+				if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", p.ID, p.PID, p.Window), now); err != nil {
+					return err
+				}
+			}
+		}
+		u.res.Respawned = append(u.res.Respawned, x.Member.Name)
+	}
+	return nil
+}
+
+// resumes reports whether x has a conversation Claude Code stored under its
+// session, which its launch then resumes.
+func (u *upRun) resumes(x launch.Launch) bool {
+	return x.SessionID != "" && u.st != nil && claudecode.SessionExists(u.st.ClaudeConfig, x.SessionID)
+}
+
+// argv is what x runs: its argv, or, when it resumes, the same with --resume
+// (Claude Code refuses a --session-id whose conversation exists: "Session ID
+// … is already in use").
+func (u *upRun) argv(x launch.Launch) []string {
+	if u.resumes(x) {
+		return launch.ResumeArgv(&state.Member{Role: x.Role, Argv: x.Argv})
+	}
+	return x.Argv
+}
+
+func removeMember(ms []state.Member, name string) []state.Member {
+	out := ms[:0]
+	for _, m := range ms {
+		if m.Name != name {
+			out = append(out, m)
+		}
+	}
+	return out
+}

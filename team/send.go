@@ -1,0 +1,90 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/state"
+)
+
+// send gives text to a member: a teammate finds it in its mailbox as a message
+// from team-lead (which starts a turn, as Claude Code's own lead does it); the
+// lead gets it typed into its pane by the supervisor while it is idle. It says
+// how the text went.
+func send(ctx context.Context, team, member, text string) (string, error) {
+	if strings.TrimSpace(text) == "" {
+		return "", errors.New("nothing to send: the text is empty")
+	}
+	st, err := loadRunning(team)
+	if err != nil {
+		return "", err
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return "", fmt.Errorf("team %s has no member %q", team, member)
+	}
+	ev, err := state.OpenEventLog(team)
+	if err != nil {
+		return "", err
+	}
+	defer ev.Close()
+	switch m.Role {
+	case state.RoleProcess:
+		return "", fmt.Errorf("%s is a plain process, not Claude Code: type into it with `teamctl answer %s KEYS...`", member, member)
+	case state.RoleLead:
+		if pid, _ := state.SupervisorPID(team); pid == 0 {
+			return "", fmt.Errorf("no supervisor runs for team %s to type into the lead when it is idle: `teamctl up` starts it", team)
+		}
+		if err := state.QueueForLead(team, text); err != nil {
+			return "", err
+		}
+		return "queued for the lead: typed into its pane when it is idle", nil
+	}
+	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, member)
+	if err != nil {
+		return "", err
+	}
+	if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
+		return "", fmt.Errorf("send to %s: %w", member, err)
+	}
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(text, time.Now())); err != nil {
+		return "", fmt.Errorf("send to %s: %w", member, err)
+	}
+	ev.Append(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: "from teamctl send: " + textsafe.Short(text, 200)})
+	return "left in its mailbox as a message from team-lead", nil
+}
+
+// inbox returns a member's mailbox; for the lead, the one teammates write to.
+func inbox(team, member string) ([]claudecode.Message, error) {
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return nil, fmt.Errorf("team %s has no member %q", team, member)
+	}
+	name := member
+	switch m.Role {
+	case state.RoleLead:
+		name = claudecode.LeadMailboxName
+	case state.RoleProcess:
+		return nil, fmt.Errorf("%s is a plain process, not Claude Code: it has no mailbox (`teamctl attach %s` shows its screen)", member, member)
+	}
+	p, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, name)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := claudecode.ReadMailbox(p)
+	if msgs == nil {
+		msgs = []claudecode.Message{}
+	}
+	return msgs, err
+}

@@ -1,0 +1,141 @@
+package team
+
+import (
+	"context"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Status is what `teamctl status --json` prints. Later versions add fields; they
+// never rename these.
+type Status struct {
+	Team       string           `json:"team"`
+	Socket     string           `json:"socket"`
+	Session    string           `json:"session"`
+	Layout     string           `json:"layout,omitempty"` // the layout file the team was brought up from
+	StoppedAt  *time.Time       `json:"stopped_at,omitempty"`
+	Supervisor SupervisorStatus `json:"supervisor"`
+	Members    []MemberStatus   `json:"members"`
+}
+
+// SupervisorStatus says whether the team's supervisor runs.
+type SupervisorStatus struct {
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+}
+
+// Stall is what a stalled member waits on.
+type Stall struct {
+	Pattern string    `json:"pattern"`
+	Line    string    `json:"line"`
+	Since   time.Time `json:"since"`
+	Excerpt string    `json:"excerpt,omitempty"`
+}
+
+// MemberStatus is one member in Status.
+type MemberStatus struct {
+	Name      string            `json:"name"`
+	Role      string            `json:"role"`
+	Pane      string            `json:"pane"`
+	PID       int               `json:"pid"`
+	State     state.MemberState `json:"state"`
+	ExitCode  *int              `json:"exit_code"`
+	Cwd       string            `json:"cwd"`
+	SessionID string            `json:"session_id"`
+	Restarts  int               `json:"restarts"`
+	StartedAt time.Time         `json:"started_at"`
+	Origin    string            `json:"origin"`            // layout, or lead for a teammate the lead spawned
+	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
+	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
+	Reason    string            `json:"reason,omitempty"`  // when failed
+	Request   *state.Request    `json:"request,omitempty"` // when waiting-approval
+	Result    string            `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
+}
+
+// getStatus is the one place a member's state is decided, for every view
+// (status and its watch, up's closing table, teams, completion): the team's
+// state.json, what its tmux server says of each pane (asked once; tmux is the
+// judge of running versus exited), and, while a supervisor runs, what it
+// knows (live.json: idle, stalled, waiting-approval, failed).
+func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
+	st, err := state.Load(team)
+	if err != nil {
+		return nil, err
+	}
+	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
+	byID := map[string]tmux.Pane{}
+	if st.Running() {
+		panes, err := srv.ListPanes(ctx)
+		if err != nil && !isNoServer(err) {
+			return nil, err
+		}
+		for _, p := range panes {
+			byID[p.ID] = p
+		}
+	}
+	s := statusOf(st, byID)
+	if pid, _ := state.SupervisorPID(team); pid != 0 && st.Running() {
+		s.Supervisor = SupervisorStatus{Running: true, PID: max(pid, 0)}
+		if live, err := state.ReadLive(team); err == nil {
+			applyLive(s, live)
+		}
+	}
+	return s, nil
+}
+
+// applyLive adds what the running supervisor knows: idle, stalled, failed.
+// tmux stays the judge of running versus exited.
+func applyLive(s *Status, live *state.Live) {
+	for i := range s.Members {
+		m := &s.Members[i]
+		lm := live.Members[m.Name]
+		if lm == nil || lm.Pane != m.Pane || (lm.PID != 0 && m.PID != 0 && lm.PID != m.PID) {
+			continue // about another pane, or a process since relaunched
+		}
+		if m.ExitCode == nil && m.State != state.StateRunning {
+			m.ExitCode = lm.ExitCode // tmux did not learn it; the supervisor did (the zombie's status)
+		}
+		switch {
+		case lm.State == state.StateFailed && m.State != state.StateRunning: // tmux first: a running pane is not failed
+			m.State, m.Reason, m.Since = state.StateFailed, lm.Reason, lm.Since
+		case m.State != state.StateRunning:
+		case lm.State == state.StateWaitingApproval:
+			m.State, m.Since, m.Request = state.StateWaitingApproval, lm.Since, lm.Request
+		case lm.State == state.StateStalled:
+			m.State, m.Since = state.StateStalled, lm.Since
+			m.Stall = &Stall{Pattern: lm.Pattern, Line: lm.Line, Since: lm.Since, Excerpt: lm.Excerpt}
+		case lm.State == state.StateIdle:
+			m.State, m.Since, m.Result = state.StateIdle, lm.Since, lm.Result
+		case lm.State == state.StateRunning:
+			m.Since = lm.Since
+		}
+	}
+}
+
+// statusOf combines the state with what tmux says of each pane.
+func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
+	s := &Status{Team: st.Team, Socket: st.Socket, Session: st.Session, Layout: st.LayoutPath, StoppedAt: st.StoppedAt, Members: []MemberStatus{}}
+	for _, m := range st.Members {
+		ms := MemberStatus{
+			Name: m.Name, Role: m.Role, Pane: m.Pane, PID: m.PID, State: state.StateExited,
+			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin,
+		}
+		if ms.Origin == "" {
+			ms.Origin = state.OriginLayout
+		}
+		if p, ok := byID[m.Pane]; ok {
+			if p.PID > 0 {
+				ms.PID = p.PID
+			}
+			if p.Dead {
+				ms.ExitCode = p.DeadStatus
+			} else {
+				ms.State = state.StateRunning
+			}
+		}
+		s.Members = append(s.Members, ms)
+	}
+	return s
+}

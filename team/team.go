@@ -1,0 +1,118 @@
+// Package team holds a team's lifecycle, the verbs a person runs: Up (plan,
+// worktrees, panes on the team's private tmux server, state), and, on a team
+// opened by name (Open), Status, Down, Attach, Answer, Approve/Deny, Send,
+// Inbox, Tasks, Restart, and starting or stopping its supervisor. It meets
+// the supervising daemon (package supervisor) only through the team's state
+// folder (package state) and its tmux server: neither imports the other, so
+// the team outlives its supervisor and either can be replaced.
+package team
+
+import (
+	"context"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Team is one team, opened by name: its state folder and its tmux server.
+type Team struct {
+	Name    string
+	tmuxBin string
+}
+
+// Open opens the team called name, which must have state (state.ErrNotFound
+// otherwise). tmuxBin is the tmux program ("" for tmux from PATH).
+func Open(ctx context.Context, name, tmuxBin string) (*Team, error) {
+	if _, err := state.Dir(name); err != nil {
+		return nil, err // an invalid name says so
+	}
+	if _, err := state.Load(name); err != nil {
+		return nil, err
+	}
+	return &Team{Name: name, tmuxBin: tmuxBin}, nil
+}
+
+// State is the team's state as it is now on disk.
+func (t *Team) State() (*state.Team, error) { return state.Load(t.Name) }
+
+// Server is the team's private tmux server.
+func (t *Team) Server() *tmux.Server {
+	return &tmux.Server{Socket: state.SocketName(t.Name), Bin: t.tmuxBin}
+}
+
+// Status is every member's state: the one place it is decided (see getStatus).
+func (t *Team) Status(ctx context.Context) (*Status, error) {
+	return getStatus(ctx, t.Name, t.tmuxBin)
+}
+
+// Down stops the team (see down).
+func (t *Team) Down(ctx context.Context, o DownOptions) (*DownResult, error) {
+	o.TmuxBin = t.tmuxBin
+	return down(ctx, t.Name, o)
+}
+
+// Attach selects member's pane for attaching (see prepareAttach).
+func (t *Team) Attach(ctx context.Context, member string) (*Attachment, error) {
+	return prepareAttach(ctx, t.Name, member, t.tmuxBin)
+}
+
+// Answer sends keys to a member's pane and records it (see answer).
+func (t *Team) Answer(ctx context.Context, member string, keys []string) error {
+	return answer(ctx, t.Name, member, keys, t.tmuxBin)
+}
+
+// Approve lets a teammate run the tool it asked about; requestID "" is its
+// pending request. It returns the request answered.
+func (t *Team) Approve(ctx context.Context, member, requestID string) (string, error) {
+	return answerPermission(ctx, t.Name, member, requestID, true, "")
+}
+
+// Deny refuses a teammate's permission request, with reason ("" for the
+// default one).
+func (t *Team) Deny(ctx context.Context, member, requestID, reason string) (string, error) {
+	return answerPermission(ctx, t.Name, member, requestID, false, reason)
+}
+
+// Send gives text to a member and says how it went (see send).
+func (t *Team) Send(ctx context.Context, member, text string) (string, error) {
+	return send(ctx, t.Name, member, text)
+}
+
+// Inbox is a member's Claude Code mailbox (the lead's: the one teammates
+// write to).
+func (t *Team) Inbox(member string) ([]claudecode.Message, error) { return inbox(t.Name, member) }
+
+// Tasks are the team's Claude Code tasks, by id.
+func (t *Team) Tasks() ([]claudecode.Task, error) {
+	st, err := t.State()
+	if err != nil {
+		return nil, err
+	}
+	return claudecode.ReadTasks(st.ClaudeConfig, st.ClaudeTeam)
+}
+
+// Restart relaunches a layout member in its pane and returns its new pid
+// (see restartMember).
+func (t *Team) Restart(ctx context.Context, member string) (int, error) {
+	return restartMember(ctx, t.Name, member, t.tmuxBin)
+}
+
+// SupervisorPID is the pid of the team's running supervisor, 0 when none runs.
+func (t *Team) SupervisorPID() (int, error) { return state.SupervisorPID(t.Name) }
+
+// StartSupervisor starts `exe supervise` for the team in the background,
+// unless one runs; it returns the supervisor's pid and whether it started it.
+func (t *Team) StartSupervisor(exe string) (pid int, started bool, err error) {
+	if pid, _ := state.SupervisorPID(t.Name); pid != 0 {
+		return pid, false, nil
+	}
+	pid, err = startSupervisor(exe, t.Name)
+	return pid, err == nil, err
+}
+
+// StopSupervisor ends the team's supervisor and waits until it is gone.
+func (t *Team) StopSupervisor(ctx context.Context, timeout time.Duration) error {
+	return StopSupervisor(ctx, t.Name, timeout)
+}

@@ -1,0 +1,444 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// UpOptions tune Up.
+type UpOptions struct {
+	TmuxBin        string        // "" = tmux from PATH
+	ClaudeOverride string        // TEAMCTL_CLAUDE: the program to launch instead of claude.command
+	Recreate       bool          // restart members whose launch changed
+	LayoutChange   bool          // a team up from another layout file follows this one
+	ConfigWait     time.Duration // how long the lead gets to write its team config (default 5s)
+	Width, Height  int           // size of a new session's window (default 200x50)
+	Progress       io.Writer     // one line per member as it comes up; nil for none
+	Teamctl        string        // this teamctl's path, which Claude Code's hooks call ("" for no hooks)
+}
+
+// UpResult says what Up did.
+type UpResult struct {
+	Team      *state.Team
+	Started   []string // members launched in a new pane
+	Respawned []string // members relaunched in their pane (exited, or changed with --recreate)
+	Kept      []string // members left running
+	Notes     []string // things a person should know
+}
+
+// SocketName is the team's private tmux socket (state.SocketName: derived
+// from the team's name, never read from state).
+func SocketName(team string) string { return state.SocketName(team) }
+
+// CheckSocket says when the team's socket path (under TMUX_TMPDIR) is too
+// long for a Unix socket, which tmux would report only as a server that is
+// not running.
+func CheckSocket(team string) error { return tmux.CheckSocketPath(SocketName(team)) }
+
+const idFormat = "#{pane_id}\x1f#{pane_pid}\x1f#{window_id}"
+
+// Up brings the team of layout l up on its private tmux server, or completes it
+// when it is already up: running members are left alone, missing ones started.
+func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) {
+	if o.ConfigWait == 0 {
+		o.ConfigWait = 5 * time.Second
+	}
+	if _, err := tmux.CheckVersion(ctx, o.TmuxBin); err != nil {
+		return nil, err
+	}
+	if err := CheckSocket(l.Team); err != nil {
+		return nil, err
+	}
+	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
+	if err != nil {
+		return nil, err
+	}
+	progs.Teamctl = o.Teamctl
+	// A layout's own --settings must be readable before anything is made
+	// (worktrees, a server): Plan merges teamctl's hooks into it.
+	if err := launch.CheckSettings(l); err != nil {
+		return nil, err
+	}
+	unlock, err := state.Lock(ctx, l.Team)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	u := &upRun{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &UpResult{}}
+	prev, err := state.Load(l.Team)
+	if err != nil && !errors.Is(err, state.ErrNotFound) {
+		return nil, err
+	}
+	// The team's server is found by its socket and its panes by id: a session
+	// renamed by hand is still the team's, never a reason to start another.
+	panes, err := u.srv.ListPanes(ctx)
+	if err != nil && !isNoServer(err) {
+		return nil, err
+	}
+	alive := len(panes) > 0
+	if alive && (prev == nil || !prev.Running()) {
+		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
+	}
+	if alive && !o.LayoutChange && !o.Recreate && prev.LayoutPath != "" && !sameFile(prev.LayoutPath, l.Path) {
+		// Same team name, another file: most likely two layouts that picked the
+		// same name, and reconciling would turn one team into the other.
+		return nil, fmt.Errorf("team %s is up from %s, not from %s: `teamctl up %s --layout-change` makes the team follow this file (members it does not name keep running until down; --recreate also restarts the changed ones), or give this layout another team name", l.Team, prev.LayoutPath, l.Path, l.Path)
+	}
+	var known []state.Worktree
+	if prev != nil {
+		known = prev.Worktrees
+	}
+	wl, wts, err := u.prepareWorktrees(ctx, known)
+	if err != nil {
+		if len(wts) > len(known) {
+			recordWorktrees(prev, l, wts)
+		}
+		return nil, err
+	}
+	u.l, u.wts = wl, wts
+	if alive {
+		err = u.reconcile(ctx, prev)
+	} else {
+		err = u.start(ctx)
+	}
+	u.res.Team = u.st
+	return u.res, err
+}
+
+// sameFile reports whether two layout paths name the same file: equal once
+// cleaned and symlinks resolved (a file that is gone is compared as written).
+func sameFile(a, b string) bool {
+	resolve := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	return resolve(a) == resolve(b)
+}
+
+type upRun struct {
+	l      *layouts.Layout
+	o      UpOptions
+	progs  launch.Programs
+	srv    *tmux.Server
+	res    *UpResult
+	st     *state.Team
+	target string           // the team's session, exactly (its id once the server runs)
+	wts    []state.Worktree // the worktrees teamctl made, for state
+}
+
+// recordWorktrees saves the worktrees made by an up that failed later, so
+// that clean knows them as teamctl's.
+func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) {
+	st := prev
+	if st == nil {
+		now := time.Now().UTC()
+		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: state.SocketName(l.Team),
+			SocketPath: state.SocketPath(l.Team), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
+	}
+	st.Worktrees = wts
+	state.Save(st)
+}
+
+func (u *upRun) progress(format string, a ...any) {
+	if u.o.Progress != nil {
+		fmt.Fprintf(u.o.Progress, format+"\n", a...)
+	}
+}
+
+func (u *upRun) configDir() string {
+	getenv := func(name string) string { return launch.LookupEnv(u.l, u.l.Lead, name, os.Getenv) }
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(getenv("HOME"), ".claude")
+}
+
+// start starts a new server: the lead first, then (once the lead's team config
+// exists, since teammates cannot reach the lead without it) everyone else.
+func (u *upRun) start(ctx context.Context) error {
+	now := time.Now().UTC()
+	leadSession := claudecode.NewSessionID()
+	plan, err := launch.Plan(u.l, u.progs, leadSession)
+	if err != nil {
+		return err
+	}
+	state.ClearLive(u.l.Team)
+	u.st = &state.Team{
+		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
+		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
+		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
+		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
+	}
+
+	w, h := u.o.Width, u.o.Height
+	if w <= 0 {
+		w = 200
+	}
+	if h <= 0 {
+		h = 50
+	}
+	if min := 3*len(plan) + 2; h < min && u.l.Arrangement != "windows" {
+		h = min // every stacked pane needs a line and a border
+	}
+	lead := plan[0]
+	u.target = tmux.SessionTarget(u.l.Team) // made just below, under this name
+	var b tmux.Batch
+	b.Add("start-server")
+	b.Add("set-option", "-g", "remain-on-exit", "on")
+	b.Add("set-option", "-g", "pane-border-status", "top")
+	b.Add("set-option", "-g", "pane-border-format", " #{?@teamctl-member,#{@teamctl-member},#{pane_title}} ")
+	args := []string{"new-session", "-d", "-s", u.l.Team, "-n", lead.Member.Name,
+		"-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", tmux.EscapeFormat(lead.Cwd)}
+	args = append(args, launch.EnvFlags(lead.Env)...)
+	args = append(args, "-P", "-F", idFormat)
+	b.Add(append(args, tmux.CommandArgs(lead.Argv)...)...)
+	// new-session's -e also lands in the session's environment, which every later
+	// pane inherits: take the lead's own settings back out, and leave there only
+	// the team's env, which teammates the lead spawns itself must get.
+	sessionEnv := launch.SessionEnv(u.l)
+	keep := map[string]bool{}
+	for _, kv := range sessionEnv {
+		name, val, _ := strings.Cut(kv, "=")
+		keep[name] = true
+		b.Add("set-environment", "-t", u.target, name, val)
+	}
+	for _, kv := range lead.Env {
+		if name, _, _ := strings.Cut(kv, "="); !keep[name] {
+			b.Add("set-environment", "-u", "-t", u.target, name)
+		}
+	}
+	if u.l.Arrangement == "main-vertical" {
+		b.Add("set-option", "-w", "-t", u.target+":", "main-pane-width", "30%")
+	}
+	out, err := u.srv.StartBatch(ctx, &b)
+	if err != nil {
+		u.srv.KillServer(context.WithoutCancel(ctx))
+		return fmt.Errorf("start the team's tmux server: %w", err)
+	}
+	if len(out) != 1 {
+		u.srv.KillServer(context.WithoutCancel(ctx))
+		return fmt.Errorf("start the team's tmux server: unexpected output %q", out)
+	}
+	if err := u.record(lead, out[0], time.Now().UTC()); err != nil {
+		return err
+	}
+	u.res.Started = append(u.res.Started, lead.Member.Name)
+	if err := state.Save(u.st); err != nil {
+		return err
+	}
+
+	rest := plan[1:]
+	if err := u.prepareTeammates(ctx, rest); err != nil {
+		return err
+	}
+	return u.create(ctx, rest)
+}
+
+// prepareTeammates makes sure the lead's team config exists, then leaves each
+// teammate's prompt in its mailbox, where Claude Code delivers it as the first
+// turn (not for one that resumes its conversation).
+func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) error {
+	var mates []launch.Launch
+	for _, x := range launches {
+		if x.Role == state.RoleTeammate {
+			mates = append(mates, x)
+		}
+	}
+	if len(mates) == 0 {
+		return nil
+	}
+	cfgPath, err := claudecode.TeamConfigPath(u.st.ClaudeConfig, u.st.ClaudeTeam)
+	if err != nil {
+		return err
+	}
+	if !claudecode.TeamConfigReady(cfgPath) {
+		// Teammates cannot start before it: the longest wait of a fresh up.
+		u.progress("waiting up to %s for the lead's team config (teammates need it)…", u.o.ConfigWait)
+	}
+	wctx, cancel := context.WithTimeout(ctx, u.o.ConfigWait)
+	err = claudecode.WaitTeamConfig(wctx, cfgPath)
+	cancel()
+	if err != nil {
+		// A placeholder, which a Claude Code lead that is only slow takes over
+		// under the same name when it gets there (one naming the lead's own
+		// process would send it to another team).
+		written, werr := claudecode.EnsureTeamConfig(u.st.ClaudeConfig, u.st.ClaudeTeam, u.st.ClaudeLeadSession(), u.l.Lead.Cwd, time.Now())
+		if werr != nil {
+			return fmt.Errorf("write the team config teammates need: %w", werr)
+		}
+		if written {
+			note := fmt.Sprintf("the lead wrote no team config within %s; wrote a placeholder at %s", u.o.ConfigWait, cfgPath)
+			u.res.Notes = append(u.res.Notes, note)
+			u.progress("note: %s", note)
+		}
+	}
+	for _, x := range mates {
+		if x.Member.Prompt == "" || u.resumes(x) {
+			continue // a resumed conversation has had its prompt
+		}
+		inbox, err := claudecode.InboxPath(u.st.ClaudeConfig, u.st.ClaudeTeam, x.Member.Name)
+		if err != nil {
+			return err
+		}
+		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(x.Member.Prompt, time.Now()))
+		cancel()
+		if err != nil {
+			return fmt.Errorf("give %s its prompt: %w", x.Member.Name, err)
+		}
+	}
+	return nil
+}
+
+// create opens a pane for each launch in one tmux invocation, then names and
+// colours them in a second (their IDs are known only then), then saves state.
+func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
+	if len(launches) == 0 {
+		return u.decorate(ctx)
+	}
+	leadPane := ""
+	if lead, ok := u.st.Member(u.l.Lead.Name); ok {
+		leadPane = lead.Pane
+	}
+	var b tmux.Batch
+	for _, x := range launches {
+		var args []string
+		if u.l.Arrangement == "windows" || leadPane == "" {
+			args = []string{"new-window", "-d", "-t", u.target + ":", "-n", x.Member.Name}
+		} else {
+			// -f splits the whole window, so the new pane comes last and the
+			// teammates keep the layout's order.
+			args = []string{"split-window", "-d", "-h", "-f", "-t", leadPane}
+		}
+		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
+		args = append(args, launch.EnvFlags(x.Env)...)
+		args = append(args, "-P", "-F", idFormat)
+		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
+		if u.l.Arrangement != "windows" && leadPane != "" {
+			// Re-spread after every split so the next one always has room.
+			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
+		}
+	}
+	out, err := u.runCreate(ctx, &b, launches)
+	if err != nil {
+		return err
+	}
+	started := time.Now().UTC() // each member's own start: after the lead's, after the config wait
+	for i, x := range launches {
+		if err := u.record(x, out[i], started); err != nil {
+			return err
+		}
+		u.res.Started = append(u.res.Started, x.Member.Name)
+	}
+	if err := state.Save(u.st); err != nil {
+		return err
+	}
+	return u.decorate(ctx)
+}
+
+// runCreate runs a batch of pane creations. When tmux stops part-way, the panes
+// it did create are found by their command and recorded, so `down` can end them.
+func (u *upRun) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.Launch) ([]string, error) {
+	out, err := u.srv.RunBatch(ctx, b)
+	if err == nil && len(out) != len(launches) {
+		err = fmt.Errorf("tmux printed %d pane IDs for %d new panes", len(out), len(launches))
+	}
+	if err != nil {
+		for i, line := range out {
+			if i < len(launches) {
+				_ = u.record(launches[i], line, time.Now().UTC())
+			}
+		}
+		_ = state.Save(u.st)
+		return nil, fmt.Errorf("create panes: %w", err)
+	}
+	return out, nil
+}
+
+// record notes a launched member in the state, from tmux's "pane pid window" line.
+func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
+	f := strings.Split(line, "\x1f")
+	if len(f) != 3 {
+		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
+	}
+	pid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
+	}
+	m := state.Member{
+		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: f[0], Window: f[2], PID: pid,
+		SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart,
+		Digest: x.Digest, StartedAt: now,
+	}
+	if old, ok := u.st.Member(m.Name); ok {
+		m.Restarts = old.Restarts
+		*old = m
+	} else {
+		u.st.Members = append(u.st.Members, m)
+	}
+	u.st.UpdatedAt = now
+	u.progress("%-16s %-8s pane %-4s pid %d", m.Name, m.Role, m.Pane, m.PID)
+	return nil
+}
+
+// decorate titles every member's pane with its name, colours its border, and
+// leaves the lead's pane selected, in one tmux invocation.
+func (u *upRun) decorate(ctx context.Context) error {
+	var b tmux.Batch
+	colors := map[string]string{}
+	for _, m := range u.l.All() {
+		colors[m.Name] = m.Color
+	}
+	var leadPane string
+	for _, m := range u.st.Members {
+		b.Add("select-pane", "-t", m.Pane, "-T", m.Name)
+		b.Add("set-option", "-p", "-t", m.Pane, "@teamctl-member", m.Name)
+		if c := tmuxColour(colors[m.Name]); c != "" {
+			b.Add("set-option", "-p", "-t", m.Pane, "pane-border-style", "fg="+c)
+			b.Add("set-option", "-p", "-t", m.Pane, "pane-active-border-style", "fg="+c+",bold")
+		}
+		if m.Role == state.RoleLead {
+			leadPane = m.Pane
+		}
+	}
+	if leadPane != "" {
+		if u.l.Arrangement != "windows" {
+			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
+		}
+		b.Add("select-window", "-t", leadPane)
+		b.Add("select-pane", "-t", leadPane)
+	}
+	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
+		return fmt.Errorf("name the panes: %w", err)
+	}
+	return nil
+}
+
+// tmuxColour maps Claude Code's colour names to tmux's.
+func tmuxColour(c string) string {
+	switch c {
+	case "purple":
+		return "magenta"
+	case "orange":
+		return "colour208"
+	case "pink":
+		return "colour213"
+	}
+	return c
+}
