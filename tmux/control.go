@@ -31,6 +31,8 @@ type Control struct {
 	stdin io.WriteCloser
 	notes chan Notification
 
+	kick chan struct{} // a command was sent: stop gathering output, read its reply
+
 	mu      sync.Mutex
 	pending []chan reply // replies arrive in the order commands were sent
 	closed  bool
@@ -66,7 +68,7 @@ func (s *Server) Control(ctx context.Context, target string) (*Control, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
-	c := &Control{cmd: cmd, stdin: stdin, notes: make(chan Notification, ControlBuffer), done: make(chan struct{})}
+	c := &Control{cmd: cmd, stdin: stdin, notes: make(chan Notification, ControlBuffer), done: make(chan struct{}), kick: make(chan struct{}, 1)}
 	attached := make(chan struct{})
 	go c.read(stdout, attached)
 	select {
@@ -119,6 +121,10 @@ func (c *Control) Command(ctx context.Context, args ...string) ([]string, error)
 	if werr != nil {
 		return nil, fmt.Errorf("tmux control client: %w", werr)
 	}
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -146,6 +152,10 @@ func (c *Control) Close() error {
 	}
 	c.mu.Unlock()
 	select {
+	case c.kick <- struct{}{}: // a reader gathering output reads on, to the end
+	default:
+	}
+	select {
 	case <-c.done:
 	case <-time.After(2 * time.Second):
 		c.cmd.Process.Kill()
@@ -157,7 +167,8 @@ func (c *Control) Close() error {
 // Coalesce is how long the reader lets pane output pile up once it has read
 // all there was: tmux writes one %output line per write, and waking for each
 // line of a busy team costs far more than the lines. The first output after a
-// quiet spell is still read at once, so stall detection loses nothing.
+// quiet spell is still read at once, so stall detection loses nothing; and a
+// command's reply is read at once too (see gather).
 var Coalesce = 20 * time.Millisecond
 
 // read parses tmux's output until it ends. Output is handed on as one
@@ -176,6 +187,8 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 	}
 	pending := map[string][]byte{}
 	var order []string
+	wait := time.NewTimer(time.Hour)
+	wait.Stop()
 	flush := func() {
 		for _, id := range order {
 			c.notes <- Notification{Kind: "output", Pane: id, Data: pending[id]}
@@ -199,7 +212,7 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 			}
 			if br.Buffered() == 0 {
 				flush()
-				time.Sleep(Coalesce) // let the next writes gather (see Coalesce)
+				c.gather(wait) // let the next writes gather (see Coalesce)
 			}
 			continue
 		}
@@ -252,6 +265,17 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 	c.mu.Unlock()
 	close(c.notes)
 	close(c.done)
+}
+
+// gather lets output pile up for Coalesce, or less when a command is sent
+// meanwhile: a reply is never held up for the sake of output.
+func (c *Control) gather(t *time.Timer) {
+	t.Reset(Coalesce)
+	select {
+	case <-t.C:
+	case <-c.kick:
+		t.Stop()
+	}
 }
 
 func (c *Control) deliver(lines []string, isErr bool) {

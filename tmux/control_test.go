@@ -187,3 +187,48 @@ func TestControlReplyHoldingGuardLines(t *testing.T) {
 		t.Errorf("next command: %q %v", lines, err)
 	}
 }
+
+// TestControlReplyNotHeldByGatheringOutput: while a pane prints steadily the
+// reader lets output gather for Coalesce between reads; a command sent
+// meanwhile gets its reply at once, not after the gathering.
+func TestControlReplyNotHeldByGatheringOutput(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	dir, err := os.MkdirTemp("", "ctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	old := Coalesce
+	Coalesce = 10 * time.Minute // far longer than the test's deadline
+	t.Cleanup(func() { Coalesce = old })
+	s := &Server{Socket: "ctlgather"}
+	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "/bin/sh", "-c", "while :; do echo tick; sleep 0.01; done")
+	if _, err := s.StartBatch(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Control(ctx, "=w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := 0; i < 3; i++ {
+		select {
+		case n := <-c.Notes(): // the reader gathers after each batch of output
+			if n.Kind != "output" {
+				i--
+			}
+		case <-ctx.Done():
+			t.Fatal("no output")
+		}
+		lines, err := c.Command(ctx, "display-message", "-p", "reply-%d")
+		if err != nil || len(lines) != 1 {
+			t.Fatalf("a command while output gathers: %q %v", lines, err)
+		}
+	}
+}

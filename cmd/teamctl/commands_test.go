@@ -298,13 +298,13 @@ func TestArrangements(t *testing.T) {
 }
 
 // TestDemoComesUpWithoutClaude: `teamctl demo` without a terminal brings the
-// stand-in team up and says how to attach.
+// stand-in team up and says how to attach and how to watch it with top.
 func TestDemoComesUpWithoutClaude(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.Extra = append(e.Extra, "PATH=/usr/bin:/bin")
 	r := e.MustRun("demo")
-	if !strings.Contains(r.Stdout, "teamctl attach lead --team demo") {
+	if !strings.Contains(r.Stdout, "teamctl attach lead --team demo") || !strings.Contains(r.Stdout, "teamctl top --team demo") {
 		t.Errorf("demo output:\n%s", r.Stdout)
 	}
 	s := getStatus(t, e, "demo")

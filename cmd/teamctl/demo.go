@@ -34,10 +34,10 @@ func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 				return err
 			}
 			if noAttach || !io.InteractiveTTY() {
-				fmt.Fprintf(io.Out, "\nNot attaching (no terminal). Step in with: teamctl attach lead --team %s\nStop it with: teamctl down --team %s\n", l.Team, l.Team)
+				fmt.Fprintf(io.Out, "\nNot attaching (no terminal). Watch and answer the whole team with: teamctl top --team %s\nStep in with: teamctl attach lead --team %s\nStop it with: teamctl down --team %s\n", l.Team, l.Team, l.Team)
 				return nil
 			}
-			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Stop the demo with: teamctl down --team %s\n", l.Team)
+			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Then watch and answer the whole team with: teamctl top --team %s\nStop the demo with: teamctl down --team %s\n", l.Team, l.Team)
 			t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
 			if err != nil {
 				return err

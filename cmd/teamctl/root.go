@@ -57,6 +57,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newHookCmd(io),
 		newCleanCmd(io, g),
 		newRestartCmd(io, g),
+		newTopCmd(io, g),
 		newVersionCmd(io),
 	)
 	// Made now rather than by Execute, so that they get examples and usage errors too.
@@ -72,7 +73,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		// --team only where a command acts on one team: elsewhere it is an
 		// unknown flag, not a flag silently ignored.
 		switch c.Name() {
-		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart":
+		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart", "top":
 			c.Flags().StringVar(&g.team, "team", "", "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)")
 			c.RegisterFlagCompletionFunc("team", completeTeams)
 		case "clean":

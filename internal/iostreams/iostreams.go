@@ -40,6 +40,9 @@ func (s *IO) InteractiveTTY() bool {
 	return s.tty && ok && isTerminal(f)
 }
 
+// ColorOn reports whether output gets colour.
+func (s *IO) ColorOn() bool { return s.color }
+
 // Color wraps text in an ANSI colour when colour is on. code is an SGR number.
 func (s *IO) Color(code, text string) string {
 	if !s.color {

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/cockpit"
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+func newTopCmd(io *iostreams.IO, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use: "top",
+		Example: `  teamctl top
+  teamctl top --team demo`,
+		Short: "One live screen of the team: every member, what it waits on, act with one key",
+		Long: `One live screen of the team: every member with its state, for how long and
+what it waits on (whoever waits for you first), the bottom of the selected
+member's pane, its worktree, and the team's latest events. Act with one key:
+y/n answer a stalled prompt, enter presses Enter, a/d approve or deny a
+permission request, s sends a message, t attaches (detach to come back), r
+restarts (after a y), tab follows the next team that is up, b turns the bell off, ? lists
+them all, q quits. Each action is the command's own (answer, approve, deny,
+send, attach, restart) and is recorded in the team's events as it is.
+
+It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !io.InteractiveTTY() {
+				return fmt.Errorf("teamctl top needs a terminal on its standard input and output; to watch a team from a script or a pipe, use `teamctl status -w`")
+			}
+			ctx := cmd.Context()
+			name, err := team.Find(ctx, g.team, g.tmuxBin)
+			if err != nil && g.team == "" && os.Getenv("TEAMCTL_TEAM") == "" {
+				// Several teams up: start with the first; tab goes on to the next.
+				if up, lerr := (cockpit.Teamctl{TmuxBin: g.tmuxBin}).UpTeams(ctx); lerr == nil && len(up) > 1 {
+					name, err = up[0], nil
+				}
+			}
+			if err != nil {
+				return err
+			}
+			t, err := team.Open(ctx, name, g.tmuxBin)
+			if err == nil {
+				_, err = t.Status(ctx)
+			}
+			if err != nil {
+				return err // say it here, not inside a full screen
+			}
+			return cockpit.Run(ctx, cockpit.RunOptions{Team: name, TmuxBin: g.tmuxBin, In: io.In, Out: io.Out,
+				Color: io.ColorOn(), Nested: tmux.Nested()})
+		},
+	}
+}

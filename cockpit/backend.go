@@ -1,0 +1,154 @@
+package cockpit
+
+// This file is the only one of the cockpit that knows where teamctl's verbs
+// and its team-folder contract live (packages team and state): moving them
+// changes this file alone.
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
+)
+
+// The team's status and events, as `teamctl status --json` and `events --json`
+// have them.
+type (
+	Status           = team.Status
+	SupervisorStatus = team.SupervisorStatus
+	Member           = team.MemberStatus
+	Stall            = team.Stall
+	Request          = state.Request
+	Event            = state.Event
+)
+
+// Teamctl is the Backend and the Source of a real teamctl: the functions its
+// commands call, so that every action of the cockpit is the command's own code
+// path and lands in events.jsonl as the command's does.
+type Teamctl struct {
+	TmuxBin string // "" for tmux from PATH
+}
+
+var (
+	_ Backend = Teamctl{}
+	_ Source  = Teamctl{}
+)
+
+// UpTeams are the teams that are up, by name.
+func (t Teamctl) UpTeams(ctx context.Context) ([]string, error) {
+	ts, err := team.List(ctx, t.TmuxBin)
+	if err != nil {
+		return nil, err
+	}
+	var up []string
+	for _, s := range ts {
+		if s.Up {
+			up = append(up, s.Team)
+		}
+	}
+	return up, nil
+}
+
+// Status is `teamctl status` (GetStatus: the one place a member's state is
+// decided), with the worktrees teamctl made for the members.
+func (t Teamctl) Status(ctx context.Context, name string) (*Snapshot, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	s, err := tm.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap := &Snapshot{Status: s, Taken: time.Now(), Worktrees: map[string]Worktree{}}
+	if st, err := state.Load(name); err == nil {
+		for _, w := range st.Worktrees {
+			snap.Worktrees[w.Member] = Worktree{Path: w.Path, Branch: w.Branch}
+		}
+	}
+	return snap, nil
+}
+
+// TailEvents follows the team's events from about the last back bytes on.
+func (t Teamctl) TailEvents(team string, back int64) (EventReader, error) {
+	return state.TailEvents(team, back)
+}
+
+// StateDir is the team's state folder, whose files the feed watches.
+func (t Teamctl) StateDir(team string) (string, error) { return state.Dir(team) }
+
+// Answer is `teamctl answer`. Keys that went out but could not be recorded are
+// a NotRecordedError: sent, and not to be sent again.
+func (t Teamctl) Answer(ctx context.Context, name, member string, keys ...string) error {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return err
+	}
+	err = tm.Answer(ctx, member, keys)
+	var nr *team.NotRecordedError
+	if errors.As(err, &nr) {
+		return &NotRecordedError{Err: nr.Err}
+	}
+	return err
+}
+
+// Approve is `teamctl approve MEMBER`.
+func (t Teamctl) Approve(ctx context.Context, name, member string) (string, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return tm.Approve(ctx, member, "")
+}
+
+// Deny is `teamctl deny MEMBER [--reason TEXT]`.
+func (t Teamctl) Deny(ctx context.Context, name, member, reason string) (string, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return tm.Deny(ctx, member, "", reason)
+}
+
+// Send is `teamctl send MEMBER TEXT`.
+func (t Teamctl) Send(ctx context.Context, name, member, text string) (string, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return tm.Send(ctx, member, text)
+}
+
+// Restart is `teamctl restart MEMBER`.
+func (t Teamctl) Restart(ctx context.Context, name, member string) (int, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	return tm.Restart(ctx, member)
+}
+
+// Attach is `teamctl attach MEMBER`: the member's pane is selected now (within
+// a deadline), and the command returned attaches until the person detaches,
+// so it runs under ctx alone.
+func (t Teamctl) Attach(ctx context.Context, name, member string) (*exec.Cmd, string, error) {
+	pctx, cancel := context.WithTimeout(ctx, actionTimeout)
+	defer cancel()
+	tm, err := t.open(pctx, name)
+	if err != nil {
+		return nil, "", err
+	}
+	a, err := tm.Attach(pctx, member)
+	if err != nil {
+		return nil, "", err
+	}
+	return a.Cmd(ctx, ""), a.Prefix, nil
+}
+
+// open opens the team called name (each action opens it anew: state changes).
+func (t Teamctl) open(ctx context.Context, name string) (*team.Team, error) {
+	return team.Open(ctx, name, t.TmuxBin)
+}

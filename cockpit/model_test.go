@@ -1,0 +1,562 @@
+package cockpit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// fake is the Backend and the Feed of a model under test: it records every
+// call, as the command it stands for would be run.
+type fake struct {
+	mu       sync.Mutex
+	calls    []string
+	teams    []string
+	err      error // what the actions return
+	answered error
+}
+
+func (f *fake) record(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+}
+
+func (f *fake) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+func (f *fake) UpTeams(context.Context) ([]string, error) { return f.teams, nil }
+func (f *fake) Answer(_ context.Context, team, member string, keys ...string) error {
+	f.record("answer %s %s %s", team, member, strings.Join(keys, " "))
+	if f.answered != nil {
+		return f.answered
+	}
+	return f.err
+}
+func (f *fake) Approve(_ context.Context, team, member string) (string, error) {
+	f.record("approve %s %s", team, member)
+	return "perm-1", f.err
+}
+func (f *fake) Deny(_ context.Context, team, member, reason string) (string, error) {
+	f.record("deny %s %s %q", team, member, reason)
+	return "perm-1", f.err
+}
+func (f *fake) Send(_ context.Context, team, member, text string) (string, error) {
+	f.record("send %s %s %q", team, member, text)
+	return "left in its mailbox", f.err
+}
+func (f *fake) Restart(_ context.Context, team, member string) (int, error) {
+	f.record("restart %s %s", team, member)
+	return 4242, f.err
+}
+func (f *fake) Attach(_ context.Context, team, member string) (*exec.Cmd, string, error) {
+	f.record("attach %s %s", team, member)
+	return exec.Command("true"), "C-b", f.err
+}
+func (f *fake) Follow(team string) { f.record("follow %s", team) }
+func (f *fake) Focus(pane string)  { f.record("focus %s", pane) }
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func newModel(t *testing.T, f *fake, color bool) *Model {
+	t.Helper()
+	m := New(Options{Team: "alpha", Backend: f, Feed: f, Color: color, Bell: true, Now: func() time.Time { return t0 }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m
+}
+
+// do runs a command the way the program would, feeding what it returns back
+// to the model (batches too); it returns the messages that were not the
+// model's to handle (tea.QuitMsg, the output of tea.Raw, an exec).
+func do(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, do(t, m, c)...)
+		}
+	case tea.QuitMsg, tea.RawMsg:
+		out = append(out, msg)
+	default:
+		if strings.Contains(fmt.Sprintf("%T", msg), "execMsg") {
+			return append(out, msg) // the program would suspend itself here
+		}
+		_, next := m.Update(msg)
+		out = append(out, do(t, m, next)...)
+	}
+	return out
+}
+
+func press(t *testing.T, m *Model, keys ...string) []tea.Msg {
+	t.Helper()
+	var out []tea.Msg
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "up":
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		default:
+			r := []rune(k)[0]
+			msg = tea.KeyPressMsg{Code: r, Text: k}
+		}
+		_, cmd := m.Update(msg)
+		out = append(out, do(t, m, cmd)...)
+	}
+	return out
+}
+
+func typeText(t *testing.T, m *Model, text string) {
+	t.Helper()
+	for _, r := range text {
+		_, cmd := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		do(t, m, cmd)
+	}
+}
+
+// team is a status of five members: a lead at work, an idle teammate, one
+// stalled at a yes/no prompt for 10s, one waiting 5s for approval of a Bash
+// command, and a failed process.
+func teamSnap() *Snapshot {
+	code := 1
+	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
+		{Name: "idler", Role: "teammate", Origin: "layout", Pane: "%1", State: "idle", Since: t0.Add(-90 * time.Second), Result: "done with it"},
+		{Name: "asker", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled", Restarts: 2,
+			Stall: &Stall{Pattern: "yes-no", Line: "Overwrite? (y/n)", Since: t0.Add(-10 * time.Second)}},
+		{Name: "perms", Role: "teammate", Origin: "lead", Pane: "%3", State: "waiting-approval",
+			Request: &Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Description: "Clean the build", Since: t0.Add(-5 * time.Second)}},
+		{Name: "web", Role: "process", Origin: "layout", Pane: "%4", State: "failed", ExitCode: &code, Reason: "exited 6 times within 2m0s; not restarting"},
+	}}, Worktrees: map[string]Worktree{"asker": {Path: "/src/.teamctl/worktrees/alpha/asker", Branch: "teamctl/alpha/asker"}}}
+}
+
+func look(t *testing.T, m *Model, s *Snapshot) []tea.Msg {
+	t.Helper()
+	_, cmd := m.Update(StatusMsg{Team: s.Team, Snap: s})
+	return do(t, m, cmd)
+}
+
+func view(m *Model) string { return m.View().Content }
+
+// rows are the table's rows as shown: the lines after the header, up to the rule.
+func rows(m *Model) []string {
+	lines := strings.Split(view(m), "\n")
+	var out []string
+	for _, l := range lines[2:] {
+		if strings.HasPrefix(l, "──") {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestWhoeverWaitsForAPersonComesFirst(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	look(t, m, teamSnap())
+	got := rows(m)
+	want := []struct{ name, rest string }{
+		{"asker", `stalled +10s +2 "Overwrite\? \(y/n\)"`},
+		{"perms", `spawned +waiting-approval +5s +0 Bash: rm -rf build`},
+		{"web", `process +failed +- +0 exited 6 times`},
+		{"lead", `lead +working +3m +0`},
+		{"idler", `teammate +idle +1m +0`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !regexp.MustCompile(`^[> ] ` + w.name + ` .*` + w.rest).MatchString(got[i]) {
+			t.Errorf("row %d = %q, want %s then %s", i, got[i], w.name, w.rest)
+		}
+	}
+	if !strings.HasPrefix(got[0], "> asker") {
+		t.Errorf("the first row is not the one selected at the start: %q", got[0])
+	}
+	if v := view(m); !strings.Contains(v, "2 waiting for you") {
+		t.Errorf("title does not count who waits:\n%s", v)
+	}
+}
+
+func TestKeysActThroughTheCommandsFunctions(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	// asker is selected (first): y, n and enter answer it as `teamctl answer` does.
+	press(t, m, "y", "n", "enter")
+	press(t, m, "j") // perms, waiting for approval
+	press(t, m, "a")
+	press(t, m, "d")
+	typeText(t, m, "not now")
+	press(t, m, "enter")
+	press(t, m, "s")
+	typeText(t, m, "look at the logs")
+	press(t, m, "enter")
+	press(t, m, "j", "j") // lead
+	press(t, m, "r", "y")
+	press(t, m, "r", "x") // a restart not confirmed
+	out := press(t, m, "t")
+	var acts []string
+	for _, c := range f.Calls() {
+		if !strings.HasPrefix(c, "focus") && !strings.HasPrefix(c, "follow") {
+			acts = append(acts, c)
+		}
+	}
+	want := []string{
+		"answer alpha asker y Enter",
+		"answer alpha asker n Enter",
+		"answer alpha asker Enter",
+		"approve alpha perms",
+		`deny alpha perms "not now"`,
+		`send alpha perms "look at the logs"`,
+		"restart alpha lead",
+		"attach alpha lead",
+	}
+	if !slices.Equal(acts, want) {
+		t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(acts, "\n"), strings.Join(want, "\n"))
+	}
+	if len(out) != 1 || !strings.Contains(fmt.Sprintf("%T", out[0]), "execMsg") {
+		t.Errorf("t did not suspend the program to attach: %#v", out)
+	}
+	if v := view(m); !strings.Contains(v, "attached to lead; detach (C-b d) to come back") {
+		t.Errorf("no word of the attachment:\n%s", v)
+	}
+	m.Update(detachedMsg{member: "lead"})
+	if v := view(m); !strings.Contains(v, "back from lead") || !strings.Contains(v, "> lead") {
+		t.Errorf("back from attaching, the table is not shown with lead selected:\n%s", v)
+	}
+}
+
+func TestKeysRefuseWhatTheMemberIsNotWaitingFor(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	press(t, m, "j", "j", "j") // lead, working
+	press(t, m, "y", "n", "enter", "a", "d")
+	press(t, m, "k", "k") // perms: spawned by the lead
+	press(t, m, "r", "y")
+	press(t, m, "k") // asker: stalled, no request
+	press(t, m, "a")
+	press(t, m, "j", "j") // web, a process: no mailbox
+	press(t, m, "s")
+	for _, c := range f.Calls() {
+		if !strings.HasPrefix(c, "focus") && !strings.HasPrefix(c, "follow") {
+			t.Errorf("acted although the member was not waiting for it: %s", c)
+		}
+	}
+	if v := view(m); !strings.Contains(v, "web is a plain process, not Claude Code") {
+		t.Errorf("no reason given:\n%s", v)
+	}
+}
+
+func TestActionOutcomesAreShown(t *testing.T) {
+	f := &fake{err: errors.New("team alpha has no member \"asker\"")}
+	m := newModel(t, f, false)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
+	look(t, m, teamSnap())
+	press(t, m, "y")
+	if v := view(m); !strings.Contains(v, `team alpha has no member "asker"`) {
+		t.Errorf("an action's error is not shown:\n%s", v)
+	}
+	f.err, f.answered = nil, &NotRecordedError{Err: errors.New("read-only file system")}
+	press(t, m, "y")
+	if v := view(m); !strings.Contains(v, "sent y Enter to asker; warning:") || !strings.Contains(v, "read-only file system") {
+		t.Errorf("an answer sent but not recorded is not told as such:\n%s", v)
+	}
+	f.answered = nil
+	press(t, m, "j", "a")
+	if v := view(m); !strings.Contains(v, "approved perms's request perm-1") {
+		t.Errorf("approve's outcome:\n%s", v)
+	}
+	press(t, m, "d", "esc")
+	if v := view(m); !strings.Contains(v, "deny cancelled") {
+		t.Errorf("esc did not cancel deny:\n%s", v)
+	}
+	if c := f.Calls(); slices.ContainsFunc(c, func(s string) bool { return strings.HasPrefix(s, "deny") }) {
+		t.Errorf("a cancelled deny was sent: %v", c)
+	}
+}
+
+func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	press(t, m, "j", "j", "j") // lead
+	s := teamSnap()
+	s.Members[2].State, s.Members[2].Stall = "running", nil // asker answered: no longer first
+	look(t, m, s)
+	if got := rows(m); !strings.HasPrefix(got[2], "> lead") {
+		t.Errorf("the selection did not stay on lead:\n%s", strings.Join(got, "\n"))
+	}
+	var focus []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "focus") {
+			focus = append(focus, c)
+		}
+	}
+	if !slices.Equal(focus, []string{"focus %2", "focus %3", "focus %4", "focus %0"}) {
+		t.Errorf("the feed was told to focus %v", focus)
+	}
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%0", Lines: []string{"✻ Claude Code", "", "compiling the world", "", ""}})
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%1", Lines: []string{"SOMEONE ELSE'S SCREEN"}})
+	v := view(m)
+	if !strings.Contains(v, "│ compiling the world") || strings.Contains(v, "SOMEONE ELSE") {
+		t.Errorf("the detail does not show the selected member's pane:\n%s", v)
+	}
+	// The feed is told at once, in order, not by commands that the program
+	// runs in any order: two quick moves leave it on the second member.
+	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	if c := f.Calls(); c[len(c)-1] != "focus %3" || c[len(c)-2] != "focus %4" {
+		t.Errorf("two moves up from lead told the feed %v, want focus %%4 then %%3", c)
+	}
+	press(t, m, "G") // asker, last now: its worktree and branch
+	if v := view(m); !strings.Contains(v, "asker · pane %2 · branch teamctl/alpha/asker · worktree /src/.teamctl/worktrees/alpha/asker") {
+		t.Errorf("the detail does not name asker's worktree and branch:\n%s", v)
+	}
+}
+
+func TestEventsAreShownOneLineEachVisible(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	look(t, m, teamSnap())
+	code := 1
+	m.Update(EventsMsg{Team: "alpha", Events: []Event{
+		{Time: t0, Member: "asker", Kind: "stall", Pattern: "yes-no", Line: "Overwrite?\x1b[2J (y/n)"},
+		{Time: t0, Member: "web", Kind: "exit", ExitCode: &code},
+		{Time: t0, Member: "perms", Kind: "message", Detail: "line one\nline two\x07\u202e"},
+		{Time: t0, Member: "asker", Kind: "answer", Keys: []string{"y", "Enter"}, Detail: "by a person (teamctl answer)"},
+	}})
+	m.Update(EventsMsg{Team: "beta", Events: []Event{{Time: t0, Member: "x", Kind: "OTHER-TEAM"}}})
+	v := view(m)
+	for _, want := range []string{
+		`asker stall "Overwrite?\x1b[2J (y/n)"`,
+		"web exit exit 1",
+		`perms message line one\nline two\a\u202e`,
+		"asker answer y Enter by a person (teamctl answer)",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("feed lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "OTHER-TEAM") {
+		t.Errorf("another team's events are shown:\n%s", v)
+	}
+	if strings.ContainsAny(v, "\x1b\x07\u202e") {
+		t.Errorf("a control character reached the screen: %q", v)
+	}
+	// asker's own last events are in its detail too.
+	if n := strings.Count(v, "answer y Enter by a person"); n != 2 {
+		t.Errorf("asker's answer shows %d times, want in the feed and in its detail:\n%s", n, v)
+	}
+}
+
+func TestScreenTextIsMadeVisible(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Members[2].Stall.Line = "Delete \x1b]0;pwned\x07? (y/n)"
+	look(t, m, s)
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%2", Lines: []string{"evil \x1b[31mred\x1b[0m \u202eend"}})
+	v := view(m)
+	if strings.ContainsAny(v, "\x1b\x07\u202e") {
+		t.Errorf("a control character reached the screen: %q", v)
+	}
+	if !strings.Contains(v, `evil \x1b[31mred\x1b[0m \u202eend`) {
+		t.Errorf("the pane's text is not shown made visible:\n%s", v)
+	}
+}
+
+func TestColourOnlyWithColour(t *testing.T) {
+	plain := newModel(t, &fake{}, false)
+	look(t, plain, teamSnap())
+	if v := view(plain); strings.Contains(v, "\x1b[") {
+		t.Errorf("escape sequences without colour (NO_COLOR): %q", v)
+	}
+	color := newModel(t, &fake{}, true)
+	look(t, color, teamSnap())
+	v := view(color)
+	if !strings.Contains(v, "\x1b[") {
+		t.Errorf("no colour with colour on:\n%s", v)
+	}
+	if ansi.Strip(v) != view(plain) {
+		t.Errorf("with colour the text differs:\n%s\nwithout:\n%s", ansi.Strip(v), view(plain))
+	}
+}
+
+func TestFitsTheTerminalAndScrollsManyMembers(t *testing.T) {
+	s := teamSnap()
+	for i := range 35 {
+		s.Members = append(s.Members, Member{Name: fmt.Sprintf("mate-%02d", i), Role: "teammate", Origin: "layout", Pane: fmt.Sprintf("%%%d", i+5), State: "running", StartedAt: t0})
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 50}, {40, 10}} {
+		m := newModel(t, &fake{}, true)
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		look(t, m, s)
+		check := func(when string) {
+			lines := strings.Split(view(m), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d %s: %d lines", size[0], size[1], when, len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d %s: a line of %d cells: %q", size[0], size[1], when, w, ansi.Strip(l))
+				}
+			}
+			if !strings.Contains(ansi.Strip(view(m)), "> "+m.sel) {
+				t.Errorf("%dx%d %s: the selected row (%s) is not on screen:\n%s", size[0], size[1], when, m.sel, ansi.Strip(view(m)))
+			}
+		}
+		check("at the top")
+		for range 30 {
+			press(t, m, "j")
+		}
+		check("30 rows down")
+		if m.sel != "mate-25" { // five before the mates
+			t.Errorf("%dx%d: 30 rows down is %s", size[0], size[1], m.sel)
+		}
+		press(t, m, "G")
+		check("at the end")
+		if size[1] >= 14 && !strings.Contains(view(m), "of 40)") {
+			t.Errorf("%dx%d: no word of the rows out of sight:\n%s", size[0], size[1], ansi.Strip(view(m)))
+		}
+	}
+}
+
+func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
+	rang := func(out []tea.Msg) []string {
+		var r []string
+		for _, o := range out {
+			if raw, ok := o.(tea.RawMsg); ok {
+				r = append(r, fmt.Sprint(raw.Msg))
+			}
+		}
+		return r
+	}
+	m := newModel(t, &fake{}, false)
+	if r := rang(look(t, m, teamSnap())); len(r) != 0 {
+		t.Errorf("rang for those already waiting when top started: %q", r)
+	}
+	s := teamSnap()
+	s.Members[0].State = "stalled"
+	s.Members[0].Stall = &Stall{Line: "Continue?", Since: t0}
+	if r := rang(look(t, m, s)); !slices.Equal(r, []string{"\a"}) {
+		t.Errorf("a new waiter rang %q, want BEL", r)
+	}
+	if r := rang(look(t, m, s)); len(r) != 0 {
+		t.Errorf("the same waiter rang again: %q", r)
+	}
+	press(t, m, "b")
+	s.Members[1].State = "stalled"
+	s.Members[1].Stall = &Stall{Line: "Continue?", Since: t0}
+	if r := rang(look(t, m, s)); len(r) != 0 {
+		t.Errorf("rang with the bell off: %q", r)
+	}
+	if !strings.Contains(view(m), "bell off") {
+		t.Errorf("the bell's state is not shown:\n%s", view(m))
+	}
+	// OSC 9 where the terminal shows notifications: who, and on what, made visible.
+	o := New(Options{Team: "alpha", Backend: &fake{}, Feed: &fake{}, Bell: true, Notify: "osc9", Now: func() time.Time { return t0 }})
+	look(t, o, teamSnap())
+	s = teamSnap()
+	s.Members[0].State = "stalled"
+	s.Members[0].Stall = &Stall{Line: "Go on\x07\x1b\\?", Since: t0}
+	r := rang(look(t, o, s))
+	if want := ansi.Notify(`teamctl alpha: lead waits: "Go on\a\x1b\\?"`); !slices.Equal(r, []string{want}) {
+		t.Errorf("OSC 9: %q, want %q", r, want)
+	}
+}
+
+func TestTabFollowsTheNextTeam(t *testing.T) {
+	f := &fake{teams: []string{"alpha", "beta"}}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	press(t, m, "tab")
+	if c := f.Calls(); !slices.Contains(c, "follow beta") {
+		t.Fatalf("tab did not follow beta: %v", c)
+	}
+	look(t, m, teamSnap()) // a late look at alpha
+	if v := view(m); !strings.Contains(v, "team beta (2 of 2 up") || strings.Contains(v, "asker") {
+		t.Errorf("after tab:\n%s", v)
+	}
+	f.teams = []string{"beta"}
+	press(t, m, "tab")
+	if v := view(m); !strings.Contains(v, "no other team is up") {
+		t.Errorf("tab with one team up:\n%s", v)
+	}
+}
+
+func TestHelpAndQuit(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	look(t, m, teamSnap())
+	press(t, m, "?")
+	v := view(m)
+	for _, k := range []string{"y / n", "enter", "approve", "deny", "send", "attach", "restart", "tab", "bell", "q "} {
+		if !strings.Contains(v, k) {
+			t.Errorf("help lacks %q:\n%s", k, v)
+		}
+	}
+	press(t, m, "x")
+	if strings.Contains(view(m), "y / n") {
+		t.Errorf("a key did not close the help")
+	}
+	out := press(t, m, "q")
+	if len(out) != 1 || out[0] != (tea.QuitMsg{}) {
+		t.Errorf("q: %#v", out)
+	}
+}
+
+func TestATeamThatCannotBeLookedAt(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	look(t, m, teamSnap())
+	m.Update(StatusMsg{Team: "alpha", Err: errors.New("state.json: \x1b[2J bad")})
+	v := view(m)
+	if !strings.Contains(v, `cannot look at team alpha: state.json: \x1b[2J bad`) || !strings.Contains(v, "asker") {
+		t.Errorf("the error with the last look:\n%s", v)
+	}
+	s := teamSnap()
+	now := t0
+	s.StoppedAt = &now
+	look(t, m, s)
+	if v := view(m); !strings.Contains(v, "DOWN since") {
+		t.Errorf("a team down:\n%s", v)
+	}
+}
+
+func TestRequestTarget(t *testing.T) {
+	for _, c := range []struct{ input, desc, want string }{
+		{`{"command":"ls -la","description":"List"}`, "List", "ls -la"},
+		{`{"file_path":"/src/a.go","old_string":"x"}`, "", "/src/a.go"},
+		{`{"url":"https://example.com"}`, "", "https://example.com"},
+		{`{"command":"echo \"a very long`, "", `echo "a very long…`},
+		{`{"other":1}`, "Do a thing", "Do a thing"},
+		{"", "", ""},
+	} {
+		if got := requestTarget("T", c.input, c.desc); got != c.want {
+			t.Errorf("requestTarget(%q, %q) = %q, want %q", c.input, c.desc, got, c.want)
+		}
+	}
+}
