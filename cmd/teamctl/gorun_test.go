@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,26 +24,22 @@ func goRunCopy(t *testing.T, e *testenv.Env, build string) string {
 	return copyTeamctl(t, e, filepath.Join(build, "b001", "exe", "teamctl"))
 }
 
-// copyTeamctl copies the test's teamctl to rel under a temp dir.
+// copyTeamctl copies the test's teamctl to rel under a temp dir. cp does the
+// writing: a write descriptor open in this (parallel) test process would be
+// inherited by any child forked meanwhile and make exec of the copy fail with
+// "text file busy" (ETXTBSY, golang/go#22315).
 func copyTeamctl(t *testing.T, e *testenv.Env, rel string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	in, err := os.Open(e.Bin)
-	if err != nil {
-		t.Fatal(err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "cp", "--", e.Bin, p).CombinedOutput(); err != nil {
+		t.Fatalf("cp %s: %v: %s", e.Bin, err, out)
 	}
-	defer in.Close()
-	out, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if err := os.Chmod(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p
