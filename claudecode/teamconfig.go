@@ -235,6 +235,44 @@ func TeamConfigReady(path string) bool {
 	return json.Unmarshal(data, &obj) == nil && obj != nil
 }
 
+// TeamLockStale is how old Claude Code lets the lock on a team's config.json
+// (config.json.lock, a directory proper-lockfile makes and its holder touches
+// every 5 s) get before it takes it for one left behind: proper-lockfile's
+// default, 10 s (read in 2.1.332's code).
+const TeamLockStale = 10 * time.Second
+
+// WaitTeamConfigUnlocked waits, up to ctx, until no fresh lock sits on the
+// team config at path: none, or one older than TeamLockStale. A lead that
+// restarts (--resume) takes its team's config over under that lock, trying
+// for about a second; finding it held, it claims a team under another name
+// instead. A SIGKILL (a reboot, an OOM kill) that strikes while a member
+// writes the config leaves the lock behind, fresh for 10 s (seen, 2.1.332).
+// The lock is not removed: nothing says whose it is. It reports whether it
+// had to wait.
+func WaitTeamConfigUnlocked(ctx context.Context, path string) (waited bool, err error) {
+	lock := path + ".lock"
+	for {
+		fi, err := os.Lstat(lock)
+		if err != nil {
+			return waited, nil // none (or none we can see, as for Claude Code)
+		}
+		// A margin past the limit: Claude Code compares with its own clock reading.
+		left := time.Until(fi.ModTime().Add(TeamLockStale + 500*time.Millisecond))
+		if left <= 0 {
+			return waited, nil
+		}
+		waited = true
+		// Looked at again at least every 250 ms: a holder that ends removes it.
+		t := time.NewTimer(min(left, 250*time.Millisecond))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return waited, fmt.Errorf("lock %s still held: %w", lock, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
 // maxTeamConfig is the largest config.json ClaimedTeam reads: Claude Code's
 // are a few KiB; anything far larger is not one.
 const maxTeamConfig = 1 << 20

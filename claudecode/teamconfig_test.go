@@ -122,6 +122,57 @@ func TestWaitTeamConfig(t *testing.T) {
 	}
 }
 
+// TestWaitTeamConfigUnlocked: a lock on the config that Claude Code would
+// still take for held holds `up` back until it would take it for left over;
+// an old one, none, or one its holder removes does not; one kept fresh runs
+// into the deadline. The lock is never removed.
+func TestWaitTeamConfigUnlocked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.json")
+	lock := p + ".lock"
+	if waited, err := WaitTeamConfigUnlocked(context.Background(), p); waited || err != nil {
+		t.Errorf("no lock: waited %v, %v", waited, err)
+	}
+
+	os.Mkdir(lock, 0o700)
+	old := time.Now().Add(-TeamLockStale - time.Second)
+	os.Chtimes(lock, old, old)
+	if waited, err := WaitTeamConfigUnlocked(context.Background(), p); waited || err != nil {
+		t.Errorf("a lock left long ago: waited %v, %v", waited, err)
+	}
+
+	// Stale for Claude Code in a moment: waited for until it is.
+	nearly := time.Now().Add(-TeamLockStale)
+	os.Chtimes(lock, nearly, nearly)
+	if waited, err := WaitTeamConfigUnlocked(context.Background(), p); !waited || err != nil {
+		t.Errorf("a lock stale in a moment: waited %v, %v", waited, err)
+	}
+	if fi, err := os.Lstat(lock); err != nil || time.Since(fi.ModTime()) <= TeamLockStale {
+		t.Errorf("returned while Claude Code would still take the lock for held (%v), or removed it (%v)", fi.ModTime(), err)
+	}
+
+	// Fresh (a deadline well inside its 10 s): its holder removing it ends the wait.
+	now := time.Now()
+	os.Chtimes(lock, now, now)
+	ctx, cancel := context.WithTimeout(context.Background(), TeamLockStale-2*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := WaitTeamConfigUnlocked(ctx, p); done <- err }()
+	os.Remove(lock)
+	if err := <-done; err != nil {
+		t.Errorf("the holder removed its lock, still waiting: %v", err)
+	}
+
+	os.Mkdir(lock, 0o700)
+	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if waited, err := WaitTeamConfigUnlocked(ctx, p); !waited || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), lock) {
+		t.Errorf("a fresh lock past the deadline: waited %v, %v", waited, err)
+	}
+	if _, err := os.Lstat(lock); err != nil {
+		t.Errorf("the lock was removed: %v", err)
+	}
+}
+
 // TestPlaceholderTeamConfigNamesNoProcess: teamctl's own config names a
 // leadProcess that is gone (no process can have NoPID; its start time matches
 // nothing) in this machine's pid space, which a starting Claude Code lead

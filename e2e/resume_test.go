@@ -209,7 +209,9 @@ func (w *world) waitClaude(name string, old int) (memberStatus, []string) {
 
 // TestLostTeamResumesEveryConversation: a lead and a layout teammate each take a turn
 // carrying a marker word; the team's tmux server, supervisor and every process
-// are SIGKILLed; `teamctl up` with the same layout resumes both: the lead runs
+// are SIGKILLed, Claude Code's lock on the team's config left behind fresh (as
+// when the kill strikes while a member writes it); `teamctl up` with the same
+// layout resumes both: the lead runs
 // --resume <its session> in the same Claude Code team (one team folder, its
 // config naming the lead's session), the teammate --resume <its session> with
 // its identity; the next turn each takes (a `send`) reaches the model with
@@ -241,6 +243,17 @@ func TestLostTeamResumesEveryConversation(t *testing.T) {
 	oldMate, _ := w.status().member("mate")
 
 	w.reboot()
+	// The reboot struck while a member wrote the team's config: Claude Code's
+	// lock on it (a directory, proper-lockfile's) is left behind, fresh.
+	lock := filepath.Join(w.e.ClaudeDir, "teams", claudeTeam, "config.json.lock")
+	if fi, err := os.Lstat(lock); err == nil {
+		t.Logf("a lock left by the reboot, %s old", time.Since(fi.ModTime()))
+	} else if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if now := time.Now(); os.Chtimes(lock, now, now) != nil {
+		t.Fatal("touch the lock")
+	}
 	r := w.e.MustRun("up", layout)
 	if !strings.Contains(r.Stdout, "resumed: lead, mate; started afresh: none") {
 		t.Errorf("up of the lost team said:\n%s%s", r.Stdout, r.Stderr)
