@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/safefile"
 )
@@ -42,7 +43,7 @@ func TakeSupervisorLock(team string) (*SupervisorLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("supervisor lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flockExclusive(f); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			pid, _ := SupervisorPID(team)
@@ -53,6 +54,26 @@ func TakeSupervisorLock(team string) (*SupervisorLock, error) {
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return &SupervisorLock{f: f}, nil
+}
+
+// probeGrace is how long TakeSupervisorLock keeps trying a lock it finds
+// held: SupervisorPID probes with a shared lock held for microseconds (`up`
+// polls it every 5 ms while the supervisor starts, `status` reads it), and a
+// probe must not make a starting supervisor think another one runs (seen: "the
+// team already has a supervisor (pid 0)"). A supervisor holds it for its life.
+const probeGrace = 250 * time.Millisecond
+
+// flockExclusive takes f's flock exclusively without blocking on a holder,
+// trying again over probeGrace while a probe may be what holds it.
+func flockExclusive(f *os.File) error {
+	deadline := time.Now().Add(probeGrace)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Millisecond) // a probe's lock lasts microseconds
+	}
 }
 
 // Release lets the lock go (as the process's end would).
