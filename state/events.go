@@ -104,16 +104,7 @@ func OpenEventLog(team string) (*EventLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := safefile.Open(filepath.Join(dir, "events.lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open event log: %w", err)
-	}
-	l := &EventLog{team: team, path: filepath.Join(dir, "events.jsonl"), lock: lock}
-	if l.f, err = safefile.Open(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("open event log: %w", err)
-	}
-	return l, nil
+	return openEventLog(team, dir)
 }
 
 // OpenTeamEventLog opens the event log of a team that has state, and never
@@ -135,6 +126,11 @@ func OpenTeamEventLog(team string) (*EventLog, error) {
 		return nil, err
 	}
 	// O_CREATE makes files, never the folder: gone by now, this fails.
+	return openEventLog(team, dir)
+}
+
+// openEventLog opens (creating) the event log and its lock file in dir.
+func openEventLog(team, dir string) (*EventLog, error) {
 	lock, err := safefile.Open(filepath.Join(dir, "events.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open event log: %w", err)
