@@ -241,23 +241,33 @@ func TeamConfigReady(path string) bool {
 // default, 10 s (read in 2.1.332's code).
 const TeamLockStale = 10 * time.Second
 
+// TeamLockPatience is how long teamctl holds a lead's start back for a lock
+// on its team's config that something keeps fresh: after that it starts the
+// lead anyway (and follows whatever team it claims).
+const TeamLockPatience = 15 * time.Second
+
+// TeamLockFresh is how much longer the lock on the team config at path stays
+// fresh for Claude Code, now being now: 0 when there is none or it is stale
+// already. A margin past TeamLockStale: Claude Code reads its own clock.
+func TeamLockFresh(path string, now time.Time) time.Duration {
+	fi, err := os.Lstat(path + ".lock")
+	if err != nil {
+		return 0 // none (or none we can see, as for Claude Code)
+	}
+	return max(fi.ModTime().Add(TeamLockStale+500*time.Millisecond).Sub(now), 0)
+}
+
 // WaitTeamConfigUnlocked waits, up to ctx, until no fresh lock sits on the
 // team config at path: none, or one older than TeamLockStale. A lead that
-// restarts (--resume) takes its team's config over under that lock, trying
-// for about a second; finding it held, it claims a team under another name
-// instead. A SIGKILL (a reboot, an OOM kill) that strikes while a member
-// writes the config leaves the lock behind, fresh for 10 s (seen, 2.1.332).
-// The lock is not removed: nothing says whose it is. It reports whether it
-// had to wait.
+// starts (--resume or --session-id) takes its team's config over under that
+// lock, trying for about a second; finding it held, it claims a team under
+// another name instead. A SIGKILL (a reboot, an OOM kill) that strikes while a
+// member writes the config leaves the lock behind, fresh for 10 s (seen,
+// 2.1.328 and 2.1.332). The lock is not removed: nothing says whose it is. It
+// reports whether it had to wait.
 func WaitTeamConfigUnlocked(ctx context.Context, path string) (waited bool, err error) {
-	lock := path + ".lock"
 	for {
-		fi, err := os.Lstat(lock)
-		if err != nil {
-			return waited, nil // none (or none we can see, as for Claude Code)
-		}
-		// A margin past the limit: Claude Code compares with its own clock reading.
-		left := time.Until(fi.ModTime().Add(TeamLockStale + 500*time.Millisecond))
+		left := TeamLockFresh(path, time.Now())
 		if left <= 0 {
 			return waited, nil
 		}
@@ -267,7 +277,7 @@ func WaitTeamConfigUnlocked(ctx context.Context, path string) (waited bool, err 
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return waited, fmt.Errorf("lock %s still held: %w", lock, ctx.Err())
+			return waited, fmt.Errorf("lock %s still held: %w", path+".lock", ctx.Err())
 		case <-t.C:
 		}
 	}

@@ -323,9 +323,12 @@ func (a *agent) promptAt(ctx context.Context, question, path string) {
 	if err != nil {
 		a.println("stand-in: prompt-at: " + err.Error())
 	}
+	// The time just before the question is written: nothing can see it
+	// earlier, so a latency measured from it is never below the truth.
+	at := time.Now()
 	fmt.Fprint(a.out, question+" ")
 	if f != nil {
-		_, err = f.WriteString(time.Now().Format(time.RFC3339Nano) + "\n")
+		_, err = f.WriteString(at.Format(time.RFC3339Nano) + "\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -348,7 +348,10 @@ func TestScriptLinesForever(t *testing.T) {
 	}
 }
 
-func TestScriptPromptAtWritesTheTimeAfterThePrompt(t *testing.T) {
+// TestScriptPromptAtWritesTheTimeBeforeThePrompt: the time prompt-at records
+// is taken before the question is written (nothing sees it earlier: a latency
+// measured from it is never below the truth) and reaches the file after it.
+func TestScriptPromptAtWritesTheTimeBeforeThePrompt(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "prompts.log")
 	if err := os.WriteFile(file, []byte("earlier\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -397,8 +400,8 @@ func TestScriptPromptAtWritesTheTimeAfterThePrompt(t *testing.T) {
 		if err != nil {
 			t.Fatalf("line %q: %v", lines[i+1], err)
 		}
-		if stamp.Before(p.at.Round(0)) {
-			t.Errorf("prompt %d: time %v is before the prompt was written (%v)", i+1, stamp, p.at)
+		if stamp.After(p.at.Round(0)) {
+			t.Errorf("prompt %d: time %v is after the prompt was seen (%v)", i+1, stamp, p.at)
 		}
 	}
 }

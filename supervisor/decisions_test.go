@@ -385,3 +385,48 @@ func TestRelaunchedElsewhereIsNoExit(t *testing.T) {
 		t.Errorf("web after the relaunch: %+v", got)
 	}
 }
+
+// TestLeadRestartWaitsForClaudeCodesLock: a lead killed while it wrote its
+// team's config leaves Claude Code's lock behind; its restart is put off
+// until Claude Code would take the lock for stale (10.5 s after its mtime),
+// else the new lead would claim a team under another name. One kept fresh
+// holds it back for claudecode.TeamLockPatience at most. Without a lock the
+// restart comes after the usual 1 s.
+func TestLeadRestartWaitsForClaudeCodesLock(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		lockAge time.Duration // -1: no lock; negative ages are in the future (kept fresh)
+		restart time.Duration // when after the exit the lead runs again
+	}{
+		{"no lock", -1, time.Second},
+		{"left 4s before the exit", 4 * time.Second, claudecode.TeamLockStale + 500*time.Millisecond - 4*time.Second},
+		{"stale already", 20 * time.Second, time.Second},
+		{"kept fresh", -time.Hour, time.Second + claudecode.TeamLockPatience},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, "always"}, member{"web", state.RoleProcess, "never"})
+			lead, _ := w.s.st.Member("lead")
+			lead.SessionID = w.s.st.LeadSessionID
+			if c.lockAge != -1 {
+				cfg, err := claudecode.TeamConfigPath(w.s.st.ClaudeConfig, claudecode.LeadTeamName(lead.SessionID))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(cfg+".lock", 0o700); err != nil {
+					t.Fatal(err)
+				}
+				at := w.clock.Now().Add(-c.lockAge)
+				os.Chtimes(cfg+".lock", at, at)
+			}
+			w.exit("lead", "", "9")
+			w.advance(c.restart - 10*time.Millisecond)
+			if n := len(w.events(state.EventRestart, "lead")); n != 0 {
+				t.Fatalf("the lead restarted before %s", c.restart)
+			}
+			w.advance(20 * time.Millisecond)
+			if n := len(w.events(state.EventRestart, "lead")); n != 1 {
+				t.Fatalf("%d restarts of the lead %s after its exit, want 1", n, c.restart)
+			}
+		})
+	}
+}

@@ -56,7 +56,7 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 		return
 	}
 	m, ok := s.st.Member(w.member)
-	if !ok {
+	if !ok || s.putOffForTeamLock(w, m) {
 		return
 	}
 	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
@@ -104,6 +104,42 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	s.saveLive()
 	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
 	s.leadStarted(m)
+}
+
+// putOffForTeamLock puts a Claude Code lead's restart off while Claude Code's
+// lock on its team's config is fresh: left by the lead itself when it was
+// killed while writing the config, it would make the new lead claim a team
+// under another name (claudecode.WaitTeamConfigUnlocked; seen in e2e under
+// load, 2.1.328). The restart comes again once the lock is stale for Claude
+// Code, or after claudecode.TeamLockPatience anyway. It reports whether it put
+// the restart off.
+func (s *daemon) putOffForTeamLock(w *paneWatch, m *state.Member) bool {
+	if m.Role != state.RoleLead || m.SessionID == "" {
+		return false
+	}
+	cfg, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, claudecode.LeadTeamName(m.SessionID))
+	if err != nil {
+		return false
+	}
+	now := s.clock.Now()
+	left := claudecode.TeamLockFresh(cfg, now)
+	switch {
+	case left == 0:
+	case w.lockWaitSince.IsZero():
+		w.lockWaitSince = now
+		s.log.Info("restart waits for Claude Code's lock on the team's config", "member", m.Name, "lock", cfg+".lock", "for", left)
+	case now.Sub(w.lockWaitSince) >= claudecode.TeamLockPatience:
+		s.log.Warn("restarting although Claude Code's lock on the team's config is still fresh", "member", m.Name, "lock", cfg+".lock")
+		left = 0
+	}
+	if left == 0 {
+		w.lockWaitSince = time.Time{}
+		return false
+	}
+	id := w.id
+	wait := min(left, claudecode.TeamLockPatience-now.Sub(w.lockWaitSince))
+	w.restartTimer = s.clock.AfterFunc(wait, func() { s.restart <- id })
+	return true
 }
 
 // leadStarted has the team the lead claims looked at once m, when it is the

@@ -60,9 +60,10 @@ type paneWatch struct {
 	screen             string
 	exits              []time.Time
 	restartTimer       timer
-	exitPID            string // the process whose exit was handled last
-	statusTries        int    // asks for an exit status tmux did not have yet
-	rechecked          bool   // the settle look since the pane became stalled or idle was taken
+	lockWaitSince      time.Time // a lead's restart put off for Claude Code's lock since
+	exitPID            string    // the process whose exit was handled last
+	statusTries        int       // asks for an exit status tmux did not have yet
+	rechecked          bool      // the settle look since the pane became stalled or idle was taken
 }
 
 type capture struct {

@@ -289,26 +289,21 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	return u.create(ctx, rest)
 }
 
-// teamLockWait is how long up waits for a lock on the lead's team config that
-// is kept fresh (a process of the team's still running, somehow) before it
-// goes on regardless.
-const teamLockWait = 15 * time.Second
-
 // waitTeamLock holds a resuming lead back while Claude Code's lock on its
 // team's config, left by the SIGKILL that lost the team, is fresh: the lead
 // would find its team held and claim one under another name
-// (claudecode.WaitTeamConfigUnlocked). A lock still fresh after teamLockWait
-// is noted and the lead started anyway; teamctl follows the team it claims.
+// (claudecode.WaitTeamConfigUnlocked). A lock still fresh after
+// claudecode.TeamLockPatience is noted and the lead started anyway; teamctl follows the team it claims.
 func (u *upRun) waitTeamLock(ctx context.Context, leadSession string) error {
 	cfg, err := claudecode.TeamConfigPath(u.configDir(), claudecode.LeadTeamName(leadSession))
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Lstat(cfg + ".lock"); err != nil || time.Since(fi.ModTime()) > claudecode.TeamLockStale {
+	if claudecode.TeamLockFresh(cfg, time.Now()) == 0 {
 		return nil
 	}
 	u.progress("waiting up to %s for Claude Code's lock on %s, left by the processes that were killed, to go stale…", claudecode.TeamLockStale, cfg)
-	wctx, cancel := context.WithTimeout(ctx, teamLockWait)
+	wctx, cancel := context.WithTimeout(ctx, claudecode.TeamLockPatience)
 	defer cancel()
 	if _, err := claudecode.WaitTeamConfigUnlocked(wctx, cfg); err != nil {
 		if ctx.Err() != nil {

@@ -10,7 +10,8 @@
 // i running the script sleep:(base+i*gap),prompt-at:FILE_i. So the members'
 // questions ("Overwrite? (y/n) ") appear one after another, each the pane's
 // only output since start-up and its last, and the stand-in writes to FILE_i
-// the time right after writing its question. The round waits until `teamctl
+// the time right before writing its question (so no latency comes out below
+// the truth, as one did with the time taken after). The round waits until `teamctl
 // status` says the supervisor runs and the supervisor has logged its "started"
 // event (its tmux control client is then attached), and refuses a question
 // that appeared before that.
