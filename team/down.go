@@ -128,6 +128,14 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	for _, gs := range []map[int]string{groups, leads} {
 		terminate(ctx, gs, o.Timeout, res, o.Progress)
 	}
+	// The stop is recorded before the server goes: whoever looks meanwhile
+	// (status, status -w, top) would otherwise take the team for lost.
+	now := time.Now().UTC()
+	st.StoppedAt = &now
+	st.UpdatedAt = now
+	if err := state.Save(st); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not record the stop in the team's state (status may still show it up): %v", err))
+	}
 	if err := srv.KillServer(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("stop the team's tmux server: %w", err))
 	}
@@ -136,12 +144,6 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
 	}
 	state.ClearLive(team)
-	now := time.Now().UTC()
-	st.StoppedAt = &now
-	st.UpdatedAt = now
-	if err := state.Save(st); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("could not record the stop in the team's state (status may still show it up): %v", err))
-	}
 	return res, errors.Join(errs...)
 }
 
