@@ -255,3 +255,35 @@ func TestDownEndsShellsOfAKilledClaude(t *testing.T) {
 		t.Errorf("after down, still running: %s (TEAMCTL_TEAM=%q TEAMCTL_MEMBER=%q)", p, env["TEAMCTL_TEAM"], env["TEAMCTL_MEMBER"])
 	}
 }
+
+// TestLateLeadKeepsTeammatesPrompts: a lead slower to write its team config
+// than up waits (here up waits 1 ms) gets teamctl's placeholder, with the
+// teammate's prompt in its mailbox; Claude Code, taking the placeholder over,
+// empties inboxes/ (seen, 2.1.328), and the supervisor gives the prompt again:
+// the teammate's first turn is its prompt, once.
+func TestLateLeadKeepsTeammatesPrompts(t *testing.T) {
+	t.Parallel()
+	const p = "Say where the cache lives; token LATE-c0de."
+	w := newWorld(t, "late", true, fakeapi.Rules(
+		fakeapi.Rule{When: fakeapi.LastUserContains(p), Reply: fakeapi.Always(fakeapi.Text("The cache lives in LATE-c0de's folder."))},
+	))
+	layout := w.layout("", member{"alice", p})
+	r := w.e.MustRun("up", "--config-wait", "1ms", layout)
+	if !strings.Contains(r.Stdout+r.Stderr, "placeholder") {
+		t.Fatalf("up did not write a placeholder (the lead was quicker than 1 ms?):\n%s\n%s", r.Stdout, r.Stderr)
+	}
+	w.waitRequest("alice's prompt as a turn", func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains(p) })
+	panes := w.panes()
+	w.waitScreens("alice's answer on her screen", panes, func(name, s string) bool {
+		return name != "alice" || strings.Contains(s, "The cache lives in")
+	})
+	turns := 0
+	for _, r := range w.api.Requests() {
+		if r.IsTurn() && strings.Contains(r.LastUserText(), p) {
+			turns++
+		}
+	}
+	if turns != 1 {
+		t.Errorf("alice's prompt came as %d turns, want 1", turns)
+	}
+}

@@ -55,6 +55,12 @@ type Team struct {
 	// team-moved); "" otherwise.
 	ClaudeTeamSession string `json:"claude_team_session,omitempty"`
 
+	// PromptsInPlaceholder are the layout teammates whose prompt up left in
+	// the mailboxes of a placeholder team config (the lead had written none in
+	// time). A Claude Code lead that takes a placeholder over empties
+	// inboxes/ (seen, 2.1.328): the supervisor gives those prompts again.
+	PromptsInPlaceholder []string `json:"prompts_in_placeholder,omitempty"`
+
 	// Earlier are the Claude Code teams of the team's earlier lives, before an
 	// `up` started it afresh (`up --fresh`, or after `down`): kept so that
 	// clean still finds their folders.

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -426,6 +427,119 @@ func TestLeadRestartWaitsForClaudeCodesLock(t *testing.T) {
 			w.advance(20 * time.Millisecond)
 			if n := len(w.events(state.EventRestart, "lead")); n != 1 {
 				t.Fatalf("%d restarts of the lead %s after its exit, want 1", n, c.restart)
+			}
+		})
+	}
+}
+
+// TestRestartWaitsForAPersonsRelaunch: teamctl restart and up hold the team's
+// lock while they end a member's run and relaunch it. A restart the daemon
+// scheduled for the run they ended waits for the lock, then leaves the member
+// alone when they relaunched it meanwhile (two runs of one member at once
+// fight over its Claude Code session), and restarts it when they did not.
+func TestRestartWaitsForAPersonsRelaunch(t *testing.T) {
+	for _, relaunched := range []bool{true, false} {
+		t.Run(fmt.Sprint("relaunched=", relaunched), func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, "always"})
+			unlock, err := state.Lock(w.ctx, "decide")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.exit("web", "", "15")
+			w.advance(3 * time.Second) // past the first backoff, lock held all along
+			if n := len(w.events(state.EventRestart, "web")); n != 0 {
+				t.Fatalf("%d restarts while a person held the team's lock", n)
+			}
+			if relaunched {
+				np, err := w.srv.ReplacePane(w.ctx, w.paneOf("web"), "/", nil, []string{"/bin/web"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, _ := state.Load("decide")
+				m, _ := st.Member("web")
+				m.Pane, m.PID = np.ID, np.PID
+				if err := state.Save(st); err != nil {
+					t.Fatal(err)
+				}
+			}
+			calls := len(w.srv.relaunched)
+			unlock()
+			w.advance(time.Second)
+			want := 1
+			if relaunched {
+				want = 0
+			}
+			if n := len(w.events(state.EventRestart, "web")); n != want {
+				t.Errorf("%d restarts by the daemon after the lock was released, want %d", n, want)
+			}
+			if n := len(w.srv.relaunched) - calls; n != want {
+				t.Errorf("the daemon relaunched web %d times, want %d", n, want)
+			}
+		})
+	}
+}
+
+// TestPromptsLeftInAPlaceholderAreGivenAgain: up left a layout teammate's
+// prompt in a placeholder team config's mailbox (the lead was late). A Claude
+// Code lead taking the placeholder over empties inboxes/ (seen, 2.1.328): the
+// daemon gives the prompt again, once. A mailbox still there (the teammate
+// read its prompt) gets nothing; after a while the record goes.
+func TestPromptsLeftInAPlaceholderAreGivenAgain(t *testing.T) {
+	const prompt = "Do PROMPT-X."
+	for _, emptied := range []bool{true, false} {
+		t.Run(fmt.Sprint("emptied=", emptied), func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+			for i := range w.s.lay.Members {
+				if w.s.lay.Members[i].Name == "mate" {
+					w.s.lay.Members[i].Prompt = prompt
+				}
+			}
+			st := w.s.st
+			if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), "/", w.clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if err := claudecode.DeliverPrompt(w.ctx, st.ClaudeConfig, st.ClaudeTeam, "mate", prompt); err != nil {
+				t.Fatal(err)
+			}
+			st.PromptsInPlaceholder = []string{"mate"}
+			if err := state.Save(st); err != nil {
+				t.Fatal(err)
+			}
+			w.changed("config")
+			if n := len(w.events(state.EventConfig, "mate")); n != 0 {
+				t.Fatalf("%d config events before the lead came", n)
+			}
+
+			// The lead takes the placeholder over: its own config.
+			cfgPath, _ := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam)
+			cfg := claudecode.MinimalTeamConfig(st.ClaudeTeam, st.LeadSessionID, "/", os.Getpid(), w.clock.Now())
+			b, _ := json.Marshal(cfg)
+			if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w.changed("config")
+			if emptied { // ... and empties inboxes/ a moment later
+				if err := os.RemoveAll(filepath.Join(filepath.Dir(cfgPath), "inboxes")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.advance(2 * promptLook)
+			w.changed() // what the look's timer marked
+			msgs, err := claudecode.ReadMailbox(mustInbox(t, w, "mate"))
+			if err != nil || len(msgs) != 1 || msgs[0].Text != prompt {
+				t.Errorf("mate's mailbox: %+v %v, want its prompt once", msgs, err)
+			}
+			want := 0
+			if emptied {
+				want = 1
+			}
+			if n := len(w.events(state.EventConfig, "mate")); n != want {
+				t.Errorf("%d events of a prompt given again, want %d", n, want)
+			}
+			w.advance(promptWatch + 2*promptLook)
+			w.changed()
+			if got, _ := state.Load("decide"); len(got.PromptsInPlaceholder) != 0 {
+				t.Errorf("still waiting to give prompts again: %v", got.PromptsInPlaceholder)
 			}
 		})
 	}

@@ -283,6 +283,7 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	}
 	if dirty["config"] || dirty["inbox"] {
 		s.checkConfig() // also looked at with the inbox: a teammate joining shows there first
+		s.checkPromptsInPlaceholder()
 	}
 	if dirty["tasks"] {
 		s.checkTasks()
@@ -506,6 +507,72 @@ func (s *daemon) checkConfig() {
 		}
 	}
 	s.files.members = now
+}
+
+// promptWatch is how long after the lead took a placeholder config over the
+// daemon keeps looking for the prompts it left there (Claude Code may empty
+// inboxes/ a moment after it writes its config), and promptLook how often.
+const (
+	promptWatch = 2 * time.Minute
+	promptLook  = time.Second
+)
+
+// checkPromptsInPlaceholder gives the layout teammates whose prompt up left in
+// a placeholder's mailboxes their prompt again when a Claude Code lead, taking
+// the placeholder over, emptied inboxes/ before they read it (seen, 2.1.328:
+// the teammate then waits forever). Only a mailbox that is gone gets it again,
+// and only for a teammate without a stored conversation (one that has it
+// took its prompt): a prompt is never given twice to a teammate that read it.
+func (s *daemon) checkPromptsInPlaceholder() {
+	pending := s.st.PromptsInPlaceholder
+	if len(pending) == 0 {
+		return
+	}
+	p := s.files.claude()
+	if cfg, err := claudecode.ReadTeamConfig(p.config); err != nil || cfg.LeadProcess == nil || cfg.IsPlaceholder() {
+		if s.takenOver.IsZero() {
+			return // not taken over yet: a change to the config brings the daemon back
+		}
+	} else if s.takenOver.IsZero() {
+		s.takenOver = s.clock.Now()
+	}
+	var keep []string
+	for _, name := range pending {
+		m, ok := s.st.Member(name)
+		prompt := s.lay.PromptOf(name)
+		if !ok || prompt == "" || claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID) {
+			continue
+		}
+		inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, name)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Lstat(inbox); errors.Is(err, fs.ErrNotExist) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, name, prompt)
+			cancel()
+			if err != nil {
+				s.log.Warn("give a prompt again", "member", name, "err", err)
+				keep = append(keep, name)
+				continue
+			}
+			s.event(state.Event{Kind: state.EventConfig, Member: name, Detail: "the lead took the placeholder team config over and emptied its mailboxes before " + name + " read its prompt; gave it again"})
+			continue
+		}
+		if s.clock.Now().Sub(s.takenOver) < promptWatch {
+			keep = append(keep, name)
+		}
+	}
+	if len(keep) != len(pending) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.updateTeam(ctx, func(st *state.Team) { st.PromptsInPlaceholder = keep }); err != nil {
+			s.log.Error("state", "err", err)
+		}
+	}
+	if len(keep) > 0 {
+		s.clock.AfterFunc(promptLook, func() { s.files.mark("config") })
+	}
 }
 
 // teammatesRunning reports whether a teammate of the layout's runs: one that

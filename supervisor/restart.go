@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -59,6 +60,29 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	if !ok || s.putOffForTeamLock(w, m) {
 		return
 	}
+	// The team's lock, held to the end: a person's `teamctl restart` or `up`
+	// holds it while it ends a member and relaunches it, and must not find
+	// this relaunch half done, nor this one relaunch a member it relaunched.
+	// Tried once (a context already done): the loop must not wait on it.
+	lctx, cancel := context.WithTimeout(ctx, 0)
+	unlock, err := state.Lock(lctx, s.team)
+	cancel()
+	switch {
+	case err == nil:
+		defer unlock()
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil: // held: try again soon
+		id := w.id
+		w.restartTimer = s.clock.AfterFunc(250*time.Millisecond, func() { s.restart <- id })
+		return
+	default: // no lock to be had (a read-only folder…): the restart goes on
+		s.log.Warn("restart without the team's lock", "member", m.Name, "err", err)
+	}
+	if st, err := state.Load(s.team); err == nil {
+		s.st = st
+		if m, ok = st.Member(w.member); !ok || m.Pane != w.id {
+			return // relaunched (or dropped) meanwhile: its new pane is watched as it comes
+		}
+	}
 	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
 	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
 		// A relaunched teammate that does not resume is a new Claude Code
@@ -90,7 +114,7 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	}
 	s.moveWatch(w, np.ID)
 	pid := np.PID
-	restarts, err := s.updateMember(ctx, w.member, func(sm *state.Member) {
+	restarts, err := s.updateMemberLocked(w.member, func(sm *state.Member) {
 		sm.Restarts++
 		sm.Pane, sm.Window, sm.PID = np.ID, np.Window, pid
 		sm.StartedAt = s.clock.Now().UTC()
@@ -173,16 +197,10 @@ func (s *daemon) updateTeam(ctx context.Context, fn func(*state.Team)) error {
 	return nil
 }
 
-// updateMember changes one member in state.json under the team's lock and
-// keeps the supervisor's copy in step; it returns the member's restart count.
-func (s *daemon) updateMember(ctx context.Context, name string, fn func(*state.Member)) (int, error) {
-	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	unlock, err := state.Lock(lctx, s.team)
-	if err != nil {
-		return 0, err
-	}
-	defer unlock()
+// updateMemberLocked changes one member in state.json, the caller holding the
+// team's lock, and keeps the supervisor's copy in step; it returns the
+// member's restart count.
+func (s *daemon) updateMemberLocked(name string, fn func(*state.Member)) (int, error) {
 	st, err := state.Load(s.team)
 	if err != nil {
 		return 0, err

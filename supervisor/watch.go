@@ -105,6 +105,9 @@ type daemon struct {
 	// teamCandidate is another team the lead was seen to claim, since teamSince.
 	teamCandidate string
 	teamSince     time.Time
+	// takenOver is when the daemon first saw the lead's own config where a
+	// placeholder held prompts (state.Team.PromptsInPlaceholder).
+	takenOver time.Time
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.

@@ -82,7 +82,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	if err := u.prepareTeammates(ctx, append(append([]launch.Launch{}, missing...), respawn...)); err != nil {
 		return err
 	}
-	if err := u.respawn(ctx, respawn); err != nil {
+	if err := u.respawn(ctx, respawn, byID); err != nil {
 		return err
 	}
 	if err := u.create(ctx, missing); err != nil {
@@ -98,10 +98,18 @@ func (u *upRun) note(format string, a ...any) {
 }
 
 // respawn relaunches members in new panes in their places (tmux.ReplacePane:
-// respawn-pane can crash tmux), each with its new pane recorded.
-func (u *upRun) respawn(ctx context.Context, launches []launch.Launch) error {
+// respawn-pane can crash tmux), each once its old run is over
+// (clearForRelaunch), with its new pane recorded. panes are the server's, by id.
+func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map[string]tmux.Pane) error {
 	for _, x := range launches {
 		m, _ := u.st.Member(x.Member.Name)
+		note, err := clearForRelaunch(ctx, u.st, m, panes[m.Pane], u.progress)
+		if err != nil {
+			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
+		}
+		if note != "" {
+			u.note("%s", note)
+		}
 		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x))
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)

@@ -48,6 +48,20 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 			}
 		}
 	}
+	panes, err := srv.ListPanes(ctx)
+	if err != nil {
+		if isNoServer(err) {
+			return 0, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
+		}
+		return 0, fmt.Errorf("restart %s: %w", member, err)
+	}
+	for _, p := range panes {
+		if p.ID == m.Pane {
+			if _, err := clearForRelaunch(ctx, st, m, p, nil); err != nil {
+				return 0, fmt.Errorf("restart %s: %w", member, err)
+			}
+		}
+	}
 	np, err := srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
 	if err != nil {
 		if isNoServer(err) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -214,8 +215,14 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 			return err
 		}
 		u.resuming(prev, plan)
-		if err := u.waitTeamLock(ctx, leadSession); err != nil {
+		// A lead the loss SIGKILLed while it wrote its team's config left
+		// Claude Code's lock on it.
+		note, err := waitTeamLock(ctx, u.configDir(), leadSession, u.progress)
+		if err != nil {
 			return err
+		}
+		if note != "" {
+			u.note("%s", note)
 		}
 	} else {
 		state.ClearLive(u.l.Team)
@@ -289,33 +296,6 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	return u.create(ctx, rest)
 }
 
-// waitTeamLock holds a resuming lead back while Claude Code's lock on its
-// team's config, left by the SIGKILL that lost the team, is fresh: the lead
-// would find its team held and claim one under another name
-// (claudecode.WaitTeamConfigUnlocked). A lock still fresh after
-// claudecode.TeamLockPatience is noted and the lead started anyway; teamctl follows the team it claims.
-func (u *upRun) waitTeamLock(ctx context.Context, leadSession string) error {
-	cfg, err := claudecode.TeamConfigPath(u.configDir(), claudecode.LeadTeamName(leadSession))
-	if err != nil {
-		return err
-	}
-	if claudecode.TeamLockFresh(cfg, time.Now()) == 0 {
-		return nil
-	}
-	u.progress("waiting up to %s for Claude Code's lock on %s, left by the processes that were killed, to go stale…", claudecode.TeamLockStale, cfg)
-	wctx, cancel := context.WithTimeout(ctx, claudecode.TeamLockPatience)
-	defer cancel()
-	if _, err := claudecode.WaitTeamConfigUnlocked(wctx, cfg); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		note := fmt.Sprintf("%v; the lead may claim a team under another name (teamctl follows it)", err)
-		u.res.Notes = append(u.res.Notes, note)
-		u.progress("note: %s", note)
-	}
-	return nil
-}
-
 // prepareTeammates makes sure the lead's team config exists, then leaves each
 // teammate's prompt in its mailbox, where Claude Code delivers it as the first
 // turn (not for one that resumes its conversation).
@@ -354,9 +334,16 @@ func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 			u.progress("note: %s", note)
 		}
 	}
+	placeholder := false
+	if cfg, err := claudecode.ReadTeamConfig(cfgPath); err == nil && cfg.IsPlaceholder() {
+		placeholder = true
+	}
 	for _, x := range mates {
 		if x.Member.Prompt == "" || u.resumes(x) {
 			continue // a resumed conversation has had its prompt
+		}
+		if placeholder && !slices.Contains(u.st.PromptsInPlaceholder, x.Member.Name) {
+			u.st.PromptsInPlaceholder = append(u.st.PromptsInPlaceholder, x.Member.Name)
 		}
 		inbox, err := claudecode.InboxPath(u.st.ClaudeConfig, u.st.ClaudeTeam, x.Member.Name)
 		if err != nil {

@@ -137,6 +137,81 @@ members:
 	}
 }
 
+// TestRelaunchEndsTheOldRunFirst: `teamctl restart` and `up --recreate`
+// end a running member's program before its new run starts: two runs of one
+// member at once fight over what is theirs (a lead relaunched beside its old
+// self claimed a Claude Code team under another name). The member here ignores
+// SIGHUP, which is all tmux's kill-pane sends, and each run notes any earlier
+// run still alive (not a zombie) when it starts.
+func TestRelaunchEndsTheOldRunFirst(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	pidfile := filepath.Join(e.Work, "web.pid")
+	layout := func(gen string) string {
+		return standInLayout(e, "team.yaml", fmt.Sprintf(`team: once
+members:
+  - name: web
+    env: {GEN: %q}
+    command: [sh, -c, 'trap "" HUP; for p in $(cat "$0" 2>/dev/null); do s=$(cut -d" " -f3 /proc/$p/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] && echo "$p" >> "$0.overlap"; done; echo $$ >> "$0"; exec sleep 1000', %q]
+`, gen, pidfile))
+	}
+	e.MustRun("up", layout("1"))
+	runs := func() []string {
+		b, _ := os.ReadFile(pidfile)
+		return strings.Fields(string(b))
+	}
+	testenv.Eventually(t, time.Minute, "the first run", func() (bool, string) { return len(runs()) == 1, fmt.Sprint(runs()) })
+	e.MustRun("restart", "web", "--team", "once")
+	testenv.Eventually(t, time.Minute, "the run teamctl restart started", func() (bool, string) { return len(runs()) == 2, fmt.Sprint(runs()) })
+	e.MustRun("up", "--recreate", layout("2"))
+	testenv.Eventually(t, time.Minute, "the run up --recreate started", func() (bool, string) { return len(runs()) == 3, fmt.Sprint(runs()) })
+	if b, err := os.ReadFile(pidfile + ".overlap"); err == nil {
+		t.Errorf("a new run of web started while an earlier one (pid %s) still ran", strings.Fields(string(b)))
+	}
+	for _, p := range runs()[:2] {
+		pid, _ := strconv.Atoi(p)
+		if pid > 0 && syscall.Kill(pid, 0) == nil {
+			t.Errorf("an earlier run of web (pid %d) still runs", pid)
+		}
+	}
+}
+
+// TestRestartOfTheLeadWaitsForClaudeCodesLock: a Claude Code lead started
+// while Claude Code's lock on its team's config is fresh claims a team under
+// another name; `teamctl restart lead` starts the new lead only once that lock
+// is stale for Claude Code (10 s after its mtime, and a margin).
+func TestRestartOfTheLeadWaitsForClaudeCodesLock(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: held
+lead:
+  env: {TEAMCTL_STANDIN_SCRIPT: "claim,idle"}
+`))
+	st, _ := readState(t, e, "held")
+	cfg := filepath.Join(e.ClaudeDir, "teams", "session-"+st.LeadSessionID[:8], "config.json")
+	testenv.Eventually(t, time.Minute, "the lead's team config", func() (bool, string) {
+		_, err := os.Stat(cfg)
+		return err == nil, fmt.Sprint(err)
+	})
+	// A lock as a lead killed while writing the config leaves it, with 2 s of
+	// freshness left.
+	if err := os.Mkdir(cfg+".lock", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(-8 * time.Second)
+	if err := os.Chtimes(cfg+".lock", at, at); err != nil {
+		t.Fatal(err)
+	}
+	e.MustRun("restart", "lead", "--team", "held")
+	lead := member(statusOf(t, e, "held"), "lead")
+	st, _ = readState(t, e, "held")
+	for _, m := range st.Members {
+		if m.Name == "lead" && m.StartedAt.Before(at.Add(10*time.Second)) {
+			t.Errorf("the lead (pid %d) started again at %s, before the lock left at %s was stale", lead.PID, m.StartedAt, at)
+		}
+	}
+}
+
 // TestRenamedSessionIsStillTheTeam: a person renames the team's tmux session;
 // `up` again finds the team by its socket and pane ids, starts nothing twice
 // and keeps its lead; a supervisor started afterwards watches the renamed
