@@ -156,21 +156,41 @@ func PIDSpace() string {
 // procStart returns the start time (field 22 of /proc/PID/stat, in clock ticks since
 // boot) that tells a process from a later one with the same pid.
 func procStart(pid int) string {
+	start, _ := procStat(pid)
+	return start
+}
+
+// procStat returns pid's start time (see procStart) and state (field 3: 'Z' for
+// a zombie); "" when there is no such process.
+func procStat(pid int) (start, state string) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	// Field 2, the command, is in parentheses and may hold spaces; count after it.
 	s := string(data)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return ""
+		return "", ""
 	}
 	f := strings.Fields(s[i+1:]) // f[0] is field 3
 	if len(f) < 20 {
-		return ""
+		return "", ""
 	}
-	return f[19]
+	return f[19], f[0]
+}
+
+// LeadGone reports whether c names a lead process that is gone in this pid
+// space — not running, a zombie, or another process under its pid — which is
+// when Claude Code lets a lead of c's session take c over (the placeholder's
+// NoPID is gone too).
+func (c *TeamConfig) LeadGone() bool {
+	lp := c.LeadProcess
+	if lp == nil || lp.PIDSpace != PIDSpace() {
+		return false
+	}
+	start, state := procStat(lp.PID)
+	return start == "" || state == "Z" || state == "X" || (lp.ProcStart != "" && lp.ProcStart != start)
 }
 
 // WriteTeamConfigIfMissing writes cfg to path unless a file is there already, which

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -540,6 +542,74 @@ func TestPromptsLeftInAPlaceholderAreGivenAgain(t *testing.T) {
 			w.changed()
 			if got, _ := state.Load("decide"); len(got.PromptsInPlaceholder) != 0 {
 				t.Errorf("still waiting to give prompts again: %v", got.PromptsInPlaceholder)
+			}
+		})
+	}
+}
+
+// TestLeadThatKeptAPassingTeamIsRelaunched: a Claude Code lead that could not
+// take its own team over (Claude Code's lock held too long) keeps the team it
+// claims at start-up. While its own team waits for it (the config of its
+// session names a lead that is gone), the daemon ends it and restarts it
+// whatever its restart policy, instead of following it; with no team of its
+// own to take, it follows it (team-moved).
+func TestLeadThatKeptAPassingTeamIsRelaunched(t *testing.T) {
+	for _, ownThere := range []bool{true, false} {
+		t.Run(fmt.Sprint("own team there=", ownThere), func(t *testing.T) {
+			// The lead: a real process in a group of its own, which the daemon may signal.
+			lead := exec.Command("sleep", "1000")
+			lead.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := lead.Start(); err != nil {
+				t.Fatal(err)
+			}
+			ended := make(chan error, 1)
+			go func() { ended <- lead.Wait() }()
+			t.Cleanup(func() { lead.Process.Kill() })
+
+			w := newWorld(t, "", member{"lead", state.RoleLead, "never"}, member{"web", state.RoleProcess, "never"})
+			m, _ := w.s.st.Member("lead")
+			m.SessionID = w.s.st.LeadSessionID
+			w.s.panes[w.paneOf("lead")].pid = lead.Process.Pid
+			dir := w.s.st.ClaudeConfig
+			write := func(team, session string, pid int) {
+				path, _ := claudecode.TeamConfigPath(dir, team)
+				os.MkdirAll(filepath.Dir(path), 0o700)
+				b, _ := json.Marshal(claudecode.MinimalTeamConfig(team, session, "/", pid, w.clock.Now()))
+				if err := os.WriteFile(path, b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if ownThere { // left by the lead's earlier run, SIGKILLed
+				write(w.s.st.ClaudeTeam, w.s.st.LeadSessionID, claudecode.NoPID)
+			}
+			write("session-99999999", "99999999-0000-4000-8000-000000000000", lead.Process.Pid)
+			relaunches := len(w.srv.relaunched)
+			w.changed("teams")
+			for i := 0; i < 3 && len(w.events(state.EventTeamMoved, "")) == 0 && len(ended) == 0; i++ {
+				w.advance(teamSettle) // the lead holds the passing team that long
+				w.changed()
+			}
+			if !ownThere {
+				if n := len(w.events(state.EventTeamMoved, "lead")); n != 1 || len(ended) != 0 {
+					t.Fatalf("%d team-moved events, lead ended %v; want it followed", n, len(ended) != 0)
+				}
+				return
+			}
+			select {
+			case <-ended:
+			case <-time.After(time.Minute):
+				t.Fatal("the lead was not ended")
+			}
+			if n := len(w.events(state.EventTeamMoved, "")); n != 0 {
+				t.Errorf("%d team-moved events", n)
+			}
+			w.exit("lead", "", "15")
+			w.advance(10 * time.Millisecond)
+			if n := len(w.srv.relaunched) - relaunches; n != 1 {
+				t.Errorf("the lead was relaunched %d times, want once (its policy is never, but the daemon ended it)", n)
+			}
+			if got := w.live("lead"); got.State != state.StateRunning {
+				t.Errorf("the lead after its relaunch: %+v", got)
 			}
 		})
 	}

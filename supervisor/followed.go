@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -629,7 +630,7 @@ func (s *daemon) checkTeam() {
 	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, tree)
 	switch {
 	case ok && name == s.st.ClaudeTeam:
-		s.teamCandidate = ""
+		s.teamCandidate, s.teamReclaims = "", 0
 		return
 	case !ok:
 		s.teamCandidate = "" // not claimed yet (or not Claude Code)
@@ -637,7 +638,9 @@ func (s *daemon) checkTeam() {
 		s.teamCandidate, s.teamSince = name, s.clock.Now()
 	case s.clock.Now().Sub(s.teamSince) >= teamSettle:
 		s.teamCandidate = ""
-		s.moveTeam(name, cfg)
+		if !s.reclaimOwnTeam(lead, name) {
+			s.moveTeam(name, cfg)
+		}
 		return
 	}
 	// Look again shortly, a bounded number of times.
@@ -645,6 +648,48 @@ func (s *daemon) checkTeam() {
 		s.teamTries++
 		s.clock.AfterFunc(teamLookEvery, func() { s.files.mark("teams") })
 	}
+}
+
+// teamReclaims is how many times in a row the daemon relaunches a lead that
+// kept a passing team while its own waited for it (reclaimOwnTeam) before it
+// follows the lead there instead.
+const teamReclaims = 2
+
+// reclaimOwnTeam relaunches a Claude Code lead that kept the passing team it
+// claims at start-up while its own team is there for it to take over (the
+// config of its session, naming a lead process that is gone). Claude Code
+// takes its team over under the config's lock, trying for about a second; a
+// lead that cannot — a teammate writing the config, descheduled on a busy
+// machine (seen in e2e at load 10, 2.1.332) — stays in the passing team, away
+// from its teammates and their mailboxes. Ended (SIGTERM: Claude Code removes
+// the passing team's folder as it goes) and restarted at once whatever its
+// restart policy, it resumes its conversation and takes its own team over. It
+// reports whether it did so; after teamReclaims tries in a row the daemon
+// follows the lead instead.
+func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string) bool {
+	if s.teamReclaims >= teamReclaims || lead.reclaiming {
+		return false
+	}
+	m, ok := s.st.Member(lead.member)
+	if !ok || m.Role != state.RoleLead || m.SessionID == "" || lead.pid <= 0 {
+		return false
+	}
+	own, err := claudecode.ReadTeamConfig(s.files.claude().config)
+	if err != nil || own.LeadSessionID != s.st.ClaudeLeadSession() || !own.LeadGone() {
+		return false
+	}
+	s.teamReclaims++
+	lead.reclaiming = true
+	s.event(state.Event{Kind: state.EventRestart, Member: lead.member, Pane: lead.id, Detail: fmt.Sprintf(
+		"the lead (pid %d) could not take its Claude Code team %s over and kept %s: relaunching it to take its own", lead.pid, s.st.ClaudeTeam, claimed)})
+	// The pane's process group is the lead's (tmux makes each pane's program a
+	// session leader); its pid is tmux's word, the team's own server's.
+	if err := syscall.Kill(-lead.pid, syscall.SIGTERM); err != nil {
+		s.log.Warn("end the lead to take its team over", "pid", lead.pid, "err", err)
+		lead.reclaiming = false
+		return false
+	}
+	return true
 }
 
 // moveTeam follows the lead to the Claude Code team it claimed: recorded in

@@ -17,6 +17,11 @@ import (
 // restart after a backoff, or `failed` when it keeps exiting.
 func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	m, ok := s.st.Member(w.member)
+	if ok && w.reclaiming { // ended by the daemon itself: back at once, no crash
+		id := w.id
+		w.restartTimer = s.clock.AfterFunc(0, func() { s.restart <- id })
+		return
+	}
 	if !ok || w.origin != state.OriginLayout || !launch.RestartWanted(m.Restart, code, sig) {
 		return
 	}
@@ -113,6 +118,7 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 		s.log.Warn("name the relaunched pane", "member", m.Name, "err", err)
 	}
 	s.moveWatch(w, np.ID)
+	w.reclaiming = false
 	pid := np.PID
 	restarts, err := s.updateMemberLocked(w.member, func(sm *state.Member) {
 		sm.Restarts++

@@ -64,6 +64,7 @@ type paneWatch struct {
 	exitPID            string    // the process whose exit was handled last
 	statusTries        int       // asks for an exit status tmux did not have yet
 	rechecked          bool      // the settle look since the pane became stalled or idle was taken
+	reclaiming         bool      // a lead ended to take its own Claude Code team over (reclaimOwnTeam): restarted whatever its policy
 }
 
 type capture struct {
@@ -105,6 +106,7 @@ type daemon struct {
 	// teamCandidate is another team the lead was seen to claim, since teamSince.
 	teamCandidate string
 	teamSince     time.Time
+	teamReclaims  int // leads relaunched in a row to take their own team over
 	// takenOver is when the daemon first saw the lead's own config where a
 	// placeholder held prompts (state.Team.PromptsInPlaceholder).
 	takenOver time.Time
