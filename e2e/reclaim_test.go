@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
 )
 
 // TestLeadThatCouldNotTakeItsTeamIsRelaunched: a Claude Code lead restarted
@@ -23,9 +25,10 @@ func TestLeadThatCouldNotTakeItsTeamIsRelaunched(t *testing.T) {
 	w := newWorld(t, "e2e-reclaim", true, spawning("scout"))
 	w.e.MustRun("up", w.teamLayout(spawner("scout"), ""))
 	sid := w.teamState().LeadSessionID
-	w.waitAdopted("scout", sid)
+	scoutPane := w.waitAdopted("scout", sid)
 	w.waitIdentity("after the spawn", sid)
 	before, _ := w.status().member("lead")
+	scout, _ := w.status().member("scout")
 	lock := filepath.Join(w.e.ClaudeDir, "teams", "session-"+sid[:8], "config.json.lock")
 
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
@@ -62,6 +65,9 @@ func TestLeadThatCouldNotTakeItsTeamIsRelaunched(t *testing.T) {
 	t.Logf("held Claude Code's lock while lead pid %d started", next)
 
 	w.waitIdentity("after its restart under the lock", sid)
+	if m, ok := w.status().member("scout"); !ok || m.Pane != scoutPane || !proc.Alive(scout.PID) {
+		t.Errorf("scout after the lead's relaunches: %+v (pid %d alive %v)", m, scout.PID, proc.Alive(scout.PID))
+	}
 	evs := w.events()
 	if n := len(stallsOf(evs, "team-moved", "lead")); n != 0 {
 		t.Errorf("%d team-moved events:\n%s", n, eventLines(evs))
