@@ -362,17 +362,7 @@ func TestRelaunchedElsewhereIsNoExit(t *testing.T) {
 	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, "never"})
 	w.exit("web", "3", "")
 	exits := len(w.events(state.EventExit, "web"))
-	old := w.paneOf("web")
-	np, err := w.srv.ReplacePane(w.ctx, old, "/", nil, []string{"/bin/web"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := state.Load("decide")
-	m, _ := st.Member("web")
-	m.Pane, m.PID = np.ID, np.PID
-	if err := state.Save(st); err != nil {
-		t.Fatal(err)
-	}
+	np := w.relaunchByHand("web")
 	w.srv.ctl.notes <- notification("layout-change", "", "")
 	w.advance(time.Second)
 	if got := w.paneOf("web"); got != np.ID {
@@ -453,16 +443,7 @@ func TestRestartWaitsForAPersonsRelaunch(t *testing.T) {
 				t.Fatalf("%d restarts while a person held the team's lock", n)
 			}
 			if relaunched {
-				np, err := w.srv.ReplacePane(w.ctx, w.paneOf("web"), "/", nil, []string{"/bin/web"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				st, _ := state.Load("decide")
-				m, _ := st.Member("web")
-				m.Pane, m.PID = np.ID, np.PID
-				if err := state.Save(st); err != nil {
-					t.Fatal(err)
-				}
+				w.relaunchByHand("web")
 			}
 			calls := len(w.srv.relaunched)
 			unlock()

@@ -507,3 +507,20 @@ func mustInbox(t *testing.T, w *world, member string) string {
 	}
 	return p
 }
+
+// relaunchByHand does what `teamctl restart` or `up` does to a member: it
+// relaunches it in a new pane in its place and records that pane in state.
+func (w *world) relaunchByHand(name string) tmux.NewPane {
+	w.t.Helper()
+	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(name), "/", nil, []string{"/bin/" + name})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	st, _ := state.Load("decide")
+	m, _ := st.Member(name)
+	m.Pane, m.PID = np.ID, np.PID
+	if err := state.Save(st); err != nil {
+		w.t.Fatal(err)
+	}
+	return np
+}
