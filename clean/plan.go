@@ -280,7 +280,7 @@ func (p *planner) paneAction(team string, srv *tmux.Server, pn tmux.Pane, why st
 			if !pn.Dead && pn.PID > 0 {
 				proc.EndTree(ctx, pn.PID, p.o.Grace)
 			}
-			if _, err := srv.Run(ctx, "kill-pane", "-t", pn.ID); err != nil && !errors.Is(err, tmux.ErrNoServer) && !strings.Contains(err.Error(), "can't find pane") {
+			if err := srv.KillPane(ctx, pn.ID); err != nil {
 				return err
 			}
 			return forgetPane(ctx, team, pn.ID)

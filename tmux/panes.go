@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -181,5 +182,21 @@ func (srv *Server) Type(ctx context.Context, pane, text string) error {
 		return err
 	}
 	_, err := srv.Run(ctx, "send-keys", "-t", pane, "Enter")
+	return err
+}
+
+// KillPane removes pane from the server. A pane that is gone already is no
+// error, however tmux says it: "can't find pane", "no current target" (the
+// server has no session left: its last pane just went, and the server is about
+// to exit), or no server at all.
+func (s *Server) KillPane(ctx context.Context, pane string) error {
+	_, err := s.Run(ctx, "kill-pane", "-t", pane)
+	var ce *CommandError
+	switch {
+	case err == nil, errors.Is(err, ErrNoServer):
+		return nil
+	case errors.As(err, &ce) && (strings.Contains(ce.Stderr, "can't find pane") || strings.Contains(ce.Stderr, "no current target")):
+		return nil
+	}
 	return err
 }

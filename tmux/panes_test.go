@@ -106,3 +106,39 @@ func TestListPanesHostileValues(t *testing.T) {
 		t.Errorf("panes: %+v", panes)
 	}
 }
+
+// TestKillPaneOfAPaneGone: killing a pane that is gone is no error, whether
+// the server has other panes ("can't find pane"), no session left ("no current
+// target": its last pane just went), or is gone; another failure still is one.
+func TestKillPaneOfAPaneGone(t *testing.T) {
+	s, _ := testServer(t, "killpane")
+	ctx := context.Background()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "x", "-P", "-F", "#{pane_id}", "sleep", "1000")
+	out, err := s.StartBatch(ctx, &b)
+	if err != nil || len(out) != 1 {
+		t.Fatal(out, err)
+	}
+	pane := strings.TrimSpace(out[0])
+	if err := s.KillPane(ctx, "%999"); err != nil {
+		t.Errorf("a pane the server never had: %v", err)
+	}
+	// Kept alive without a session, as a server is for a moment after its
+	// last pane went.
+	if _, err := s.Run(ctx, "set-option", "-g", "exit-empty", "off"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.KillPane(ctx, pane); err != nil {
+		t.Fatalf("killing the last pane: %v", err)
+	}
+	if err := s.KillPane(ctx, pane); err != nil {
+		t.Errorf("the same pane again, on a server with no session: %v", err)
+	}
+	if err := s.KillPane(ctx, "not-a-pane-id"); err != nil && !strings.Contains(err.Error(), "kill-pane") {
+		t.Errorf("error without the command's name: %v", err)
+	}
+	s.KillServer(ctx)
+	if err := s.KillPane(ctx, pane); err != nil {
+		t.Errorf("no server: %v", err)
+	}
+}
