@@ -674,6 +674,9 @@ func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string) bool {
 	if !ok || m.Role != state.RoleLead || m.SessionID == "" || lead.pid <= 0 {
 		return false
 	}
+	if s.st.ClaudeTeam != claudecode.LeadTeamName(m.SessionID) {
+		return false // followed elsewhere before: a resumed lead goes to its session's team, not there
+	}
 	own, err := claudecode.ReadTeamConfig(s.files.claude().config)
 	if err != nil || own.LeadSessionID != s.st.ClaudeLeadSession() || !own.LeadGone() {
 		return false
