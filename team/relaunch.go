@@ -35,19 +35,8 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		return 0, fmt.Errorf("%s was spawned by the lead, which restarts its own teammates; teamctl restarts only the layout's members", member)
 	}
 	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
-	// One that resumes its stored conversation has had its prompt.
-	resume := claudecode.SessionExists(st.ClaudeConfig, m.SessionID)
-	if m.Role == state.RoleTeammate && !resume {
-		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
-		if prompt := l.PromptOf(m.Name); prompt != "" {
-			if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
-				return 0, err
-			}
-			if err := claudecode.DeliverPrompt(ctx, st.ClaudeConfig, st.ClaudeTeam, m.Name, prompt); err != nil {
-				return 0, err
-			}
-		}
-	}
+	// The running one ends first: what it leaves (its stored conversation, a
+	// prompt it read) is what the new run starts from.
 	panes, err := srv.ListPanes(ctx)
 	if err != nil {
 		if isNoServer(err) {
@@ -59,6 +48,19 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		if p.ID == m.Pane {
 			if _, err := clearForRelaunch(ctx, st, m, p, nil); err != nil {
 				return 0, fmt.Errorf("restart %s: %w", member, err)
+			}
+		}
+	}
+	// One that resumes its stored conversation has had its prompt.
+	resume := claudecode.SessionExists(st.ClaudeConfig, m.SessionID)
+	if m.Role == state.RoleTeammate && !resume {
+		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
+		if prompt := l.PromptOf(m.Name); prompt != "" {
+			if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
+				return 0, err
+			}
+			if err := claudecode.DeliverPrompt(ctx, st.ClaudeConfig, st.ClaudeTeam, m.Name, prompt); err != nil {
+				return 0, err
 			}
 		}
 	}
