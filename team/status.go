@@ -82,6 +82,14 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 		}
 		_, held := tmux.TeamPane(panes, st.PanesLeadFirst())
 		gone = !held
+		if gone {
+			// state.json was read before tmux was asked: a down in between
+			// recorded its stop, then killed the server. Read it again, so
+			// that a team brought down is never shown lost.
+			if again, err := state.Load(team); err == nil && !again.Running() {
+				st, gone = again, false
+			}
+		}
 	}
 	s := statusOf(st, byID)
 	if gone {
