@@ -18,7 +18,10 @@ func TestUpShowsEveryInputBox(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "boxes", true, nil)
 	layout := w.layout("", member{name: "alice"}, member{name: "bob"})
-	r := w.e.MustRun("up", layout)
+	// The lead gets as long as it needs to write its team config (up goes on
+	// as soon as it is there): up steps in only for a lead that never does,
+	// and a busy machine took the lead over the default 5 s.
+	r := w.e.MustRun("up", "--config-wait", "2m", layout)
 	for _, name := range []string{"lead", "alice", "bob"} {
 		if !strings.Contains(r.Stdout, name) {
 			t.Errorf("up output does not mention %s:\n%s", name, r.Stdout)
