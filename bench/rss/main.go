@@ -98,12 +98,11 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Members: cfg.members, Rate: cfg.rate, PrintS: cfg.print.Seconds(), Stalls: len(stalls), TargetKB: targetKB}
-	if rep.HWMKB, err = world.ProcStatusKB(pid, "VmHWM"); err != nil {
+	kb, err := world.ProcStatusKBs(pid, "VmHWM", "VmRSS")
+	if err != nil {
 		return nil, err
 	}
-	if rep.RSSKB, err = world.ProcStatusKB(pid, "VmRSS"); err != nil {
-		return nil, err
-	}
+	rep.HWMKB, rep.RSSKB = kb["VmHWM"], kb["VmRSS"]
 	rep.Pass = rep.HWMKB < targetKB
 	return rep, nil
 }

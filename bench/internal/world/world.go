@@ -356,14 +356,34 @@ func ClockTicks(ctx context.Context) (hz int64, how string) {
 
 // ProcStatusKB is a "Name:   N kB" line of /proc/PID/status, in kB.
 func ProcStatusKB(pid int, name string) (int64, error) {
+	v, err := ProcStatusKBs(pid, name)
+	return v[name], err
+}
+
+// ProcStatusKBs are such lines read from one read of the file: values the
+// kernel reports together (VmHWM is never below VmRSS then; read one after
+// the other, RSS could have grown past the peak read a moment before).
+func ProcStatusKBs(pid int, names ...string) (map[string]int64, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	out := map[string]int64{}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, name+":"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		for _, name := range names {
+			if v, ok := strings.CutPrefix(line, name+":"); ok {
+				n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("/proc/%d/status: %s: %w", pid, name, err)
+				}
+				out[name] = n
+			}
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status: no %s", pid, name)
+	for _, name := range names {
+		if _, ok := out[name]; !ok {
+			return nil, fmt.Errorf("/proc/%d/status: no %s", pid, name)
+		}
+	}
+	return out, nil
 }
