@@ -2,8 +2,6 @@ package tmux
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -50,16 +48,7 @@ func TestParseNotification(t *testing.T) {
 // their replies, pane output as it happens, and a subscription that reports a
 // pane's exit status.
 func TestControlClient(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	dir, err := os.MkdirTemp("", "ctl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TMUX_TMPDIR", dir)
-	s := &Server{Socket: "ctltest"}
-	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	s, _ := testServer(t, "ctltest")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
@@ -139,16 +128,7 @@ func TestControlClient(t *testing.T) {
 // like the guard lines of a control-mode reply: the whole screen comes back,
 // and the client stays in step for the next command.
 func TestControlReplyHoldingGuardLines(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	dir, err := os.MkdirTemp("", "ctl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TMUX_TMPDIR", dir)
-	s := &Server{Socket: "ctlguard"}
-	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	s, _ := testServer(t, "ctlguard")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
@@ -192,19 +172,10 @@ func TestControlReplyHoldingGuardLines(t *testing.T) {
 // reader lets output gather for Coalesce between reads; a command sent
 // meanwhile gets its reply at once, not after the gathering.
 func TestControlReplyNotHeldByGatheringOutput(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	dir, err := os.MkdirTemp("", "ctl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TMUX_TMPDIR", dir)
 	old := Coalesce
 	Coalesce = 10 * time.Minute // far longer than the test's deadline
 	t.Cleanup(func() { Coalesce = old })
-	s := &Server{Socket: "ctlgather"}
-	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	s, _ := testServer(t, "ctlgather")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var b Batch
