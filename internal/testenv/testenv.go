@@ -254,6 +254,9 @@ func (e *Env) WriteFile(name, content string) string {
 // once, a long deadline costs only a test that fails anyway.
 const MinWait = time.Minute
 
+// maxPoll bounds the growing interval between two looks at a condition.
+const maxPoll = 200 * time.Millisecond
+
 // Eventually polls cond until it holds or timeout (at least MinWait) passes;
 // cond says what it saw, which the failure reports. It is for waiting, never
 // for asserting how fast something happens.
@@ -262,6 +265,7 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (b
 	timeout = max(timeout, MinWait)
 	deadline := time.Now().Add(timeout)
 	var last string
+	poll := 20 * time.Millisecond
 	for {
 		ok, seen := cond()
 		if ok {
@@ -271,6 +275,9 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (b
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out after %s waiting for %s; last seen:\n%s", timeout, what, last)
 		}
-		time.Sleep(20 * time.Millisecond) // poll interval of a condition wait, not a synchronisation sleep
+		time.Sleep(poll) // poll interval of a condition wait, not a synchronisation sleep
+		// A condition is often a teamctl or tmux process: polling every 20ms
+		// for seconds spent most of the suite's CPU on the 2-core machines.
+		poll = min(poll*3/2, maxPoll)
 	}
 }
