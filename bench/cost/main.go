@@ -61,6 +61,7 @@ type config struct {
 	members, rate   int
 	duration, every time.Duration
 	quiet           time.Duration
+	settle          time.Duration // after the team prints, before the first window
 }
 
 // Report is the whole result, as -json prints it. CPU figures are seconds.
@@ -97,6 +98,7 @@ func main() {
 	flag.DurationVar(&cfg.duration, "duration", 30*time.Second, "length of each measured window")
 	flag.DurationVar(&cfg.every, "every", 500*time.Millisecond, "the reference watcher's poll interval")
 	flag.DurationVar(&cfg.quiet, "quiet", 2*time.Second, "the layout's watchdog.quiet")
+	flag.DurationVar(&cfg.settle, "settle", time.Second, "wait once every pane prints, before the first window (the supervisor's start-up is not measured)")
 	flag.Parse()
 	world.Main("bench/cost", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
@@ -105,8 +107,8 @@ func main() {
 func (r *Report) Passed() bool { return r.Pass }
 
 func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
-	if cfg.members < 1 || cfg.rate < 1 || cfg.duration <= 0 || cfg.every <= 0 {
-		return nil, errors.New("need -members >= 1, -rate >= 1, -duration > 0, -every > 0")
+	if cfg.members < 1 || cfg.rate < 1 || cfg.duration <= 0 || cfg.every <= 0 || cfg.settle < 0 {
+		return nil, errors.New("need -members >= 1, -rate >= 1, -duration > 0, -every > 0, -settle >= 0")
 	}
 	fmt.Fprintln(log, "building teamctl")
 	bin, remove, err := world.Build(ctx)
@@ -141,7 +143,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := world.Sleep(ctx, time.Second); err != nil { // let the supervisor's start-up captures pass
+	if err := world.Sleep(ctx, cfg.settle); err != nil { // let the supervisor's start-up captures pass
 		return nil, err
 	}
 

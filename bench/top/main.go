@@ -63,6 +63,7 @@ const (
 type config struct {
 	members, rate, samples, rounds int
 	duration                       time.Duration
+	settle                         time.Duration // after a watcher starts, before its window
 }
 
 // Report is the whole result, as -json prints it.
@@ -100,6 +101,7 @@ func main() {
 	flag.IntVar(&cfg.samples, "samples", 40, "changes written for the latency (half events, half state)")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "CPU windows of each watcher, taken in turn")
 	flag.DurationVar(&cfg.duration, "duration", 30*time.Second, "length of each CPU window")
+	flag.DurationVar(&cfg.settle, "settle", 2*time.Second, "wait after a watcher starts before its window (its start-up is not measured)")
 	flag.Parse()
 	world.Main("bench/top", *asJSON, func(ctx context.Context, log io.Writer) (*Report, error) { return run(ctx, cfg, log) }, printReport)
 }
@@ -108,8 +110,8 @@ func main() {
 func (r *Report) Passed() bool { return r.Pass }
 
 func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
-	if cfg.members < 2 || cfg.rate < 1 || cfg.samples < 2 || cfg.rounds < 1 || cfg.duration <= 0 {
-		return nil, errors.New("need -members >= 2, -rate >= 1, -samples >= 2, -rounds >= 1, -duration > 0")
+	if cfg.members < 2 || cfg.rate < 1 || cfg.samples < 2 || cfg.rounds < 1 || cfg.duration <= 0 || cfg.settle < 0 {
+		return nil, errors.New("need -members >= 2, -rate >= 1, -samples >= 2, -rounds >= 1, -duration > 0, -settle >= 0")
 	}
 	fmt.Fprintln(log, "building teamctl")
 	bin, remove, err := world.Build(ctx)
@@ -180,7 +182,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		if r == 0 {
 			what, argv = "", nil
 		}
-		if err := respawn(ctx, w, srv, pane, what, "mate-01", argv...); err != nil {
+		if err := respawn(ctx, w, srv, pane, cfg.settle, what, "mate-01", argv...); err != nil {
 			return nil, err
 		}
 		pid, err := panePID(ctx, srv, pane)
@@ -199,7 +201,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*Report, error) {
 		} else {
 			return nil, err
 		}
-		if err := respawn(ctx, w, srv, pane, "status -w", "mate-01", bin, "status", "-w", "--team", team); err != nil {
+		if err := respawn(ctx, w, srv, pane, cfg.settle, "status -w", "mate-01", bin, "status", "-w", "--team", team); err != nil {
 			return nil, err
 		}
 		if pid, err = panePID(ctx, srv, pane); err != nil {
@@ -324,10 +326,10 @@ func until(ctx context.Context, ctl *tmux.Control, pane string, seen *regexp.Reg
 }
 
 // respawn runs argv in the viewer's pane instead of what runs there, and
-// waits until its screen shows want, then lets its start-up pass.
-func respawn(ctx context.Context, w *world.World, srv *tmux.Server, pane, what, want string, argv ...string) error {
+// waits until its screen shows want, then lets its start-up pass (settle).
+func respawn(ctx context.Context, w *world.World, srv *tmux.Server, pane string, settle time.Duration, what, want string, argv ...string) error {
 	if len(argv) == 0 {
-		return world.Sleep(ctx, 2*time.Second) // nothing new: let the last thing done pass
+		return world.Sleep(ctx, settle) // nothing new: let the last thing done pass
 	}
 	if out, err := w.TmuxOn(ctx, viewer, append([]string{"respawn-pane", "-k", "-t", pane}, argv...)...); err != nil {
 		return fmt.Errorf("start %s: %v: %s", what, err, out)
@@ -335,7 +337,7 @@ func respawn(ctx context.Context, w *world.World, srv *tmux.Server, pane, what, 
 	if err := waitScreen(ctx, srv, pane, want, 30*time.Second); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	return world.Sleep(ctx, 2*time.Second) // its start-up is not what is measured
+	return world.Sleep(ctx, settle) // its start-up is not what is measured
 }
 
 func waitScreen(ctx context.Context, srv *tmux.Server, pane, want string, d time.Duration) error {

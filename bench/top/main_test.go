@@ -11,7 +11,7 @@ import (
 // TestBenchmarkRuns runs the benchmark once, small, so that it does not rot.
 func TestBenchmarkRuns(t *testing.T) {
 	ctx := world.TestContext(t)
-	rep, err := run(ctx, config{members: 3, rate: 10, samples: 4, rounds: 1, duration: 2 * time.Second}, io.Discard)
+	rep, err := run(ctx, config{members: 3, rate: 10, samples: 4, rounds: 1, duration: 300 * time.Millisecond, settle: 200 * time.Millisecond}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
