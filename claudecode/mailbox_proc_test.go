@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // The helper processes of the tests below are this test binary re-executed (see
@@ -102,11 +104,25 @@ func runWriter(ctx context.Context, path string) error {
 
 // runReader empties the mailbox the way a Claude Code teammate does (under the
 // lock: take every message, write back []) and prints what it took, while a
-// goroutine reads the file without the lock as often as it can.
+// goroutine reads the file without the lock each time it changes.
 func runReader(ctx context.Context, path string) error {
 	stop := os.Getenv(helperStopEnv)
 	var reads atomic.Int64
 	var badRead atomic.Pointer[error]
+	// The unlocked reads follow the file's changes (inotify on its folder): a
+	// read at every change sees what each write leaves, even half of a write
+	// done in place, without a reader spinning on a core the writers need.
+	watch, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer watch.Close()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil { // as UpdateMailbox would
+		return err
+	}
+	if err := watch.Add(filepath.Dir(path)); err != nil {
+		return err
+	}
 	done := make(chan struct{})
 	readerDone := make(chan struct{})
 	go func() {
@@ -115,11 +131,20 @@ func runReader(ctx context.Context, path string) error {
 			select {
 			case <-done:
 				return
-			default:
+			case err := <-watch.Errors:
+				if errors.Is(err, fsnotify.ErrEventOverflow) {
+					continue // events were lost, not writes: read at the next change
+				}
+				badRead.CompareAndSwap(nil, &err)
+				return
+			case ev := <-watch.Events:
+				if ev.Name != path {
+					continue // the lock, the writers' temp files
+				}
 			}
 			data, err := os.ReadFile(path)
 			if errors.Is(err, fs.ErrNotExist) {
-				continue // not written yet
+				continue // renamed away meanwhile (a corrupt file is never)
 			}
 			if err == nil {
 				err = checkArray(data)
@@ -167,7 +192,7 @@ func runReader(ctx context.Context, path string) error {
 		}
 		// Claude Code polls far less often; this keeps the pressure on while
 		// leaving the writers room (each take is a write under the lock too).
-		time.Sleep(rand.N(5 * time.Millisecond))
+		time.Sleep(rand.N(20 * time.Millisecond))
 	}
 	stopReads()
 	if e := badRead.Load(); e != nil {
