@@ -280,7 +280,7 @@ func TestExitZeroIsNeverAFailure(t *testing.T) {
 	}
 	// One closes its terminal (ignoring the SIGHUP that follows) and ends only
 	// later: tmux calls its pane dead long before it knows the status.
-	fmt.Fprintf(&b, "  - name: done%d\n    command: [sh, -c, 'trap \"\" HUP; exec 0<&- 1>&- 2>&-; sleep 5; exit 0']\n", n)
+	fmt.Fprintf(&b, "  - name: done%d\n    command: [sh, -c, 'trap \"\" HUP; exec 0<&- 1>&- 2>&-; sleep 2; exit 0']\n", n)
 	b.WriteString("  - name: victim\n    command: [sleep, \"1000\"]\n")
 	e.MustRun("up", standInLayout(e, "team.yaml", b.String()))
 	victim := member(statusOf(t, e, "zero"), "victim")

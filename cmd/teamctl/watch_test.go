@@ -154,10 +154,10 @@ members:
 func TestRestartWithBackoffThenFailed(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	// The schedule at a quarter of its real scale (1s, 2s, … is
+	// The schedule at a tenth of its real scale (1s, 2s, … is
 	// supervisor.TestBackoffDoublesThenFailed's, on a fake clock), so this
 	// whole crash loop takes seconds, not half a minute.
-	const base = 250 * time.Millisecond
+	const base = 100 * time.Millisecond
 	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF="+base.String())
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: crash
 members:
