@@ -118,11 +118,34 @@ func Until(ctx context.Context, d time.Duration, cond func() bool) bool {
 	}
 }
 
+// liveGroupsIf says which of targets' groups are alive. Most are decided
+// without reading all of /proc (a pass over hundreds of processes, every
+// pollEvery while a team goes down): a group whose leader lives is alive, one
+// that kill(-pgid, 0) no longer finds is not; only the rest (a zombie
+// leader, or members left without it) need LiveGroups' pass, once for all.
 func liveGroupsIf(targets []Target) map[int]bool {
-	if slices.ContainsFunc(targets, func(t Target) bool { return t.Group }) {
-		return LiveGroups()
+	live := map[int]bool{}
+	var unsure []int
+	for _, t := range targets {
+		if !t.Group {
+			continue
+		}
+		if st, err := ReadStat(t.PID); err == nil && st.PGID == t.PID && st.State != 'Z' && st.State != 'X' {
+			live[t.PID] = true
+			continue
+		}
+		if err := syscall.Kill(-t.PID, 0); err == syscall.ESRCH {
+			continue
+		}
+		unsure = append(unsure, t.PID)
 	}
-	return nil
+	if len(unsure) > 0 {
+		all := LiveGroups()
+		for _, g := range unsure {
+			live[g] = all[g]
+		}
+	}
+	return live
 }
 
 // Processes makes a target of each pid.

@@ -160,3 +160,32 @@ func TestEndStopsProcessesAndGroups(t *testing.T) {
 		t.Error("something outlived End")
 	}
 }
+
+// TestGroupPastItsLeader: a group whose leader has exited (a zombie nobody
+// reaped yet) is alive while a member lives on, and gone once that member is,
+// though kill(-pgid, 0) still finds the zombie.
+func TestGroupPastItsLeader(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 60 & exit 0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	pgid := cmd.Process.Pid
+	if !Until(context.Background(), time.Minute, func() bool { st, _ := ReadStat(pgid); return st.State == 'Z' }) {
+		t.Fatal("the leader never exited")
+	}
+	if gone := Wait(context.Background(), []Target{Group(pgid)}, 100*time.Millisecond); gone[Group(pgid)] {
+		t.Fatal("a group with its sleep still running reported gone")
+	}
+	r := End(context.Background(), []Target{Group(pgid)}, time.Minute)
+	if len(r.Terminated) != 1 || len(r.Killed) != 0 {
+		t.Fatalf("terminated %v, killed %v", r.Terminated, r.Killed)
+	}
+	if err := syscall.Kill(-pgid, 0); err != nil {
+		t.Fatalf("the zombie leader should still be there (unreaped): %v", err)
+	}
+	if GroupAlive(pgid) {
+		t.Error("group of a zombie alone reported alive")
+	}
+}
