@@ -38,10 +38,10 @@ func Main[R interface{ Passed() bool }](name string, asJSON bool, run func(conte
 	}
 }
 
-// TestContext is for a benchmark's test, which runs it once, small, so that
-// it does not rot: it skips t with -short or without tmux (the benchmark
-// builds teamctl and starts tmux servers), and returns a context that ends
-// after 5 minutes or with t.
+// TestContext is for the benchmarks' test (bench/internal/smoke), which runs
+// each once, small, so that it does not rot: it skips t with -short or without
+// tmux (the test builds teamctl and the benchmarks start tmux servers), and
+// returns a context that ends after 5 minutes or with t.
 func TestContext(t *testing.T) context.Context {
 	t.Helper()
 	if testing.Short() {

@@ -1,9 +1,10 @@
-// Package world is what teamctl's benchmarks (bench/up, bench/latency,
-// bench/cost, bench/rss) share: their main (see Main), a teamctl binary built
-// once, and isolated worlds, each with its own HOME, CLAUDE_CONFIG_DIR,
-// XDG_STATE_HOME and a short TMUX_TMPDIR, so that a team runs on its own tmux
-// server and never on the user's. A world's team is stand-in agents
-// (teamctl's hidden `stand-in` command), each running a TEAMCTL_STANDIN_SCRIPT.
+// Package world is what teamctl's benchmarks (bench/up, bench/clean,
+// bench/latency, bench/cost, bench/rss, bench/top) share: their main (see
+// Main), a teamctl binary built once (see Teamctl), and isolated worlds, each
+// with its own HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME and a short
+// TMUX_TMPDIR, so that a team runs on its own tmux server and never on the
+// user's. A world's team is stand-in agents (teamctl's hidden `stand-in`
+// command), each running a TEAMCTL_STANDIN_SCRIPT.
 package world
 
 import (
@@ -12,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -44,6 +46,17 @@ func Build(ctx context.Context) (bin string, remove func(), err error) {
 		return "", nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return bin, func() { os.RemoveAll(dir) }, nil
+}
+
+// Teamctl is the teamctl binary a benchmark's run uses: bin when it is given
+// (one built already, which remove leaves alone), else one built now by Build,
+// said on log, which remove removes.
+func Teamctl(ctx context.Context, log io.Writer, bin string) (path string, remove func(), err error) {
+	if bin != "" {
+		return bin, func() {}, nil
+	}
+	fmt.Fprintln(log, "building teamctl")
+	return Build(ctx)
 }
 
 // Member is one stand-in of a team: Members[0] is the lead.

@@ -1,0 +1,309 @@
+// Package costbench is the benchmark `go run ./bench/cost` runs; see that command's doc.
+package costbench
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/state"
+)
+
+const (
+	targetRatio = 0.5 // supervisor / reference
+	targetCore  = 3.0 // supervisor, % of one core
+	team        = "cost"
+)
+
+// Config is a run's settings: bench/cost's flags, and Bin.
+type Config struct {
+	Members, Rate   int
+	Duration, Every time.Duration
+	Quiet           time.Duration
+	Settle          time.Duration // after the team prints, before the first window
+	Bin             string        // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
+}
+
+// Report is the whole result, as -json prints it. CPU figures are seconds.
+type Report struct {
+	Members        int      `json:"members"`
+	Rate           int      `json:"lines_per_second_each"`
+	WindowS        float64  `json:"window_s"`
+	ClockTicks     int64    `json:"clock_ticks_per_s"`
+	ClockTicksFrom string   `json:"clock_ticks_from"`
+	SupervisorCPU  float64  `json:"supervisor_cpu_s"`       // the supervisor process
+	ControlCPU     float64  `json:"control_client_cpu_s"`   // its tmux -C child
+	SupervisorAll  float64  `json:"supervisor_total_cpu_s"` // both
+	ReferenceCPU   float64  `json:"reference_cpu_s"`
+	ReferenceSelf  float64  `json:"reference_self_cpu_s"`
+	ReferenceKids  float64  `json:"reference_children_cpu_s"`
+	Captures       int      `json:"reference_captures"`
+	ServerCPU      struct { // the team's tmux server, in each window
+		Supervisor float64 `json:"supervisor_window"`
+		Reference  float64 `json:"reference_window"`
+		None       float64 `json:"no_watcher_window"`
+	} `json:"tmux_server_cpu_s"`
+	Ratio       float64 `json:"ratio_supervisor_reference"`
+	CorePercent float64 `json:"supervisor_core_percent"`
+	TargetRatio float64 `json:"target_ratio"`
+	TargetCore  float64 `json:"target_core_percent"`
+	Pass        bool    `json:"pass"`
+}
+
+// Passed is whether r meets the target(s).
+func (r *Report) Passed() bool { return r.Pass }
+
+// Run builds teamctl (unless cfg.Bin is one) and measures; progress goes to log.
+func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
+	if cfg.Members < 1 || cfg.Rate < 1 || cfg.Duration <= 0 || cfg.Every <= 0 || cfg.Settle < 0 {
+		return nil, errors.New("need -members >= 1, -rate >= 1, -duration > 0, -every > 0, -settle >= 0")
+	}
+	bin, remove, err := world.Teamctl(ctx, log, cfg.Bin)
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
+	hz, how := world.ClockTicks(ctx)
+	rep := &Report{Members: cfg.Members, Rate: cfg.Rate, WindowS: cfg.Duration.Seconds(),
+		ClockTicks: hz, ClockTicksFrom: how, TargetRatio: targetRatio, TargetCore: targetCore}
+
+	w, err := world.New(bin, team)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Destroy()
+	// Print for longer than everything that follows; the team is torn down after.
+	script := fmt.Sprintf("lines:%d:%s", cfg.Rate, 3*cfg.Duration+time.Minute)
+	var members []world.Member
+	for _, name := range world.Names(cfg.Members) {
+		members = append(members, world.Member{Name: name, Script: script})
+	}
+	fmt.Fprintf(log, "bringing up %d members\n", cfg.Members)
+	if err := w.Up(ctx, cfg.Quiet, members); err != nil {
+		return nil, err
+	}
+	sup, _, err := w.WaitSupervisor(ctx, 20*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	panes, server, err := waitPrinting(ctx, w, cfg.Members)
+	if err != nil {
+		return nil, err
+	}
+	if err := world.Sleep(ctx, cfg.Settle); err != nil { // let the supervisor's start-up captures pass
+		return nil, err
+	}
+
+	// 1. The supervisor alone.
+	kids := world.Children(sup)
+	if len(kids) != 1 {
+		return nil, fmt.Errorf("supervisor %d has children %v, want its one tmux control client", sup, kids)
+	}
+	fmt.Fprintf(log, "window 1/3: supervisor (pid %d, control client %d), %s\n", sup, kids[0], cfg.Duration)
+	ticks, err := measure(ctx, cfg.Duration, nil, sup, kids[0], server)
+	if err != nil {
+		return nil, err
+	}
+	sec := func(t int64) float64 { return float64(t) / float64(hz) }
+	rep.SupervisorCPU, rep.ControlCPU, rep.ServerCPU.Supervisor = sec(ticks[0]), sec(ticks[1]), sec(ticks[2])
+	rep.SupervisorAll = rep.SupervisorCPU + rep.ControlCPU
+	if err := stopSupervisor(ctx, sup); err != nil {
+		return nil, err
+	}
+
+	// 2. The reference watcher alone.
+	fmt.Fprintf(log, "window 2/3: reference (capture-pane of %d panes every %s), %s\n", len(panes), cfg.Every, cfg.Duration)
+	var self0, kids0, self1, kids1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids0)
+	ref := func(ctx context.Context) error {
+		n, err := reference(ctx, w, panes, cfg.Every)
+		rep.Captures = n
+		return err
+	}
+	ticks, err = measure(ctx, cfg.Duration, ref, server)
+	if err != nil {
+		return nil, err
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self1)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids1)
+	rep.ReferenceSelf, rep.ReferenceKids = cpu(self1)-cpu(self0), cpu(kids1)-cpu(kids0)
+	rep.ReferenceCPU = rep.ReferenceSelf + rep.ReferenceKids
+	rep.ServerCPU.Reference = sec(ticks[0])
+
+	// 3. Nobody watching.
+	fmt.Fprintf(log, "window 3/3: no watcher, %s\n", cfg.Duration)
+	if ticks, err = measure(ctx, cfg.Duration, nil, server); err != nil {
+		return nil, err
+	}
+	rep.ServerCPU.None = sec(ticks[0])
+
+	rep.Ratio = rep.SupervisorAll / rep.ReferenceCPU
+	rep.CorePercent = 100 * rep.SupervisorAll / cfg.Duration.Seconds()
+	rep.Pass = rep.Ratio <= targetRatio && rep.CorePercent < targetCore
+	return rep, nil
+}
+
+// waitPrinting waits until every one of the team's panes has printed a log
+// line (below the stand-in's two header lines, or into the history), and
+// returns their IDs and the tmux server's pid.
+func waitPrinting(ctx context.Context, w *world.World, members int) ([]string, int, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := w.Tmux(ctx, "list-panes", "-s", "-t", "="+team, "-F", "#{pid} #{pane_id} #{history_size} #{cursor_y}")
+		if err != nil {
+			return nil, 0, fmt.Errorf("list panes: %v: %s", err, out)
+		}
+		var panes []string
+		server, printing := 0, 0
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			f := strings.Fields(line)
+			if len(f) != 4 {
+				return nil, 0, fmt.Errorf("list panes: %q", line)
+			}
+			server, _ = strconv.Atoi(f[0])
+			panes = append(panes, f[1])
+			if y, _ := strconv.Atoi(f[3]); f[2] != "0" || y > 2 {
+				printing++
+			}
+		}
+		if len(panes) == members && printing == members {
+			return panes, server, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, 0, fmt.Errorf("%d of %d panes printing after 30s", printing, len(panes))
+		}
+		if err := world.Sleep(ctx, 100*time.Millisecond); err != nil { // poll interval
+			return nil, 0, err
+		}
+	}
+}
+
+// measure returns how many clock ticks each of pids used during d, while work
+// (when not nil) runs; work is stopped at the end of d and waited for.
+func measure(ctx context.Context, d time.Duration, work func(context.Context) error, pids ...int) ([]int64, error) {
+	before := make([]int64, len(pids))
+	for i, pid := range pids {
+		t, err := world.CPUTicks(pid)
+		if err != nil {
+			return nil, err
+		}
+		before[i] = t
+	}
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	done := make(chan error, 1)
+	if work != nil {
+		go func() { done <- work(wctx) }()
+	} else {
+		close(done)
+	}
+	<-wctx.Done()
+	if err := <-done; err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	out := make([]int64, len(pids))
+	for i, pid := range pids {
+		t, err := world.CPUTicks(pid)
+		if err != nil {
+			return nil, fmt.Errorf("process %d went during the window: %w", pid, err)
+		}
+		out[i] = t - before[i]
+	}
+	return out, nil
+}
+
+// reference is claude-squad's way of watching: every interval, for each pane in
+// turn, a `tmux capture-pane -p -J -t PANE` process, and a hash of the screen
+// to tell whether it changed. It returns how many captures it made.
+func reference(ctx context.Context, w *world.World, panes []string, every time.Duration) (int, error) {
+	last := map[string][sha256.Size]byte{}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	n := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return n, nil
+		case <-tick.C:
+		}
+		for _, p := range panes {
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			cmd := exec.CommandContext(cctx, "tmux", "-L", state.SocketName(team), "capture-pane", "-p", "-J", "-t", p)
+			cmd.Env = w.Env
+			out, err := cmd.Output()
+			cancel()
+			if ctx.Err() != nil {
+				return n, nil
+			}
+			if err != nil {
+				return n, fmt.Errorf("capture-pane -t %s: %w", p, err)
+			}
+			n++
+			if h := sha256.Sum256(out); h != last[p] {
+				last[p] = h // claude-squad marks the instance as updated here
+			}
+		}
+	}
+}
+
+// stopSupervisor ends the supervisor with SIGTERM (by its pid) and waits until
+// it and its control client are gone.
+func stopSupervisor(ctx context.Context, pid int) error {
+	kids := world.Children(pid)
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stop the supervisor: %w", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, p := range append(kids, pid) {
+		for proc.Alive(p) {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("process %d still there 10s after SIGTERM to the supervisor", p)
+			}
+			if err := world.Sleep(ctx, 10*time.Millisecond); err != nil { // poll interval
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func cpu(r syscall.Rusage) float64 {
+	return float64(r.Utime.Nano()+r.Stime.Nano()) / 1e9
+}
+
+// Print prints r for a reader (what the command prints without -json).
+func Print(out io.Writer, r *Report) {
+	pct := func(s float64) float64 { return 100 * s / r.WindowS }
+	fmt.Fprintf(out, "\nwatcher CPU: %d members (stand-in) printing %d lines/s each (%d lines/s in all), windows of %.0fs in sequence on one team\n",
+		r.Members, r.Rate, r.Members*r.Rate, r.WindowS)
+	fmt.Fprintf(out, "clock ticks: %d/s (%s)\n", r.ClockTicks, r.ClockTicksFrom)
+	fmt.Fprintf(out, "%-44s %8s %9s %12s\n", "", "CPU s", "% core", "tmux server")
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%% %11.2fs\n", "supervisor + its tmux -C client", r.SupervisorAll, pct(r.SupervisorAll), r.ServerCPU.Supervisor)
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%%\n", "  supervisor process", r.SupervisorCPU, pct(r.SupervisorCPU))
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%%\n", "  tmux -C control client", r.ControlCPU, pct(r.ControlCPU))
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%% %11.2fs\n", fmt.Sprintf("reference (%d capture-pane processes)", r.Captures), r.ReferenceCPU, pct(r.ReferenceCPU), r.ServerCPU.Reference)
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%%\n", "  this process (getrusage self)", r.ReferenceSelf, pct(r.ReferenceSelf))
+	fmt.Fprintf(out, "%-44s %8.2f %8.2f%%\n", "  its tmux clients (getrusage children)", r.ReferenceKids, pct(r.ReferenceKids))
+	fmt.Fprintf(out, "%-44s %8s %9s %11.2fs\n", "no watcher", "", "", r.ServerCPU.None)
+	verdict := func(ok bool) string {
+		if ok {
+			return "PASS"
+		}
+		return "FAIL"
+	}
+	fmt.Fprintf(out, "supervisor / reference  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.TargetRatio, verdict(r.Ratio <= r.TargetRatio))
+	fmt.Fprintf(out, "supervisor CPU          %.2f%% of one core  (target < %.0f%%) %s\n", r.CorePercent, r.TargetCore, verdict(r.CorePercent < r.TargetCore))
+}

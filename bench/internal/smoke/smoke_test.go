@@ -1,0 +1,143 @@
+package smoke_test
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/bench/internal/cleanbench"
+	"github.com/teamctl/teamctl/bench/internal/costbench"
+	"github.com/teamctl/teamctl/bench/internal/latencybench"
+	"github.com/teamctl/teamctl/bench/internal/rssbench"
+	"github.com/teamctl/teamctl/bench/internal/topbench"
+	"github.com/teamctl/teamctl/bench/internal/upbench"
+	"github.com/teamctl/teamctl/bench/internal/world"
+)
+
+// TestMain runs all the benchmarks at once unless -parallel says otherwise:
+// -parallel is GOMAXPROCS by default, 2 on a 2-core machine, and each of them
+// spends nearly all its time waiting for its team (as cmd/teamctl's tests).
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "6")
+	}
+	os.Exit(m.Run())
+}
+
+// TestBenchmarksRun runs each benchmark once, small, so that it does not rot:
+// all of them at once (each mostly waits for its team), in worlds of their own,
+// on one teamctl binary built for them all. `-run TestBenchmarksRun/top` runs
+// one.
+func TestBenchmarksRun(t *testing.T) {
+	ctx := world.TestContext(t)
+	bin, remove, err := world.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(remove) // not a defer: the parallel subtests run after this returns
+	for _, b := range []struct {
+		name string
+		test func(t *testing.T, ctx context.Context, bin string)
+	}{
+		{"clean", clean},
+		{"cost", cost},
+		{"latency", latency},
+		{"rss", rss},
+		{"top", top},
+		{"up", up},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			b.test(t, ctx, bin)
+		})
+	}
+}
+
+func clean(t *testing.T, ctx context.Context, bin string) {
+	rep, err := cleanbench.Run(ctx, cleanbench.Config{Worktrees: 3, Rounds: 1, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Variants) != 2 || rep.Ratio <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, v := range rep.Variants {
+		if len(v.Samples) != 1 || v.Min <= 0 {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+}
+
+func cost(t *testing.T, ctx context.Context, bin string) {
+	cfg := costbench.Config{Members: 2, Rate: 20, Duration: 500 * time.Millisecond, Every: 100 * time.Millisecond, Quiet: 2 * time.Second, Settle: 200 * time.Millisecond, Bin: bin}
+	rep, err := costbench.Run(ctx, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two panes, a capture of each every 100ms for 500ms: 4 or 5 rounds on a
+	// quiet machine, as few as one on a loaded one (each capture is a process start).
+	// ReferenceCPU is getrusage of this whole process (RUSAGE_SELF and
+	// RUSAGE_CHILDREN): here it also counts the other benchmarks running at the
+	// same time and the processes they reaped, so it is no measure, but it is
+	// still > 0.
+	if rep.Captures < cfg.Members || rep.ReferenceCPU <= 0 || rep.SupervisorAll < 0 || rep.ClockTicks <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+}
+
+func latency(t *testing.T, ctx context.Context, bin string) {
+	cfg := latencybench.Config{Members: 2, Rounds: 1, Quiet: 300 * time.Millisecond, Base: 2 * time.Second, Gap: 200 * time.Millisecond, Bin: bin}
+	rep, err := latencybench.Run(ctx, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Samples) != 2 || rep.Min < 0 || rep.P50 > rep.P95 || rep.P95 > rep.Max {
+		t.Fatalf("report: %+v", rep)
+	}
+}
+
+func rss(t *testing.T, ctx context.Context, bin string) {
+	rep, err := rssbench.Run(ctx, rssbench.Config{Members: 2, Rate: 20, Print: time.Second, Quiet: 300 * time.Millisecond, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stalls != 2 || rep.HWMKB <= 0 || rep.RSSKB <= 0 || rep.RSSKB > rep.HWMKB {
+		t.Fatalf("report: %+v", rep)
+	}
+}
+
+// top is the only one that sets process-wide state (XDG_STATE_HOME,
+// TMUX_TMPDIR and tmux.Coalesce, for the state files it writes and the tmux
+// control client it reads through, until it returns); the others give every
+// command they run their world's environment, and run no tmux client in this
+// process.
+func top(t *testing.T, ctx context.Context, bin string) {
+	rep, err := topbench.Run(ctx, topbench.Config{Members: 3, Rate: 10, Samples: 4, Rounds: 1, Duration: 300 * time.Millisecond, Settle: 200 * time.Millisecond, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.EventMS) != 2 || len(rep.StateMS) != 2 || rep.P95 <= 0 || rep.TopCPU < 0 || rep.WatchCPU < 0 || rep.HWMKB <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+}
+
+func up(t *testing.T, ctx context.Context, bin string) {
+	rep, err := upbench.Run(ctx, upbench.Config{Members: 4, Rounds: 1, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Variants) != 3 || rep.RatioPerCommand <= 0 || rep.RatioSingle <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, v := range rep.Variants {
+		if len(v.Samples) != 1 || v.Min <= 0 || v.Median != v.Min || v.P90 != v.Min {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+}
