@@ -149,58 +149,6 @@ members:
 	}
 }
 
-// TestRestartWithBackoffThenFailed: a member that keeps dying is restarted in
-// its pane with growing delays, and past 5 exits in 2 minutes is failed.
-func TestRestartWithBackoffThenFailed(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	// The schedule at a tenth of its real scale (1s, 2s, … is
-	// supervisor.TestBackoffDoublesThenFailed's, on a fake clock), so this
-	// whole crash loop takes seconds, not half a minute.
-	const base = 100 * time.Millisecond
-	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF="+base.String())
-	e.MustRun("up", standInLayout(e, "team.yaml", `team: crash
-members:
-  - name: doomed
-    command: [sh, -c, "sleep 0.1; exit 3"]
-  - name: steady
-    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
-`))
-	m := waitMember(t, e, "crash", "doomed", 90*time.Second, func(m memberStatus) bool { return m.State == "failed" })
-	if m.Restarts != 5 || !strings.Contains(m.Reason, "not restarting") {
-		t.Errorf("failed member: %+v", m)
-	}
-	var restarts, exits []time.Time
-	for _, ev := range events(t, e, "crash") {
-		switch {
-		case ev.Member == "doomed" && ev.Kind == "restart":
-			restarts = append(restarts, ev.Time)
-		case ev.Member == "doomed" && ev.Kind == "exit":
-			exits = append(exits, ev.Time)
-			// tmux sometimes never learns the status of a program that dies the
-			// instant it is respawned; then the code is unknown, never wrong.
-			if ev.ExitCode != nil && *ev.ExitCode != 3 {
-				t.Errorf("exit event with a code other than 3: %+v", ev)
-			}
-			if len(exits) == 1 && ev.ExitCode == nil {
-				t.Errorf("first exit event without its code: %+v", ev)
-			}
-		}
-	}
-	if len(restarts) != 5 || len(exits) != 6 {
-		t.Fatalf("%d restarts, %d exits", len(restarts), len(exits))
-	}
-	for i, r := range restarts {
-		want := base << i
-		if gap := r.Sub(exits[i]); gap < want-50*time.Millisecond || gap > want+time.Second {
-			t.Errorf("restart %d came %s after the exit, want about %s", i+1, gap, want)
-		}
-	}
-	if s := member(statusOf(t, e, "crash"), "steady"); s.State != "running" || s.Restarts != 0 {
-		t.Errorf("steady: %+v", s)
-	}
-}
-
 // TestSupervisorKilledThenUpAdoptsAndCatchesAStall: kill -9 the supervisor; the
 // members keep running; a stall that begins while no supervisor runs is still
 // reported once `up` runs again, with no duplicate pane and no member lost.
