@@ -334,17 +334,21 @@ func TestMailboxConcurrentProcesses(t *testing.T) {
 	const writers, perWriter = 8, 500
 	// The stale limit stays at its 10 s default here: a live writer descheduled
 	// for a second on a loaded machine must not lose its lock.
-	p := inbox(t) // HOME and CLAUDE_CONFIG_DIR, inherited by the helpers
+	t.Parallel() // with the package's other long ones: this one mostly waits
+	p := tempInbox(t)
+	// The helpers need only the mailbox's path; a HOME and CLAUDE_CONFIG_DIR of
+	// their own all the same, so that nothing they run can reach the real ones.
+	home := []string{"HOME=" + t.TempDir(), "CLAUDE_CONFIG_DIR=" + t.TempDir()}
 	stop := filepath.Join(t.TempDir(), "stop")
 	const patience = time.Minute // without a message taken or a writer done
 	start := time.Now()
 
-	reader := startHelper(t, "reader", helperRoleEnv+"=reader", helperPathEnv+"="+p, helperStopEnv+"="+stop)
+	reader := startHelper(t, "reader", append(home, helperRoleEnv+"=reader", helperPathEnv+"="+p, helperStopEnv+"="+stop)...)
 	var ws []*helper
 	for w := range writers {
 		id := fmt.Sprint("w", w)
-		ws = append(ws, startHelper(t, "writer "+id, helperRoleEnv+"=writer", helperPathEnv+"="+p,
-			helperIDEnv+"="+id, helperCountEnv+"="+strconv.Itoa(perWriter)))
+		ws = append(ws, startHelper(t, "writer "+id, append(home, helperRoleEnv+"=writer", helperPathEnv+"="+p,
+			helperIDEnv+"="+id, helperCountEnv+"="+strconv.Itoa(perWriter))...))
 	}
 	waitAll(t, patience, reader, ws...)
 	if err := os.WriteFile(stop, nil, 0o600); err != nil {

@@ -15,6 +15,12 @@ import (
 	"time"
 )
 
+// tempInbox is an inbox path in a temp folder of t's own, for a test that runs
+// in parallel (inbox's t.Setenv cannot be): the mailbox functions need only it.
+func tempInbox(t *testing.T) string {
+	return filepath.Join(t.TempDir(), "teams", "session-12345678", "inboxes", "researcher.json")
+}
+
 func inbox(t *testing.T) string {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
@@ -90,7 +96,8 @@ func TestReadMailboxMissingIsEmpty(t *testing.T) {
 }
 
 func TestHeldLockMakesAppendWaitAndFail(t *testing.T) {
-	p := inbox(t)
+	t.Parallel()
+	p := tempInbox(t)
 	if err := os.MkdirAll(p+".lock", 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +215,8 @@ func TestBreakLockBreaksOnlyTheStaleLockSeen(t *testing.T) {
 }
 
 func TestStaleLockBrokenByOneOfManyWaiters(t *testing.T) {
-	p := inbox(t)
+	t.Parallel()
+	p := tempInbox(t)
 	const rounds, waiters = 20, 8
 	ctx := ctxFor(t, time.Minute)
 	var inside atomic.Int32

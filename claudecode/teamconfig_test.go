@@ -127,6 +127,7 @@ func TestWaitTeamConfig(t *testing.T) {
 // an old one, none, or one its holder removes does not; one kept fresh runs
 // into the deadline. The lock is never removed.
 func TestWaitTeamConfigUnlocked(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "config.json")
 	lock := p + ".lock"
 	if waited, err := WaitTeamConfigUnlocked(context.Background(), p); waited || err != nil {
