@@ -334,7 +334,9 @@ func TestMailboxConcurrentProcesses(t *testing.T) {
 	const writers, perWriter = 8, 500
 	// The stale limit stays at its 10 s default here: a live writer descheduled
 	// for a second on a loaded machine must not lose its lock.
-	t.Parallel() // with the package's other long ones: this one mostly waits
+	// Not in parallel: first among the package's tests, it runs while the
+	// other packages' tests are starting, not beside cmd/teamctl's at full
+	// load, where each hand-over of the lock waits for a core (2-3x longer).
 	p := tempInbox(t)
 	// The helpers need only the mailbox's path; a HOME and CLAUDE_CONFIG_DIR of
 	// their own all the same, so that nothing they run can reach the real ones.

@@ -213,9 +213,12 @@ func TestSpawnInTmux(t *testing.T) {
 	if s := screen(pane); !strings.Contains(s, "✻ Claude Code (stand-in) · helper · model default") {
 		t.Errorf("teammate's screen:\n%s", s)
 	}
-	if s := screen(leadPane); !strings.Contains(s, "Spawned teammate @helper in pane "+pane) {
-		t.Errorf("lead's screen:\n%s", s)
-	}
+	// The lead says so once it has recorded the teammate: a redraw after the
+	// config.json write the wait above saw.
+	testenv.Eventually(t, 15*time.Second, "the spawn said on the lead's screen", func() (bool, string) {
+		s := screen(leadPane)
+		return strings.Contains(s, "Spawned teammate @helper in pane "+pane), s
+	})
 	if cmd, _ := tmux("display-message", "-p", "-t", pane, "#{pane_start_command}"); !strings.Contains(cmd, "--agent-id helper@session-12345678") ||
 		!strings.Contains(cmd, "--parent-session-id "+sessionID) || !strings.Contains(cmd, "--agent-color red") {
 		t.Errorf("teammate's command: %s", cmd)
