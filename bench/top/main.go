@@ -52,6 +52,7 @@ func main() {
 	flag.IntVar(&cfg.Rounds, "rounds", 1, "CPU windows of each watcher, taken in turn")
 	flag.DurationVar(&cfg.Duration, "duration", 30*time.Second, "length of each CPU window")
 	flag.DurationVar(&cfg.Settle, "settle", 2*time.Second, "wait after a watcher starts before its window (its start-up is not measured)")
+	flag.DurationVar(&cfg.Pace, "pace", 300*time.Millisecond, "least pause between two changes of the latency part (up to 5/3 of it, at random)")
 	flag.Parse()
 	world.Main("bench/top", *asJSON, func(ctx context.Context, log io.Writer) (*topbench.Report, error) { return topbench.Run(ctx, cfg, log) }, topbench.Print)
 }

@@ -12,7 +12,7 @@ import (
 // once-a-second exit reports), so more of them than cores overlap well;
 // every wait in them gives up only late (testenv.Eventually: a minute at
 // least), so a busy machine makes them slower, never wrong.
-const integrationParallel = "10"
+const integrationParallel = "16"
 
 func TestMain(m *testing.M) {
 	flag.Parse()

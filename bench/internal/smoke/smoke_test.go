@@ -118,7 +118,7 @@ func rss(t *testing.T, ctx context.Context, bin string) {
 // command they run their world's environment, and run no tmux client in this
 // process.
 func top(t *testing.T, ctx context.Context, bin string) {
-	rep, err := topbench.Run(ctx, topbench.Config{Members: 3, Rate: 10, Samples: 4, Rounds: 1, Duration: 300 * time.Millisecond, Settle: 200 * time.Millisecond, Bin: bin}, io.Discard)
+	rep, err := topbench.Run(ctx, topbench.Config{Members: 3, Rate: 10, Samples: 4, Rounds: 1, Duration: 300 * time.Millisecond, Settle: 200 * time.Millisecond, Pace: 50 * time.Millisecond, Bin: bin}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ type Config struct {
 	Members, Rate, Samples, Rounds int
 	Duration                       time.Duration
 	Settle                         time.Duration // after a watcher starts, before its window
+	Pace                           time.Duration // least pause between two changes (up to 5/3 of it, at random)
 	Bin                            string        // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
 }
 
@@ -67,8 +68,8 @@ func (r *Report) Passed() bool { return r.Pass }
 
 // Run builds teamctl (unless cfg.Bin is one) and measures; progress goes to log.
 func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
-	if cfg.Members < 2 || cfg.Rate < 1 || cfg.Samples < 2 || cfg.Rounds < 1 || cfg.Duration <= 0 || cfg.Settle < 0 {
-		return nil, errors.New("need -members >= 2, -rate >= 1, -samples >= 2, -rounds >= 1, -duration > 0, -settle >= 0")
+	if cfg.Members < 2 || cfg.Rate < 1 || cfg.Samples < 2 || cfg.Rounds < 1 || cfg.Duration <= 0 || cfg.Settle < 0 || cfg.Pace < 0 {
+		return nil, errors.New("need -members >= 2, -rate >= 1, -samples >= 2, -rounds >= 1, -duration > 0, -settle >= 0, -pace >= 0")
 	}
 	bin, remove, err := world.Teamctl(ctx, log, cfg.Bin)
 	if err != nil {
@@ -203,7 +204,7 @@ func latency(ctx context.Context, cfg Config, srv *tmux.Server, pane string, rep
 	}
 	defer evlog.Close()
 	for i := range cfg.Samples {
-		if err := world.Sleep(ctx, time.Duration(300+rand.IntN(200))*time.Millisecond); err != nil { // pacing between samples
+		if err := world.Sleep(ctx, cfg.Pace+rand.N(cfg.Pace*2/3+1)); err != nil { // pacing between samples
 			return err
 		}
 		for len(ctl.Notes()) > 0 {
