@@ -27,8 +27,8 @@ import (
 	"flag"
 	"io"
 
-	"github.com/teamctl/teamctl/bench/internal/cleanbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/cleanbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

@@ -39,8 +39,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/costbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/costbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

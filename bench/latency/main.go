@@ -32,8 +32,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/latencybench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/latencybench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

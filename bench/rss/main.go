@@ -21,8 +21,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/rssbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/rssbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

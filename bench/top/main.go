@@ -39,8 +39,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/topbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/topbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

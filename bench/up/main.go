@@ -26,8 +26,8 @@ import (
 	"flag"
 	"io"
 
-	"github.com/teamctl/teamctl/bench/internal/upbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/upbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 func main() {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/world"
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/bench/world"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/world"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
 )

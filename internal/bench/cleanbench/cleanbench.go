@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/world"
 	"github.com/teamctl/teamctl/state"
 )
 

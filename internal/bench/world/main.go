@@ -38,7 +38,7 @@ func Main[R interface{ Passed() bool }](name string, asJSON bool, run func(conte
 	}
 }
 
-// TestContext is for the benchmarks' test (bench/internal/smoke), which runs
+// TestContext is for the benchmarks' test (internal/bench/smoke), which runs
 // each once, small, so that it does not rot: it skips t with -short or without
 // tmux (the test builds teamctl and the benchmarks start tmux servers), and
 // returns a context that ends after 5 minutes or with t.

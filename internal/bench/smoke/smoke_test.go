@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/cleanbench"
-	"github.com/teamctl/teamctl/bench/internal/costbench"
-	"github.com/teamctl/teamctl/bench/internal/latencybench"
-	"github.com/teamctl/teamctl/bench/internal/rssbench"
-	"github.com/teamctl/teamctl/bench/internal/topbench"
-	"github.com/teamctl/teamctl/bench/internal/upbench"
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/cleanbench"
+	"github.com/teamctl/teamctl/internal/bench/costbench"
+	"github.com/teamctl/teamctl/internal/bench/latencybench"
+	"github.com/teamctl/teamctl/internal/bench/rssbench"
+	"github.com/teamctl/teamctl/internal/bench/topbench"
+	"github.com/teamctl/teamctl/internal/bench/upbench"
+	"github.com/teamctl/teamctl/internal/bench/world"
 )
 
 // TestMain runs all the benchmarks at once unless -parallel says otherwise:

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/teamctl/teamctl/bench/internal/world"
+	"github.com/teamctl/teamctl/internal/bench/world"
 	"github.com/teamctl/teamctl/state"
 )
 
