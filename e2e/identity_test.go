@@ -281,7 +281,15 @@ func TestLeadKilledResumesItsTeam(t *testing.T) {
 	scoutPane := w.waitAdopted("scout", sid)
 	w.waitIdentity("after the spawn", sid)
 	before, _ := w.status().member("lead")
-	scout, _ := w.status().member("scout")
+	// The scout as it runs: once, under load, the first status after its
+	// adoption gave a pid that was gone a second later, in the same pane
+	// (Claude Code setting the pane up), so wait for Claude Code itself.
+	var scout memberStatus
+	poll(t, wait, "Claude Code running in scout's pane", func() (bool, string) {
+		scout, _ = w.status().member("scout")
+		argv, err := proc.Cmdline(scout.PID)
+		return err == nil && len(argv) > 0 && filepath.Base(argv[0]) == "claude", fmt.Sprintf("%+v: %q %v", scout, argv, err)
+	})
 
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
