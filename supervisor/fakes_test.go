@@ -100,6 +100,9 @@ type fakePane struct {
 	screen string
 	status string // pane_dead_status when dead ("" unknown)
 	signal string
+	// version counts the pane's screens (1 when it opens; each output one
+	// more); seen is the version a capture last took.
+	version, seen int
 }
 
 // fakeServer is a tmux server in memory.
@@ -172,7 +175,7 @@ func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []str
 		}
 		f.nextPID++
 		f.nextPane++
-		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window}}
+		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window}, version: 1}
 		f.panes[i] = np
 		f.relaunched = append(f.relaunched, argv)
 		return tmux.NewPane{ID: np.ID, PID: np.PID, Window: np.Window}, nil
@@ -233,6 +236,7 @@ func (c *fakeControl) Command(_ context.Context, args ...string) ([]string, erro
 		if p == nil {
 			return nil, errors.New("can't find pane")
 		}
+		p.seen = p.version
 		return strings.Split(p.screen, "\n"), nil
 	case args[0] == "display-message" && len(args) == 3 && args[2] == "#{pid}":
 		return []string{"1"}, nil
@@ -260,6 +264,10 @@ type world struct {
 	s     *daemon
 	srv   *fakeServer
 	clock *fakeClock
+	// hold keeps captures on their way (taken, not yet judged) in held
+	// until deliver: a slow tmux, or a capture a relaunch overtakes.
+	hold bool
+	held []capture
 }
 
 // member is a member of the world's team: role lead, teammate or process.
@@ -309,7 +317,7 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	for i, m := range members {
 		id := fmt.Sprintf("%%%d", i)
 		srv.nextPID++
-		srv.panes = append(srv.panes, &fakePane{Pane: tmux.Pane{ID: id, PID: srv.nextPID, SessionID: "$0", Session: "decide", Member: m.name}})
+		srv.panes = append(srv.panes, &fakePane{Pane: tmux.Pane{ID: id, PID: srv.nextPID, SessionID: "$0", Session: "decide", Member: m.name}, version: 1})
 		st.Members = append(st.Members, state.Member{Name: m.name, Role: m.role, Origin: state.OriginLayout, Pane: id, PID: srv.nextPID,
 			Argv: []string{"/bin/" + m.name}, Cwd: dir, Restart: m.restart, StartedAt: now})
 	}
@@ -358,10 +366,14 @@ func (w *world) settle() {
 	s := w.s
 	for i := 0; i < 10000; i++ {
 		select {
-		case id := <-s.fire:
-			s.timerFired(id)
-		case id := <-s.captureQ:
-			s.judge(w.ctx, s.captureOne(w.ctx, id))
+		case pw := <-s.fire:
+			s.timerFired(pw)
+		case r := <-s.captureQ:
+			if c := s.captureOne(w.ctx, r); w.hold {
+				w.held = append(w.held, c)
+			} else {
+				s.judge(w.ctx, c)
+			}
 		case c := <-s.captured:
 			s.judge(w.ctx, c)
 		case id := <-s.restart:
@@ -405,7 +417,9 @@ func (w *world) advance(d time.Duration) {
 // output is new output of pane: the screen it shows now.
 func (w *world) output(pane, screen string) {
 	w.srv.mu.Lock()
-	w.srv.pane(pane).screen = screen
+	p := w.srv.pane(pane)
+	p.screen = screen
+	p.version++
 	w.srv.mu.Unlock()
 	w.srv.ctl.notes <- tmux.Notification{Kind: "output", Pane: pane, Data: []byte("x")}
 	w.settle()

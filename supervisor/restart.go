@@ -231,4 +231,14 @@ func (s *daemon) moveWatch(w *paneWatch, id string) {
 	w.id = id
 	w.exitPID = ""
 	s.panes[id] = w
+	s.freshRun(w)
+}
+
+// freshRun starts the look at a new run in w's pane: what the old run showed
+// says nothing of it, and it is looked at once it has been quiet for the
+// quiet period, whether or not it writes anything.
+func (s *daemon) freshRun(w *paneWatch) {
+	w.screen, w.rechecked, w.statusTries = "", false, 0
+	w.lastOutput = s.clock.Now()
+	s.arm(w, s.quiet)
 }

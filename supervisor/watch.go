@@ -53,9 +53,10 @@ type paneWatch struct {
 	id, member, origin string
 	pid                int // the pane's current process, as tmux last said
 	lastOutput         time.Time
-	timer              timer
+	timer              timer // the quiet (or settle) timer; it hands the loop this watch, not an id
 	armed              bool
-	capturing          bool
+	capturing          bool // a capture of it is on its way
+	again              bool // a look was asked for while a capture was on its way: take another
 	live               *state.LiveMember
 	screen             string
 	exits              []time.Time
@@ -67,7 +68,15 @@ type paneWatch struct {
 	reclaiming         bool      // a lead ended to take its own Claude Code team over (reclaimOwnTeam): restarted whatever its policy
 }
 
+// captureReq asks the capture worker for the screen of w's pane as it is
+// now (pane: w.id when asked; a relaunch may move w to another pane meanwhile).
+type captureReq struct {
+	w    *paneWatch
+	pane string
+}
+
 type capture struct {
+	w      *paneWatch
 	pane   string
 	screen string
 	err    error
@@ -89,10 +98,10 @@ type daemon struct {
 	live      *state.Live
 
 	panes      map[string]*paneWatch
-	fire       chan string    // quiet or settle timer of a pane
+	fire       chan *paneWatch // quiet or settle timer of a pane
 	restart    chan string    // restart timer of a pane
 	deadValues chan [2]string // pane, value: answers of askDead
-	captureQ   chan string
+	captureQ   chan captureReq
 	captured   chan capture
 	syncSoon   timer
 	syncFire   chan struct{}
@@ -167,8 +176,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventLog, srv tmuxServer, clk clock) *daemon {
 	s := &daemon{
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
-		panes: map[string]*paneWatch{}, fire: make(chan string, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan string, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
+		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
+		captureQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
 	s.configure()
@@ -347,8 +356,8 @@ func (s *daemon) loop(ctx context.Context) error {
 				continue
 			}
 			s.onNotification(ctx, n)
-		case id := <-s.fire:
-			s.timerFired(id)
+		case w := <-s.fire:
+			s.timerFired(w)
 		case c := <-s.captured:
 			s.judge(ctx, c)
 		case id := <-s.restart:
@@ -418,22 +427,28 @@ func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 	}
 }
 
+// arm sets w's quiet (or settle) timer to d. The timer hands the loop the
+// watch itself, never a pane id: a relaunch moves a watch to its member's new
+// pane (moveWatch), and a timer that named the old id would find no watch
+// there and leave this one armed for good, its pane never looked at again.
 func (s *daemon) arm(w *paneWatch, d time.Duration) {
 	w.armed = true
-	id := w.id
 	if w.timer == nil {
-		w.timer = s.clock.AfterFunc(d, func() { s.fire <- id })
+		w.timer = s.clock.AfterFunc(d, func() { s.fire <- w })
 		return
 	}
 	w.timer.Reset(d)
 }
 
+// watched tells whether w is still the watch of its pane: one let go (its
+// pane went, or another watch took its member's new pane) is done with.
+func (s *daemon) watched(w *paneWatch) bool { return s.panes[w.id] == w }
+
 // timerFired: a pane's quiet (or settle) time is up. When output came since,
 // the timer is set again for the rest of the quiet period, so one timer per
 // quiet period is all a busy pane costs.
-func (s *daemon) timerFired(id string) {
-	w := s.panes[id]
-	if w == nil {
+func (s *daemon) timerFired(w *paneWatch) {
+	if !s.watched(w) {
 		return
 	}
 	w.armed = false
@@ -446,12 +461,20 @@ func (s *daemon) timerFired(id string) {
 	s.requestCapture(w)
 }
 
+// requestCapture has w's screen looked at. While a capture of it is on its
+// way, that one may show the screen from before the output that asked for
+// this look: another is taken once it is back (judge), so the screen a quiet
+// pane ends on is always looked at.
 func (s *daemon) requestCapture(w *paneWatch) {
-	if w.capturing || w.live.State == state.StateExited || w.live.State == state.StateFailed {
+	if w.live.State == state.StateExited || w.live.State == state.StateFailed {
+		return
+	}
+	if w.capturing {
+		w.again = true
 		return
 	}
 	w.capturing = true
-	s.captureQ <- w.id
+	s.captureQ <- captureReq{w: w, pane: w.id}
 }
 
 // captureWorker runs capture-pane for the loop, so the loop never waits on tmux
@@ -461,9 +484,9 @@ func (s *daemon) captureWorker(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case id := <-s.captureQ:
+		case r := <-s.captureQ:
 			select {
-			case s.captured <- s.captureOne(ctx, id):
+			case s.captured <- s.captureOne(ctx, r):
 			case <-ctx.Done():
 				return
 			}
@@ -472,22 +495,39 @@ func (s *daemon) captureWorker(ctx context.Context) {
 }
 
 // captureOne takes the screen of a pane through the control client.
-func (s *daemon) captureOne(ctx context.Context, id string) capture {
+func (s *daemon) captureOne(ctx context.Context, r captureReq) capture {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", id)
-	return capture{pane: id, screen: strings.Join(lines, "\n"), err: err}
+	lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", r.pane)
+	return capture{w: r.w, pane: r.pane, screen: strings.Join(lines, "\n"), err: err}
 }
 
 // judge applies stallwatch's verdict on a captured screen to the pane's state.
 func (s *daemon) judge(ctx context.Context, c capture) {
-	w := s.panes[c.pane]
-	if w == nil {
+	w := c.w
+	if !s.watched(w) {
 		return
 	}
 	w.capturing = false
+	if c.pane != w.id {
+		// The screen of the pane before a relaunch moved w: say nothing of it,
+		// look at the new one.
+		w.again = false
+		s.requestCapture(w)
+		return
+	}
+	if w.again {
+		w.again = false
+		defer s.requestCapture(w)
+	}
 	if c.err != nil {
+		// The pane may be going (a layout notification says so) or tmux was
+		// slow to answer: look again after a quiet period, so a pane that
+		// lives is never left unseen.
 		s.log.Debug("capture", "pane", c.pane, "err", c.err)
+		if !w.armed {
+			s.arm(w, s.quiet)
+		}
 		return
 	}
 	if w.live.State == state.StateExited || w.live.State == state.StateFailed {
@@ -580,6 +620,7 @@ func (s *daemon) deadChanged(ctx context.Context, pane, value string) {
 		// starts with a clean crash-loop window.
 		if (w.live.State == state.StateExited || w.live.State == state.StateFailed) && f[3] != w.exitPID {
 			s.relaunched(w)
+			s.freshRun(w)
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
 			s.live.Members[w.member] = w.live
 			s.saveLive()
