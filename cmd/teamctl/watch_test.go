@@ -393,3 +393,45 @@ func TestKilledMemberIsRestarted(t *testing.T) {
 		t.Errorf("events: %+v", evs)
 	}
 }
+
+// TestRestartedMemberIsStillWatched: a member the supervisor restarts is
+// watched in its new pane like in its first: a question it asks after the
+// restart stalls it (its watch once kept the old pane's id and went blind).
+func TestRestartedMemberIsStillWatched(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	marker, goOn := filepath.Join(e.Work, "ran-once"), filepath.Join(e.Work, "go-on")
+	// The first run writes while the supervisor watches (so that it has set
+	// a quiet timer for that pane), then exits; the restarted run asks.
+	script := fmt.Sprintf(`if [ -e %[1]q ]; then printf 'Overwrite existing config.yaml? (y/n) '; read a; echo "answered: $a"; exec sleep 1000; fi
+touch %[1]q
+while [ ! -e %[2]q ]; do echo generating config; sleep 0.1; done
+echo done; sleep 0.1; exit 1`, marker, goOn)
+	layout := standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
+watchdog: {quiet: 300ms}
+members:
+  - name: gen
+    command: [sh, -c, %q]
+    restart: always
+`, script))
+	e.MustRun("up", layout)
+	testenv.Eventually(t, 20*time.Second, "the supervisor to follow the panes", func() (bool, string) {
+		evs := events(t, e, "again")
+		for _, ev := range evs {
+			if ev.Kind == "supervisor" && strings.HasPrefix(ev.Detail, "started") {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprint(evs)
+	})
+	if err := os.WriteFile(goOn, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := waitMember(t, e, "again", "gen", 30*time.Second, func(m memberStatus) bool { return m.Restarts == 1 && m.State == "stalled" })
+	if m.Stall == nil || m.Stall.Line != "Overwrite existing config.yaml? (y/n)" {
+		t.Fatalf("stall after the restart: %+v", m.Stall)
+	}
+	e.MustRun("answer", "gen", "y", "Enter", "--team", "again")
+	waitMember(t, e, "again", "gen", 20*time.Second, func(m memberStatus) bool { return m.State == "running" })
+	waitScreen(t, e, "teamctl-again", m.Pane, "answered: y")
+}
