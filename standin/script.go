@@ -9,14 +9,14 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, exit, ignore-term, idle, spawn, lines, prompt-at, bash, claim
+	kind   string        // work, ask, permission, busy, sleep, wait-for, exit, ignore-term, idle, spawn, lines, prompt-at, bash, claim
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
 	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
 	name   string        // spawn: the teammate's name
 	script string        // spawn: the teammate's TEAMCTL_STANDIN_SCRIPT ("" for none), with commas
 	rate   int           // lines: lines a second
-	path   string        // prompt-at: the file that gets the time the question appeared
+	path   string        // prompt-at: the file that gets the time the question appeared; wait-for: the file waited for
 }
 
 const (
@@ -35,6 +35,8 @@ const (
 //	permission            Claude Code's permission dialog, then reads the choice
 //	busy[:DUR]            a line every 100ms
 //	sleep:DUR             nothing for DUR
+//	wait-for:FILE         nothing until FILE exists (a test's go-ahead: a
+//	                      condition, where a sleep would be a guess)
 //	exit:N                exits with code N
 //	ignore-term           ignores SIGTERM from now on
 //	idle[:DUR]            the idle screen, taking turns
@@ -105,6 +107,11 @@ func parseScript(s string) ([]step, error) {
 			case hasText:
 				st.text = text
 			}
+		case "wait-for":
+			st.path = arg
+			if arg == "" {
+				err = fmt.Errorf("needs a file, like wait-for:/tmp/go")
+			}
 		case "bash":
 			if strings.TrimSpace(arg) == "" {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
@@ -115,7 +122,7 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
-			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, exit:N, " +
+			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, wait-for:FILE, exit:N, " +
 				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
 		}
 		if err != nil {

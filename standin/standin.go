@@ -289,6 +289,8 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.busy(ctx, s.dur)
 	case "sleep":
 		wait(ctx, s.dur)
+	case "wait-for":
+		waitFor(ctx, s.path)
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	case "idle":
@@ -584,6 +586,22 @@ func wait(ctx context.Context, d time.Duration) {
 	select {
 	case <-ctx.Done():
 	case <-t.C:
+	}
+}
+
+// waitFor returns once path exists (or ctx ends), looking every 50 ms.
+func waitFor(ctx context.Context, path string) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Lstat(path); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }
 

@@ -155,13 +155,15 @@ members:
 func TestSupervisorKilledThenUpAdoptsAndCatchesAStall(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	layout := standInLayout(e, "team.yaml", `team: phoenix
+	goOn := filepath.Join(e.Work, "go-on")
+	// late asks once the test says so: after its supervisor is gone.
+	layout := standInLayout(e, "team.yaml", fmt.Sprintf(`team: phoenix
 watchdog: {quiet: 300ms}
 members:
   - name: late
-    env: {TEAMCTL_STANDIN_SCRIPT: "sleep:3s,ask:Continue? [y/n]"}
+    env: {TEAMCTL_STANDIN_SCRIPT: "wait-for:%s,ask:Continue? [y/n]"}
   - name: other
-`)
+`, goOn))
 	e.MustRun("up", layout)
 	before := statusOf(t, e, "phoenix")
 	if !before.Supervisor.Running {
@@ -172,6 +174,9 @@ members:
 		s := statusOf(t, e, "phoenix")
 		return !s.Supervisor.Running, fmt.Sprint(s.Supervisor)
 	})
+	if err := os.WriteFile(goOn, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	late := member(before, "late")
 	waitScreen(t, e, "teamctl-phoenix", late.Pane, "Continue? [y/n]")
 	for _, m := range before.Members {
