@@ -388,3 +388,52 @@ func TestDownThenCleanLeavesNothing(t *testing.T) {
 		t.Errorf("after clean, tasks/ holds %d folders\n%s", len(ents), r.Stdout)
 	}
 }
+
+// TestRestartedLeadIsWatched: a lead with restart: always and a prompt, beside
+// a layout teammate, ends with /exit; the supervisor restarts it with --resume
+// and it takes its team back. From then on it is watched as before: status says
+// idle while its input box shows, with an idle event after the restart; text
+// queued with `teamctl send lead` is typed into it; and the teammate it spawns
+// when told to is adopted. (Its watch once kept the old pane's id: the lead
+// stayed "running" for good and the queued text was never typed.)
+func TestRestartedLeadIsWatched(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "e2e-restart-watch", true, spawning("scout"))
+	w.e.MustRun("up", w.teamLayout(lead{prompt: "Say hello; token WATCH-HELLO.", permissionMode: "acceptEdits", restart: "always"}, "500ms", member{name: "alice"}))
+	sid := w.teamState().LeadSessionID
+	w.waitRequest("the lead's first turn", func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains("WATCH-HELLO") })
+	w.waitIdentity("at the start", sid)
+	before, _ := w.status().member("lead")
+
+	w.typeInto(before.Pane, "/exit")
+	_, argv := w.waitLeadRestarted(before.PID)
+	checkResumed(t, argv, sid)
+	w.waitIdentity("after /exit and its restart", sid)
+
+	pane := w.paneOf("lead")
+	w.waitScreens("the restarted lead's input box", map[string]string{"lead": pane}, func(_, s string) bool { _, ok := inputBox(s); return ok })
+	poll(t, wait, "status to say the restarted lead is idle", func() (bool, string) {
+		m, _ := w.status().member("lead")
+		return m.State == "idle" && m.Pane == pane, fmt.Sprintf("%+v\nscreen:\n%s\nevents:\n%s", m, w.screen(pane), eventLines(w.events()))
+	})
+	evs := w.events()
+	restartAt := -1
+	for i, e := range evs {
+		if e.Kind == "restart" && e.Member == "lead" {
+			restartAt = i
+		}
+	}
+	if restartAt < 0 || len(stallsOf(evs[restartAt:], "idle", "lead")) == 0 {
+		t.Errorf("want an idle event for the lead after its restart:\n%s", eventLines(evs))
+	}
+
+	w.e.MustRun("send", "lead", "Please "+spawnToken("scout")+".", "--team", w.team)
+	w.waitRequest("the queued text as the lead's turn", func(r fakeapi.Request) bool {
+		return r.IsTurn() && r.UserTextContains(spawnToken("scout"))
+	})
+	w.waitAdopted("scout", sid)
+	w.waitIdentity("after the spawn", sid)
+	if n := len(stallsOf(w.events(), "notify", "lead")); n == 0 {
+		t.Errorf("no notify event for the text typed into the lead:\n%s", eventLines(w.events()))
+	}
+}
