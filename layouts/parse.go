@@ -73,7 +73,7 @@ func ParseBytes(path string, data []byte) (*Layout, error) {
 func (w *walker) document(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		w.problems = append(w.problems, w.syntaxProblem(err))
+		w.problems = append(w.problems, w.syntaxProblem(err, data))
 		return nil
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
@@ -105,8 +105,10 @@ var parserProblems = []string{
 }
 
 // syntaxProblem turns a yaml.v3 error into a Problem at the line it names
-// (line 1 when it names none); yaml.v3 gives no column.
-func (w *walker) syntaxProblem(err error) Problem {
+// (line 1 when it names none); yaml.v3 gives no column. A tab in the
+// indentation is pointed at where it is: yaml.v3 names the line before it
+// for some of them.
+func (w *walker) syntaxProblem(err error, data []byte) Problem {
 	p := Problem{File: w.file, Line: 1, Col: 1}
 	msg := err.Error()
 	if m := yamlErrRE.FindStringSubmatch(msg); m != nil {
@@ -119,7 +121,29 @@ func (w *walker) syntaxProblem(err error) Problem {
 		}
 	}
 	p.Msg = "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")
+	if line, col := indentTab(data, p.Line); line > 0 {
+		p.Line, p.Col = line, col
+		p.Msg += " (a tab in the indentation: YAML indents with spaces)"
+	}
 	return p
+}
+
+// indentTab finds a tab in the indentation of line from (1-based) or the
+// line after it, the two lines yaml.v3 may name for one, and returns its line
+// and column; 0 when there is none.
+func indentTab(data []byte, from int) (line, col int) {
+	lines := strings.Split(string(data), "\n")
+	for n := from; n <= from+1 && n <= len(lines); n++ {
+		if n < 1 {
+			continue
+		}
+		text := lines[n-1]
+		indent := len(text) - len(strings.TrimLeft(text, " \t"))
+		if i := strings.IndexByte(text[:indent], '\t'); i >= 0 {
+			return n, i + 1
+		}
+	}
+	return 0, 0
 }
 
 // layout fills l from the document's top mapping n.

@@ -72,7 +72,10 @@ func TestProblems(t *testing.T) {
 		{"unknown anchor", "team: t\nlead: *boss\n", []string{
 			"t.yaml:1:1: invalid YAML: unknown anchor 'boss' referenced"}},
 		{"tab indentation", "team: t\nlead:\n\tname: x\n", []string{
-			"t.yaml:3:1: invalid YAML: found character that cannot start any token"}},
+			"t.yaml:3:1: invalid YAML: found character that cannot start any token (a tab in the indentation: YAML indents with spaces)"}},
+		// yaml.v3 names line 3 for this one.
+		{"tab after spaces in a member", "team: t\nmembers:\n  - name: a\n  \t  command: [sleep, \"1\"]\n", []string{
+			"t.yaml:4:3: invalid YAML: found a tab character that violates indentation (a tab in the indentation: YAML indents with spaces)"}},
 		{"bad worktrees", "team: t\ntrust: yes\nmembers:\n  - name: a\n    worktree: {branch: \"a b\", base: -x, path: p}\n  - name: b\n    worktree: [x]\n  - name: c\n    worktree: {branch: x..y}\n", []string{
 			"t.yaml:2:8: trust: must be true or false",
 			`t.yaml:5:24: members[0].worktree.branch: invalid branch name "a b": use letters, digits and . _ / + -`,

@@ -52,6 +52,23 @@ func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (Wo
 	return p, nil
 }
 
+// CheckWorktrees says, for each member of l that wants a worktree, why it
+// cannot have one where it is (not in a git repository, a bare one, a
+// worktrees folder inside the checkout…): what `up` would refuse, found
+// without making anything.
+func CheckWorktrees(ctx context.Context, l *layouts.Layout) []error {
+	var errs []error
+	for _, m := range l.All() {
+		if m.Worktree == nil {
+			continue
+		}
+		if _, err := PlaceWorktree(ctx, l, m); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {

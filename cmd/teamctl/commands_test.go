@@ -369,3 +369,31 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestUpAndValidateFindTheFoldersLayout: without a file, up and validate take
+// ./teamctl.yaml (else .teamctl.yaml) and say which; a worktree member outside
+// a git repository is a problem validate reports, as up would refuse it.
+func TestUpAndValidateFindTheFoldersLayout(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	standInLayout(e, ".teamctl.yaml", "team: hidden\n")
+	r := e.MustRun("validate")
+	if r.Stderr != "using .teamctl.yaml\n" || !strings.Contains(r.Stdout, "team hidden") {
+		t.Errorf("validate with only .teamctl.yaml: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	standInLayout(e, "teamctl.yaml", "team: found\nmembers:\n  - name: mate\n")
+	r = e.MustRun("up")
+	if !strings.HasPrefix(r.Stderr, "using teamctl.yaml\n") || !strings.Contains(r.Stdout, "team found is up") {
+		t.Fatalf("up with teamctl.yaml beside .teamctl.yaml: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if m := member(statusOf(t, e, "found"), "mate"); m.Name != "mate" {
+		t.Errorf("the team of teamctl.yaml is not up: %+v", statusOf(t, e, "found"))
+	}
+
+	// Not a git repository: e.Work is a plain folder.
+	p := standInLayout(e, "wt.yaml", "team: wt\nmembers:\n  - name: a\n    worktree: true\n")
+	r = e.Run("validate", p)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "member a wants a worktree") || !strings.Contains(r.Stderr, "not in a git repository") {
+		t.Errorf("validate of a worktree member outside git: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}

@@ -35,14 +35,15 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		say  string // in the message
 	}{
 		{[]string{"nosuch"}, "teamctl", `unknown command "nosuch"`},
-		{[]string{"up"}, "teamctl up", "give its LAYOUT file"},
+		{[]string{"up"}, "teamctl up", "has none of teamctl.yaml, teamctl.yml, .teamctl.yaml, .teamctl.yml: give its LAYOUT file"},
 		{[]string{"up", layout, "extra"}, "teamctl up", "accepts at most 1 arg"},
 		{[]string{"up", "--all", layout}, "teamctl up", "give no LAYOUT with it"},
 		{[]string{"down", "extra"}, "teamctl down", `unknown command "extra"`},
 		{[]string{"status", "extra"}, "teamctl status", `unknown command "extra"`},
 		{[]string{"status", "--watch", "--json"}, "teamctl status", "do not go together"},
 		{[]string{"attach"}, "teamctl attach", "accepts 1 arg"},
-		{[]string{"validate"}, "teamctl validate", "accepts 1 arg"},
+		{[]string{"validate"}, "teamctl validate", "no layout file given"},
+		{[]string{"validate", "a", "b"}, "teamctl validate", "accepts at most 1 arg"},
 		{[]string{"demo", "extra"}, "teamctl demo", `unknown command "extra"`},
 		{[]string{"doctor", "a", "b"}, "teamctl doctor", "accepts at most 1 arg"},
 		{[]string{"teams", "extra"}, "teamctl teams", `unknown command "extra"`},

@@ -30,8 +30,9 @@ type upOptions struct {
 func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	o := &upOptions{}
 	cmd := &cobra.Command{
-		Use: "up LAYOUT | --all",
+		Use: "up [LAYOUT] | --all",
 		Example: `  teamctl up layout.yaml
+  teamctl up                            # ./teamctl.yaml (or .teamctl.yaml)
   teamctl up layout.yaml --recreate     # restart members whose launch changed
   teamctl up other.yaml --layout-change # the team follows another layout file
   teamctl up layout.yaml --fresh        # a team whose server was lost: start it anew
@@ -53,7 +54,10 @@ conversation, plain processes as they were, worktrees as they are; a member
 whose conversation Claude Code did not store starts afresh, and teammates the
 lead had spawned are left to the lead. --fresh starts it anew instead (the old
 conversations stay on record for clean); --resume resumes a team stopped with
-down too. --all brings back every lost team, each from its own layout file.`,
+down too. --all brings back every lost team, each from its own layout file.
+
+Without LAYOUT, up takes the current folder's layout file: teamctl.yaml,
+teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
@@ -61,12 +65,14 @@ down too. --all brings back every lost team, each from its own layout file.`,
 				return usagef(cmd, "--all brings back every lost team from its own layout: give no LAYOUT with it")
 			case o.all:
 				return upAll(cmd, io, g, o)
-			case len(args) == 0:
-				return usagef(cmd, "which team? give its LAYOUT file (or --all for every lost team)")
 			case o.fresh && o.resume:
 				return usagef(cmd, "--fresh and --resume do not go together")
 			}
-			o.layout = args[0]
+			file, err := layoutArg(cmd, io, args, o.quiet)
+			if err != nil {
+				return err
+			}
+			o.layout = file
 			return runUp(cmd, io, g, o)
 		},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,16 +40,24 @@ type validationProblem struct {
 func newValidateCmd(io *iostreams.IO) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use: "validate LAYOUT",
+		Use: "validate [LAYOUT]",
 		Example: `  teamctl validate layout.yaml
+  teamctl validate                 # ./teamctl.yaml (or .teamctl.yaml)
   teamctl validate layout.yaml --json`,
 		Short: "Check a layout file and report every problem with its line and column",
 		Long: `Check a layout file and report every problem at once, each as
 FILE:LINE:COL: path: what is wrong. The exit code is 1 when the layout is not
-valid; with --json the report is printed as JSON either way.`,
-		Args: cobra.ExactArgs(1),
+valid; with --json the report is printed as JSON either way. Without LAYOUT it
+checks the layout file of the current folder: teamctl.yaml, teamctl.yml,
+.teamctl.yaml or .teamctl.yml, the first there is.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := validate(args[0])
+			file, err := layoutArg(cmd, io, args, asJSON)
+			if err != nil {
+				return err
+			}
+			args = []string{file}
+			v := validate(cmd.Context(), args[0])
 			if asJSON {
 				if err := writeJSON(io, v); err != nil {
 					return err
@@ -71,7 +80,7 @@ valid; with --json the report is printed as JSON either way.`,
 }
 
 // validate runs every check validate makes, as up would make them.
-func validate(file string) validation {
+func validate(ctx context.Context, file string) validation {
 	v := validation{File: file, Problems: []validationProblem{}}
 	l, err := layouts.Parse(file)
 	if err != nil {
@@ -97,6 +106,14 @@ func validate(file string) validation {
 		}
 		return v
 	}
+	// Members that want a worktree where there can be none (not in a git
+	// repository…): up would refuse them.
+	for _, err := range team.CheckWorktrees(ctx, l) {
+		v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
+	}
+	if len(v.Problems) > 0 {
+		return v
+	}
 	// Not the layout's fault, but up would fail on it: TMUX_TMPDIR is too long.
 	if err := team.CheckSocket(l.Team); err != nil {
 		v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
@@ -112,4 +129,21 @@ func (p validationProblem) String() string {
 		return p.File + ": " + textsafe.Visible(p.Message)
 	}
 	return layouts.Problem{File: p.File, Line: p.Line, Col: p.Col, Path: p.Path, Msg: p.Message}.String()
+}
+
+// layoutArg is the layout file a command was given, else the current
+// folder's own (layouts.DefaultFiles), said on stderr unless quiet, so that
+// nobody wonders which file was taken.
+func layoutArg(cmd *cobra.Command, io *iostreams.IO, args []string, quiet bool) (string, error) {
+	if len(args) > 0 {
+		return args[0], nil
+	}
+	file, err := layouts.FindDefault(".")
+	if err != nil {
+		return "", usagef(cmd, "%s: give its LAYOUT file (teamctl %s LAYOUT)", textsafe.Visible(err.Error()), cmd.Name())
+	}
+	if !quiet {
+		fmt.Fprintf(io.ErrOut, "using %s\n", file)
+	}
+	return file, nil
 }
