@@ -199,7 +199,9 @@ func TestUntrustedFolderAsksFirst(t *testing.T) {
 		fakeapi.Rule{When: fakeapi.LastUserContains(prompt), Reply: fakeapi.Always(fakeapi.Text("Trusted and answered."))},
 	))
 	layout := w.layout("", member{"alice", prompt})
-	w.e.MustRun("up", layout)
+	if r := w.e.MustRun("up", layout); !strings.Contains(r.Stdout, "lead, alice will stop at its trust dialog") {
+		t.Errorf("up did not say that the lead and alice will stop at the trust dialog:\n%s", r.Stdout)
+	}
 	panes := w.panes()
 	w.waitScreens("the trust dialog on every pane", panes, func(name, s string) bool {
 		return strings.Contains(s, "Accessing workspace:") && strings.Contains(s, "Yes, I trust this folder")

@@ -119,6 +119,9 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 		return nil, err
 	}
 	u.l, u.wts = wl, wts
+	if !alive {
+		u.warnUntrusted(ctx, l)
+	}
 	switch {
 	case alive:
 		err = u.reconcile(ctx, prev)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -157,6 +158,26 @@ func (u *upRun) trust(m layouts.Member, p WorktreePlace) error {
 	return nil
 }
 
+// warnUntrusted notes, folder by folder, the Claude Code members of l
+// (without a worktree: prepareWorktrees speaks for those) that will stop at
+// Claude Code's trust dialog because it does not trust their folder yet.
+func (u *upRun) warnUntrusted(ctx context.Context, l *layouts.Layout) {
+	var dirs []string
+	who := map[string][]string{}
+	for _, ft := range TrustOf(ctx, l) {
+		if ft.Trusted || ft.ByUp || ft.Err != nil || ft.Worktree {
+			continue
+		}
+		if who[ft.Dir] == nil {
+			dirs = append(dirs, ft.Dir)
+		}
+		who[ft.Dir] = append(who[ft.Dir], ft.Member)
+	}
+	for _, d := range dirs {
+		u.note("Claude Code does not trust %s yet: %s will stop at its trust dialog (answer it in `teamctl top`, or start claude there once and trust the folder)", d, strings.Join(who[d], ", "))
+	}
+}
+
 // globalConfig is the Claude Code config file member m's Claude Code reads.
 func (u *upRun) globalConfig(m layouts.Member) string {
 	getenv := func(name string) string { return launch.LookupEnv(u.l, m, name, os.Getenv) }
@@ -170,7 +191,9 @@ type FolderTrust struct {
 	Config  string // the Claude Code config file that decides
 	Trusted bool
 	ByUp    bool // not yet, but up records it (a worktree with trust: true)
-	Err     error
+	// Worktree: the member works in a worktree of its own.
+	Worktree bool
+	Err      error
 }
 
 // TrustOf tells, for every Claude Code member of l, whether Claude Code will
@@ -182,7 +205,7 @@ func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
 		if !m.IsClaude() {
 			continue
 		}
-		ft := FolderTrust{Member: m.Name, Dir: m.Cwd, Config: u.globalConfig(m)}
+		ft := FolderTrust{Member: m.Name, Dir: m.Cwd, Config: u.globalConfig(m), Worktree: m.Worktree != nil}
 		var top, main string
 		if m.Worktree != nil {
 			p, err := PlaceWorktree(ctx, l, m)

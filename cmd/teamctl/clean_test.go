@@ -387,6 +387,19 @@ func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 	if got := doctor(byUp); !strings.HasPrefix(got["wt"], "warn=false") || !strings.Contains(got["wt"], "up records it") {
 		t.Errorf("with trust: true: %q", got["wt"])
 	}
+	// up says the same of every member that will meet the dialog, not only
+	// of the worktree member.
+	r := e.MustRun("up", untrusted)
+	for _, want := range []string{
+		"Claude Code does not trust " + filepath.Join(e.Work, "repo") + " yet: lead will stop at its trust dialog",
+		"Claude Code does not trust " + filepath.Join(e.Work, "repo", "src") + " yet: plain will stop at its trust dialog",
+		"wt's worktree " + filepath.Join(e.Work, "elsewhere", "a", "wt") + " is not trusted by Claude Code",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("up of the untrusted layout does not say %q:\n%s", want, r.Stdout)
+		}
+	}
+	e.MustRun("down", "--team", "a", "--now")
 	// up with trust: true records the worktree as trusted, keeping the rest.
 	os.MkdirAll(e.ClaudeDir, 0o700)
 	os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), []byte(`{"numStartups": 3}`), 0o600)
