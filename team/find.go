@@ -20,26 +20,21 @@ var ErrNoTeamUp = errors.New("no team is up")
 // else TEAMCTL_TEAM, else the only team that is up. Otherwise it says which
 // teams there are.
 func Find(ctx context.Context, flag, tmuxBin string) (string, error) {
+	return FindFor(ctx, flag, tmuxBin, "")
+}
+
+// FindFor is Find for a command about one member: with several teams up and
+// none named, the one team that has a member of that name is the one.
+func FindFor(ctx context.Context, flag, tmuxBin, member string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
 	if env := os.Getenv("TEAMCTL_TEAM"); env != "" {
 		return env, nil
 	}
-	names, err := state.List()
+	names, live, err := UpTeams(ctx, tmuxBin)
 	if err != nil {
 		return "", err
-	}
-	var live []string
-	for _, n := range names {
-		st, err := state.Load(n)
-		if err != nil || !st.Running() {
-			continue
-		}
-		srv := &tmux.Server{Socket: state.SocketName(n), Bin: tmuxBin}
-		if ok, _ := teamUp(ctx, srv, st); ok {
-			live = append(live, n)
-		}
 	}
 	switch len(live) {
 	case 1:
@@ -49,9 +44,46 @@ func Find(ctx context.Context, flag, tmuxBin string) (string, error) {
 			return "", fmt.Errorf("%w: start one with `teamctl up LAYOUT`", ErrNoTeamUp)
 		}
 		return "", fmt.Errorf("%w (teams with state: %s); start one with `teamctl up LAYOUT` or name one with --team", ErrNoTeamUp, strings.Join(names, ", "))
-	default:
-		return "", fmt.Errorf("%d teams are up (%s): name one with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "))
 	}
+	if member != "" {
+		var with []string
+		for _, n := range live {
+			if st, err := state.Load(n); err == nil {
+				if _, ok := st.Member(member); ok {
+					with = append(with, n)
+				}
+			}
+		}
+		switch len(with) {
+		case 1:
+			return with[0], nil
+		case 0:
+			return "", fmt.Errorf("%d teams are up (%s) and none has a member %s: name the team with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "), member)
+		default:
+			return "", fmt.Errorf("%d teams are up with a member %s (%s): name one with --team or TEAMCTL_TEAM", len(with), member, strings.Join(with, ", "))
+		}
+	}
+	return "", fmt.Errorf("%d teams are up (%s): name one with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "))
+}
+
+// UpTeams returns the teams teamctl has state for, and of those the ones
+// that are up (state says so and their tmux server runs them).
+func UpTeams(ctx context.Context, tmuxBin string) (names, up []string, err error) {
+	names, err = state.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range names {
+		st, err := state.Load(n)
+		if err != nil || !st.Running() {
+			continue
+		}
+		srv := &tmux.Server{Socket: state.SocketName(n), Bin: tmuxBin}
+		if ok, _ := teamUp(ctx, srv, st); ok {
+			up = append(up, n)
+		}
+	}
+	return names, up, nil
 }
 
 // TeamSummary is one line of `teamctl teams`.

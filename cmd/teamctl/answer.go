@@ -19,7 +19,7 @@ func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
   teamctl answer lead Down Enter     # pick the second option of a Claude Code menu`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}

@@ -17,7 +17,7 @@ func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -42,7 +42,7 @@ func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Refuse a teammate's permission request; it skips the tool",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}

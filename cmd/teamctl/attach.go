@@ -20,7 +20,7 @@ func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}

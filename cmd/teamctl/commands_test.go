@@ -368,6 +368,21 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	}
+	// A second team up: attach offers both teams' members, each with its
+	// team, and a member only one team has needs no --team.
+	e.MustRun("up", standInLayout(e, "other.yaml", "team: other\nmembers:\n  - name: bob\n"))
+	out := e.MustRun("__complete", "attach", "").Stdout
+	for _, w := range []string{"alice\tteam comp, teammate", "bob\tteam other, teammate", "lead\tteam comp, lead", "lead\tteam other, lead"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("with two teams up, attach offers:\n%s\nwant %q among them", out, w)
+		}
+	}
+	if r := e.MustRun("inbox", "bob", "--json"); r.Code != 0 {
+		t.Errorf("inbox bob with two teams up: %+v", r)
+	}
+	if r := e.Run("inbox", "lead"); r.Code != 1 || !strings.Contains(r.Stderr, "2 teams are up with a member lead (comp, other): name one with --team") {
+		t.Errorf("inbox lead with two teams up that both have one: exit %d, %s", r.Code, r.Stderr)
+	}
 }
 
 // TestUpAndValidateFindTheFoldersLayout: without a file, up and validate take

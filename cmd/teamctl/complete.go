@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 )
 
 // completeTeams offers the teams teamctl has state for (--team, clean TEAM).
@@ -13,23 +14,39 @@ func completeTeams(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 }
 
 // completeMembers offers the members of the team the command acts on, as its
-// first argument (attach, approve, deny, send, inbox, answer).
+// first argument (attach, approve, deny, send, inbox, answer, restart). With
+// several teams up and none named, the members of all of them: the command
+// takes the one team that has the member chosen (team.FindFor).
 func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		t, err := g.open(cmd)
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		st, err := t.Status(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+		teams := []string{g.team}
+		if _, err := team.Find(cmd.Context(), g.team, g.tmuxBin); err != nil {
+			_, up, lerr := team.UpTeams(cmd.Context(), g.tmuxBin)
+			if lerr != nil || len(up) < 2 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			teams = up
 		}
 		var names []string
-		for _, m := range st.Members {
-			names = append(names, m.Name+"\t"+m.Role+", "+string(m.State)) // shells that show descriptions show the state
+		for _, name := range teams {
+			t, err := g.openNamed(cmd, name)
+			if err != nil {
+				continue
+			}
+			st, err := t.Status(cmd.Context())
+			if err != nil {
+				continue
+			}
+			for _, m := range st.Members {
+				desc := m.Role + ", " + string(m.State) // shells that show descriptions show the state
+				if len(teams) > 1 {
+					desc = "team " + st.Team + ", " + desc
+				}
+				names = append(names, m.Name+"\t"+desc)
+			}
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -20,7 +20,7 @@ failed member is given a clean slate: its next exits are restarted again.`,
   teamctl restart researcher --team auth-fix`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}

@@ -113,8 +113,20 @@ func addGeneratedExamples(root *cobra.Command) {
 
 // open opens the team a command acts on: --team, else TEAMCTL_TEAM, else the
 // only team that is up.
-func (g *globals) open(cmd *cobra.Command) (*team.Team, error) {
-	name, err := team.Find(cmd.Context(), g.team, g.tmuxBin)
+func (g *globals) open(cmd *cobra.Command) (*team.Team, error) { return g.openFor(cmd, "") }
+
+// openNamed opens team name ("" as open does).
+func (g *globals) openNamed(cmd *cobra.Command, name string) (*team.Team, error) {
+	if name == "" {
+		return g.open(cmd)
+	}
+	return team.Open(cmd.Context(), name, g.tmuxBin)
+}
+
+// openFor is open for a command about member: with several teams up and
+// none named, the one that has such a member.
+func (g *globals) openFor(cmd *cobra.Command, member string) (*team.Team, error) {
+	name, err := team.FindFor(cmd.Context(), g.team, g.tmuxBin, member)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 		Short: "List a member's Claude Code mailbox (`lead` for the lead's, where teammates write)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
+			t, err := g.openFor(cmd, args[0])
 			if err != nil {
 				return err
 			}
