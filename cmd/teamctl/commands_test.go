@@ -412,3 +412,28 @@ func TestUpAndValidateFindTheFoldersLayout(t *testing.T) {
 		t.Errorf("validate of a worktree member outside git: exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+// TestManPages: `teamctl man` prints teamctl(1); with a folder it writes a
+// page per command, from the same text as --help.
+func TestManPages(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	r := e.MustRun("man")
+	if !strings.HasPrefix(r.Stdout, ".nh\n.TH \"TEAMCTL\" \"1\"") || !strings.Contains(r.Stdout, "Supervise teams of Claude Code sessions in tmux") {
+		t.Errorf("teamctl man:\n%s", r.Stdout)
+	}
+	dir := filepath.Join(e.Work, "man1")
+	r = e.MustRun("man", dir)
+	up, err := os.ReadFile(filepath.Join(dir, "teamctl-up.1"))
+	if err != nil || !strings.Contains(string(up), `.TH "TEAMCTL-UP" "1"`) || !strings.Contains(string(up), "recreate") {
+		t.Errorf("teamctl-up.1 (%v):\n%s", err, up)
+	}
+	for _, name := range []string{"teamctl.1", "teamctl-status.1", "teamctl-completion-bash.1"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("no %s: %v (%s)", name, err, r.Stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "teamctl-stand-in.1")); err == nil {
+		t.Errorf("a page for the hidden stand-in command")
+	}
+}

@@ -59,6 +59,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newRestartCmd(io, g),
 		newTopCmd(io, g),
 		newVersionCmd(io),
+		newManCmd(io),
 	)
 	// Made now rather than by Execute, so that they get examples and usage errors too.
 	root.InitDefaultHelpCmd()
