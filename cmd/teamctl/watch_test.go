@@ -314,7 +314,17 @@ members:
 	})
 	st := statusOf(t, e, "tell")
 	waitScreen(t, e, "teamctl-tell", member(st, "auto").Pane, "answered: y")
-	waitScreen(t, e, "teamctl-tell", member(st, "lead").Pane, "<task-notification><member>asker</member><status>stalled</status>")
+	// Both stalls are told to the lead, one after the other, each typed once
+	// it is idle: the pane's history holds them (its screen shows only the
+	// last turn, and on a loaded machine a turn may come and go between two looks).
+	lead := member(st, "lead").Pane
+	for _, who := range []string{"asker", "auto"} {
+		want := "<task-notification><member>" + who + "</member><status>stalled</status>"
+		testenv.Eventually(t, 30*time.Second, who+"'s stall typed into the lead", func() (bool, string) {
+			out, _ := e.Tmux("teamctl-tell", "capture-pane", "-p", "-J", "-S", "-", "-t", lead)
+			return strings.Contains(out, want), out + "\nevents:\n" + fmt.Sprint(events(t, e, "tell"))
+		})
+	}
 	if m := member(statusOf(t, e, "tell"), "asker"); m.State != "stalled" {
 		t.Errorf("asker was answered without a rule: %+v", m)
 	}
@@ -322,8 +332,8 @@ members:
 	if countEvents(evs, "auto", "answer") != 1 || countEvents(evs, "asker", "answer") != 0 {
 		t.Errorf("answers: %+v", evs)
 	}
-	if countEvents(evs, "lead", "notify") < 1 {
-		t.Errorf("no notify event for the lead: %+v", evs)
+	if n := countEvents(evs, "lead", "notify"); n != 2 {
+		t.Errorf("%d notify events for the lead, want 2 (one per stall): %+v", n, evs)
 	}
 }
 
