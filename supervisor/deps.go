@@ -21,6 +21,9 @@ type tmuxServer interface {
 	ReplacePane(ctx context.Context, old, dir string, env, argv []string) (tmux.NewPane, error)
 	// Control attaches a control client to the session target names.
 	Control(ctx context.Context, target string) (controlClient, error)
+	// Listening says whether the server still listens on its socket (tmux's
+	// own "no server" may also mean "too busy to connect now").
+	Listening() bool
 }
 
 // controlClient is a tmux control-mode client: the panes' output and the

@@ -197,6 +197,8 @@ func (f *fakeServer) Type(_ context.Context, pane, text string) error {
 	return nil
 }
 
+func (f *fakeServer) Listening() bool { return true }
+
 func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
 	return f.ctl, nil
 }

@@ -362,6 +362,11 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		if s.answerByRule(name, p, req) {
 			return
 		}
+		if w != nil && (w.live.State == state.StateExited || w.live.State == state.StateFailed) {
+			// Written by a run that has ended: nobody waits for the answer.
+			s.event(state.Event{Kind: state.EventMessage, Member: name, Pane: w.id, Detail: fmt.Sprintf("permission request %s of a run that has ended: %s %s", p.RequestID, p.ToolName, req.Input)})
+			return
+		}
 		lm := &state.LiveMember{State: state.StateWaitingApproval, Since: req.Since, Request: req}
 		if w != nil {
 			lm.Pane = w.id
@@ -375,7 +380,10 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 			name = msg.From
 		}
 		w := s.watchOf(name)
-		if w == nil || w.live.State == state.StateWaitingApproval {
+		// An exit stands: the notice a teammate wrote on its way out (read
+		// after its pane died) must not make it idle, or its restart, which
+		// waits for an exited member, would never come.
+		if w == nil || w.live.State == state.StateWaitingApproval || w.live.State == state.StateExited || w.live.State == state.StateFailed {
 			return
 		}
 		w.live.Result = textsafe.Short(p.Result, 500)

@@ -273,3 +273,35 @@ func TestEveryPaneIsLookedAtOnceQuiet(t *testing.T) {
 		})
 	}
 }
+
+// TestNoticeAfterAnExitKeepsTheRestart: a teammate's idle_notification (or a
+// permission request) read after its pane died does not undo the exit: its
+// restart comes as scheduled.
+func TestNoticeAfterAnExitKeepsTheRestart(t *testing.T) {
+	for _, kind := range []string{"idle_notification", "permission_request"} {
+		t.Run(kind, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, "always"})
+			w.exit("mate", "1", "")
+			inbox, _ := claudecode.InboxPath(w.s.st.ClaudeConfig, w.s.st.ClaudeTeam, claudecode.LeadMailboxName)
+			os.MkdirAll(filepath.Dir(inbox), 0o700)
+			var text []byte
+			if kind == "idle_notification" {
+				text, _ = json.Marshal(map[string]any{"type": "idle_notification", "from": "mate", "timestamp": "2026-12-01T09:00:00.000Z", "idleReason": "available", "result": "done"})
+			} else {
+				text, _ = json.Marshal(map[string]any{"type": "permission_request", "request_id": "r9", "agent_id": "mate@" + w.s.st.ClaudeTeam,
+					"tool_name": "Bash", "tool_use_id": "t9", "description": "x", "input": map[string]string{"command": "true"}})
+			}
+			if err := claudecode.AppendMessage(w.ctx, inbox, claudecode.Message{From: "mate", Text: string(text), Timestamp: "2026-12-01T09:00:00.000Z"}); err != nil {
+				t.Fatal(err)
+			}
+			w.changed("inbox")
+			if got := w.live("mate").State; got != state.StateExited {
+				t.Errorf("after the notice: %s, want exited", got)
+			}
+			w.advance(time.Minute)
+			if n := len(w.events(state.EventRestart, "mate")); n != 1 {
+				t.Errorf("%d restarts of mate, want 1", n)
+			}
+		})
+	}
+}

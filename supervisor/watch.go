@@ -298,7 +298,8 @@ func (s *daemon) reconnect(ctx context.Context, why string) bool {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		_, err := s.srv.ListPanes(lctx)
 		cancel()
-		if isNoServer(err) {
+		if isNoServer(err) && !s.srv.Listening() {
+			s.log.Info("the team's tmux server is gone", "err", err)
 			return false // the server went: the team is down
 		}
 		if err == nil {

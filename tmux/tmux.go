@@ -8,10 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -294,6 +296,20 @@ func SocketPath(socket string) string {
 		dir = "/tmp"
 	}
 	return fmt.Sprintf("%s/tmux-%d/%s", strings.TrimRight(dir, "/"), os.Getuid(), socket)
+}
+
+// Listening reports whether a tmux server listens on the socket. It is false
+// only when the socket is gone or refuses connections (a server that ended,
+// or was killed); a server too busy to take a connection now, or any other
+// error, counts as listening, so that nobody gives a live team up for a slow
+// moment (tmux says "error connecting to" for both kinds).
+func (s *Server) Listening() bool {
+	c, err := net.DialTimeout("unix", SocketPath(s.Socket), 5*time.Second)
+	if err == nil {
+		c.Close()
+		return true
+	}
+	return !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // MaxSocketPath is the longest socket path tmux can use: a Unix socket's
