@@ -107,3 +107,23 @@ func TestTeamsTableShortensTheLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedKeys: keys read as a person typed them, quoted only where a shell
+// would need it, with nothing a terminal would act on.
+func TestTypedKeys(t *testing.T) {
+	for _, c := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"y", "Enter"}, "y Enter"},
+		{[]string{"Down", "Down", "Enter"}, "Down Down Enter"},
+		{[]string{"C-c", "M-x", "F1", "é"}, "C-c M-x F1 é"},
+		{[]string{"hello world", "Enter"}, "'hello world' Enter"},
+		{[]string{"it's", ""}, `'it'\''s' ''`},
+		{[]string{"\x1b[2J"}, `'\x1b[2J'`},
+	} {
+		if got := typedKeys(c.keys); got != c.want {
+			t.Errorf("typedKeys(%q) = %q, want %q", c.keys, got, c.want)
+		}
+	}
+}
