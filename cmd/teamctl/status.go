@@ -131,7 +131,10 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 	case m.Origin == "lead":
 		detail = "spawned by the lead"
 	}
-	if m.Restarts > 0 {
+	switch {
+	case m.Restarts == 1:
+		detail = strings.TrimSpace(detail + " (1 restart)")
+	case m.Restarts > 1:
 		detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
 	}
 	return detail
