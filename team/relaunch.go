@@ -13,7 +13,8 @@ import (
 )
 
 // restartMember relaunches one member of a running team in its own pane,
-// running or not, as the supervisor would after an exit: `teamctl restart`. A
+// running or not, as the supervisor would after an exit: `teamctl restart`,
+// counted in the member's restarts as the supervisor's are. A
 // failed member starts again with a clean crash-loop window (the supervisor
 // sees its pane's new process). Teammates the lead spawned are the lead's to
 // restart, not teamctl's.
@@ -78,6 +79,9 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	}
 	srv.RunBatch(ctx, &b) // a pane without its title still works
 	pid = np.PID
+	// A person's restart is a restart: counted as the supervisor counts its
+	// own, so that status and the event say how often the member started again.
+	m.Restarts++
 	m.Pane, m.Window, m.PID, m.StartedAt = np.ID, np.Window, pid, time.Now().UTC()
 	st.UpdatedAt = m.StartedAt
 	if err := state.Save(st); err != nil {
@@ -88,5 +92,5 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		return pid, err
 	}
 	defer ev.Close()
-	return pid, ev.Append(state.Event{Kind: state.EventRestart, Member: member, Pane: m.Pane, Detail: fmt.Sprintf("by a person (teamctl restart); pid %d", pid)})
+	return pid, ev.Append(state.Event{Kind: state.EventRestart, Member: member, Pane: m.Pane, Restarts: m.Restarts, Detail: fmt.Sprintf("(by a person) pid %d", pid)})
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -30,11 +32,31 @@ func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if err != nil && !errors.As(err, &notRecorded) {
 				return err
 			}
-			fmt.Fprintf(io.Out, "sent %q to %s\n", args[1:], args[0])
+			fmt.Fprintf(io.Out, "sent %s to %s\n", typedKeys(args[1:]), textsafe.Visible(args[0]))
 			if notRecorded != nil {
 				fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", textsafe.Lines(notRecorded.Error()))
 			}
 			return nil
 		},
 	}
+}
+
+// typedKeys is keys as a person types them to teamctl answer: `y Enter`, a
+// key that a shell would split or change in single quotes (`'hello world'`),
+// every character a terminal acts on made visible.
+func typedKeys(keys []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if k == "" || strings.IndexFunc(k, shellSpecial) >= 0 {
+			k = "'" + strings.ReplaceAll(k, "'", `'\''`) + "'"
+		}
+		out[i] = textsafe.Visible(k)
+	}
+	return strings.Join(out, " ")
+}
+
+// shellSpecial reports whether a shell would do something with r in an
+// unquoted word: anything but letters, digits and a few marks of key names.
+func shellSpecial(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_+=.,:/@%^", r)
 }

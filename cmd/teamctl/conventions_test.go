@@ -148,6 +148,42 @@ func TestDownWithNothingUp(t *testing.T) {
 	}
 }
 
+// TestEmptyListingsSaySo: teams with no team, tasks and inbox of a team that
+// has none say so in words on stdout and exit 0; --json prints [].
+func TestEmptyListingsSaySo(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"teams"}, "no teams up"},
+	} {
+		r := e.MustRun(c.args...)
+		if !strings.HasPrefix(r.Stdout, c.want) || strings.Contains(r.Stdout, "TEAM ") {
+			t.Errorf("%v: %q", c.args, r.Stdout)
+		}
+		if r := e.MustRun(append(c.args, "--json")...); strings.TrimSpace(r.Stdout) != "[]" {
+			t.Errorf("%v --json: %q", c.args, r.Stdout)
+		}
+	}
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: bare\n"))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tasks", "--team", "bare"}, "no tasks\n"},
+		{[]string{"inbox", "lead", "--team", "bare"}, "no messages for lead\n"},
+	} {
+		if r := e.MustRun(c.args...); r.Stdout != c.want {
+			t.Errorf("%v: %q, want %q", c.args, r.Stdout, c.want)
+		}
+		if r := e.MustRun(append(c.args, "--json")...); strings.TrimSpace(r.Stdout) != "[]" {
+			t.Errorf("%v --json: %q", c.args, r.Stdout)
+		}
+	}
+}
+
 // TestCleanAsksFirst: a bare clean with a down team to remove asks on a
 // terminal, listing the team (no keeps everything, y removes it); without a
 // terminal it never asks and needs --yes or a team name.

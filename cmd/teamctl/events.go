@@ -125,7 +125,7 @@ func formatEvent(io *iostreams.IO, e state.Event) string {
 			fmt.Fprintf(&b, " signal %d", e.Signal)
 		}
 	case state.EventAnswer:
-		fmt.Fprintf(&b, " keys %q", e.Keys)
+		fmt.Fprintf(&b, " keys %s", typedKeys(e.Keys))
 	case state.EventRestart:
 		fmt.Fprintf(&b, " restart #%d", e.Restarts)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -126,6 +127,48 @@ func TestSendReachesTeammateAndLead(t *testing.T) {
 	})
 	if r := e.Run("send", "nobody", "hi", "--team", "sender"); r.Code == 0 {
 		t.Error("send to an unknown member succeeded")
+	}
+}
+
+// TestInboxIsForPeople: inbox shows a mailbox's messages in words — local
+// time, sender, read or not, and a protocol message by its type and key
+// fields, not the JSON it travels as; --json gives the messages as they are.
+func TestInboxIsForPeople(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: letters\n"))
+	st, _ := readState(t, e, "letters")
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	at := time.Now()
+	req := claudecode.PermissionRequest{RequestID: "perm-7", AgentID: "ghost@" + st.ClaudeTeam, ToolName: "Bash", Input: json.RawMessage(`{"command":"make test"}`)}
+	for _, m := range []claudecode.Message{
+		{From: "ghost", Text: "the whole report", Summary: "Report on the login bug", Timestamp: claudecode.Timestamp(at)},
+		claudecode.PermissionRequestMessage("ghost", req, at),
+		claudecode.ShutdownApprovedMessage("ghost", "shut-3", at),
+	} {
+		if err := claudecode.AppendMessage(ctx, inbox, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := e.MustRun("inbox", "lead", "--team", "letters").Stdout
+	when := at.Truncate(time.Second).Local().Format(time.DateTime)
+	for _, want := range []string{
+		"TIME ", when + "  ghost  no    Report on the login bug",
+		`permission_request Bash: {"command":"make test"} (request perm-7)`,
+		"shutdown_approved (request shut-3)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inbox does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `\"`) || strings.Contains(out, `"type"`) {
+		t.Errorf("inbox shows the protocol's JSON:\n%s", out)
+	}
+	var msgs []claudecode.Message
+	if err := json.Unmarshal([]byte(e.MustRun("inbox", "lead", "--json", "--team", "letters").Stdout), &msgs); err != nil || len(msgs) != 3 || !strings.Contains(msgs[1].Text, `"type":"permission_request"`) {
+		t.Errorf("inbox --json: %v %+v", err, msgs)
 	}
 }
 

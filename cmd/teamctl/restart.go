@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/team"
 )
 
 func newRestartCmd(io *iostreams.IO, g *globals) *cobra.Command {
@@ -28,8 +30,23 @@ failed member is given a clean slate: its next exits are restarted again.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(io.Out, "restarted %s (pid %d)\n", args[0], pid)
+			fmt.Fprintf(io.Out, "restarted %s (pid %d)%s\n", textsafe.Visible(args[0]), pid, restartCount(t, args[0]))
 			return nil
 		},
 	}
+}
+
+// restartCount is ": restart #N (by a person)", N the member's restarts as
+// state.json now has them; "" when the state cannot be read (the restart is
+// done all the same).
+func restartCount(t *team.Team, member string) string {
+	st, err := t.State()
+	if err != nil {
+		return ""
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(": restart #%d (by a person)", m.Restarts)
 }

@@ -35,7 +35,7 @@ members:
 	evs := events(t, e, "again")
 	found := false
 	for _, ev := range evs {
-		if ev.Kind == "restart" && ev.Member == "web" && strings.Contains(ev.Detail, "teamctl restart") {
+		if ev.Kind == "restart" && ev.Member == "web" && strings.Contains(ev.Detail, "(by a person)") {
 			found = true
 		}
 	}
@@ -44,6 +44,45 @@ members:
 	}
 	if r := e.Run("restart", "nobody", "--team", "again"); r.Code == 0 || !strings.Contains(r.Stderr, `no member "nobody"`) {
 		t.Errorf("restart of a non-member: exit %d, %q", r.Code, r.Stderr)
+	}
+}
+
+// TestRestartByAPersonIsCounted: each `teamctl restart` counts as a restart,
+// in one count with the supervisor's: the command, the event and status say
+// restart #1, #2 (by a person), and the supervisor's next is #3.
+func TestRestartByAPersonIsCounted(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: counted\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
+	for n := 1; n <= 2; n++ {
+		r := e.MustRun("restart", "web", "--team", "counted")
+		if want := fmt.Sprintf(": restart #%d (by a person)\n", n); !strings.HasPrefix(r.Stdout, "restarted web (pid ") || !strings.HasSuffix(r.Stdout, want) {
+			t.Errorf("restart %d says %q, want it to end %q", n, r.Stdout, want)
+		}
+		if m := member(statusOf(t, e, "counted"), "web"); m.Restarts != n {
+			t.Errorf("after restart %d, status --json says %d restarts", n, m.Restarts)
+		}
+	}
+	out := e.MustRun("status", "--team", "counted").Stdout
+	if !strings.Contains(out, "(2 restarts)") {
+		t.Errorf("status does not show 2 restarts:\n%s", out)
+	}
+	out = e.MustRun("events", "--team", "counted").Stdout
+	for _, want := range []string{"restart #1 (by a person) pid ", "restart #2 (by a person) pid "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("events do not say %q:\n%s", want, out)
+		}
+	}
+	// The supervisor's own restart goes on from there.
+	web := member(statusOf(t, e, "counted"), "web")
+	syscall.Kill(web.PID, syscall.SIGKILL)
+	waitMember(t, e, "counted", "web", time.Minute, func(m memberStatus) bool { return m.Restarts == 3 && m.State == "running" })
+	found := false
+	for _, ev := range events(t, e, "counted") {
+		found = found || (ev.Kind == "restart" && ev.Member == "web" && ev.Restarts == 3 && !strings.Contains(ev.Detail, "person"))
+	}
+	if !found {
+		t.Errorf("no supervisor restart #3: %+v", events(t, e, "counted"))
 	}
 }
 

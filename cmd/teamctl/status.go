@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	goio "io"
+	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/table"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
@@ -88,10 +90,18 @@ func printStatusTable(io *iostreams.IO, st *team.Status) {
 	writeStatusTable(io.Out, io, st, time.Now())
 }
 
-// writeStatusTable writes the members' table to w, with uptimes and ages as of now.
+// writeStatusTable writes the members' table to w, with uptimes and ages as of
+// now. Its columns line up by what a terminal shows (the coloured STATE, wide
+// names), and on a terminal it fits the width: CWD gives way first (home as
+// ~, then ~/…/last), then DETAIL is cut with "…". Piped, every value is whole.
 func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time.Time) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MEMBER\tROLE\tPANE\tPID\tSTATE\tUPTIME\tCWD\tDETAIL")
+	home, _ := os.UserHomeDir() // none: paths are only shortened, not with ~
+	tb := table.New(
+		table.Column{Title: "MEMBER"}, table.Column{Title: "ROLE"}, table.Column{Title: "PANE"},
+		table.Column{Title: "PID"}, table.Column{Title: "STATE"}, table.Column{Title: "UPTIME"},
+		table.Column{Title: "CWD", Fit: table.Path(home)}, table.Column{Title: "DETAIL", Fit: table.Cut},
+	)
+	v := textsafe.Visible
 	for _, m := range st.Members {
 		word, uptime := string(m.State), "-"
 		if !m.State.Ended() {
@@ -100,36 +110,51 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 		if m.ExitCode != nil {
 			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
-		v := textsafe.Visible
-		detail := ""
-		switch {
-		case m.Stall != nil:
-			detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
-		case m.Request != nil:
-			detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", v(m.Request.Tool), v(m.Request.Input), now.Sub(m.Request.Since).Round(time.Second), v(m.Name))
-		case m.Reason != "":
-			detail = m.Reason
-		case m.Origin == "lead":
-			detail = "spawned by the lead"
-		}
-		if m.Restarts > 0 {
-			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", v(m.Name), v(m.Role), v(m.Pane), m.PID, colorState(io, m.State, v(word)), uptime, v(m.Cwd), v(detail))
+		tb.Add(table.Text(v(m.Name)), table.Text(v(m.Role)), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
+			table.Cell{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
+			table.Text(v(m.Cwd)), table.Text(v(memberDetail(m, now))))
 	}
-	tw.Flush()
+	fmt.Fprint(w, tb.Render(io.Width()))
 }
 
-func colorState(io *iostreams.IO, s state.MemberState, text string) string {
+// memberDetail is what there is to say of a member beyond its state: what it
+// waits on, why it failed, who spawned it, how often it was restarted.
+func memberDetail(m team.MemberStatus, now time.Time) string {
+	detail := ""
+	switch {
+	case m.Stall != nil:
+		detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
+	case m.Request != nil:
+		detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
+	case m.Reason != "":
+		detail = m.Reason
+	case m.Origin == "lead":
+		detail = "spawned by the lead"
+	}
+	switch {
+	case m.Restarts == 1:
+		detail = strings.TrimSpace(detail + " (1 restart)")
+	case m.Restarts > 1:
+		detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
+	}
+	return detail
+}
+
+// stateColor is the colour of a member's state: green running, red for what
+// needs a look, yellow for waiting.
+func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
+	code := ""
 	switch s {
 	case state.StateRunning:
-		return io.Color("32", text)
+		code = "32"
 	case state.StateExited, state.StateFailed, state.StateStalled:
-		return io.Color("31", text)
+		code = "31"
 	case state.StateIdle, state.StateWaitingApproval:
-		return io.Color("33", text)
+		code = "33"
+	default:
+		return nil
 	}
-	return text
+	return func(text string) string { return io.Color(code, text) }
 }
 
 // lastSeen says when a lost team was last seen alive, for "down (lost…)".

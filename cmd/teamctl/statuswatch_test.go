@@ -101,7 +101,7 @@ members:
 }
 
 // TestStatusWatchOnATerminal: on a terminal each frame clears the screen and
-// replaces the last, and Ctrl-C ends it with exit 0.
+// replaces the last, its columns aligned, and Ctrl-C ends it with exit 0.
 func TestStatusWatchOnATerminal(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -118,10 +118,14 @@ func TestStatusWatchOnATerminal(t *testing.T) {
 	out := &ptyOutput{}
 	go bytesCopy(out, f)
 	const clear = "\x1b[H\x1b[2J"
-	testenv.Eventually(t, 10*time.Second, "two frames, each clearing the screen", func() (bool, string) {
+	testenv.Eventually(t, 10*time.Second, "three frames, each clearing the screen", func() (bool, string) {
 		s := out.String()
-		return strings.Count(s, clear) >= 2 && strings.Contains(s[strings.LastIndex(s, clear):], "sleeper"), s
+		return strings.Count(s, clear) >= 3 && strings.Contains(s[strings.LastIndex(s, clear):], "sleeper"), s
 	})
+	// A whole frame (one with another after it): its columns line up under
+	// the headings although STATE is coloured.
+	frames := strings.Split(strings.ReplaceAll(out.String(), "\r\n", "\n"), clear)
+	checkStatusTable(t, "status -w", frames[len(frames)-2], 150)
 	f.Write([]byte{0x03}) // Ctrl-C, through the terminal
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()

@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/table"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/team"
 )
@@ -31,28 +32,12 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if asJSON {
 				return writeJSON(io, ts)
 			}
+			if len(ts) == 0 {
+				fmt.Fprintln(io.Out, "no teams up: `teamctl up LAYOUT` brings one up")
+				return nil
+			}
+			fmt.Fprint(io.Out, renderTeams(ts, time.Now(), io.Width()))
 			v := textsafe.Visible
-			tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "TEAM\tUP\tRUNNING\tSUPERVISOR\tSOCKET\tLAYOUT")
-			for _, t := range ts {
-				if t.Error != "" {
-					fmt.Fprintf(tw, "%s\terror\t-\t-\t-\t-\n", v(t.Team))
-					continue
-				}
-				up, sup := "no", "-"
-				switch {
-				case t.Lost:
-					up = "down (lost" + lastSeen(t.LastSeen, time.Now()) + ")"
-				case t.Up && t.Supervisor.Running:
-					up, sup = "yes", fmt.Sprintf("pid %d", t.Supervisor.PID)
-				case t.Up:
-					up, sup = "yes", "NOT running"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\n", v(t.Team), up, t.Running, t.Members, sup, v(t.Socket), v(t.Layout))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
 			for _, t := range ts {
 				switch {
 				case t.Error != "":
@@ -69,4 +54,31 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// renderTeams is the teams' table as of now, LAYOUT shortened to fit width
+// (0: whole) as status shortens CWD.
+func renderTeams(ts []team.TeamSummary, now time.Time, width int) string {
+	home, _ := os.UserHomeDir()
+	tb := table.New(table.Column{Title: "TEAM"}, table.Column{Title: "UP"}, table.Column{Title: "RUNNING"},
+		table.Column{Title: "SUPERVISOR"}, table.Column{Title: "SOCKET"}, table.Column{Title: "LAYOUT", Fit: table.Path(home)})
+	v := textsafe.Visible
+	for _, t := range ts {
+		if t.Error != "" {
+			tb.Add(table.Text(v(t.Team)), table.Text("error"), table.Text("-"), table.Text("-"), table.Text("-"), table.Text("-"))
+			continue
+		}
+		up, sup := "no", "-"
+		switch {
+		case t.Lost:
+			up = "down (lost" + lastSeen(t.LastSeen, now) + ")"
+		case t.Up && t.Supervisor.Running:
+			up, sup = "yes", fmt.Sprintf("pid %d", t.Supervisor.PID)
+		case t.Up:
+			up, sup = "yes", "NOT running"
+		}
+		tb.Add(table.Text(v(t.Team)), table.Text(up), table.Text(fmt.Sprintf("%d/%d", t.Running, t.Members)),
+			table.Text(sup), table.Text(v(t.Socket)), table.Text(v(t.Layout)))
+	}
+	return tb.Render(width)
 }

@@ -111,7 +111,8 @@ func waitMember(t *testing.T, e *testenv.Env, team, name string, timeout time.Du
 
 // TestStallIsReportedOnceAndClearedByAnAnswer: a member that asks
 // `Overwrite? (y/n)` is stalled in status, with one stall event however long it
-// waits; answering clears it. A busy member that never asks is never stalled.
+// waits; answering clears it, and answer and events show the keys as they
+// were typed. A busy member that never asks is never stalled.
 func TestStallIsReportedOnceAndClearedByAnAnswer(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -137,11 +138,16 @@ members:
 			t.Fatalf("the busy member is stalled: %+v", s)
 		}
 	}
-	e.MustRun("answer", "asker", "y", "Enter", "--team", "stall")
+	if r := e.MustRun("answer", "asker", "y", "Enter", "--team", "stall"); r.Stdout != "sent y Enter to asker\n" {
+		t.Errorf("answer says %q, want the keys as typed", r.Stdout)
+	}
 	waitMember(t, e, "stall", "asker", 10*time.Second, func(m memberStatus) bool { return m.State != "stalled" })
 	evs := events(t, e, "stall")
 	if countEvents(evs, "asker", "stall-cleared") != 1 || countEvents(evs, "asker", "answer") != 1 {
 		t.Errorf("events after the answer: %+v", evs)
+	}
+	if out := e.MustRun("events", "--team", "stall").Stdout; !strings.Contains(out, "answer         keys y Enter by a person") {
+		t.Errorf("events do not show the keys as typed:\n%s", out)
 	}
 	waitScreen(t, e, "teamctl-stall", m.Pane, "answered: y")
 	if countEvents(evs, "busy", "stall") != 0 {

@@ -5,6 +5,7 @@ package iostreams
 import (
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/creack/pty"
 )
@@ -16,6 +17,7 @@ type IO struct {
 	ErrOut io.Writer
 	tty    bool
 	color  bool
+	cols   int // a terminal's width set by Terminal; 0: ask the terminal
 }
 
 // System returns the process's own streams.
@@ -28,6 +30,12 @@ func System() *IO {
 // Test returns streams for tests: not a terminal, no colour.
 func Test(in io.Reader, out, errOut io.Writer) *IO {
 	return &IO{In: in, Out: out, ErrOut: errOut}
+}
+
+// Terminal returns streams for tests that act as a terminal cols wide (0: of
+// unknown width), with colour when color is true: what a person sees.
+func Terminal(in io.Reader, out, errOut io.Writer, cols int, color bool) *IO {
+	return &IO{In: in, Out: out, ErrOut: errOut, tty: true, color: color, cols: cols}
 }
 
 // IsTTY reports whether standard output is a terminal.
@@ -62,6 +70,26 @@ func (s *IO) TerminalSize() (cols, rows int) {
 		return 0, 0
 	}
 	return cols, rows
+}
+
+// Width is how many columns a line may take before the terminal wraps it:
+// the terminal's width, else $COLUMNS when its size cannot be had. It is 0, no
+// limit, when output is not a terminal: a pipe or a file gets every value
+// whole, for scripts.
+func (s *IO) Width() int {
+	if !s.tty {
+		return 0
+	}
+	if s.cols > 0 {
+		return s.cols
+	}
+	if cols, _ := s.TerminalSize(); cols > 0 {
+		return cols
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 func isTerminal(f *os.File) bool {

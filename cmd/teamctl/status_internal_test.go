@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
+)
+
+// statusHeadings are the status table's columns, in order.
+var statusHeadings = []string{"MEMBER", "ROLE", "PANE", "PID", "STATE", "UPTIME", "CWD", "DETAIL"}
+
+// tableStarts returns the visible column at which each heading starts on
+// the heading line of a status table in out, and the table's lines (escapes
+// stripped), heading first.
+func tableStarts(t *testing.T, out string) ([]int, []string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(ansi.Strip(out), "\n"), "\n")
+	for i, ln := range lines {
+		if !strings.HasPrefix(ln, "MEMBER ") {
+			continue
+		}
+		var starts []int
+		for _, h := range statusHeadings {
+			at := strings.Index(ln, h)
+			if at < 0 {
+				t.Fatalf("no heading %s in %q", h, ln)
+			}
+			starts = append(starts, ansi.StringWidth(ln[:at]))
+		}
+		return starts, lines[i:]
+	}
+	t.Fatalf("no status table in:\n%s", out)
+	return nil, nil
+}
+
+// checkAligned checks that on every line of a status table each column's
+// value starts where its heading does: the two columns before it are blank and
+// the one there is not. Empty cells (DETAIL) are skipped.
+func checkAligned(t *testing.T, out string, starts []int, lines []string) {
+	t.Helper()
+	for n, ln := range lines[1:] {
+		w := ansi.StringWidth(ln)
+		for i, at := range starts {
+			if at >= w {
+				continue // an empty last cell
+			}
+			if ansi.Cut(ln, at-2, at) != "  " && i > 0 || ansi.Cut(ln, at, at+1) == " " {
+				t.Errorf("row %d: column %s does not start at %d: %q\n%s", n+1, statusHeadings[i], at, ansi.Cut(ln, max(0, at-2), w), out)
+			}
+		}
+	}
+}
+
+func testStatus(cwd string) *team.Status {
+	now := time.Now()
+	code := 3
+	return &team.Status{Team: "wide", Socket: "teamctl-wide", Supervisor: team.SupervisorStatus{Running: true, PID: 42},
+		Members: []team.MemberStatus{
+			{Name: "lead", Role: "lead", Pane: "%0", PID: 100, State: state.StateRunning, Cwd: cwd, StartedAt: now.Add(-time.Minute)},
+			{Name: "研究者", Role: "teammate", Pane: "%1", PID: 101, State: state.StateStalled, Cwd: cwd, StartedAt: now.Add(-time.Minute),
+				Stall: &team.Stall{Line: "上書きしますか？ (y/n) 🦀", Since: now.Add(-5 * time.Second)}},
+			{Name: "web🦀", Role: "process", Pane: "%12", PID: 1234567, State: state.StateExited, ExitCode: &code, Cwd: "/srv", Restarts: 2},
+			{Name: "asker", Role: "teammate", Pane: "%3", PID: 103, State: state.StateWaitingApproval, Cwd: cwd, StartedAt: now.Add(-time.Hour),
+				Request: &state.Request{Tool: "Bash", Input: `{"command":"go test ./... -run TestEverythingThatThereIsToRunInThisRepository"}`, Since: now}},
+		}}
+}
+
+// TestStatusColumnsAlignWithColour: with colour on, every column of status
+// starts at the same visible offset on every line, whatever the escape codes
+// around STATE and the wide runes in names and lines.
+func TestStatusColumnsAlignWithColour(t *testing.T) {
+	var out bytes.Buffer
+	io := iostreams.Terminal(strings.NewReader(""), &out, &out, 0, true)
+	got := renderStatus(io, testStatus("/src/app"), time.Now())
+	if !strings.Contains(got, "\x1b[31mstalled\x1b[0m") || !strings.Contains(got, "\x1b[32mrunning\x1b[0m") {
+		t.Fatalf("no colour:\n%q", got)
+	}
+	starts, lines := tableStarts(t, got)
+	if len(lines) != 5 {
+		t.Fatalf("%d table lines:\n%s", len(lines), got)
+	}
+	checkAligned(t, got, starts, lines)
+	if !strings.Contains(got, "TestEverythingThatThereIsToRunInThisRepository") {
+		t.Errorf("a terminal of unknown width cut a value:\n%s", got)
+	}
+}
+
+// TestStatusFitsEightyColumns: on an 80-column terminal a long cwd shows as
+// ~/…/last, DETAIL is cut with "…", no line is wider than 80 and the columns
+// still line up; piped, every value is whole.
+func TestStatusFitsEightyColumns(t *testing.T) {
+	t.Setenv("HOME", "/home/ann")
+	cwd := "/home/ann/src/a-rather-long-folder-name/and-another-long-one/services/auth-api"
+	st := testStatus(cwd)
+
+	var out bytes.Buffer
+	got := renderStatus(iostreams.Terminal(strings.NewReader(""), &out, &out, 80, true), st, time.Now())
+	starts, lines := tableStarts(t, got)
+	checkAligned(t, got, starts, lines)
+	for _, ln := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if w := ansi.StringWidth(ln); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, ansi.Strip(ln))
+		}
+	}
+	if !strings.Contains(got, "~/…/auth-api") || strings.Contains(got, "a-rather-long") {
+		t.Errorf("the cwd is not shortened to ~/…/auth-api:\n%s", got)
+	}
+	if !strings.Contains(got, "…") || strings.Contains(got, "InThisRepository") {
+		t.Errorf("the long detail is not cut:\n%s", got)
+	}
+
+	piped := renderStatus(iostreams.Test(strings.NewReader(""), &out, &out), st, time.Now())
+	if !strings.Contains(piped, cwd) || !strings.Contains(piped, "TestEverythingThatThereIsToRunInThisRepository") || strings.Contains(piped, "\x1b[") {
+		t.Errorf("piped, values are cut or coloured:\n%s", piped)
+	}
+	starts, lines = tableStarts(t, piped)
+	checkAligned(t, piped, starts, lines)
+}
+
+// TestTerminalWidthFromColumns: a terminal whose size cannot be had is as
+// wide as $COLUMNS says; output that is not a terminal has no limit.
+func TestTerminalWidthFromColumns(t *testing.T) {
+	t.Setenv("COLUMNS", "72")
+	var out bytes.Buffer
+	if w := iostreams.Terminal(strings.NewReader(""), &out, &out, 0, false).Width(); w != 72 {
+		t.Errorf("width %d, want $COLUMNS", w)
+	}
+	if w := iostreams.Test(strings.NewReader(""), &out, &out).Width(); w != 0 {
+		t.Errorf("piped width %d, want no limit", w)
+	}
+}
