@@ -456,25 +456,25 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "n":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", textsafe.Visible(name), stateWord(*r)), true)
 			return nil
 		}
 		return m.answer(name, k.String(), "Enter")
 	case "enter":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", textsafe.Visible(name), stateWord(*r)), true)
 			return nil
 		}
 		return m.answer(name, "Enter")
 	case "a":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(*r)), true)
 			return nil
 		}
 		return m.approve(name)
 	case "d":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(*r)), true)
 			return nil
 		}
 		return m.ask("deny", name, "optional reason")

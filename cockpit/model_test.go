@@ -560,3 +560,32 @@ func TestRequestTarget(t *testing.T) {
 		}
 	}
 }
+
+// A plain process running is "running", as status says, not "working" (a
+// Claude Code word, as against idle); and a key refused says so.
+func TestAProcessRunningIsRunningNotWorking(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Members[4].State, s.Members[4].ExitCode, s.Members[4].Reason = "running", nil, ""
+	s.Members[4].StartedAt = t0.Add(-time.Minute)
+	look(t, m, s)
+	var web, lead string
+	for _, r := range rows(m) {
+		switch {
+		case strings.Contains(r, " web "):
+			web = r
+		case strings.Contains(r, " lead "):
+			lead = r
+		}
+	}
+	if !regexp.MustCompile(`process +running +1m`).MatchString(web) {
+		t.Errorf("a running process reads %q, want running", web)
+	}
+	if !regexp.MustCompile(`lead +working +3m`).MatchString(lead) {
+		t.Errorf("a running lead reads %q, want working", lead)
+	}
+	press(t, m, "G", "y")
+	if v := view(m); !strings.Contains(v, "web is running, not stalled") {
+		t.Errorf("the refusal does not say running:\n%s", v)
+	}
+}

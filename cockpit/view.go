@@ -50,12 +50,14 @@ func (s styles) render(st lipgloss.Style, text string) string {
 	return st.Render(text)
 }
 
-// stateWord is how a state reads in the table: running is "working".
-func stateWord(s state.MemberState) string {
-	if s == stateRunning {
+// stateWord is how a member's state reads in the table: as status has it,
+// but a running Claude Code is "working" (as against idle); a plain process
+// is never idle, so it stays "running".
+func stateWord(r Member) string {
+	if r.State == stateRunning && r.Role != roleProcess {
 		return "working"
 	}
-	return string(s)
+	return string(r.State)
 }
 
 // waitsForPerson: stalled at a prompt, or a permission request no rule answered.
@@ -343,7 +345,7 @@ func (m *Model) table(w, h int) []string {
 		if wide {
 			line += cell(textsafe.Visible(role(r)), 8) + " "
 		}
-		line += m.st.render(m.st.state[r.State], cell(stateWord(r.State), 16)) + " " + fmt.Sprintf("%5s", dur)
+		line += m.st.render(m.st.state[r.State], cell(stateWord(r), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
 		}
