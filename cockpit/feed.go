@@ -118,6 +118,7 @@ func (f *LiveFeed) Follow(teams []string, others bool) {
 		if !slices.Contains(teams, t) {
 			fl.cancel()
 			delete(f.cur, t)
+			f.out.drop(t) // followed again, the team's events start anew
 		}
 	}
 	f.all = slices.DeleteFunc(f.all, func(o *follower) bool { return ended(o.done) }) // forget those that ended
@@ -126,7 +127,7 @@ func (f *LiveFeed) Follow(teams []string, others bool) {
 			continue
 		}
 		ctx, cancel := context.WithCancel(f.ctx)
-		fl := &follower{f: f, team: t, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
+		fl := &follower{f: f, team: t, ctx: ctx, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
 			refocus: make(chan struct{}, 1), srv: &tmux.Server{Socket: state.SocketName(t), Bin: f.tmuxBin}}
 		f.cur[t] = fl
 		f.all = append(f.all, fl)
@@ -224,6 +225,7 @@ func (f *LiveFeed) Close() {
 type follower struct {
 	f       *LiveFeed
 	team    string
+	ctx     context.Context // ends when the team is no longer followed
 	cancel  context.CancelFunc
 	done    chan struct{}
 	results chan func()   // work done off the loop, applied on it
@@ -254,6 +256,9 @@ type pauser struct {
 	paused map[string]bool
 }
 
+// put hands msg to the program, unless the team is no longer followed.
+func (fl *follower) put(msg tea.Msg) { fl.f.out.putLive(fl.ctx, msg) }
+
 // post runs fn on the loop (unless the follower ended).
 func (fl *follower) post(ctx context.Context, fn func()) {
 	select {
@@ -278,14 +283,14 @@ func (fl *follower) run(ctx context.Context) {
 	var errs <-chan error
 	var tail EventReader
 	if dir, err := fl.f.src.StateDir(fl.team); err != nil {
-		fl.f.out.put(StatusMsg{Team: fl.team, Err: err})
+		fl.put(StatusMsg{Team: fl.team, Err: err})
 		return
 	} else if w, err := fsnotify.NewWatcher(); err != nil {
-		fl.f.out.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state: %w", err)})
+		fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state: %w", err)})
 	} else {
 		defer w.Close()
 		if err := w.Add(dir); err != nil {
-			fl.f.out.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state folder %s: %w", dir, err)})
+			fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state folder %s: %w", dir, err)})
 		}
 		events, errs = w.Events, w.Errors
 	}
@@ -349,7 +354,7 @@ func (fl *follower) readEvents(tail EventReader) {
 	var evs []Event
 	tail.Read(func(e Event) { evs = append(evs, e) }) // a read error: the next change reads again
 	if len(evs) > 0 {
-		fl.f.out.put(EventsMsg{Team: fl.team, Events: evs})
+		fl.put(EventsMsg{Team: fl.team, Events: evs})
 	}
 }
 
@@ -370,7 +375,7 @@ func (fl *follower) wantStatus(ctx context.Context) {
 		}
 		fl.post(ctx, func() {
 			fl.statusBusy = false
-			fl.f.out.put(StatusMsg{Team: fl.team, Snap: snap, Err: err})
+			fl.put(StatusMsg{Team: fl.team, Snap: snap, Err: err})
 			if err == nil {
 				fl.looked(ctx, snap)
 			}
@@ -619,7 +624,7 @@ func (fl *follower) wantCapture(ctx context.Context) {
 		fl.post(ctx, func() {
 			fl.captureBusy = false
 			if err == nil && pane == fl.focus {
-				fl.f.out.put(ScreenMsg{Team: fl.team, Pane: pane, Lines: lines})
+				fl.put(ScreenMsg{Team: fl.team, Pane: pane, Lines: lines})
 			}
 			if fl.captureWant {
 				fl.wantCapture(ctx)
@@ -644,8 +649,17 @@ func newOutbox() *outbox {
 	return &outbox{status: map[string]StatusMsg{}, events: map[string]*EventsMsg{}, wake: make(chan struct{}, 1)}
 }
 
-func (o *outbox) put(msg tea.Msg) {
+func (o *outbox) put(msg tea.Msg) { o.putLive(context.Background(), msg) }
+
+// putLive puts msg unless ctx has ended: a follower's, whose team may no
+// longer be followed. Checked under the lock that drop takes, after the
+// follower is cancelled: nothing of it is left in the outbox after drop.
+func (o *outbox) putLive(ctx context.Context, msg tea.Msg) {
 	o.mu.Lock()
+	if ctx.Err() != nil {
+		o.mu.Unlock()
+		return
+	}
 	switch msg := msg.(type) {
 	case StatusMsg:
 		o.status[msg.Team] = msg
@@ -665,6 +679,15 @@ func (o *outbox) put(msg tea.Msg) {
 	}
 	o.mu.Unlock()
 	signal(o.wake)
+}
+
+// drop forgets what waits of a team no longer followed (its follower
+// cancelled first).
+func (o *outbox) drop(team string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.status, team)
+	delete(o.events, team)
 }
 
 func (o *outbox) run(ctx context.Context, send func(tea.Msg)) {
