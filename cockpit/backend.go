@@ -80,6 +80,9 @@ func (t Teamctl) TailEvents(team string, back int64) (EventReader, error) {
 // StateDir is the team's state folder, whose files the feed watches.
 func (t Teamctl) StateDir(team string) (string, error) { return state.Dir(team) }
 
+// TeamsDir is the folder of every team's state folder.
+func (t Teamctl) TeamsDir() (string, error) { return state.Root() }
+
 // Answer is `teamctl answer`. Keys that went out but could not be recorded are
 // a NotRecordedError: sent, and not to be sent again.
 func (t Teamctl) Answer(ctx context.Context, name, member string, keys ...string) error {

@@ -3,9 +3,12 @@ package cockpit
 import (
 	"context"
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,11 +19,13 @@ import (
 )
 
 // Source is what the feed reads of a team: the same status `teamctl status`
-// shows, its events, and the folder those live in.
+// shows, its events, and the folder those live in; and the folder of every
+// team's folder.
 type Source interface {
 	Status(ctx context.Context, team string) (*Snapshot, error)
 	TailEvents(team string, back int64) (EventReader, error)
 	StateDir(team string) (string, error)
+	TeamsDir() (string, error)
 }
 
 // EventReader gives the events appended since its last Read.
@@ -50,97 +55,168 @@ const (
 // teamFiles are the team's files whose change is a change of its status.
 var teamFiles = map[string]bool{"state.json": true, "live.json": true}
 
-// LiveFeed is the Feed of a running program. It follows one team at a time:
+// LiveFeed is the Feed of a running program. It follows the teams shown, each
+// by a follower of its own:
 //
 //   - the team's state folder, with fsnotify: a change of state.json or
 //     live.json is a new look at the status (supervisor.GetStatus, as `status`
 //     has it), an append to events.jsonl is read from where the last read
 //     ended. No polling: a change is on screen as soon as it is written.
-//   - the team's tmux server, through one control-mode client (tmux -C): pane
-//     exits (a subscription) and panes coming and going are a new look at the
-//     status; the focused pane's %output is a capture-pane of it (through the
-//     same client, no process), at most every captureGap while it prints.
-//     Every other pane's output is paused for this client (refresh-client -A
+//   - the focused team's tmux server (the selected member's), through one
+//     control-mode client (tmux -C), for that team alone: pane exits (a
+//     subscription) and panes coming and going are a new look at the status;
+//     the focused pane's %output is a capture-pane of it (through the same
+//     client, no process), at most every captureGap while it prints. Every
+//     other pane's output is paused for this client (refresh-client -A
 //     %N:pause), so a team printing steadily costs the cockpit nothing but the
 //     pane on screen; a paused pane is still read by tmux, so no member ever
-//     waits on the cockpit.
+//     waits on the cockpit. There is one such client at a time (see slot):
+//     the other teams are followed through their folders alone, which their
+//     supervisors keep.
+//
+// With others, a scout watches the other teams' folders (fsnotify on the
+// folder of teams and on each team's own) and says when a team may have come
+// up or gone: a team folder made or removed, a state.json written.
 //
 // What it finds goes to the program through an outbox that keeps the latest
-// status and screen and the events since the last delivery, so a program that
-// is suspended (attached to a member) never holds the feed up.
+// status of each team and screen and the events since the last delivery, so a
+// program that is suspended (attached to a member) never holds the feed up.
 type LiveFeed struct {
 	src     Source
 	tmuxBin string
 	ctx     context.Context
 	out     *outbox
+	slot    chan struct{} // held while a control client runs: one at a time
 
-	mu       sync.Mutex
-	cur      *follower   // the team followed
-	all      []*follower // and those before, which may still be ending
-	focus    string
-	focusSig chan struct{}
+	mu        sync.Mutex
+	cur       map[string]*follower // the teams followed
+	all       []*follower          // and those before, which may still be ending
+	focusTeam string
+	focus     string
+	scout     *scout // while others are watched
+	scouts    []*scout
 }
 
 // NewFeed returns a feed that runs until ctx ends or Close.
 func NewFeed(ctx context.Context, src Source, tmuxBin string) *LiveFeed {
-	return &LiveFeed{src: src, tmuxBin: tmuxBin, ctx: ctx, out: newOutbox(), focusSig: make(chan struct{}, 1)}
+	return &LiveFeed{src: src, tmuxBin: tmuxBin, ctx: ctx, out: newOutbox(), slot: make(chan struct{}, 1),
+		cur: map[string]*follower{}}
 }
 
 // Start delivers what the feed finds with send (tea.Program.Send), in order,
 // until ctx ends.
 func (f *LiveFeed) Start(send func(tea.Msg)) { go f.out.run(f.ctx, send) }
 
-// Follow follows team, and no longer the team before. It does not wait for
-// the one before to stop (Close does), so the program may call it from Update.
-func (f *LiveFeed) Follow(team string) {
+// Follow follows teams, and no longer any other; with others, it says too
+// when a team not followed may have come up or gone. A team still followed
+// goes on as it was. It does not wait for those left to stop (Close does), so
+// the program may call it from Update.
+func (f *LiveFeed) Follow(teams []string, others bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.cur != nil {
-		f.cur.cancel()
-	}
-	ctx, cancel := context.WithCancel(f.ctx)
-	fl := &follower{f: f, team: team, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
-		srv: &tmux.Server{Socket: state.SocketName(team), Bin: f.tmuxBin}}
-	f.cur = fl
-	f.all = slices.DeleteFunc(f.all, func(o *follower) bool { // forget those that ended
-		select {
-		case <-o.done:
-			return true
-		default:
-			return false
+	for t, fl := range f.cur {
+		if !slices.Contains(teams, t) {
+			fl.cancel()
+			delete(f.cur, t)
+			f.out.drop(t) // followed again, the team's events start anew
 		}
-	})
-	f.all = append(f.all, fl)
-	go fl.run(ctx)
+	}
+	f.all = slices.DeleteFunc(f.all, func(o *follower) bool { return ended(o.done) }) // forget those that ended
+	for _, t := range teams {
+		if f.cur[t] != nil {
+			continue
+		}
+		ctx, cancel := context.WithCancel(f.ctx)
+		fl := &follower{f: f, team: t, ctx: ctx, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
+			refocus: make(chan struct{}, 1), srv: &tmux.Server{Socket: state.SocketName(t), Bin: f.tmuxBin}}
+		f.cur[t] = fl
+		f.all = append(f.all, fl)
+		go fl.run(ctx)
+	}
+	switch {
+	case others && f.scout == nil:
+		ctx, cancel := context.WithCancel(f.ctx)
+		f.scout = &scout{f: f, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}, 1)}
+		f.scouts = append(slices.DeleteFunc(f.scouts, func(s *scout) bool { return ended(s.done) }), f.scout)
+		go f.scout.run(ctx)
+	case others:
+		signal(f.scout.changed) // the teams it leaves to the followers changed
+	case f.scout != nil:
+		f.scout.cancel()
+		f.scout = nil
+	}
 }
 
-// Focus makes pane the one whose screen is captured ("" for none). It does
-// not wait, so the program may call it from Update.
-func (f *LiveFeed) Focus(pane string) {
-	f.mu.Lock()
-	f.focus = pane
-	f.mu.Unlock()
+func ended(done chan struct{}) bool {
 	select {
-	case f.focusSig <- struct{}{}:
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// signal wakes whoever waits on ch (a channel of one), once however often.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
 	default:
 	}
 }
 
-func (f *LiveFeed) focused() string {
+// Focus makes pane, in team's server, the one whose screen is captured
+// (pane "" for none; team "" for no server at all). It does not wait, so the
+// program may call it from Update.
+func (f *LiveFeed) Focus(team, pane string) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.focus
+	f.focusTeam, f.focus = team, pane
+	fls := make([]*follower, 0, len(f.cur))
+	for _, fl := range f.cur {
+		fls = append(fls, fl)
+	}
+	f.mu.Unlock()
+	for _, fl := range fls {
+		signal(fl.refocus)
+	}
 }
 
-// Close stops following, and waits for every follower to end.
+func (f *LiveFeed) focused() (team, pane string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.focusTeam, f.focus
+}
+
+func (f *LiveFeed) following(team string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cur[team] != nil
+}
+
+// takeSlot waits for the one control client's slot; release gives it back
+// (once, however often it is called).
+func (f *LiveFeed) takeSlot(ctx context.Context) (release func(), err error) {
+	select {
+	case f.slot <- struct{}{}:
+		var once sync.Once
+		return func() { once.Do(func() { <-f.slot }) }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for the control client of another team to end: %w", ctx.Err())
+	}
+}
+
+// Close stops following, and waits for every follower and scout to end.
 func (f *LiveFeed) Close() {
 	f.mu.Lock()
-	all := f.all
-	f.cur, f.all = nil, nil
+	all, scouts := f.all, f.scouts
+	f.cur, f.all, f.scout, f.scouts = map[string]*follower{}, nil, nil, nil
 	f.mu.Unlock()
 	for _, fl := range all {
 		fl.cancel()
 		<-fl.done
+	}
+	for _, sc := range scouts {
+		sc.cancel()
+		<-sc.done
 	}
 }
 
@@ -149,15 +225,19 @@ func (f *LiveFeed) Close() {
 type follower struct {
 	f       *LiveFeed
 	team    string
+	ctx     context.Context // ends when the team is no longer followed
 	cancel  context.CancelFunc
 	done    chan struct{}
-	results chan func() // work done off the loop, applied on it
+	results chan func()   // work done off the loop, applied on it
+	refocus chan struct{} // the feed's focus changed
 	srv     *tmux.Server
 
-	ctl        *tmux.Control
+	ctl        *tmux.Control // while the focus is in this team
+	release    func()        // gives the feed's control-client slot back
 	connecting bool
 	backoff    time.Duration
 	panes      []string // the members' panes at the last look
+	up         bool     // the team was up at the last look
 
 	focus                    string
 	statusBusy, statusWant   bool
@@ -176,6 +256,9 @@ type pauser struct {
 	paused map[string]bool
 }
 
+// put hands msg to the program, unless the team is no longer followed.
+func (fl *follower) put(msg tea.Msg) { fl.f.out.putLive(fl.ctx, msg) }
+
 // post runs fn on the loop (unless the follower ended).
 func (fl *follower) post(ctx context.Context, fn func()) {
 	select {
@@ -189,6 +272,7 @@ func (fl *follower) run(ctx context.Context) {
 	defer func() {
 		if fl.ctl != nil {
 			fl.ctl.Close()
+			fl.release()
 		}
 		if fl.captureTimer != nil {
 			fl.captureTimer.Stop()
@@ -199,14 +283,14 @@ func (fl *follower) run(ctx context.Context) {
 	var errs <-chan error
 	var tail EventReader
 	if dir, err := fl.f.src.StateDir(fl.team); err != nil {
-		fl.f.out.put(StatusMsg{Team: fl.team, Err: err})
+		fl.put(StatusMsg{Team: fl.team, Err: err})
 		return
 	} else if w, err := fsnotify.NewWatcher(); err != nil {
-		fl.f.out.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state: %w", err)})
+		fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state: %w", err)})
 	} else {
 		defer w.Close()
 		if err := w.Add(dir); err != nil {
-			fl.f.out.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state folder %s: %w", dir, err)})
+			fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state folder %s: %w", dir, err)})
 		}
 		events, errs = w.Events, w.Errors
 	}
@@ -214,7 +298,7 @@ func (fl *follower) run(ctx context.Context) {
 		tail = t
 	}
 	fl.readEvents(tail)
-	fl.focus = fl.f.focused()
+	fl.focus, _ = fl.focusHere()
 	fl.wantStatus(ctx)
 
 	for {
@@ -250,13 +334,12 @@ func (fl *follower) run(ctx context.Context) {
 				fl.note(ctx, n)
 			}
 		case <-lost:
-			fl.ctl.Close()
-			fl.ctl = nil
-			fl.wantStatus(ctx) // reconnects while the team is up
+			fl.hangUp()
+			fl.wantStatus(ctx) // reconnects while the team is up and focused
 		case fn := <-fl.results:
 			fn()
-		case <-fl.f.focusSig:
-			fl.setFocus(ctx, fl.f.focused())
+		case <-fl.refocus:
+			fl.followFocus(ctx)
 		case <-fl.captureFire:
 			fl.wantCapture(ctx)
 		}
@@ -271,7 +354,7 @@ func (fl *follower) readEvents(tail EventReader) {
 	var evs []Event
 	tail.Read(func(e Event) { evs = append(evs, e) }) // a read error: the next change reads again
 	if len(evs) > 0 {
-		fl.f.out.put(EventsMsg{Team: fl.team, Events: evs})
+		fl.put(EventsMsg{Team: fl.team, Events: evs})
 	}
 }
 
@@ -292,7 +375,7 @@ func (fl *follower) wantStatus(ctx context.Context) {
 		}
 		fl.post(ctx, func() {
 			fl.statusBusy = false
-			fl.f.out.put(StatusMsg{Team: fl.team, Snap: snap, Err: err})
+			fl.put(StatusMsg{Team: fl.team, Snap: snap, Err: err})
 			if err == nil {
 				fl.looked(ctx, snap)
 			}
@@ -304,32 +387,86 @@ func (fl *follower) wantStatus(ctx context.Context) {
 }
 
 // looked follows up a new look: connect to the team's tmux server when the
-// team is up and no client is, pause the output of panes that appeared.
+// team is up and focused and no client is, pause the output of panes that
+// appeared.
 func (fl *follower) looked(ctx context.Context, snap *Snapshot) {
-	running := snap.StoppedAt == nil
+	fl.up = snap.StoppedAt == nil
 	var panes []string
 	for _, m := range snap.Members {
 		panes = append(panes, m.Pane)
 	}
 	changed := !slices.Equal(panes, fl.panes)
 	fl.panes = panes
+	_, here := fl.focusHere()
 	switch {
-	case fl.ctl == nil && running && !fl.connecting:
+	case fl.ctl == nil && fl.up && here && !fl.connecting:
 		fl.connect(ctx, panes)
 	case fl.ctl != nil && changed:
 		fl.syncPaused(ctx)
 	}
 }
 
+// focusHere is the focused pane, when the focus is in this team.
+func (fl *follower) focusHere() (pane string, here bool) {
+	team, pane := fl.f.focused()
+	if team != fl.team {
+		return "", false
+	}
+	return pane, true
+}
+
+// followFocus follows the feed's focus: into this team, a control client
+// to its server and the pane captured; out of it, the client ended, so that
+// the next team's may start.
+func (fl *follower) followFocus(ctx context.Context) {
+	pane, here := fl.focusHere()
+	if !here {
+		fl.focus = ""
+		fl.hangUp()
+		return
+	}
+	if fl.ctl == nil && fl.up && !fl.connecting {
+		fl.connect(ctx, fl.panes)
+	}
+	fl.setFocus(ctx, pane)
+}
+
+// hangUp ends the control client, off the loop (Close waits for tmux), and
+// then gives its slot back.
+func (fl *follower) hangUp() {
+	if fl.ctl == nil {
+		return
+	}
+	ctl, release := fl.ctl, fl.release
+	fl.ctl, fl.release, fl.pz = nil, nil, nil
+	go func() {
+		ctl.Close()
+		release()
+	}()
+}
+
 // connect attaches a control client to the team's session (found through a
-// member's pane) and subscribes to pane exits, off the loop.
+// member's pane) and subscribes to pane exits, off the loop, once the
+// client of the team focused before has ended.
 func (fl *follower) connect(ctx context.Context, members []string) {
 	fl.connecting = true
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, lookTimeout)
 		defer cancel()
-		ctl, err := fl.dial(cctx, members)
+		release, err := fl.f.takeSlot(cctx)
+		var ctl *tmux.Control
+		if err == nil {
+			if ctl, err = fl.dial(cctx, members); err != nil {
+				release()
+			}
+		}
+		// The client is the loop's, or ended here if the follower ends
+		// first: whoever claims it, never both, never neither (a client left
+		// running would hold the slot for good).
+		var claimed atomic.Bool
+		handled := make(chan struct{})
 		fl.post(ctx, func() {
+			defer close(handled)
 			fl.connecting = false
 			if err != nil {
 				// Try again while the team is up; a change of its state tries too.
@@ -337,19 +474,31 @@ func (fl *follower) connect(ctx context.Context, members []string) {
 				time.AfterFunc(fl.backoff, func() { fl.post(ctx, func() { fl.wantStatus(ctx) }) })
 				return
 			}
-			if ctx.Err() != nil {
-				ctl.Close()
+			if !claimed.CompareAndSwap(false, true) {
+				return
+			}
+			if _, here := fl.focusHere(); ctx.Err() != nil || !here {
+				// The focus left while it connected: end it, off the loop.
+				go func() {
+					ctl.Close()
+					release()
+				}()
 				return
 			}
 			fl.backoff = 0
-			fl.ctl = ctl
+			fl.ctl, fl.release = ctl, release
 			fl.pz = &pauser{ctl: ctl, paused: map[string]bool{}}
 			fl.syncPaused(ctx)
 			fl.lastCapture = time.Time{}
 			fl.wantCapture(ctx)
 		})
-		if ctx.Err() != nil && ctl != nil {
-			ctl.Close()
+		select {
+		case <-handled:
+		case <-ctx.Done():
+			if ctl != nil && claimed.CompareAndSwap(false, true) {
+				ctl.Close()
+				release()
+			}
 		}
 	}()
 }
@@ -424,7 +573,7 @@ func (fl *follower) syncPaused(ctx context.Context) {
 		if err != nil {
 			return
 		}
-		focus := fl.f.focused()
+		focus, _ := fl.focusHere()
 		for _, p := range panes {
 			pause := p != focus
 			if pz.paused[p] == pause {
@@ -475,7 +624,7 @@ func (fl *follower) wantCapture(ctx context.Context) {
 		fl.post(ctx, func() {
 			fl.captureBusy = false
 			if err == nil && pane == fl.focus {
-				fl.f.out.put(ScreenMsg{Team: fl.team, Pane: pane, Lines: lines})
+				fl.put(ScreenMsg{Team: fl.team, Pane: pane, Lines: lines})
 			}
 			if fl.captureWant {
 				fl.wantCapture(ctx)
@@ -485,39 +634,60 @@ func (fl *follower) wantCapture(ctx context.Context) {
 }
 
 // outbox holds what the feed found until the program takes it: the latest
-// status and screen, and the events since the last delivery.
+// status of each team and the latest screen, the events of each team since
+// the last delivery, and whether the teams up may have changed.
 type outbox struct {
 	mu     sync.Mutex
-	status *StatusMsg
+	status map[string]StatusMsg
 	screen *ScreenMsg
-	events *EventsMsg
+	events map[string]*EventsMsg
+	teams  bool
 	wake   chan struct{}
 }
 
-func newOutbox() *outbox { return &outbox{wake: make(chan struct{}, 1)} }
+func newOutbox() *outbox {
+	return &outbox{status: map[string]StatusMsg{}, events: map[string]*EventsMsg{}, wake: make(chan struct{}, 1)}
+}
 
-func (o *outbox) put(msg tea.Msg) {
+func (o *outbox) put(msg tea.Msg) { o.putLive(context.Background(), msg) }
+
+// putLive puts msg unless ctx has ended: a follower's, whose team may no
+// longer be followed. Checked under the lock that drop takes, after the
+// follower is cancelled: nothing of it is left in the outbox after drop.
+func (o *outbox) putLive(ctx context.Context, msg tea.Msg) {
 	o.mu.Lock()
+	if ctx.Err() != nil {
+		o.mu.Unlock()
+		return
+	}
 	switch msg := msg.(type) {
 	case StatusMsg:
-		o.status = &msg
+		o.status[msg.Team] = msg
 	case ScreenMsg:
 		o.screen = &msg
 	case EventsMsg:
-		if o.events != nil && o.events.Team == msg.Team {
-			o.events.Events = append(o.events.Events, msg.Events...)
-			if n := len(o.events.Events) - maxEvents; n > 0 {
-				o.events.Events = slices.Delete(o.events.Events, 0, n)
+		if old := o.events[msg.Team]; old != nil {
+			old.Events = append(old.Events, msg.Events...)
+			if n := len(old.Events) - maxEvents; n > 0 {
+				old.Events = slices.Delete(old.Events, 0, n)
 			}
 		} else {
-			o.events = &msg
+			o.events[msg.Team] = &msg
 		}
+	case TeamsChangedMsg:
+		o.teams = true
 	}
 	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
+	signal(o.wake)
+}
+
+// drop forgets what waits of a team no longer followed (its follower
+// cancelled first).
+func (o *outbox) drop(team string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.status, team)
+	delete(o.events, team)
 }
 
 func (o *outbox) run(ctx context.Context, send func(tea.Msg)) {
@@ -528,17 +698,107 @@ func (o *outbox) run(ctx context.Context, send func(tea.Msg)) {
 		case <-o.wake:
 		}
 		o.mu.Lock()
-		status, events, screen := o.status, o.events, o.screen
-		o.status, o.events, o.screen = nil, nil, nil
+		status, events, screen, teams := o.status, o.events, o.screen, o.teams
+		o.status, o.events, o.screen, o.teams = map[string]StatusMsg{}, map[string]*EventsMsg{}, nil, false
 		o.mu.Unlock()
-		if status != nil {
-			send(*status)
+		for _, t := range slices.Sorted(maps.Keys(status)) {
+			send(status[t])
 		}
-		if events != nil {
-			send(*events)
+		for _, t := range slices.Sorted(maps.Keys(events)) {
+			send(*events[t])
 		}
 		if screen != nil {
 			send(*screen)
+		}
+		if teams {
+			send(TeamsChangedMsg{})
+		}
+	}
+}
+
+// scout watches the teams the feed does not follow, for a team coming up
+// or going: fsnotify on the folder of teams (a team's folder made or
+// removed) and on each such team's folder (its state.json written, as `up`
+// and `down` do). It only says so; the program then asks which teams are up.
+type scout struct {
+	f       *LiveFeed
+	cancel  context.CancelFunc
+	done    chan struct{}
+	changed chan struct{} // the teams followed changed
+}
+
+func (sc *scout) run(ctx context.Context) {
+	defer close(sc.done)
+	root, err := sc.f.src.TeamsDir()
+	if err != nil {
+		return
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return
+	}
+	defer w.Close()
+	if err := w.Add(root); err != nil {
+		return // no team folder yet: a team up made one, so none is up
+	}
+	watched := map[string]bool{}
+	sc.sync(w, root, watched)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sc.changed:
+			sc.sync(w, root, watched)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			switch dir, name := filepath.Dir(ev.Name), filepath.Base(ev.Name); {
+			case dir == root && state.ValidTeamName(name):
+				sc.sync(w, root, watched) // a team's folder made or removed
+				sc.f.out.put(TeamsChangedMsg{})
+			case dir != root && name == "state.json":
+				sc.f.out.put(TeamsChangedMsg{})
+			}
+		case _, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+			// An overflowed queue lost changes: look again.
+			sc.sync(w, root, watched)
+			sc.f.out.put(TeamsChangedMsg{})
+		}
+	}
+}
+
+// sync watches the folder of each team not followed, and no other: a
+// followed team's folder is its follower's. A symlink is not a team's folder
+// (ReadDir does not follow it).
+func (sc *scout) sync(w *fsnotify.Watcher, root string, watched map[string]bool) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || !state.ValidTeamName(name) {
+			continue
+		}
+		seen[name] = true
+		want := !sc.f.following(name)
+		switch {
+		case want && !watched[name]:
+			watched[name] = w.Add(filepath.Join(root, name)) == nil
+		case !want && watched[name]:
+			w.Remove(filepath.Join(root, name)) // gone already, if removed
+			delete(watched, name)
+		}
+	}
+	for name := range watched {
+		if !seen[name] {
+			w.Remove(filepath.Join(root, name))
+			delete(watched, name)
 		}
 	}
 }

@@ -1,22 +1,24 @@
-// Package cockpit is `teamctl top`: one live terminal screen of a team —
-// every member with its state, what it waits on, the bottom of the selected
-// member's pane, the team's events — where a person acts on a member with one
-// key. It is a Bubble Tea program (charm.land/bubbletea/v2).
+// Package cockpit is `teamctl top`: one live terminal screen of a team, or of
+// every team up — every member with its state, what it waits on, the bottom
+// of the selected member's pane, the teams' events — where a person acts on a
+// member with one key. It is a Bubble Tea program (charm.land/bubbletea/v2).
 //
-// The model (this file and view.go) is pure: it is fed messages — the team's
-// status, its events, the selected pane's screen, keys — and does everything
-// through two small interfaces: a Backend, the very functions teamctl's
-// commands call (so an action is the command's own code path and is recorded
-// in events.jsonl as the command records it), and a Feed, which follows the
-// team (feed.go: its state folder through fsnotify, its tmux server through a
-// control-mode client) and hands the program what changed. backend.go is the
-// only file that knows where those functions live.
+// The model (this file and view.go) is pure: it is fed messages — the teams'
+// statuses, their events, the selected pane's screen, keys — and does
+// everything through two small interfaces: a Backend, the very functions
+// teamctl's commands call (so an action is the command's own code path and is
+// recorded in events.jsonl as the command records it), and a Feed, which
+// follows the teams (feed.go: their state folders through fsnotify, the
+// selected member's tmux server through a control-mode client) and hands the
+// program what changed. backend.go is the only file that knows where those
+// functions live.
 package cockpit
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -45,12 +47,18 @@ type Backend interface {
 	Attach(ctx context.Context, team, member string) (cmd *exec.Cmd, prefix string, err error)
 }
 
-// Feed follows a team for the program and sends it StatusMsg, EventsMsg and
-// ScreenMsg as things change. The model calls it from Update, in order, so
-// neither method may block.
+// Feed follows teams for the program and sends it StatusMsg, EventsMsg,
+// ScreenMsg and TeamsChangedMsg as things change. The model calls it from
+// Update, in order, so neither method may block.
 type Feed interface {
-	Follow(team string) // follow this team (and no longer the one before)
-	Focus(pane string)  // the pane whose screen the detail shows ("" for none)
+	// Follow follows these teams' status and events, and no longer any
+	// other's; with others, it also says (TeamsChangedMsg) when a team it
+	// does not follow may have come up or gone.
+	Follow(teams []string, others bool)
+	// Focus makes pane, in team's tmux server, the one whose screen the
+	// detail shows (pane "" for none): the feed's one control client goes to
+	// that team's server (team "" for none).
+	Focus(team, pane string)
 }
 
 // Snapshot is one look at a team: its status and the members' worktrees.
@@ -104,12 +112,17 @@ type (
 		Team, Pane string
 		Lines      []string
 	}
+	// TeamsChangedMsg: a team not followed may have come up, or one gone.
+	TeamsChangedMsg struct{}
 )
 
 // Messages the model sends itself.
 type (
-	tickMsg   time.Time
-	teamsMsg  struct{ teams []string }
+	tickMsg  time.Time
+	teamsMsg struct {
+		teams []string
+		err   error
+	}
 	switchMsg struct{ teams []string } // the teams up, listed to switch to the next
 	doneMsg   struct{ text string }    // an action's outcome, for the status line
 	failMsg   struct{ err error }
@@ -138,7 +151,9 @@ const maxEvents = 200
 
 // Options configure a Model.
 type Options struct {
-	Team    string
+	Team    string   // the team shown, unless All
+	All     bool     // the all-teams view: every member of every team up
+	Teams   []string // the teams up, as far as the caller knows
 	Backend Backend
 	Feed    Feed
 	Color   bool             // colours (off with NO_COLOR or on a dumb terminal)
@@ -149,34 +164,52 @@ type Options struct {
 	Ctx     context.Context  // the program's: actions run under it
 }
 
+// memberKey names a member among several teams: every team has its lead.
+type memberKey struct{ team, name string }
+
+// row is a member in the table, with its team.
+type row struct {
+	Team string
+	Member
+}
+
+func (r *row) key() memberKey { return memberKey{r.Team, r.Name} }
+
 // Model is the cockpit's state.
 type Model struct {
-	o      Options
-	st     styles
-	team   string
-	teams  []string
-	snap   *Snapshot
-	err    error // the last look at the team failed
-	rows   []Member
-	sel    string // the selected member, by name: it stays selected as rows move
-	top    int    // the first table row shown
-	events []Event
-	screen ScreenMsg
-	focus  string // the pane the feed was told to focus
+	o         Options
+	st        styles
+	all       bool     // the all-teams view
+	team      string   // the team shown outside the all view
+	teams     []string // the teams up, as last listed
+	followed  []string // the teams the feed follows: those shown
+	others    bool     // and the feed watches for other teams coming up
+	snaps     map[string]*Snapshot
+	errs      map[string]error // by team: the last look at it failed
+	rows      []row
+	sel       memberKey // the selected member: it stays selected as rows move
+	settled   bool      // every team shown has been looked at, or a member picked
+	top       int       // the first table row shown
+	events    []Event   // the followed teams', oldest first, each with its Team
+	screen    ScreenMsg
+	focusTeam string // the team and pane the feed was told to focus
+	focus     string
+	listing   bool // the teams up are being listed
+	listAgain bool // and are to be listed again after
 
 	width, height int
 	mode          mode
 	input         textinput.Model
-	inputFor      string // "send" or "deny"
-	target        string // the member an input or a confirmation is about
-	status        string // the last action's outcome, or an error
+	inputFor      string    // "send" or "deny"
+	target        memberKey // the member an input or a confirmation is about
+	status        string    // the last action's outcome, or an error
 	statusErr     bool
 	bell          bool
-	waiting       map[string]time.Time // members waiting for a person → since
-	looked        bool                 // a status arrived: the next new waiter rings
+	waiting       map[string]map[string]time.Time // by team, members waiting for a person → since
+	looked        map[string]bool                 // a status of the team arrived: its next new waiter rings
 }
 
-// New returns the model of a cockpit on o.Team.
+// New returns the model of a cockpit on o.Team, or on every team up (o.All).
 func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -194,14 +227,19 @@ func New(o Options) *Model {
 		ist.Cursor.Blink = false
 	}
 	in.SetStyles(ist)
-	return &Model{o: o, st: newStyles(o.Color), team: o.Team, teams: []string{o.Team}, input: in,
-		bell: o.Bell, waiting: map[string]time.Time{}, width: 80, height: 24}
+	m := &Model{o: o, st: newStyles(o.Color), all: o.All, team: o.Team, input: in, bell: o.Bell,
+		snaps: map[string]*Snapshot{}, errs: map[string]error{},
+		waiting: map[string]map[string]time.Time{}, looked: map[string]bool{}, width: 80, height: 24}
+	m.setTeams(o.Teams)
+	return m
 }
 
-// Init starts following the team and the clock.
+// Init starts following the teams shown and the clock.
 func (m *Model) Init() tea.Cmd {
-	m.o.Feed.Follow(m.team)
-	return tea.Batch(m.tick(), m.listTeams())
+	m.followed, m.others = m.shown(), m.all
+	m.o.Feed.Follow(m.followed, m.others)
+	m.refocus()
+	return tea.Batch(m.tick(), m.relist())
 }
 
 // tick redraws once a second, so that durations go on.
@@ -209,16 +247,20 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func (m *Model) listTeams() tea.Cmd {
+// relist lists the teams up, off the UI; asked while a listing runs, it
+// lists once more after it.
+func (m *Model) relist() tea.Cmd {
+	if m.listing {
+		m.listAgain = true
+		return nil
+	}
+	m.listing, m.listAgain = true, false
 	ctx := m.o.Ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 		defer cancel()
 		teams, err := m.o.Backend.UpTeams(ctx)
-		if err != nil {
-			return nil // tab says so when it is pressed
-		}
-		return teamsMsg{teams}
+		return teamsMsg{teams, err}
 	}
 }
 
@@ -233,35 +275,50 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		return m, m.tick()
 	case StatusMsg:
-		if msg.Team != m.team {
-			return m, nil // about the team before a switch
+		if !slices.Contains(m.followed, msg.Team) {
+			return m, nil // about a team no longer shown
 		}
 		return m, m.setStatus(msg)
 	case EventsMsg:
-		if msg.Team != m.team {
+		if !slices.Contains(m.followed, msg.Team) {
 			return m, nil
 		}
-		m.events = append(m.events, msg.Events...)
-		if n := len(m.events) - maxEvents; n > 0 {
-			m.events = slices.Delete(m.events, 0, n)
-		}
+		m.addEvents(msg)
 		return m, nil
 	case ScreenMsg:
-		if msg.Team == m.team && msg.Pane == m.focus { // a late capture of a pane left is dropped
+		if msg.Team == m.focusTeam && msg.Pane == m.focus { // a late capture of a pane left is dropped
 			m.screen = msg
 		}
 		return m, nil
+	case TeamsChangedMsg:
+		if m.all {
+			return m, m.relist()
+		}
+		return m, nil
 	case teamsMsg:
-		m.setTeams(msg.teams)
+		m.listing = false
+		if msg.err == nil { // else tab says so when it is pressed
+			m.setTeams(msg.teams)
+			m.follow()
+		}
+		if m.listAgain {
+			return m, m.relist()
+		}
 		return m, nil
 	case switchMsg:
 		m.setTeams(msg.teams)
-		if len(m.teams) < 2 {
+		stops := m.stops()
+		if len(stops) < 2 {
 			m.say("no other team is up", false)
 			return m, nil
 		}
-		i := slices.Index(m.teams, m.team)
-		return m, m.switchTo(m.teams[(i+1)%len(m.teams)])
+		here := m.team
+		if m.all {
+			here = ""
+		}
+		next := stops[(slices.Index(stops, here)+1)%len(stops)]
+		m.show(next == "", next)
+		return m, nil
 	case doneMsg:
 		m.say(msg.text, false)
 		return m, nil
@@ -296,81 +353,191 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// setTeams keeps the teams that are up, this one among them.
+// setTeams keeps the teams that are up, sorted; outside the all view the
+// team shown is among them, up or not.
 func (m *Model) setTeams(teams []string) {
 	m.teams = slices.Clone(teams)
-	if !slices.Contains(m.teams, m.team) {
+	if !m.all && !slices.Contains(m.teams, m.team) {
 		m.teams = append(m.teams, m.team)
-		slices.Sort(m.teams)
+	}
+	slices.Sort(m.teams)
+	m.teams = slices.Compact(m.teams)
+}
+
+// shown are the teams on screen: every team up in the all view, else the one.
+func (m *Model) shown() []string {
+	if m.all {
+		return slices.Clone(m.teams)
+	}
+	return []string{m.team}
+}
+
+// stops are where tab goes, in turn: all teams ("") when several are up or
+// they are shown, then each team.
+func (m *Model) stops() []string {
+	stops := slices.Clone(m.teams)
+	if len(m.teams) > 1 || m.all {
+		stops = append([]string{""}, stops...)
+	}
+	return stops
+}
+
+// show shows every team up (all), or team alone. What the model knows of a
+// team it still shows stays (so v back and forth loses nothing); the feed
+// follows the teams shown and no others.
+func (m *Model) show(all bool, team string) {
+	m.all = all
+	if !all {
+		m.team = team
+	}
+	m.setTeams(m.teams)
+	m.follow()
+	if all {
+		m.say(fmt.Sprintf("all teams up (%d)", len(m.teams)), false)
+	} else {
+		m.say("following team "+textsafe.Visible(team), false)
 	}
 }
 
-// setStatus takes a new look at the team: the rows sorted, the selection
-// kept, the detail's pane followed, and a bell for whoever newly waits.
+// follow tells the feed the teams shown, when they changed, and forgets what
+// it knew of the others.
+func (m *Model) follow() {
+	teams := m.shown()
+	if slices.Equal(teams, m.followed) && m.others == m.all {
+		return
+	}
+	m.followed, m.others = teams, m.all
+	// Called here, not from a command: commands run in any order, and the
+	// feed must end up on the last teams and pane asked for.
+	m.o.Feed.Follow(teams, m.all)
+	gone := func(t string) bool { return !slices.Contains(teams, t) }
+	maps.DeleteFunc(m.snaps, func(t string, _ *Snapshot) bool { return gone(t) })
+	maps.DeleteFunc(m.errs, func(t string, _ error) bool { return gone(t) })
+	maps.DeleteFunc(m.waiting, func(t string, _ map[string]time.Time) bool { return gone(t) })
+	maps.DeleteFunc(m.looked, func(t string, _ bool) bool { return gone(t) })
+	m.events = slices.DeleteFunc(m.events, func(e Event) bool { return !slices.Contains(teams, e.Team) })
+	m.rebuild()
+}
+
+// addEvents keeps a team's new events among the others', in time order.
+func (m *Model) addEvents(msg EventsMsg) {
+	for _, e := range msg.Events {
+		e.Team = msg.Team // the feed's word for it: the team whose file it is in
+		m.events = append(m.events, e)
+	}
+	slices.SortStableFunc(m.events, func(a, b Event) int { return a.Time.Compare(b.Time) })
+	if n := len(m.events) - maxEvents; n > 0 {
+		m.events = slices.Delete(m.events, 0, n)
+	}
+}
+
+// teamUp says whether a look finds a team up, as UpTeams decides: not
+// brought down, and some member not ended.
+func teamUp(s *Snapshot) bool {
+	if s.StoppedAt != nil {
+		return false
+	}
+	return slices.ContainsFunc(s.Members, func(r Member) bool { return !r.State.Ended() })
+}
+
+// setStatus takes a new look at a team: the rows sorted, the selection
+// kept, the detail's pane followed, and a bell for whoever newly waits. In
+// the all view, a team found up or down no longer is asks for the teams up.
 func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
-	m.err = msg.Err
 	if msg.Err != nil {
+		m.errs[msg.Team] = msg.Err
 		return nil // the last look stays on screen, with the error above it
 	}
-	m.snap = msg.Snap
-	m.rows = sortRows(msg.Snap.Members)
-	if m.selected() == nil && len(m.rows) > 0 {
-		m.sel = m.rows[0].Name
-	}
-	m.scroll()
-	m.refocus()
+	delete(m.errs, msg.Team)
+	old := m.snaps[msg.Team]
+	m.snaps[msg.Team] = msg.Snap
+	m.rebuild()
 	var cmds []tea.Cmd
+	if m.all && (old == nil || teamUp(old)) != teamUp(msg.Snap) {
+		cmds = append(cmds, m.relist())
+	}
 	now := map[string]time.Time{}
-	var newcomers []Member
+	var newcomers []row
 	for _, r := range m.rows {
-		if !waitsForPerson(r) {
+		if r.Team != msg.Team || !waitsForPerson(r.Member) {
 			continue
 		}
-		since := waitSince(r)
+		since := waitSince(r.Member)
 		now[r.Name] = since
-		if old, ok := m.waiting[r.Name]; !ok || !old.Equal(since) {
+		if was, ok := m.waiting[r.Team][r.Name]; !ok || !was.Equal(since) {
 			newcomers = append(newcomers, r)
 		}
 	}
-	m.waiting = now
-	if m.looked && m.bell && len(newcomers) > 0 {
+	m.waiting[msg.Team] = now
+	if m.looked[msg.Team] && m.bell && len(newcomers) > 0 {
 		cmds = append(cmds, tea.Raw(m.alert(newcomers[0])))
 	}
-	m.looked = true
+	m.looked[msg.Team] = true
 	return tea.Batch(cmds...)
+}
+
+// rebuild makes the rows from the teams shown, keeps the selection on its
+// member (else the first row) and tells the feed which pane to follow. Until
+// every team shown at the start has been looked at once (or the person picks
+// a member), the first row is selected: the teams' first looks come in any
+// order, and the first row is whoever waits longest in any of them.
+func (m *Model) rebuild() {
+	var rows []row
+	for _, t := range m.followed {
+		if s := m.snaps[t]; s != nil {
+			for _, r := range s.Members {
+				rows = append(rows, row{Team: t, Member: r})
+			}
+		}
+	}
+	m.rows = sortRows(rows, m.followed)
+	if m.selected() == nil || !m.settled {
+		m.sel = memberKey{}
+		if len(m.rows) > 0 {
+			m.sel = m.rows[0].key()
+		}
+	}
+	m.settled = m.settled || !slices.ContainsFunc(m.followed, func(t string) bool { return m.snaps[t] == nil && m.errs[t] == nil })
+	m.scroll()
+	m.refocus()
 }
 
 // alert is what rings: BEL, or an OSC 9 notification naming who waits and on
 // what, where the terminal shows those.
-func (m *Model) alert(r Member) string {
+func (m *Model) alert(r row) string {
 	if m.o.Notify != "osc9" {
 		return "\a"
 	}
 	// Visible, then without backslash-escapes' ESC: nothing in it can end the OSC.
-	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", m.team, r.Name, waitsOn(r, true)))
+	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, waitsOn(r.Member, true)))
 	return ansi.Notify(text)
 }
 
-// refocus tells the feed which pane the detail shows, when that changed.
+// refocus tells the feed which pane the detail shows, when that changed: the
+// selected member's, in its team's server. Outside the all view, the team's
+// server is followed with no member selected too (its panes' exits).
 func (m *Model) refocus() {
-	pane := ""
-	if r := m.selected(); r != nil {
-		pane = r.Pane // an exited member's pane stays, showing how it ended
+	team, pane := "", ""
+	if !m.all {
+		team = m.team
 	}
-	if pane == m.focus {
+	if r := m.selected(); r != nil {
+		team, pane = r.Team, r.Pane // an exited member's pane stays, showing how it ended
+	}
+	if team == m.focusTeam && pane == m.focus {
 		return
 	}
-	m.focus = pane
-	if m.screen.Pane != pane {
+	m.focusTeam, m.focus = team, pane
+	if m.screen.Team != team || m.screen.Pane != pane {
 		m.screen = ScreenMsg{}
 	}
-	m.o.Feed.Focus(pane) // not from a command, which may run after a later one
+	m.o.Feed.Focus(team, pane) // not from a command, which may run after a later one
 }
 
 // selected is the selected member's row, or nil.
-func (m *Model) selected() *Member {
+func (m *Model) selected() *row {
 	for i := range m.rows {
-		if m.rows[i].Name == m.sel {
+		if m.rows[i].key() == m.sel {
 			return &m.rows[i]
 		}
 	}
@@ -379,11 +546,19 @@ func (m *Model) selected() *Member {
 
 func (m *Model) selIndex() int {
 	for i := range m.rows {
-		if m.rows[i].Name == m.sel {
+		if m.rows[i].key() == m.sel {
 			return i
 		}
 	}
 	return 0
+}
+
+// who names a member on the status line: with its team in the all view.
+func (m *Model) who(k memberKey) string {
+	if m.all {
+		return textsafe.Visible(k.team + "/" + k.name)
+	}
+	return textsafe.Visible(k.name)
 }
 
 // scroll keeps the selected row within the table's rows on screen.
@@ -447,51 +622,69 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "tab":
 		return m.nextTeam()
+	case "v":
+		if !m.all {
+			m.show(true, "")
+			return m.relist() // teams may have come up since the last look
+		}
+		team := m.team
+		switch {
+		case r != nil:
+			team = r.Team
+		case len(m.teams) > 0 && !slices.Contains(m.teams, team):
+			team = m.teams[0]
+		}
+		if team == "" {
+			m.say("no team is up", true)
+			return nil
+		}
+		m.show(false, team)
+		return nil
 	}
 	if r == nil {
 		m.say("no member selected", true)
 		return nil
 	}
-	name := r.Name
+	who, mk := m.who(r.key()), r.key()
 	switch k.String() {
 	case "y", "n":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.answer(name, k.String(), "Enter")
+		return m.answer(mk, k.String(), "Enter")
 	case "enter":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.answer(name, "Enter")
+		return m.answer(mk, "Enter")
 	case "a":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.approve(name)
+		return m.approve(mk)
 	case "d":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", textsafe.Visible(name), stateWord(r.State)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.ask("deny", name, "optional reason")
+		return m.ask("deny", mk, "optional reason")
 	case "s":
 		if r.Role == roleProcess {
-			m.say(fmt.Sprintf("%s is a plain process, not Claude Code: attach (t) to type into it", textsafe.Visible(name)), true)
+			m.say(fmt.Sprintf("%s is a plain process, not Claude Code: attach (t) to type into it", who), true)
 			return nil
 		}
-		return m.ask("send", name, "message")
+		return m.ask("send", mk, "message")
 	case "t":
-		return m.attach(name)
+		return m.attach(mk)
 	case "r":
 		if r.Origin == originLead {
-			m.say(fmt.Sprintf("%s was spawned by the lead, which restarts its own teammates", textsafe.Visible(name)), true)
+			m.say(fmt.Sprintf("%s was spawned by the lead, which restarts its own teammates", who), true)
 			return nil
 		}
-		m.mode, m.target = modeConfirm, name
+		m.mode, m.target = modeConfirm, mk
 		return nil
 	}
 	return nil
@@ -510,14 +703,14 @@ func (m *Model) move(d int) tea.Cmd {
 		return nil
 	}
 	i := max(0, min(len(m.rows)-1, m.selIndex()+d))
-	m.sel = m.rows[i].Name
+	m.sel, m.settled = m.rows[i].key(), true
 	m.scroll()
 	m.refocus()
 	return nil
 }
 
 // ask opens the one-line input for send or deny.
-func (m *Model) ask(what, member, placeholder string) tea.Cmd {
+func (m *Model) ask(what string, member memberKey, placeholder string) tea.Cmd {
 	m.mode, m.inputFor, m.target = modeInput, what, member
 	m.input.Reset()
 	m.input.Placeholder = placeholder
@@ -569,58 +762,60 @@ func (m *Model) action(do func(ctx context.Context) (string, error)) tea.Cmd {
 	}
 }
 
-func (m *Model) answer(member string, keys ...string) tea.Cmd {
-	team := m.team
-	m.say(fmt.Sprintf("sending %s to %s…", strings.Join(keys, " "), textsafe.Visible(member)), false)
+// Each acts on the member's own team.
+
+func (m *Model) answer(k memberKey, keys ...string) tea.Cmd {
+	who := m.who(k)
+	m.say(fmt.Sprintf("sending %s to %s…", strings.Join(keys, " "), who), false)
 	return m.action(func(ctx context.Context) (string, error) {
-		sent := fmt.Sprintf("sent %s to %s", strings.Join(keys, " "), textsafe.Visible(member))
-		return sent, m.o.Backend.Answer(ctx, team, member, keys...)
+		sent := fmt.Sprintf("sent %s to %s", strings.Join(keys, " "), who)
+		return sent, m.o.Backend.Answer(ctx, k.team, k.name, keys...)
 	})
 }
 
-func (m *Model) approve(member string) tea.Cmd {
-	team := m.team
+func (m *Model) approve(k memberKey) tea.Cmd {
+	who := m.who(k)
 	return m.action(func(ctx context.Context) (string, error) {
-		id, err := m.o.Backend.Approve(ctx, team, member)
-		return fmt.Sprintf("approved %s's request %s", textsafe.Visible(member), textsafe.Visible(id)), err
+		id, err := m.o.Backend.Approve(ctx, k.team, k.name)
+		return fmt.Sprintf("approved %s's request %s", who, textsafe.Visible(id)), err
 	})
 }
 
-func (m *Model) deny(member, reason string) tea.Cmd {
-	team := m.team
+func (m *Model) deny(k memberKey, reason string) tea.Cmd {
+	who := m.who(k)
 	return m.action(func(ctx context.Context) (string, error) {
-		id, err := m.o.Backend.Deny(ctx, team, member, reason)
-		return fmt.Sprintf("denied %s's request %s", textsafe.Visible(member), textsafe.Visible(id)), err
+		id, err := m.o.Backend.Deny(ctx, k.team, k.name, reason)
+		return fmt.Sprintf("denied %s's request %s", who, textsafe.Visible(id)), err
 	})
 }
 
-func (m *Model) send(member, text string) tea.Cmd {
-	team := m.team
+func (m *Model) send(k memberKey, text string) tea.Cmd {
+	who := m.who(k)
 	return m.action(func(ctx context.Context) (string, error) {
-		how, err := m.o.Backend.Send(ctx, team, member, text)
-		return fmt.Sprintf("sent to %s: %s", textsafe.Visible(member), how), err
+		how, err := m.o.Backend.Send(ctx, k.team, k.name, text)
+		return fmt.Sprintf("sent to %s: %s", who, how), err
 	})
 }
 
-func (m *Model) restart(member string) tea.Cmd {
-	team := m.team
-	m.say("restarting "+textsafe.Visible(member)+"…", false)
+func (m *Model) restart(k memberKey) tea.Cmd {
+	who := m.who(k)
+	m.say("restarting "+who+"…", false)
 	return m.action(func(ctx context.Context) (string, error) {
-		pid, err := m.o.Backend.Restart(ctx, team, member)
-		return fmt.Sprintf("restarted %s (pid %d)", textsafe.Visible(member), pid), err
+		pid, err := m.o.Backend.Restart(ctx, k.team, k.name)
+		return fmt.Sprintf("restarted %s (pid %d)", who, pid), err
 	})
 }
 
 // attach prepares the attachment off the UI; attachMsg then suspends the UI
 // for it (tea.ExecProcess) until the person detaches.
-func (m *Model) attach(member string) tea.Cmd {
-	team, ctx := m.team, m.o.Ctx
+func (m *Model) attach(k memberKey) tea.Cmd {
+	who, ctx := m.who(k), m.o.Ctx
 	return func() tea.Msg {
-		cmd, prefix, err := m.o.Backend.Attach(ctx, team, member)
+		cmd, prefix, err := m.o.Backend.Attach(ctx, k.team, k.name)
 		if err != nil {
 			return failMsg{err}
 		}
-		return attachMsg{member: member, prefix: prefix, cmd: cmd}
+		return attachMsg{member: who, prefix: prefix, cmd: cmd}
 	}
 }
 
@@ -634,7 +829,8 @@ func (m *Model) detachKeys(prefix string) string {
 	return prefix + " d"
 }
 
-// nextTeam lists the teams that are up, then switches to the one after this.
+// nextTeam lists the teams that are up, then shows the next stop after this
+// view: all teams, then each team, then all teams again.
 func (m *Model) nextTeam() tea.Cmd {
 	ctx := m.o.Ctx
 	return func() tea.Msg {
@@ -646,16 +842,4 @@ func (m *Model) nextTeam() tea.Cmd {
 		}
 		return switchMsg{teams}
 	}
-}
-
-// switchTo follows another team, forgetting everything of this one.
-func (m *Model) switchTo(team string) tea.Cmd {
-	*m = Model{o: m.o, st: m.st, team: team, teams: m.teams, input: m.input, bell: m.bell,
-		waiting: map[string]time.Time{}, width: m.width, height: m.height}
-	m.say("following team "+team, false)
-	// Called here, not from a command: commands run in any order, and the
-	// feed must end up on the last team and pane asked for.
-	m.o.Feed.Focus("")
-	m.o.Feed.Follow(team)
-	return nil
 }

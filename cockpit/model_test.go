@@ -66,16 +66,31 @@ func (f *fake) Attach(_ context.Context, team, member string) (*exec.Cmd, string
 	f.record("attach %s %s", team, member)
 	return exec.Command("true"), "C-b", f.err
 }
-func (f *fake) Follow(team string) { f.record("follow %s", team) }
-func (f *fake) Focus(pane string)  { f.record("focus %s", pane) }
+func (f *fake) Follow(teams []string, others bool) {
+	if others {
+		f.record("follow %s +others", strings.Join(teams, ","))
+		return
+	}
+	f.record("follow %s", strings.Join(teams, ","))
+}
+func (f *fake) Focus(team, pane string) { f.record("focus %s %s", team, pane) }
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
 func newModel(t *testing.T, f *fake, color bool) *Model {
 	t.Helper()
 	m := New(Options{Team: "alpha", Backend: f, Feed: f, Color: color, Bell: true, Now: func() time.Time { return t0 }})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	start(t, m, f)
 	return m
+}
+
+// start starts m as the program would: Init, then the teams up listed (its
+// clock's ticks left out).
+func start(t *testing.T, m *Model, f *fake) {
+	t.Helper()
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(teamsMsg{teams: f.teams})
 }
 
 // do runs a command the way the program would, feeding what it returns back
@@ -319,8 +334,8 @@ func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 			focus = append(focus, c)
 		}
 	}
-	if !slices.Equal(focus, []string{"focus %2", "focus %3", "focus %4", "focus %0"}) {
-		t.Errorf("the feed was told to focus %v", focus)
+	if want := []string{"focus alpha ", "focus alpha %2", "focus alpha %3", "focus alpha %4", "focus alpha %0"}; !slices.Equal(focus, want) {
+		t.Errorf("the feed was told to focus %q, want %q", focus, want)
 	}
 	m.Update(ScreenMsg{Team: "alpha", Pane: "%0", Lines: []string{"✻ Claude Code", "", "compiling the world", "", ""}})
 	m.Update(ScreenMsg{Team: "alpha", Pane: "%1", Lines: []string{"SOMEONE ELSE'S SCREEN"}})
@@ -332,7 +347,7 @@ func TestSelectionFollowsItsMemberAndTheDetailItsPane(t *testing.T) {
 	// runs in any order: two quick moves leave it on the second member.
 	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
 	m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
-	if c := f.Calls(); c[len(c)-1] != "focus %3" || c[len(c)-2] != "focus %4" {
+	if c := f.Calls(); c[len(c)-1] != "focus alpha %3" || c[len(c)-2] != "focus alpha %4" {
 		t.Errorf("two moves up from lead told the feed %v, want focus %%4 then %%3", c)
 	}
 	press(t, m, "G") // asker, last now: its worktree and branch
@@ -426,8 +441,8 @@ func TestFitsTheTerminalAndScrollsManyMembers(t *testing.T) {
 					t.Errorf("%dx%d %s: a line of %d cells: %q", size[0], size[1], when, w, ansi.Strip(l))
 				}
 			}
-			if !strings.Contains(ansi.Strip(view(m)), "> "+m.sel) {
-				t.Errorf("%dx%d %s: the selected row (%s) is not on screen:\n%s", size[0], size[1], when, m.sel, ansi.Strip(view(m)))
+			if !strings.Contains(ansi.Strip(view(m)), "> "+m.sel.name) {
+				t.Errorf("%dx%d %s: the selected row (%s) is not on screen:\n%s", size[0], size[1], when, m.sel.name, ansi.Strip(view(m)))
 			}
 		}
 		check("at the top")
@@ -435,8 +450,8 @@ func TestFitsTheTerminalAndScrollsManyMembers(t *testing.T) {
 			press(t, m, "j")
 		}
 		check("30 rows down")
-		if m.sel != "mate-25" { // five before the mates
-			t.Errorf("%dx%d: 30 rows down is %s", size[0], size[1], m.sel)
+		if m.sel.name != "mate-25" { // five before the mates
+			t.Errorf("%dx%d: 30 rows down is %s", size[0], size[1], m.sel.name)
 		}
 		press(t, m, "G")
 		check("at the end")
@@ -479,7 +494,9 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 		t.Errorf("the bell's state is not shown:\n%s", view(m))
 	}
 	// OSC 9 where the terminal shows notifications: who, and on what, made visible.
-	o := New(Options{Team: "alpha", Backend: &fake{}, Feed: &fake{}, Bell: true, Notify: "osc9", Now: func() time.Time { return t0 }})
+	of := &fake{}
+	o := New(Options{Team: "alpha", Backend: of, Feed: of, Bell: true, Notify: "osc9", Now: func() time.Time { return t0 }})
+	start(t, o, of)
 	look(t, o, teamSnap())
 	s = teamSnap()
 	s.Members[0].State = "stalled"
@@ -558,5 +575,288 @@ func TestRequestTarget(t *testing.T) {
 		if got := requestTarget("T", c.input, c.desc); got != c.want {
 			t.Errorf("requestTarget(%q, %q) = %q, want %q", c.input, c.desc, got, c.want)
 		}
+	}
+}
+
+// twoTeams are the looks at two teams up: alpha with a teammate waiting 5s
+// for approval, and beta, whose tester has been stalled for 20s — longer —
+// in pane %2, as alpha's perms' pane is called in alpha's server.
+func twoTeams() (alpha, beta *Snapshot) {
+	code := 1
+	alpha = &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
+		{Name: "web", Role: "process", Origin: "layout", Pane: "%1", State: "failed", ExitCode: &code, Reason: "exited 6 times"},
+		{Name: "perms", Role: "teammate", Origin: "layout", Pane: "%2", State: "waiting-approval",
+			Request: &Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Since: t0.Add(-5 * time.Second)}},
+	}}}
+	beta = &Snapshot{Status: &Status{Team: "beta", Supervisor: SupervisorStatus{Running: true, PID: 10}, Members: []Member{
+		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "idle", Since: t0.Add(-time.Minute)},
+		{Name: "tester", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled",
+			Stall: &Stall{Pattern: "yes-no", Line: "Delete the fixtures? (y/n)", Since: t0.Add(-20 * time.Second)}},
+	}}, Worktrees: map[string]Worktree{"tester": {Path: "/src/.teamctl/worktrees/beta/tester", Branch: "teamctl/beta/tester"}}}
+	return alpha, beta
+}
+
+func allModel(t *testing.T, f *fake) *Model {
+	t.Helper()
+	f.teams = []string{"alpha", "beta"}
+	m := New(Options{All: true, Teams: f.teams, Backend: f, Feed: f, Bell: true, Now: func() time.Time { return t0 }})
+	start(t, m, f)
+	return m
+}
+
+// lastFollow is what the feed was last told to follow.
+func lastFollow(f *fake) string {
+	c := f.Calls()
+	for i := len(c) - 1; i >= 0; i-- {
+		if strings.HasPrefix(c[i], "follow") {
+			return c[i]
+		}
+	}
+	return ""
+}
+
+func acts(f *fake) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if !strings.HasPrefix(c, "focus") && !strings.HasPrefix(c, "follow") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// The all-teams view: every member of both teams in one list with its team;
+// whoever waits for a person first across teams (beta's tester, stalled
+// longest, above alpha's perms), then the rest team by team as one team's
+// view orders them.
+func TestAllTeamsViewPutsWhoeverWaitsFirstAcrossTeams(t *testing.T) {
+	f := &fake{}
+	m := allModel(t, f)
+	if c := f.Calls(); !slices.Contains(c, "follow alpha,beta +others") {
+		t.Fatalf("the feed does not follow both teams (and watch for others): %v", c)
+	}
+	alpha, beta := twoTeams()
+	look(t, m, alpha)
+	look(t, m, beta)
+	got := rows(m)
+	want := []struct{ team, name, rest string }{
+		{"beta", "tester", `stalled +20s +0 "Delete the fixtures\? \(y/n\)"`},
+		{"alpha", "perms", `waiting-approval +5s +0 Bash: rm -rf build`},
+		{"alpha", "web", `failed`},
+		{"alpha", "lead", `working +3m`},
+		{"beta", "lead", `idle +1m`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !regexp.MustCompile(`^[> ] ` + w.team + ` +` + w.name + ` .*` + w.rest).MatchString(got[i]) {
+			t.Errorf("row %d = %q, want %s %s then %s", i, got[i], w.team, w.name, w.rest)
+		}
+	}
+	if !strings.HasPrefix(got[0], "> beta") {
+		t.Errorf("beta's tester, first, is not selected: %q", got[0])
+	}
+	v := view(m)
+	if !strings.Contains(v, "  TEAM  MEMBER") || !strings.Contains(v, "all teams (2 up)") || !strings.Contains(v, "2 waiting for you") {
+		t.Errorf("the all view's title or header:\n%s", v)
+	}
+	// The detail is tester's, in beta: its worktree and its pane, not
+	// alpha's pane of the same id.
+	if c := f.Calls(); c[len(c)-1] != "focus beta %2" {
+		t.Errorf("the feed was last told %q, want focus beta %%2", c[len(c)-1])
+	}
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%2", Lines: []string{"ALPHA'S PERMS SCREEN"}})
+	m.Update(ScreenMsg{Team: "beta", Pane: "%2", Lines: []string{"BETA'S TESTER SCREEN"}})
+	v = view(m)
+	if !strings.Contains(v, "│ BETA'S TESTER SCREEN") || strings.Contains(v, "ALPHA'S") {
+		t.Errorf("the detail does not show beta's pane %%2:\n%s", v)
+	}
+	if !strings.Contains(v, "beta/tester · pane %2 · branch teamctl/beta/tester") {
+		t.Errorf("the detail does not name the member with its team:\n%s", v)
+	}
+	// The teams' events, one list in time order, each with its team.
+	m.Update(EventsMsg{Team: "beta", Events: []Event{{Time: t0.Add(-20 * time.Second), Member: "tester", Kind: "stall", Line: "Delete the fixtures? (y/n)"}}})
+	m.Update(EventsMsg{Team: "alpha", Events: []Event{{Time: t0.Add(-30 * time.Second), Member: "web", Kind: "exit"}}})
+	v = view(m)
+	if i, j := strings.Index(v, "alpha/web exit"), strings.Index(v, "beta/tester stall"); i < 0 || j < 0 || i > j {
+		t.Errorf("the events are not both teams' in time order:\n%s", v)
+	}
+}
+
+// An action on a member of another team than the first acts on its own team.
+func TestAllTeamsViewActsOnTheMembersOwnTeam(t *testing.T) {
+	f := &fake{}
+	m := allModel(t, f)
+	alpha, beta := twoTeams()
+	look(t, m, alpha)
+	look(t, m, beta)
+	press(t, m, "y") // beta's tester, first
+	press(t, m, "j") // alpha's perms
+	press(t, m, "a")
+	press(t, m, "G") // beta's lead
+	press(t, m, "s")
+	typeText(t, m, "hello")
+	press(t, m, "enter")
+	press(t, m, "r", "y")
+	out := press(t, m, "t")
+	want := []string{
+		"answer beta tester y Enter",
+		"approve alpha perms",
+		`send beta lead "hello"`,
+		"restart beta lead",
+		"attach beta lead",
+	}
+	if got := acts(f); !slices.Equal(got, want) {
+		t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(out) != 1 || !strings.Contains(fmt.Sprintf("%T", out[0]), "execMsg") {
+		t.Errorf("t did not suspend the program to attach: %#v", out)
+	}
+	if v := view(m); !strings.Contains(v, "attached to beta/lead") {
+		t.Errorf("the status line does not name the member with its team:\n%s", v)
+	}
+}
+
+// v shows the selected member's team alone, and all teams again; tab goes
+// through all teams and each team in turn.
+func TestKeysSwitchBetweenAllTeamsAndOne(t *testing.T) {
+	f := &fake{}
+	m := allModel(t, f)
+	alpha, beta := twoTeams()
+	look(t, m, alpha)
+	look(t, m, beta)
+	if v := view(m); !strings.Contains(v, "v one team") || !strings.Contains(v, "tab team") {
+		t.Errorf("the footer does not say which key shows one team:\n%s", v)
+	}
+	press(t, m, "v") // tester is selected: beta alone
+	if c := lastFollow(f); c != "follow beta" {
+		t.Errorf("v did not follow beta alone: %s", c)
+	}
+	v := view(m)
+	if !strings.Contains(v, "team beta (2 of 2 up") || strings.Contains(v, "perms") || strings.Contains(v, "TEAM") {
+		t.Errorf("after v, not beta alone:\n%s", v)
+	}
+	if got := rows(m); len(got) != 2 || !strings.HasPrefix(got[0], "> tester ") {
+		t.Errorf("after v, the selection did not stay on tester:\n%s", strings.Join(got, "\n"))
+	}
+	look(t, m, alpha) // a late look at alpha
+	if strings.Contains(view(m), "perms") {
+		t.Errorf("a team not shown is shown:\n%s", view(m))
+	}
+	if !strings.Contains(view(m), "v all teams") {
+		t.Errorf("the footer does not say which key shows all teams:\n%s", view(m))
+	}
+	press(t, m, "v")
+	if c := lastFollow(f); c != "follow alpha,beta +others" {
+		t.Errorf("v did not follow both teams again: %s", c)
+	}
+	look(t, m, alpha)
+	if got := rows(m); len(got) != 5 || !regexp.MustCompile(`^> beta +tester `).MatchString(got[0]) {
+		t.Errorf("back in the all view:\n%s", strings.Join(got, "\n"))
+	}
+	// tab: all → alpha → beta → all.
+	for _, want := range []string{"team alpha (1 of 2 up", "team beta (2 of 2 up", "all teams (2 up)"} {
+		press(t, m, "tab")
+		if v := view(m); !strings.Contains(v, want) {
+			t.Errorf("tab: want %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "?")
+	if v := view(m); !regexp.MustCompile(`(?m)^  v +all teams in one list`).MatchString(v) {
+		t.Errorf("the help does not say what v does:\n%s", v)
+	}
+}
+
+// In the all view, teams coming up and going down appear and disappear: the
+// feed's word that they may have changed lists them again, and so does a
+// team found down.
+func TestAllTeamsViewFollowsTeamsComingAndGoing(t *testing.T) {
+	f := &fake{}
+	m := allModel(t, f)
+	alpha, beta := twoTeams()
+	look(t, m, alpha)
+	look(t, m, beta)
+	f.teams = []string{"alpha", "beta", "gamma"}
+	_, cmd := m.Update(TeamsChangedMsg{})
+	do(t, m, cmd)
+	if c := lastFollow(f); c != "follow alpha,beta,gamma +others" {
+		t.Errorf("a team come up is not followed: %s", c)
+	}
+	gamma := &Snapshot{Status: &Status{Team: "gamma", Supervisor: SupervisorStatus{Running: true}, Members: []Member{
+		{Name: "solo", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0},
+	}}}
+	look(t, m, gamma)
+	if v := view(m); !regexp.MustCompile(`gamma +solo`).MatchString(v) || !strings.Contains(v, "all teams (3 up)") {
+		t.Errorf("gamma is not shown:\n%s", v)
+	}
+	// beta goes down.
+	f.teams = []string{"alpha", "gamma"}
+	down := t0
+	_, beta = twoTeams() // a new look, as the feed takes
+	beta.StoppedAt = &down
+	for i := range beta.Members {
+		beta.Members[i].State, beta.Members[i].Stall = "exited", nil
+	}
+	look(t, m, beta)
+	if c := lastFollow(f); c != "follow alpha,gamma +others" {
+		t.Errorf("a team gone down is still followed: %s", c)
+	}
+	if v := view(m); strings.Contains(v, "tester") || !strings.Contains(v, "all teams (2 up)") {
+		t.Errorf("beta is still shown:\n%s", v)
+	}
+	// Outside the all view the teams are not listed on the feed's word.
+	press(t, m, "v")
+	if _, cmd := m.Update(TeamsChangedMsg{}); cmd != nil {
+		t.Errorf("one team's view lists the teams on the feed's word")
+	}
+}
+
+// The bell rings for a newcomer in any team shown, not for those already
+// waiting when a team is first seen.
+func TestAllTeamsViewRingsForAnyTeam(t *testing.T) {
+	m := allModel(t, &fake{})
+	alpha, beta := twoTeams()
+	for _, s := range []*Snapshot{alpha, beta} {
+		for _, o := range look(t, m, s) {
+			if _, ok := o.(tea.RawMsg); ok {
+				t.Errorf("rang for one already waiting when %s was first seen", s.Team)
+			}
+		}
+	}
+	_, beta = twoTeams()
+	beta.Members[0].State, beta.Members[0].Stall = "stalled", &Stall{Line: "Continue?", Since: t0}
+	if out := look(t, m, beta); len(out) != 1 || fmt.Sprint(out[0].(tea.RawMsg).Msg) != "\a" {
+		t.Errorf("beta's lead newly waiting did not ring: %#v", out)
+	}
+}
+
+// A plain process running is "running", as status says, not "working" (a
+// Claude Code word, as against idle); and a key refused says so.
+func TestAProcessRunningIsRunningNotWorking(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Members[4].State, s.Members[4].ExitCode, s.Members[4].Reason = "running", nil, ""
+	s.Members[4].StartedAt = t0.Add(-time.Minute)
+	look(t, m, s)
+	var web, lead string
+	for _, r := range rows(m) {
+		switch {
+		case strings.Contains(r, " web "):
+			web = r
+		case strings.Contains(r, " lead "):
+			lead = r
+		}
+	}
+	if !regexp.MustCompile(`process +running +1m`).MatchString(web) {
+		t.Errorf("a running process reads %q, want running", web)
+	}
+	if !regexp.MustCompile(`lead +working +3m`).MatchString(lead) {
+		t.Errorf("a running lead reads %q, want working", lead)
+	}
+	press(t, m, "G", "y")
+	if v := view(m); !strings.Contains(v, "web is running, not stalled") {
+		t.Errorf("the refusal does not say running:\n%s", v)
 	}
 }

@@ -21,7 +21,9 @@ const frameRate = 20
 
 // RunOptions are `teamctl top`'s.
 type RunOptions struct {
-	Team    string
+	Team    string   // the team shown, unless All
+	All     bool     // every team up in one list
+	Teams   []string // the teams up, as far as the caller knows
 	TmuxBin string
 	In      io.Reader // the terminal
 	Out     io.Writer // the terminal
@@ -37,7 +39,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	b := Teamctl{TmuxBin: o.TmuxBin}
 	feed := NewFeed(ctx, b, o.TmuxBin)
 	defer feed.Close()
-	m := New(Options{Team: o.Team, Backend: b, Feed: feed, Color: o.Color, Bell: true,
+	m := New(Options{Team: o.Team, All: o.All, Teams: o.Teams, Backend: b, Feed: feed, Color: o.Color, Bell: true,
 		Notify: notifyKind(os.Getenv), Nested: o.Nested, Ctx: ctx})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithFPS(frameRate)}
 	if !o.Color {

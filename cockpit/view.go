@@ -50,12 +50,14 @@ func (s styles) render(st lipgloss.Style, text string) string {
 	return st.Render(text)
 }
 
-// stateWord is how a state reads in the table: running is "working".
-func stateWord(s state.MemberState) string {
-	if s == stateRunning {
+// stateWord is how a member's state reads in the table: as status has it,
+// but a running Claude Code is "working" (as against idle); a plain process
+// is never idle, so it stays "running".
+func stateWord(r Member) string {
+	if r.State == stateRunning && r.Role != roleProcess {
 		return "working"
 	}
-	return string(s)
+	return string(r.State)
 }
 
 // waitsForPerson: stalled at a prompt, or a permission request no rule answered.
@@ -71,27 +73,32 @@ func waitSince(r Member) time.Time {
 	return r.Since
 }
 
-// sortRows puts whoever waits for a person first (the longest waiting first),
-// then the failed, then everyone else in the layout's order.
-func sortRows(ms []Member) []Member {
-	rows := slices.Clone(ms)
-	rank := func(r Member) int {
+// sortRows puts whoever waits for a person first, in whichever team (the
+// longest waiting first); then, team by team in the order of teams, the
+// failed, then everyone else in the layout's order.
+func sortRows(rs []row, teams []string) []row {
+	rows := slices.Clone(rs)
+	rank := func(r row) int {
 		switch {
-		case waitsForPerson(r):
+		case waitsForPerson(r.Member):
 			return 0
 		case r.State == stateFailed:
 			return 1
 		}
 		return 2
 	}
-	slices.SortStableFunc(rows, func(a, b Member) int {
-		if d := rank(a) - rank(b); d != 0 {
+	slices.SortStableFunc(rows, func(a, b row) int {
+		ra, rb := rank(a), rank(b)
+		switch {
+		case ra == 0 && rb == 0:
+			return waitSince(a.Member).Compare(waitSince(b.Member))
+		case ra == 0 || rb == 0:
+			return ra - rb
+		}
+		if d := slices.Index(teams, a.Team) - slices.Index(teams, b.Team); d != 0 {
 			return d
 		}
-		if rank(a) == 0 {
-			return waitSince(a).Compare(waitSince(b))
-		}
-		return 0
+		return ra - rb
 	})
 	return rows
 }
@@ -260,25 +267,40 @@ func (m *Model) rule(title string, w int) string {
 func (m *Model) title() string {
 	var b strings.Builder
 	b.WriteString(m.st.render(m.st.title, "teamctl top"))
-	b.WriteString(" · team " + textsafe.Visible(m.team))
-	if n := len(m.teams); n > 1 {
-		fmt.Fprintf(&b, " (%d of %d up, tab: next)", slices.Index(m.teams, m.team)+1, n)
+	if m.all {
+		fmt.Fprintf(&b, " · all teams (%d up)", len(m.teams))
+	} else {
+		b.WriteString(" · team " + textsafe.Visible(m.team))
+		if n := len(m.teams); n > 1 {
+			fmt.Fprintf(&b, " (%d of %d up, tab: next)", slices.Index(m.teams, m.team)+1, n)
+		}
 	}
-	if m.snap != nil {
-		s := m.snap.Status
+	if len(m.snaps) > 0 {
 		waiting := 0
 		for _, r := range m.rows {
-			if waitsForPerson(r) {
+			if waitsForPerson(r.Member) {
 				waiting++
 			}
 		}
-		fmt.Fprintf(&b, " · %d members", len(s.Members))
+		fmt.Fprintf(&b, " · %d members", len(m.rows))
 		if waiting > 0 {
 			b.WriteString(" · " + m.st.render(m.st.state[stateWaiting], fmt.Sprintf("%d waiting for you", waiting)))
 		}
+	}
+	for _, t := range m.followed {
+		s := m.snaps[t]
+		if s == nil {
+			continue
+		}
+		team := ""
+		if m.all {
+			team = "team " + textsafe.Visible(t) + " "
+		}
 		switch {
 		case s.StoppedAt != nil:
-			b.WriteString(" · " + m.st.render(m.st.err, "DOWN since "+s.StoppedAt.Local().Format(time.DateTime)))
+			b.WriteString(" · " + m.st.render(m.st.err, team+"DOWN since "+s.StoppedAt.Local().Format(time.DateTime)))
+		case !s.Supervisor.Running && m.all:
+			b.WriteString(" · " + m.st.render(m.st.err, "no supervisor for "+textsafe.Visible(t)+": stalls go unseen"))
 		case !s.Supervisor.Running:
 			b.WriteString(" · " + m.st.render(m.st.err, "no supervisor: stalls go unseen"))
 		}
@@ -287,19 +309,27 @@ func (m *Model) title() string {
 	return b.String()
 }
 
-// table is the header and the rows on screen.
+// table is the header and the rows on screen; in the all view each row
+// names its team first.
 func (m *Model) table(w, h int) []string {
-	nw := 6
+	nw, tw := 6, 0
 	for _, r := range m.rows {
 		nw = max(nw, ansi.StringWidth(textsafe.Visible(r.Name)))
+		if m.all {
+			tw = max(tw, 4, ansi.StringWidth(textsafe.Visible(r.Team)))
+		}
 	}
-	nw = min(nw, 20)
+	nw, tw = min(nw, 20), min(tw, 12)
 	cell := func(s string, n int) string {
 		s = ansi.Truncate(s, n, "…")
 		return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
 	}
 	wide := w >= 72 // a narrow terminal leaves out ROLE and RESTARTS
-	head := "  " + cell("MEMBER", nw) + " "
+	head := "  "
+	if tw > 0 {
+		head += cell("TEAM", tw) + " "
+	}
+	head += cell("MEMBER", nw) + " "
 	if wide {
 		head += cell("ROLE", 8) + " "
 	}
@@ -312,19 +342,26 @@ func (m *Model) table(w, h int) []string {
 		head += fmt.Sprintf("  (%d-%d of %d)", m.top+1, min(len(m.rows), m.top+h), len(m.rows))
 	}
 	out := []string{m.st.render(m.st.faint, head)}
-	if m.snap == nil {
-		msg := "looking at the team…"
-		if m.err != nil {
-			msg = ""
-		}
-		out = append(out, "  "+msg)
-		return out
-	}
 	if len(m.rows) == 0 {
-		return append(out, "  no members")
+		msg := "no members"
+		switch {
+		case m.all && len(m.teams) == 0:
+			msg = "no team is up"
+		case len(m.snaps) > 0:
+		case len(m.errs) > 0:
+			msg = ""
+		case m.all:
+			msg = "looking at the teams…"
+		default:
+			msg = "looking at the team…"
+		}
+		return append(out, "  "+msg)
 	}
 	now := m.o.Now()
 	rest := w - (2 + nw + 1 + 16 + 1 + 5 + 1)
+	if tw > 0 {
+		rest -= tw + 1
+	}
 	if wide {
 		rest -= 9 + 9
 	}
@@ -332,23 +369,27 @@ func (m *Model) table(w, h int) []string {
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
 		dur := "-"
-		if t := since(r); !t.IsZero() {
+		if t := since(r.Member); !t.IsZero() {
 			dur = age(now.Sub(t))
 		}
 		marker := "  "
-		if r.Name == m.sel {
+		if r.key() == m.sel {
 			marker = "> "
 		}
-		line := marker + cell(textsafe.Visible(r.Name), nw) + " "
-		if wide {
-			line += cell(textsafe.Visible(role(r)), 8) + " "
+		line := marker
+		if tw > 0 {
+			line += cell(textsafe.Visible(r.Team), tw) + " "
 		}
-		line += m.st.render(m.st.state[r.State], cell(stateWord(r.State), 16)) + " " + fmt.Sprintf("%5s", dur)
+		line += cell(textsafe.Visible(r.Name), nw) + " "
+		if wide {
+			line += cell(textsafe.Visible(role(r.Member)), 8) + " "
+		}
+		line += m.st.render(m.st.state[r.State], cell(stateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
 		}
-		line += " " + ansi.Truncate(waitsOn(r, false), rest, "…")
-		if r.Name == m.sel && m.st.on {
+		line += " " + ansi.Truncate(waitsOn(r.Member, false), rest, "…")
+		if r.key() == m.sel && m.st.on {
 			line = m.st.sel.Render(ansi.Strip(line)) // one style for the whole selected row
 		}
 		out = append(out, line)
@@ -361,8 +402,8 @@ func (m *Model) detailTitle() string {
 	if r == nil {
 		return "detail"
 	}
-	parts := []string{textsafe.Visible(r.Name), "pane " + textsafe.Visible(r.Pane)}
-	if wt, ok := m.snap.Worktrees[r.Name]; ok {
+	parts := []string{m.who(r.key()), "pane " + textsafe.Visible(r.Pane)}
+	if wt, ok := m.snaps[r.Team].Worktrees[r.Name]; ok {
 		parts = append(parts, "branch "+textsafe.Visible(wt.Branch), "worktree "+textsafe.Visible(wt.Path))
 	} else if r.Cwd != "" {
 		parts = append(parts, "no worktree, in "+textsafe.Visible(r.Cwd))
@@ -395,7 +436,7 @@ func (m *Model) detail(h int) []string {
 	}
 	var mine []Event
 	for i := len(m.events) - 1; i >= 0 && len(mine) < 3; i-- {
-		if m.events[i].Member == r.Name {
+		if m.events[i].Member == r.Name && m.events[i].Team == r.Team {
 			mine = append(mine, m.events[i])
 		}
 	}
@@ -410,7 +451,7 @@ func (m *Model) detail(h int) []string {
 	// The bottom of the pane, at the bottom of the section, as on its screen.
 	screenH := max(0, h-len(out))
 	screen := m.screen.Lines
-	if m.screen.Pane != r.Pane {
+	if m.screen.Team != r.Team || m.screen.Pane != r.Pane {
 		screen = nil
 	}
 	for len(screen) > 0 && strings.TrimSpace(screen[len(screen)-1]) == "" {
@@ -470,7 +511,12 @@ func (m *Model) eventLine(e Event, member bool) string {
 	who := ""
 	if member {
 		who = textsafe.Visible(e.Member)
-		if who == "" {
+		switch {
+		case m.all && who != "":
+			who = textsafe.Visible(e.Team) + "/" + who
+		case m.all:
+			who = textsafe.Visible(e.Team)
+		case who == "":
 			who = "-"
 		}
 		who += " "
@@ -482,16 +528,18 @@ func (m *Model) eventLine(e Event, member bool) string {
 func (m *Model) statusLine() string {
 	switch m.mode {
 	case modeInput:
-		what := "send to " + textsafe.Visible(m.target) + ": "
+		what := "send to " + m.who(m.target) + ": "
 		if m.inputFor == "deny" {
-			what = "deny " + textsafe.Visible(m.target) + "'s request, reason: "
+			what = "deny " + m.who(m.target) + "'s request, reason: "
 		}
 		return what + m.input.View()
 	case modeConfirm:
-		return "restart " + textsafe.Visible(m.target) + "? y restarts it, any other key cancels"
+		return "restart " + m.who(m.target) + "? y restarts it, any other key cancels"
 	}
-	if m.err != nil {
-		return m.st.render(m.st.err, "cannot look at team "+textsafe.Visible(m.team)+": "+textsafe.Visible(m.err.Error()))
+	for _, t := range m.followed {
+		if err := m.errs[t]; err != nil {
+			return m.st.render(m.st.err, "cannot look at team "+textsafe.Visible(t)+": "+textsafe.Visible(err.Error()))
+		}
 	}
 	if m.statusErr {
 		return m.st.render(m.st.err, textsafe.Visible(m.status))
@@ -519,8 +567,16 @@ func (m *Model) footer() string {
 			keys = append(keys, k("a", "approve"), k("d", "deny"))
 		}
 	}
-	keys = append(keys, k("↑↓", "select"), k("t", "attach"), k("s", "send"), k("r", "restart"))
-	if len(m.teams) > 1 {
+	keys = append(keys, k("↑↓", "select"))
+	several := m.all || len(m.teams) > 1
+	switch { // early in the line: it is what shows the other teams' waiters
+	case m.all:
+		keys = append(keys, k("v", "one team"))
+	case several:
+		keys = append(keys, k("v", "all teams"))
+	}
+	keys = append(keys, k("t", "attach"), k("s", "send"), k("r", "restart"))
+	if several {
 		keys = append(keys, k("tab", "team"))
 	}
 	keys = append(keys, k("?", "help"), k("q", "quit"))
@@ -538,13 +594,15 @@ func (m *Model) help() []string {
 		"  s         send the member a message (teamctl send)",
 		"  t         attach to its pane; detach (" + m.detachKeys("") + ") to come back (teamctl attach)",
 		"  r         restart it, once you confirm with y (teamctl restart)",
-		"  tab       follow the next team that is up",
+		"  tab       the next team that is up; all teams is one of the stops",
+		"  v         all teams in one list, or the selected member's team alone",
 		"  b         bell on/off: rings when someone starts waiting for you (now " + onOff(m.bell) + ")",
 		"  ?         this help",
 		"  q         quit",
 		"",
 		"  Whoever waits for you comes first: stalled at a prompt, or waiting-approval",
-		"  (a teammate's permission request). ROLE spawned: a teammate the lead spawned.",
+		"  (a teammate's permission request), in whichever team. ROLE spawned: a teammate",
+		"  the lead spawned. STATE working/idle: Claude Code; a plain process is running.",
 		"  Every action is the command's own and is recorded in the team's events.",
 	}
 }

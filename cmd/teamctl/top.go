@@ -27,6 +27,10 @@ restarts (after a y), tab follows the next team that is up, b turns the bell off
 them all, q quits. Each action is the command's own (answer, approve, deny,
 send, attach, restart) and is recorded in the team's events as it is.
 
+With several teams up and none named (--team, TEAMCTL_TEAM), it shows every
+team's members in one list, with their team, whoever waits for you first in
+whichever team; v shows the selected member's team alone, and all teams again.
+
 It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,24 +39,27 @@ It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`
 			}
 			ctx := cmd.Context()
 			name, err := team.Find(ctx, g.team, g.tmuxBin)
+			var up []string
 			if err != nil && g.team == "" && os.Getenv("TEAMCTL_TEAM") == "" {
-				// Several teams up: start with the first; tab goes on to the next.
-				if up, lerr := (cockpit.Teamctl{TmuxBin: g.tmuxBin}).UpTeams(ctx); lerr == nil && len(up) > 1 {
-					name, err = up[0], nil
+				// Several teams up: all of them, in one list.
+				if teams, lerr := (cockpit.Teamctl{TmuxBin: g.tmuxBin}).UpTeams(ctx); lerr == nil && len(teams) > 1 {
+					up, err = teams, nil
 				}
 			}
 			if err != nil {
 				return err
 			}
-			t, err := team.Open(ctx, name, g.tmuxBin)
-			if err == nil {
-				_, err = t.Status(ctx)
+			if up == nil {
+				t, err := team.Open(ctx, name, g.tmuxBin)
+				if err == nil {
+					_, err = t.Status(ctx)
+				}
+				if err != nil {
+					return err // say it here, not inside a full screen
+				}
 			}
-			if err != nil {
-				return err // say it here, not inside a full screen
-			}
-			return cockpit.Run(ctx, cockpit.RunOptions{Team: name, TmuxBin: g.tmuxBin, In: io.In, Out: io.Out,
-				Color: io.ColorOn(), Nested: tmux.Nested()})
+			return cockpit.Run(ctx, cockpit.RunOptions{Team: name, All: up != nil, Teams: up, TmuxBin: g.tmuxBin,
+				In: io.In, Out: io.Out, Color: io.ColorOn(), Nested: tmux.Nested()})
 		},
 	}
 }

@@ -226,3 +226,83 @@ func memberPane(t *testing.T, e *testenv.Env, team, name string) string {
 	t.Fatalf("no member %s", name)
 	return ""
 }
+
+// TestTopShowsAllTeams: with two teams up and none named, top shows every
+// member of both in one list, with its team, and the second team's member
+// stalled at its question first; y answers it in its own team; a team that
+// comes up while top runs appears, one brought down goes; v shows the
+// selected member's team alone.
+func TestTopShowsAllTeams(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "alpha.yaml", `team: topalpha
+members:
+  - name: worker
+    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
+`))
+	e.MustRun("up", standInLayout(e, "beta.yaml", `team: topbeta
+watchdog: {quiet: 300ms}
+members:
+  - name: asker
+    env: {TEAMCTL_STANDIN_SCRIPT: "ask"}
+`))
+	script := fmt.Sprintf(`%q top; echo "TOP-EXIT=$?"; exec cat`, e.Bin)
+	out, err := e.Tmux(viewerSocket, "new-session", "-d", "-s", "v", "-x", "80", "-y", "24", "-c", e.Dir, "-P", "-F", "#{pane_id}", "sh", "-c", script)
+	if err != nil {
+		t.Fatalf("start the viewer: %v %s", err, out)
+	}
+	v := &viewer{t: t, e: e, pane: strings.TrimSpace(out)}
+	hasRow := func(rows []string, team, member string) bool {
+		for _, r := range rows {
+			if strings.Contains(r, " "+team+" ") && strings.Contains(r, " "+member+" ") {
+				return true
+			}
+		}
+		return false
+	}
+
+	v.wait("both teams' members in one list, topbeta's asker first, stalled at its question", func(s string) bool {
+		rows := tableRows(s)
+		return strings.Contains(s, "all teams (2 up)") && len(rows) == 4 &&
+			hasRow(rows, "topalpha", "lead") && hasRow(rows, "topalpha", "worker") && hasRow(rows, "topbeta", "lead") &&
+			strings.Contains(rows[0], " topbeta ") && strings.Contains(rows[0], " asker ") &&
+			strings.Contains(rows[0], "stalled") && strings.Contains(rows[0], `"Overwrite? (y/n)"`)
+	})
+	v.keys("g") // the first row
+	v.wait("asker selected, its pane in the detail", func(s string) bool {
+		return strings.HasPrefix(tableRows(s)[0], "> topbeta ") && strings.Contains(s, "topbeta/asker · pane") &&
+			strings.Contains(s, "│ Overwrite? (y/n)")
+	})
+	v.keys("y")
+	waitScreen(t, e, "teamctl-topbeta", memberPane(t, e, "topbeta", "asker"), "answered: y")
+	testenv.Eventually(t, 20*time.Second, "the answer in topbeta's events", func() (bool, string) {
+		evs := events(t, e, "topbeta")
+		return countEvents(evs, "asker", "answer") == 1, fmt.Sprintf("%+v", evs)
+	})
+	if evs := events(t, e, "topalpha"); countEvents(evs, "asker", "answer") != 0 {
+		t.Errorf("the answer landed in topalpha's events: %+v", evs)
+	}
+
+	// A team up while top runs appears; one brought down goes.
+	e.MustRun("up", standInLayout(e, "gamma.yaml", "team: topgamma\n"))
+	v.wait("topgamma's lead in the list", func(s string) bool {
+		return strings.Contains(s, "all teams (3 up)") && hasRow(tableRows(s), "topgamma", "lead")
+	})
+	e.MustRun("down", "--team", "topalpha", "--now")
+	v.wait("topalpha gone from the list", func(s string) bool {
+		return strings.Contains(s, "all teams (2 up)") && !strings.Contains(strings.Join(tableRows(s), "\n"), "topalpha")
+	})
+
+	// v: the selected member's team alone (asker's, still selected), and back.
+	v.keys("v")
+	v.wait("topbeta alone", func(s string) bool {
+		rows := tableRows(s)
+		return strings.Contains(s, "team topbeta (") && len(rows) == 2 && !strings.Contains(s, "topgamma") && strings.Contains(s, "> asker ")
+	})
+	v.keys("v")
+	v.wait("all teams again", func(s string) bool {
+		return strings.Contains(s, "all teams (2 up)") && hasRow(tableRows(s), "topgamma", "lead")
+	})
+	v.keys("q")
+	v.wait("top's exit", func(s string) bool { return strings.Contains(s, "TOP-EXIT=0") })
+}
