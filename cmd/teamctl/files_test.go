@@ -185,7 +185,10 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 	})
 	dir := filepath.Join(e.StateHome, "teamctl", "rotate")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Hang guards, not timings: the follower lives through the whole test,
+	// each hook gets its own (160 of them on a loaded machine took over the
+	// two minutes one shared deadline gave them all).
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	follow := exec.CommandContext(ctx, e.Bin, "events", "--follow", "--json", "--team", "rotate")
 	follow.Env = e.Environ()
@@ -198,7 +201,9 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 
 	hook := func(event, member, message string) {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, e.Bin, "hook")
+		hctx, hcancel := context.WithTimeout(ctx, 2*time.Minute)
+		defer hcancel()
+		cmd := exec.CommandContext(hctx, e.Bin, "hook")
 		cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=rotate", "TEAMCTL_MEMBER="+member)
 		b, _ := json.Marshal(map[string]string{"session_id": "s", "hook_event_name": event, "message": message})
 		cmd.Stdin = strings.NewReader(string(b))
