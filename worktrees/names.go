@@ -42,3 +42,9 @@ func checkRefPart(what, s string) error {
 	}
 	return nil
 }
+
+// validRev reports whether s (a base read from state.json) can reach git as
+// a revision: not empty, not an option, no space or control character.
+func validRev(s string) bool {
+	return s != "" && !strings.HasPrefix(s, "-") && !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
+}

@@ -125,7 +125,7 @@ func TakeSnapshot(ctx context.Context, main, path, branch, ref string) (Snapshot
 	if err != nil {
 		return s, err
 	}
-	s.LeftOut = leftOut(path, append(changes.Changed, changes.Untracked...))
+	s.LeftOut = LeftOutOf(path, append(changes.Changed, changes.Untracked...))
 	s.Files = len(changes.Changed) + len(changes.Untracked) - len(s.LeftOut)
 	if s.Files > 0 {
 		if s.Commit, err = snapshotCommit(ctx, path, branch, s); err != nil {
@@ -154,11 +154,11 @@ func worktreeHead(ctx context.Context, path, branch string) (string, error) {
 	return head, nil
 }
 
-// leftOut picks, of the files status listed (relative to the worktree's
-// top), those a snapshot does not take: files over MaxSnapshotFile, and
-// untracked folders (status lists a folder only when it is a repository of
-// its own).
-func leftOut(top string, files []string) []LeftOut {
+// LeftOutOf picks, of the files status listed (relative to the worktree's
+// top, as in a Loss), those a snapshot does not take: files over
+// MaxSnapshotFile, and untracked folders (status lists a folder only when it
+// is a repository of its own).
+func LeftOutOf(top string, files []string) []LeftOut {
 	var out []LeftOut
 	for _, f := range files {
 		if strings.HasSuffix(f, "/") {
