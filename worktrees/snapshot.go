@@ -33,7 +33,7 @@ type Snapshot struct {
 	Ref     string    `json:"ref"`
 	Commit  string    `json:"commit"`
 	Team    string    `json:"team"`   // from the ref's name, <team>/<member>/<time>
-	Member  string    `json:"member"` //
+	Member  string    `json:"member"`
 	Time    time.Time `json:"time"`   // zero when the name holds none
 	Subject string    `json:"subject,omitempty"`
 
