@@ -32,9 +32,9 @@ const MaxSnapshotFile = 100 << 20 // 100 MiB
 type Snapshot struct {
 	Ref     string    `json:"ref"`
 	Commit  string    `json:"commit"`
-	Team    string    `json:"team"`   // from the ref's name, <team>/<member>/<time>
+	Team    string    `json:"team"` // from the ref's name, <team>/<member>/<time>
 	Member  string    `json:"member"`
-	Time    time.Time `json:"time"`   // zero when the name holds none
+	Time    time.Time `json:"time"` // zero when the name holds none
 	Subject string    `json:"subject,omitempty"`
 
 	// Of one just taken:
