@@ -2,7 +2,10 @@
 // Claude Code's team folders, teamctl's state) and removes it in an order that
 // cannot strand anything: panes, servers, worktrees, then the team's folders,
 // so that whatever records a thing outlives it. Nothing holding a person's work
-// is removed without Force, and nothing teamctl does not own is removed at all.
+// is removed without Force, and with Force only once a snapshot holds it; a
+// branch with commits not merged is kept, as the place its work is. Nothing
+// teamctl does not own is removed at all. It also lists, restores and removes
+// the snapshots it took (the git work is package worktrees').
 package clean
 
 import (
@@ -19,9 +22,15 @@ type Options struct {
 	Team    string        // "" for every team; a team named here is cleaned even while running
 	All     bool          // also Claude Code's own leftovers (swarm servers, teams of dead leads)
 	DryRun  bool          // plan only
-	Force   bool          // remove worktrees and branches that hold work, and Claude Code's own team folders
+	Force   bool          // remove worktrees and branches that hold work (once a snapshot holds it), and Claude Code's own team folders
 	TmuxBin string        // "" = tmux from PATH
 	Grace   time.Duration // SIGTERM to SIGKILL for the processes of a pane (default 2s)
+
+	// Snapshots: remove snapshot refs (of Team, or of every team) instead of
+	// teams' leftovers; only those older than OlderThan when it is not 0.
+	// Without it clean never removes a snapshot.
+	Snapshots bool
+	OlderThan time.Duration
 }
 
 // Steps, in the order they run.
@@ -29,11 +38,14 @@ const (
 	StepSupervisor = "supervisor"   // stop a team's supervisor, so nothing restarts what goes
 	StepPane       = "pane"         // an orphaned pane: its process tree, then kill-pane
 	StepServer     = "server"       // an orphaned tmux server, or the socket file of a dead one
+	StepSnapshot   = "snapshot"     // with Force: keep the work a worktree or branch holds before either goes
 	StepWorktree   = "worktree"     // git worktree remove, then git worktree prune
 	StepBranch     = "branch"       // a branch teamctl made for a worktree
 	StepTeamFolder = "team-folder"  // Claude Code's teams/<team>
 	StepTasks      = "tasks-folder" // Claude Code's tasks/<team>
 	StepState      = "state"        // teamctl's state folder of the team
+
+	StepSnapshotRef = "snapshot-ref" // with Snapshots: a snapshot removed
 )
 
 // Results of an action.
@@ -43,6 +55,11 @@ const (
 	Refused = "refused" // would lose work; Force removes it
 	Kept    = "kept"    // left on purpose: something it depends on stays, or it needs Force
 	Failed  = "failed"
+
+	// KeptBranch is a branch with commits not merged, left for its owner to
+	// merge or delete. The branch is where the work is, so nothing is lost and
+	// nothing waits for it: the rest of the team goes.
+	KeptBranch = "kept-branch"
 )
 
 // Action is one thing clean removes (or refuses to).
@@ -54,6 +71,10 @@ type Action struct {
 	Result string          `json:"result"`           // planned, done, refused, kept, failed
 	Detail string          `json:"detail,omitempty"` // why refused, kept or failed
 	Loss   *worktrees.Loss `json:"loss,omitempty"`   // what removing it would lose
+
+	// Of a snapshot taken or removed: the repository it is in, and itself.
+	Repo     string              `json:"repo,omitempty"`
+	Snapshot *worktrees.Snapshot `json:"snapshot,omitempty"`
 
 	do    func(ctx context.Context) error
 	batch *batch    // instead of do: runs this and its peers at once
@@ -160,7 +181,7 @@ func (r *refusal) Error() string { return "would lose " + r.loss.String() + " ("
 
 func firstNotDone(deps []*Action) *Action {
 	for _, d := range deps {
-		if d.Result != Done {
+		if d.Result != Done && d.Result != KeptBranch {
 			return d
 		}
 	}

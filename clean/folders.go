@@ -174,8 +174,8 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 		why := fmt.Sprintf("Claude Code team whose lead (pid %d) is gone", cfg.LeadProcess.PID)
 		var wts []*Action // what the folder waits for: the worktrees that are the team's
 		for _, w := range claudeWorktrees(configDir, name) {
-			if a, _ := p.worktree(ctx, name, owned{Worktree: state.Worktree{Path: w}}, nil, nil); !a.notOurs {
-				wts = append(wts, a)
+			if wp := p.worktree(ctx, name, owned{Worktree: state.Worktree{Path: w}}, nil, nil); !wp.a.notOurs {
+				wts = append(wts, wp.a)
 			}
 		}
 		folder := &Action{Step: StepTeamFolder, Team: name, Target: teamDir, Why: why, needs: wts,

@@ -30,6 +30,8 @@ type planner struct {
 	// claudeTeams are Claude Code team folders that belong to teamctl teams
 	// (cleaned with them, never as Claude Code's own leftovers).
 	claudeTeams map[string]bool
+	now         time.Time       // the time in this run's snapshot names
+	snaps       []*snapshotPlan // one per worktree and its branch
 }
 
 func (p *planner) add(a *Action) *Action {
@@ -53,7 +55,14 @@ func Plan(ctx context.Context, o Options) (*Report, error) {
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
-	p := &planner{o: o, r: &Report{DryRun: o.DryRun}, claudeTeams: map[string]bool{}}
+	p := &planner{o: o, r: &Report{DryRun: o.DryRun}, claudeTeams: map[string]bool{}, now: time.Now().UTC()}
+	if o.Snapshots {
+		if err := p.snapshotRefs(ctx); err != nil {
+			return nil, err
+		}
+		settle(p.r)
+		return p.r, nil
+	}
 	teams, err := knownTeams()
 	if err != nil {
 		return nil, err
@@ -80,7 +89,7 @@ func Plan(ctx context.Context, o Options) (*Report, error) {
 	return p.r, nil
 }
 
-var steps = []string{StepSupervisor, StepPane, StepServer, StepWorktree, StepBranch, StepTeamFolder, StepTasks, StepState}
+var steps = []string{StepSupervisor, StepPane, StepServer, StepSnapshot, StepWorktree, StepBranch, StepTeamFolder, StepTasks, StepState}
 
 func stepOrder(s string) int { return slices.Index(steps, s) }
 

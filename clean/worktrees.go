@@ -44,9 +44,10 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 		}
 	}
 	var layoutFolder *string // the layout's worktrees: folder, read once if an older record needs it
+	snapsBefore := len(p.snaps)
 	var acts []*Action
 	var ours []owned
-	byPath := map[string]*Action{}
+	byPath := map[string]wtPlan{}
 	var mains []string
 	for _, w := range list {
 		if w.Recorded && w.Folder == "" && layoutFolder == nil {
@@ -55,23 +56,33 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 				*layoutFolder = l.Worktrees
 			}
 		}
-		a, main := p.worktree(ctx, team, w, layoutFolder, before)
-		if a.notOurs {
+		wp := p.worktree(ctx, team, w, layoutFolder, before)
+		if wp.a.notOurs {
 			continue
 		}
-		acts = append(acts, a)
+		acts = append(acts, wp.a)
 		ours = append(ours, w)
-		byPath[w.Path] = a
-		if isMainCheckout(main) && !slices.Contains(mains, main) {
-			mains = append(mains, main)
+		byPath[w.Path] = wp
+		if isMainCheckout(wp.main) && !slices.Contains(mains, wp.main) {
+			mains = append(mains, wp.main)
 		}
 	}
 	for _, main := range mains {
 		acts = append(acts, p.add(&Action{Step: StepWorktree, Team: team, Target: main, Why: "git worktree prune: git forgets removed worktrees", needs: before,
 			do: func(ctx context.Context) error { return worktrees.Prune(ctx, main) }}))
 	}
-	acts = append(acts, p.branches(ctx, team, ours, byPath)...)
+	acts = append(acts, p.branches(ctx, team, ours, byPath, before)...)
+	for _, sp := range p.snaps[snapsBefore:] {
+		acts = append(acts, sp.a)
+	}
 	return acts
+}
+
+// wtPlan is what planning a worktree found.
+type wtPlan struct {
+	a     *Action
+	main  string           // the main checkout to prune, or ""
+	entry *worktrees.Entry // git's entry for it, when git lists it as a linked worktree
 }
 
 // claudeWorktrees are the worktreePath of the members of the Claude Code teams
@@ -119,54 +130,67 @@ func notOurs(a *Action, why string) *Action {
 // Claude Code's at <main checkout>/.claude/worktrees/<slug> on a worktree-…
 // branch. Anything else is left as not the team's, with or without Force. A
 // folder of teamctl's that git no longer knows is removed only when empty.
-// main is the main checkout to prune, or "".
-func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFolder *string, before []*Action) (a *Action, main string) {
-	a = &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
+// With Force, each worktree is looked at first: one holding work gets a
+// snapshot, and only then is it removed with git's --force; one that holds
+// none is removed without it, so work that appears meanwhile is refused by
+// git, never lost.
+func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFolder *string, before []*Action) (wp wtPlan) {
+	a := &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
+	wp.a = a
 	a.Why = "made by teamctl for " + w.Member
 	if !w.Recorded {
 		a.Why = "named by Claude Code's team config as a teammate's worktree"
 	}
-	fail := func(err error) (*Action, string) {
-		a.Result, a.Detail = Failed, err.Error()
-		return p.add(a), ""
+	done := func() wtPlan { p.add(a); return wp }
+	skip := func(why string) wtPlan { // not the team's: nothing to prune either
+		notOurs(a, why)
+		wp.main = ""
+		return done()
+	}
+	fail := func(err error) wtPlan {
+		a.Result, a.Detail, wp.main = Failed, err.Error(), ""
+		return done()
 	}
 	if !filepath.IsAbs(w.Path) {
-		return p.add(notOurs(a, "not an absolute path")), ""
+		return skip("not an absolute path")
 	}
 	var root string // teamctl's folder of the team's worktrees
 	if w.Recorded {
 		var err error
 		if root, err = teamctlPlace(team, w.Worktree, layoutFolder); err != nil {
-			return p.add(notOurs(a, err.Error())), ""
+			return skip(err.Error())
 		}
-		main = w.Main
+		wp.main = w.Main
 	}
 	fi, err := os.Lstat(w.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.Result, a.Detail = Done, "already gone"
-		return p.add(a), main // git may still list it: prune
+		return done() // git may still list it: prune
 	case err != nil:
 		return fail(err)
 	case fi.Mode()&fs.ModeSymlink != 0 && w.Recorded:
 		// At teamctl's own place; never followed: the link alone goes.
 		a.Detail = "a symlink, removed as a link"
 		a.do = func(ctx context.Context) error { return removeOwned(w.Path, root) }
-		return p.add(a), ""
+		wp.main = ""
+		return done()
 	case !fi.IsDir():
-		return p.add(notOurs(a, "not a folder")), ""
+		return skip("not a folder")
 	}
 	if !w.Recorded {
-		if main, err = claudePlace(w.Path); err != nil {
-			return p.add(notOurs(a, err.Error())), ""
+		if wp.main, err = claudePlace(w.Path); err != nil {
+			return skip(err.Error())
 		}
 	}
+	main := wp.main
 	e, err := worktrees.Linked(ctx, main, w.Path)
 	switch {
 	case errors.Is(err, worktrees.ErrNotWorktree) && w.Recorded:
-		return p.add(p.notAWorktree(a, w)), main
+		p.notAWorktree(a, w)
+		return done()
 	case errors.Is(err, worktrees.ErrNotWorktree):
-		return p.add(notOurs(a, "git lists no such linked worktree in "+main)), ""
+		return skip("git lists no such linked worktree in " + main)
 	case err != nil:
 		return fail(err)
 	case !w.Recorded && !strings.HasPrefix(e.Branch, "worktree-"):
@@ -177,9 +201,11 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 		if !e.Detached {
 			on = "branch " + e.Branch
 		}
-		return p.add(notOurs(a, "on "+on+", not the worktree-… branch Claude Code makes")), ""
+		return skip("on " + on + ", not the worktree-… branch Claude Code makes")
 	}
-	if e.Detached || p.o.DryRun {
+	wp.entry = &e
+	force := false // git's --force: only once a snapshot holds the work
+	if e.Detached || p.o.DryRun || p.o.Force {
 		var loss worktrees.Loss
 		if e.Detached {
 			loss, err = worktrees.Inspect(ctx, w.Path, "")
@@ -192,13 +218,23 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 		if !loss.Empty() {
 			a.Loss = &loss
 			if !p.o.Force {
-				a.Result, a.Detail = Refused, (&refusal{loss, "--force removes it anyway"}).Error()
-				return p.add(a), main
+				a.Result, a.Detail = Refused, (&refusal{loss, "--force removes it anyway, once a snapshot holds it"}).Error()
+				return done()
 			}
-			a.Detail = "--force: loses " + loss.String()
+			sp := p.snapshotOf(team, snapshotMember(w), main, w.Path, before)
+			sp.because(fmt.Sprintf("--force removes %s, which holds %s", w.Path, loss.String()))
+			a.needs = append(a.needs, sp.a)
+			a.Detail = "--force: its work is kept in snapshot " + sp.a.Target
+			if out := worktrees.LeftOutOf(w.Path, append(loss.Changed, loss.Untracked...)); len(out) > 0 {
+				a.Detail += "; lost: " + leftOutList(out) + ", left out of it"
+			}
+			force = true
 		}
 	}
-	force := p.o.Force
+	hint := "--force removes it anyway, once a snapshot holds it"
+	if p.o.Force {
+		hint = "it changed after clean looked at it: run clean --force again"
+	}
 	a.do = func(ctx context.Context) error {
 		err := worktrees.Remove(ctx, main, w.Path, force)
 		switch {
@@ -207,7 +243,7 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 			if lerr != nil {
 				return fmt.Errorf("%w; and listing what: %w", err, lerr)
 			}
-			return &refusal{loss, "--force removes it anyway"}
+			return &refusal{loss, hint}
 		case errors.Is(err, worktrees.ErrNotWorktree):
 			// git forgot it meanwhile: what is left is a folder git cannot vouch for.
 			if files := filesIn(w.Path); len(files) > 0 {
@@ -217,7 +253,16 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 		}
 		return err
 	}
-	return p.add(a), main
+	return done()
+}
+
+// snapshotMember is the member part of a worktree's snapshot name: the
+// member teamctl recorded, or the slug of Claude Code's worktree folder.
+func snapshotMember(w owned) string {
+	if w.Recorded {
+		return w.Member
+	}
+	return filepath.Base(w.Path)
 }
 
 // teamctlPlace checks that a worktree state.json records is where teamctl
@@ -298,15 +343,14 @@ const notAWorktreeHint = "not a git worktree (any more), so git cannot tell what
 // notAWorktree plans a folder at teamctl's place that git does not know as a
 // worktree (any more): removed only when nothing but empty folders is in it.
 // Force does not change that: git cannot tell what in it is a person's work.
-func (p *planner) notAWorktree(a *Action, w owned) *Action {
+func (p *planner) notAWorktree(a *Action, w owned) {
 	if files := filesIn(w.Path); len(files) > 0 {
 		a.Loss = &worktrees.Loss{Untracked: files}
 		a.Result, a.Detail = Refused, (&refusal{*a.Loss, notAWorktreeHint}).Error()
-		return a
+		return
 	}
 	a.Detail = "not a git worktree, and empty: the folder is removed"
 	a.do = func(ctx context.Context) error { return removeEmptyTree(w.Path) }
-	return a
 }
 
 // removeEmptyTree removes dir and the folders in it, which must hold nothing
@@ -349,14 +393,24 @@ func filesIn(dir string) []string {
 }
 
 // branches plans the branches teamctl made for the team's worktrees: deleted,
-// after their worktree, only when every commit is in the branch's base (or
-// with Force). git is asked once per repository and base, and deletes each
-// repository's branches in one call.
-func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf map[string]*Action) []*Action {
+// after their worktree, when every commit is in the branch's base. A branch
+// with commits not merged is kept (KeptBranch: the work is on it, and the
+// team's record goes all the same), or with Force deleted once a snapshot
+// holds its commits. git is asked once per repository and base, and deletes
+// each repository's branches in one call.
+//
+// A name from state.json is checked before git sees it, and a branch git
+// shows the member's worktree is not on is not the worktree's to delete.
+func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf map[string]wtPlan, before []*Action) []*Action {
 	byMain := map[string][]owned{}
 	var mains []string
 	for _, w := range list {
 		if !w.Recorded || !w.CreatedBranch || w.Branch == "" || w.Main == "" {
+			continue
+		}
+		if err := worktrees.CheckBranch(w.Branch); err != nil {
+			// Not a branch teamctl could have made: nothing to keep or wait for.
+			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone: " + err.Error()})
 			continue
 		}
 		if _, ok := byMain[w.Main]; !ok {
@@ -410,33 +464,63 @@ func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf 
 			}
 		}}
 		for _, w := range ws {
-			a := &Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "made by teamctl for " + w.Member, needs: []*Action{wtOf[w.Path]}, batch: batch}
+			wt := wtOf[w.Path]
+			a := &Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "made by teamctl for " + w.Member, needs: []*Action{wt.a}, batch: batch}
+			acts = append(acts, p.add(a))
 			if !existing[w.Branch] {
 				a.Result, a.Detail, a.batch = Done, "already gone", nil
-				acts = append(acts, p.add(a))
 				continue
 			}
-			if unmerged[w.Branch] {
-				loss, err := worktrees.BranchLoss(ctx, main, w.Branch, w.Base)
-				if err != nil {
-					a.Result, a.Detail = Failed, err.Error()
-					acts = append(acts, p.add(a))
-					continue
+			if e := wt.entry; e != nil && (e.Detached || e.Branch != w.Branch) {
+				on := "a detached HEAD"
+				if !e.Detached {
+					on = "branch " + e.Branch
 				}
-				switch {
-				case loss.Empty():
-				case !p.o.Force:
-					a.Loss = &loss
-					a.Result, a.Detail = Refused, (&refusal{loss, "--force deletes it anyway"}).Error()
-				default:
-					a.Loss = &loss
-					a.Detail = "--force: loses " + loss.String()
-				}
+				a.Result, a.batch = KeptBranch, nil
+				a.Detail = fmt.Sprintf("kept branch %s: its worktree is on %s, not on it (git branch -D %s once it is not needed)", w.Branch, on, w.Branch)
+				continue
 			}
-			acts = append(acts, p.add(a))
+			if !unmerged[w.Branch] {
+				continue
+			}
+			loss, err := worktrees.BranchLoss(ctx, main, w.Branch, w.Base)
+			switch {
+			case err != nil:
+				a.Result, a.Detail, a.batch = Failed, err.Error(), nil
+			case loss.Empty():
+			case !p.o.Force:
+				a.Loss = &loss
+				a.Result, a.batch = KeptBranch, nil
+				a.Detail = keptBranch(w.Branch, loss)
+			default:
+				a.Loss = &loss
+				path := ""
+				if wt.entry != nil {
+					path = w.Path // on the branch (above): its snapshot holds the branch's commits too
+				}
+				sp := p.snapshotOf(team, w.Member, main, path, before)
+				sp.branch = w.Branch
+				sp.because(fmt.Sprintf("--force deletes branch %s, which holds %s", w.Branch, loss.String()))
+				a.needs = append(a.needs, sp.a)
+				a.Detail = "--force: its commits are kept in snapshot " + sp.a.Target
+			}
 		}
 	}
 	return acts
+}
+
+// keptBranch says which branch stays with how many commits, and what the
+// person may do with it.
+func keptBranch(branch string, loss worktrees.Loss) string {
+	n := fmt.Sprintf("%d commit", len(loss.Commits))
+	if len(loss.Commits) != 1 {
+		n += "s"
+	}
+	where := "on no other branch"
+	if loss.Base != "" {
+		where = "not merged into " + loss.Base
+	}
+	return fmt.Sprintf("kept branch %s: %s %s (git merge %s, or git branch -D %s)", branch, n, where, branch, branch)
 }
 
 func dedupeBases(ws []owned) []string {

@@ -1,5 +1,7 @@
 // Package worktrees is the only code that runs git: it makes members' worktrees,
-// tells what removing one would lose, and removes them the way git wants to.
+// tells what removing one would lose, keeps that work as a snapshot (a commit
+// under refs/teamctl/snapshots/) and brings it back, and removes worktrees the
+// way git wants to.
 package worktrees
 
 import (
@@ -38,13 +40,19 @@ func (e *GitError) Unwrap() error { return e.Err }
 // git runs git in dir and returns its standard output. Messages are in English
 // (LC_ALL=C) because some are told apart by their text; git never prompts.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	return gitEnv(ctx, dir, nil, "", args...)
+}
+
+// gitEnv is git with more environment (later values win) and stdin.
+func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ...string) (string, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, Timeout)
 		defer cancel()
 	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

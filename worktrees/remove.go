@@ -96,6 +96,9 @@ func BranchLoss(ctx context.Context, main, branch, base string) (Loss, error) {
 
 func unmerged(ctx context.Context, dir, rev, base string) ([]string, string, error) {
 	args := []string{"log", "--format=%h %s", rev, "--not"}
+	if !validRev(base) {
+		base = "" // not a name git could take as a commit: as if gone
+	}
 	if base != "" {
 		if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
 			base = "" // the base is gone: check against everything else instead
@@ -179,6 +182,9 @@ func Branches(ctx context.Context, main string) (map[string]bool, error) {
 // NotMerged lists which of branches hold commits that base does not, in one
 // git call.
 func NotMerged(ctx context.Context, main, base string, branches []string) (map[string]bool, error) {
+	if !validRev(base) {
+		return nil, fmt.Errorf("base %q is no branch or commit name", base)
+	}
 	out, err := git(ctx, main, "branch", "--format=%(refname:short)", "--no-merged", base)
 	if err != nil {
 		return nil, fmt.Errorf("branches not merged into %s: %w", base, err)

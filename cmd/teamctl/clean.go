@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +21,14 @@ import (
 func newCleanCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	var o clean.Options
 	var asJSON, yes bool
+	var olderThan string
 	cmd := &cobra.Command{
 		Use: "clean [TEAM]",
 		Example: `  teamctl clean --dry-run          # what would go, changing nothing
   teamctl clean auth-fix           # one team's leftovers, without asking
   teamctl clean --yes              # every team's, without asking (scripts)
-  teamctl clean auth-fix --force   # even worktrees and branches holding work`,
+  teamctl clean auth-fix --force   # even worktrees and branches holding work, kept in a snapshot first
+  teamctl clean --snapshots --older-than 30d --yes   # snapshots a month old`,
 		Short: "Remove what teams left behind: orphaned panes, servers, worktrees, team files",
 		Long: `Find what teams left behind and remove it, in an order that strands nothing:
 orphaned panes (their processes get SIGTERM, then SIGKILL), orphaned teamctl-*
@@ -35,13 +40,24 @@ Only the team's worktrees are removed: ones git lists as linked worktrees and
 that are where teamctl (<folder>/<team>/<member>) or Claude Code
 (<repo>/.claude/worktrees/<slug>, on a worktree-… branch) puts them; anything
 else state.json or Claude Code's team config names is kept, saying why. A
-worktree with uncommitted changes or untracked files, or a branch with commits
-not merged into its base, is refused, saying what would be lost; --force removes
-it anyway. A folder git does not know is removed only when empty, even with
---force. What depends on a refused thing (the team's folders and state, which
-record it) is kept. A running team only loses its orphaned panes, unless it is
-named. With --all, Claude Code's own leftovers too: claude-swarm-<pid> servers of
-gone leads, and team folders of dead leads (removed only with --force).
+worktree with uncommitted changes or untracked files is refused, saying what
+would be lost. A branch with commits not merged into its base is where that
+work is: it is kept, named with its count of commits, and the rest of the team
+goes (its worktree, if clean, too). A folder git does not know is removed only
+when empty, even with --force. What depends on a refused thing (the team's
+folders and state, which record it) is kept. A running team only loses its
+orphaned panes, unless it is named. With --all, Claude Code's own leftovers
+too: claude-swarm-<pid> servers of gone leads, and team folders of dead leads
+(removed only with --force).
+
+--force means stop asking, never lose it: before a worktree holding work or a
+branch with commits not merged goes, its work (commits, staged, unstaged and
+untracked files) is kept as a snapshot, a commit under
+refs/teamctl/snapshots/<team>/<member>/<time> in its repository; the report
+says where, and teamctl restore brings it back (teamctl snapshots lists them).
+Files over 100 MiB are left out, and named. clean never removes a snapshot,
+except with --snapshots, which removes snapshots (of TEAM, or all; with
+--older-than only those older than that) and nothing else.
 
 clean prints its plan, acts, and reports; the exit code is 1 when something was
 refused. Running it again is harmless.
@@ -61,6 +77,18 @@ or a plan with nothing to do, needs neither.`,
 				o.Team = g.team
 			}
 			o.TmuxBin = g.tmuxBin
+			switch {
+			case olderThan != "" && !o.Snapshots:
+				return usagef(cmd, "--older-than goes with --snapshots")
+			case o.Snapshots && (o.Force || o.All):
+				return usagef(cmd, "--snapshots removes snapshots only: it takes no --force or --all")
+			case olderThan != "":
+				d, err := parseAge(olderThan)
+				if err != nil {
+					return usagef(cmd, "--older-than %q: %v", olderThan, err)
+				}
+				o.OlderThan = d
+			}
 			printPlan := func(r *clean.Report) {
 				if asJSON {
 					return
@@ -111,6 +139,9 @@ or a plan with nothing to do, needs neither.`,
 					if o.DryRun {
 						summary = fmt.Sprintf("dry run, nothing changed: %d to do, %d refused, %d kept", c[clean.Planned], c[clean.Refused], c[clean.Kept])
 					}
+					if n := c[clean.KeptBranch]; n > 0 {
+						summary += fmt.Sprintf("; %d branch(es) with work kept", n)
+					}
 					fmt.Fprintln(io.Out, summary)
 				}
 			}
@@ -124,7 +155,9 @@ or a plan with nothing to do, needs neither.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.All, "all", false, "also Claude Code's own leftovers (swarm servers of gone leads; team folders of dead leads with --force)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and change nothing")
-	f.BoolVar(&o.Force, "force", false, "remove worktrees and branches even when that loses work")
+	f.BoolVar(&o.Force, "force", false, "remove worktrees and branches holding work too, once a snapshot holds it")
+	f.BoolVar(&o.Snapshots, "snapshots", false, "remove snapshots (of TEAM, or every team's) instead, and nothing else")
+	f.StringVar(&olderThan, "older-than", "", "with --snapshots: only those older than this (30d, 12h)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.BoolVarP(&yes, "yes", "y", false, "do not ask before cleaning every team (needed without a terminal, unless a team is named)")
 	return cmd
@@ -173,6 +206,9 @@ func printActions(io *iostreams.IO, r *clean.Report, results bool) {
 			if a.Detail != "" {
 				what += ": " + a.Detail
 			}
+			if a.Result == clean.KeptBranch {
+				what = a.Detail // it says "kept branch …" itself
+			}
 			if !results {
 				what = a.Why + "; " + what
 			}
@@ -184,4 +220,16 @@ func printActions(io *iostreams.IO, r *clean.Report, results bool) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", a.Step, textsafe.Visible(a.Team), textsafe.Visible(a.Target), textsafe.Visible(strings.ReplaceAll(what, "\n", " ")))
 	}
 	tw.Flush()
+}
+
+// parseAge reads --older-than: days (30d) or a Go duration (12h, 90m).
+func parseAge(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days > 0 {
+			return time.Duration(days) * 24 * time.Hour, nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, errors.New("want a positive number of days (30d) or a duration (12h, 90m)")
 }

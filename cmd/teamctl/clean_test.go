@@ -66,9 +66,10 @@ func runClean(t *testing.T, e *testenv.Env, args ...string) (cleanReport, testen
 }
 
 // TestWorktreesAndClean: up gives members their own worktrees (and reuses
-// them); clean after down removes the clean ones, refuses a dirty worktree and
-// an unmerged branch naming what would be lost, keeps the team's folders and
-// state while they stay, and --force removes everything.
+// them); clean after down removes the clean ones, refuses a dirty worktree
+// naming what would be lost, keeps an unmerged branch naming its commits,
+// keeps the team's folders and state while the dirty worktree stays, and
+// --force removes everything, each member's work kept in a snapshot first.
 func TestWorktreesAndClean(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -157,7 +158,7 @@ members:
 	if res.Code != 1 {
 		t.Errorf("clean with refusals: exit %d, want 1\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
-	for _, want := range []string{"notes.txt", "half-done feature", "not merged into main"} {
+	for _, want := range []string{"notes.txt", "kept branch teamctl/wt/ahead: 1 commit not merged into main"} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("clean's report does not name %q:\n%s", want, res.Stdout)
 		}
@@ -187,7 +188,7 @@ members:
 			order = append(order, a.Step)
 		}
 	}
-	if want := []string{"worktree", "branch", "team-folder", "tasks-folder", "state"}; !slices.Equal(order, want) {
+	if want := []string{"snapshot", "worktree", "branch", "team-folder", "tasks-folder", "state"}; !slices.Equal(order, want) {
 		t.Errorf("plan order %v, want %v", order, want)
 	}
 
@@ -202,6 +203,16 @@ members:
 	}
 	if b := gitIn(t, repo, "branch", "--list"); strings.Contains(b, "teamctl/") {
 		t.Errorf("teamctl's branches survived clean --force:\n%s", b)
+	}
+	// What was not merged is in a snapshot each: ahead's commit, dirty's file.
+	snaps := gitIn(t, repo, "for-each-ref", "--format=%(refname)", "refs/teamctl/snapshots/")
+	for _, m := range []string{"dirty", "ahead"} {
+		if !strings.Contains(snaps, "refs/teamctl/snapshots/wt/"+m+"/") {
+			t.Errorf("no snapshot of %s:\n%s", m, snaps)
+		}
+	}
+	if got := gitIn(t, repo, "log", "--format=%s", "--all"); !strings.Contains(got, "half-done feature") {
+		t.Errorf("the unmerged commit is gone:\n%s", got)
 	}
 	if l := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Count(l, "worktree ") != 1 {
 		t.Errorf("git still lists worktrees:\n%s", l)

@@ -56,6 +56,8 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newTasksCmd(io, g),
 		newHookCmd(io),
 		newCleanCmd(io, g),
+		newSnapshotsCmd(io, g),
+		newRestoreCmd(io),
 		newRestartCmd(io, g),
 		newTopCmd(io, g),
 		newVersionCmd(io),
@@ -80,6 +82,8 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		case "clean":
 			c.Flags().StringVar(&g.team, "team", "", "the team to clean, as the TEAM argument")
 			c.RegisterFlagCompletionFunc("team", completeTeams)
+		case "snapshots":
+			c.Flags().StringVar(&g.team, "team", "", "only the snapshots of this team")
 		}
 	}
 	addGeneratedExamples(root)

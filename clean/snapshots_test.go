@@ -1,0 +1,258 @@
+package clean
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// world gives a test its own state root, tmux folder and git identity, and
+// runs it in a folder outside any repository.
+func world(t *testing.T) context.Context {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("TMUX_TMPDIR", filepath.Join(dir, "tmux"))
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "t")
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.invalid")
+	t.Setenv("GIT_COMMITTER_NAME", "t")
+	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.invalid")
+	t.Chdir(t.TempDir())
+	c, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return c
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func newRepo(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(dir, 0o755)
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "first")
+	return dir
+}
+
+// snapshot makes a snapshot ref by hand, of main's head, and records its
+// repository as clean does.
+func snapshot(t *testing.T, repo, name string) {
+	t.Helper()
+	git(t, repo, "update-ref", worktrees.SnapshotRefs+name, "main")
+	if err := recordRepo(repo); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFindSnapshot: a snapshot is found by its ref, its name or a prefix
+// only it has, in any recorded repository; a prefix two have, or a name in
+// two repositories, is refused naming them. A repository that is gone is
+// forgotten.
+func TestFindSnapshot(t *testing.T) {
+	c := world(t)
+	one, two := newRepo(t), newRepo(t)
+	snapshot(t, one, "auth-fix/alice/20261201T154700Z")
+	snapshot(t, one, "auth-fix/bob/20261201T154700Z")
+	snapshot(t, two, "other/bob/20261130T000000Z")
+	snapshot(t, two, "auth-fix/carol/20261201T154700Z")
+
+	for name, want := range map[string]string{
+		"refs/teamctl/snapshots/auth-fix/alice/20261201T154700Z": "auth-fix/alice/20261201T154700Z",
+		"auth-fix/bob/20261201T154700Z":                          "auth-fix/bob/20261201T154700Z",
+		"auth-fix/al":                                            "auth-fix/alice/20261201T154700Z",
+		"other":                                                  "other/bob/20261130T000000Z",
+	} {
+		s, err := FindSnapshot(c, name)
+		if err != nil || s.Name != want {
+			t.Errorf("FindSnapshot(%q) = %q, %v; want %q", name, s.Name, err, want)
+		}
+	}
+	if s, _ := FindSnapshot(c, "other"); s.Repo != two || s.Team != "other" || s.Member != "bob" {
+		t.Errorf("found in %s: %+v", two, s)
+	}
+	if _, err := FindSnapshot(c, "auth-fix"); err == nil || !strings.Contains(err.Error(), "names 3 snapshots") || !strings.Contains(err.Error(), two) {
+		t.Errorf("an ambiguous prefix: %v", err)
+	}
+	if _, err := FindSnapshot(c, "nosuch"); err == nil || !strings.Contains(err.Error(), `no snapshot "nosuch"`) {
+		t.Errorf("no such snapshot: %v", err)
+	}
+	snapshot(t, two, "auth-fix/alice/20261201T154700Z")
+	if _, err := FindSnapshot(c, "auth-fix/alice/20261201T154700Z"); err == nil || !strings.Contains(err.Error(), one) || !strings.Contains(err.Error(), two) {
+		t.Errorf("one name in two repositories: %v", err)
+	}
+	if l, _ := ListSnapshots(c, "other"); len(l) != 1 {
+		t.Errorf("ListSnapshots(other) = %+v", l)
+	}
+
+	os.RemoveAll(two)
+	if l, _ := ListSnapshots(c, ""); len(l) != 2 {
+		t.Errorf("with a repository gone: %+v", l)
+	}
+	root, _ := state.Root()
+	if ents, _ := os.ReadDir(filepath.Join(root, reposFolder)); len(ents) != 1 {
+		t.Errorf("the gone repository is still recorded: %v", ents)
+	}
+}
+
+// TestRestoreIntoTheRepository: without a path, a snapshot is restored under
+// the repository's .teamctl/restored, which git status does not show.
+func TestRestoreIntoTheRepository(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	snapshot(t, repo, "t/m/20261201T154700Z")
+	r, err := Restore(c, "t/m", "")
+	want := filepath.Join(repo, ".teamctl", "restored", "t", "m", "20261201T154700Z")
+	if err != nil || r.Path != want || r.Branch != "teamctl-restored/t/m/20261201T154700Z" {
+		t.Fatalf("Restore = %+v, %v; want at %s", r, err, want)
+	}
+	if git(t, want, "rev-parse", "--abbrev-ref", "HEAD") != r.Branch {
+		t.Error("the restored worktree is not on its branch")
+	}
+	if st := git(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("status shows the restored folder: %q", st)
+	}
+	if _, err := Restore(c, "t/m", ""); err == nil {
+		t.Error("restored twice onto one folder")
+	}
+}
+
+// TestCleanSnapshotsOlderThan: clean --snapshots --older-than plans only the
+// snapshots older than asked (and of the team named), a dry run removes
+// nothing, and a run removes exactly those.
+func TestCleanSnapshotsOlderThan(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	now := time.Now().UTC()
+	recent := "t/m/" + now.Add(-time.Hour).Format(worktrees.SnapshotTime)
+	old := "t/m/" + now.Add(-31*24*time.Hour).Format(worktrees.SnapshotTime)
+	otherOld := "u/m/" + now.Add(-40*24*time.Hour).Format(worktrees.SnapshotTime)
+	for _, n := range []string{recent, old, otherOld, "t/m/notatime"} {
+		snapshot(t, repo, n)
+	}
+	r, err := Plan(c, Options{Snapshots: true, OlderThan: 30 * 24 * time.Hour, Team: "t", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Actions) != 1 || r.Actions[0].Target != worktrees.SnapshotRefs+old || r.Actions[0].Step != StepSnapshotRef || r.Actions[0].Team != "t" {
+		t.Fatalf("plan: %+v", r.Actions)
+	}
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "no time") {
+		t.Errorf("notes: %v", r.Notes)
+	}
+	r, err = Run(c, Options{Snapshots: true, OlderThan: 30 * 24 * time.Hour}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Counts(); c[Done] != 2 || len(r.Actions) != 2 {
+		t.Errorf("run: %+v", r.Actions)
+	}
+	l, _ := ListSnapshots(c, "")
+	var names []string
+	for _, s := range l {
+		names = append(names, s.Name)
+	}
+	if len(names) != 2 || !strings.Contains(strings.Join(names, " "), recent) || !strings.Contains(strings.Join(names, " "), "t/m/notatime") {
+		t.Errorf("left: %v", names)
+	}
+}
+
+// TestCleanKeepsBranchesAndNeverTrustsTheirNames: for a team's record (as
+// state.json has it, which anyone can edit) a branch with commits not merged
+// is kept and the rest of the team goes; a recorded branch name git would
+// take as an option, or a branch the worktree is not on, is left alone; with
+// Force, a snapshot holds the worktree's files and the branch's commits
+// before either goes.
+func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	git(t, repo, "branch", "precious")
+	folder := filepath.Join(repo, worktrees.DefaultFolder)
+	var wts []state.Worktree
+	for _, m := range []string{"ahead", "hostile", "elsewhere", "dirty"} {
+		path := filepath.Join(folder, "t", m)
+		branch := "teamctl/t/" + m
+		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: branch}); err != nil {
+			t.Fatal(err)
+		}
+		git(t, path, "commit", "-q", "--allow-empty", "-m", "work of "+m)
+		wts = append(wts, state.Worktree{Member: m, Path: path, Main: repo, Folder: folder, Branch: branch, Base: "main", CreatedBranch: true})
+	}
+	wts[1].Branch = "--delete" // an option, were it passed as a name
+	wts[2].Branch = "precious" // not the worktree's branch
+	wts[3].Base = "--output=/tmp/x"
+	os.WriteFile(filepath.Join(wts[3].Path, "notes.txt"), []byte("ideas"), 0o644)
+	if err := state.Save(&state.Team{Team: "t", Worktrees: wts}); err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := Run(c, Options{Team: "t"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := map[string]string{}
+	for _, a := range r.Actions {
+		results[a.Step+" "+a.Target] = a.Result + ": " + a.Detail
+	}
+	for target, want := range map[string]string{
+		"branch teamctl/t/ahead":  "kept-branch: kept branch teamctl/t/ahead: 1 commit not merged into main",
+		"branch --delete":         "kept: left alone: branch name",
+		"branch precious":         "kept-branch: kept branch precious: its worktree is on branch teamctl/t/elsewhere",
+		"worktree " + wts[3].Path: "refused: would lose untracked files notes.txt",
+	} {
+		if !strings.HasPrefix(results[target], want) {
+			t.Errorf("%s: %q, want %q…", target, results[target], want)
+		}
+	}
+	if !worktrees.BranchExists(c, repo, "precious") || !worktrees.BranchExists(c, repo, "teamctl/t/ahead") {
+		t.Fatal("a kept branch was deleted")
+	}
+
+	// With Force: the dirty worktree and its unmerged branch go, both in one
+	// snapshot (and ahead's branch, in one of its own).
+	r, err = Run(c, Options{Team: "t", Force: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap *Action
+	for _, a := range r.Actions {
+		if a.Result == Failed || a.Result == Refused {
+			t.Errorf("clean --force: %s %s %s: %s", a.Step, a.Target, a.Result, a.Detail)
+		}
+		if a.Step == StepSnapshot && strings.HasPrefix(a.Target, worktrees.SnapshotRefs+"t/dirty/") {
+			snap = a
+		}
+	}
+	if snap == nil || snap.Snapshot == nil || snap.Result != Done {
+		t.Fatalf("snapshot: %+v", snap)
+	}
+	if git(t, repo, "log", "-1", "--format=%s", snap.Target+"^") != "work of dirty" {
+		t.Error("the snapshot does not stand on the branch's commit")
+	}
+	if git(t, repo, "show", snap.Target+":notes.txt") != "ideas" {
+		t.Error("the snapshot lacks the untracked file")
+	}
+	if worktrees.BranchExists(c, repo, "teamctl/t/dirty") || exists(wts[3].Path) {
+		t.Error("clean --force left the dirty worktree or its branch")
+	}
+	if l, _ := ListSnapshots(c, "t"); len(l) != 2 || l[0].Member == l[1].Member {
+		t.Errorf("snapshots: %+v, want dirty's and ahead's", l)
+	}
+	if dir, _ := state.Dir("t"); exists(dir) {
+		t.Error("the team's state is left")
+	}
+}
