@@ -1,12 +1,13 @@
 // Package permrules matches a Claude Code tool call against permission rules in
 // Claude Code's own syntax — `Bash(git status:*)`, `Read`, `Edit(src/**)` — so
 // the supervisor can answer a teammate's permission request by rule. Deny rules
-// win over allow rules; a call no rule matches waits for a person.
+// win over allow rules; a call no rule matches, or one the rules cannot be
+// matched against with certainty, waits for a person. It does no I/O: what it
+// knows of the member (folder, home) comes in the Call.
 package permrules
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -34,46 +35,61 @@ type Call struct {
 	Tool  string
 	Input json.RawMessage
 	Cwd   string // the member's folder, for relative path patterns
+	Home  string // the member's home folder, for ~/ path patterns
 }
 
 // Decision is what the rules say about a call.
 type Decision int
 
 const (
-	// Ask: no rule matched; a person decides.
+	// Ask: no rule decides; a person does.
 	Ask Decision = iota
-	// Allow: an allow rule matched and no deny rule did.
+	// Allow: allow rules cover the whole call and no deny rule matches.
 	Allow
-	// Deny: a deny rule matched.
+	// Deny: a deny rule matches.
 	Deny
 )
 
 // Decide applies deny rules first, then allow rules, and returns the rule that
-// decided (zero Rule for Ask).
+// decided (zero Rule for Ask). A Bash command is allowed only when every
+// simple command in it is, possibly by different rules: the returned Rule then
+// names them all in its Text ("Bash(a:*) and Bash(b)"). Anything the rules
+// cannot be matched against with certainty is Ask, unless a deny rule clearly
+// matches.
 func Decide(c Call, allow, deny []Rule) (Decision, Rule) {
+	var in map[string]any
+	inOK := json.Unmarshal(c.Input, &in) == nil
+	if c.Tool == "Bash" {
+		return decideBash(c, in, allow, deny)
+	}
+	doubt := !inOK
 	for _, r := range deny {
-		if r.Matches(c) {
+		if !covers(r.Tool, c.Tool, true) {
+			continue
+		}
+		switch r.match(c, in, true) {
+		case yes:
 			return Deny, r
+		case unsure:
+			doubt = true
 		}
 	}
+	if doubt {
+		return Ask, Rule{}
+	}
 	for _, r := range allow {
-		if r.Matches(c) {
+		if r.Tool == c.Tool && r.match(c, in, false) == yes {
 			return Allow, r
 		}
 	}
 	return Ask, Rule{}
 }
 
-// Matches reports whether the rule covers the call.
-func (r Rule) Matches(c Call) bool {
-	if r.Tool != c.Tool {
-		return false
-	}
+// match matches a rule against a call of a tool other than Bash.
+func (r Rule) match(c Call, in map[string]any, deny bool) tri {
 	if r.Pattern == "" {
-		return true
+		return yes
 	}
-	var in map[string]any
-	json.Unmarshal(c.Input, &in)
 	str := func(keys ...string) string {
 		for _, k := range keys {
 			if s, ok := in[k].(string); ok {
@@ -82,48 +98,22 @@ func (r Rule) Matches(c Call) bool {
 		}
 		return ""
 	}
-	switch c.Tool {
-	case "Bash":
-		return matchCommand(r.Pattern, strings.TrimSpace(str("command")))
-	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep":
-		p := str("file_path", "notebook_path", "path")
-		return p != "" && matchPath(r.Pattern, p, c.Cwd)
-	case "WebFetch":
-		if d, ok := strings.CutPrefix(r.Pattern, "domain:"); ok {
-			return matchDomain(d, str("url"))
+	switch {
+	case fileTools[c.Tool]:
+		file, ok := callPath(c, in)
+		if !ok {
+			return unsure
 		}
+		return matchFile(r.Pattern, file, c, deny, c.Tool == "Glob" || c.Tool == "Grep")
+	case c.Tool == "WebFetch":
+		return matchDomain(r.Pattern, str("url"))
 	}
-	return glob(r.Pattern, str("command", "file_path", "path", "url", "pattern", "query"))
-}
-
-// matchCommand: "cmd:*" matches cmd and anything after it (a prefix at a word
-// boundary); a pattern without ":*" matches the command exactly, or as a glob.
-func matchCommand(pattern, cmd string) bool {
-	if prefix, ok := strings.CutSuffix(pattern, ":*"); ok {
-		return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
+	// Other tools (WebSearch, Agent, MCP tools…): the pattern as a glob of
+	// the call's main field.
+	if glob(r.Pattern, str("command", "file_path", "path", "url", "pattern", "query")) {
+		return yes
 	}
-	return cmd == pattern || (strings.ContainsAny(pattern, "*?") && glob(pattern, cmd))
-}
-
-// matchPath matches a gitignore-style pattern against the file, relative to the
-// member's folder when the file is inside it.
-func matchPath(pattern, file, cwd string) bool {
-	if cwd != "" && filepath.IsAbs(file) {
-		if rel, err := filepath.Rel(cwd, file); err == nil && !strings.HasPrefix(rel, "..") {
-			file = rel
-		}
-	}
-	pattern = strings.TrimPrefix(pattern, "./")
-	return glob(pattern, file)
-}
-
-func matchDomain(domain, url string) bool {
-	rest, ok := strings.CutPrefix(url, "https://")
-	if !ok {
-		rest, _ = strings.CutPrefix(url, "http://")
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	return host == domain || strings.HasSuffix(host, "."+domain)
+	return no
 }
 
 // glob matches s against pattern: "**" any characters, "*" any but "/", "?" one.
@@ -140,7 +130,7 @@ func glob(pattern, s string) bool {
 		case c == '?':
 			b.WriteString("[^/]")
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
 		}
 	}
 	b.WriteString("$")

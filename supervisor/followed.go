@@ -449,7 +449,11 @@ func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req
 	if m, ok := s.st.Member(member); ok {
 		cwd = m.Cwd
 	}
-	d, rule := permrules.Decide(permrules.Call{Tool: p.ToolName, Input: p.Input, Cwd: cwd}, allow, deny)
+	// Members run as the supervisor's user: ~/ in a rule is this home. With
+	// none, ~/ rules match nothing and a ~/ deny rule leaves calls to a person.
+	home, _ := os.UserHomeDir()
+	c := permrules.Call{Tool: p.ToolName, Input: p.Input, Cwd: cwd, Home: home}
+	d, rule := permrules.Decide(c, allow, deny)
 	if d == permrules.Ask {
 		return false
 	}

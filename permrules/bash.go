@@ -1,0 +1,523 @@
+package permrules
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A Bash call is allowed only when every simple command in it (those inside
+// substitutions, subshells and groups included) is allowed by a rule, and
+// denied when any of them matches a deny rule: Claude Code's own reading of
+// `Bash(safe-cmd *)`, which never allows `safe-cmd && other-cmd`.
+//
+// What a Bash rule is matched against is the simple command written out again:
+// its words, after quote removal, joined by one space, a word that needs
+// quotes in single quotes, a word with an expansion ($x, a glob, ~) as
+// written. So `'git' 'status'` and `g''it status` are `git status` (the shell
+// runs the same thing), and `git\ status` is not.
+
+// decideBash decides a Bash call.
+func decideBash(c Call, in map[string]any, allow, deny []Rule) (Decision, Rule) {
+	for _, r := range deny {
+		if r.Tool == "Bash" && isBare(r) {
+			return Deny, r
+		}
+	}
+	cmd, ok := in["command"].(string)
+	if !ok {
+		return Ask, Rule{}
+	}
+	b := newBashCall(c, cmd)
+	if r, ok := b.denied(deny); ok {
+		return Deny, r
+	}
+	for _, r := range allow {
+		if r.Tool == "Bash" && isBare(r) {
+			// Everything is allowed, but what could not be read may hide
+			// something a deny rule names.
+			if ((!b.sure || b.innerUnsure) && hasBashPatterns(deny)) || b.pathUnsure {
+				return Ask, Rule{}
+			}
+			return Allow, r
+		}
+	}
+	if !b.sure || (b.innerUnsure && hasBashPatterns(deny)) {
+		return Ask, Rule{}
+	}
+	var used []Rule
+	for _, sc := range b.sc.cmds {
+		r, ok := allowedBy(sc, allow)
+		if !ok {
+			return Ask, Rule{}
+		}
+		if !slices.ContainsFunc(used, func(u Rule) bool { return u.Text == r.Text }) {
+			used = append(used, r)
+		}
+	}
+	if len(used) == 0 {
+		return Ask, Rule{} // nothing to run, e.g. only a comment
+	}
+	return Allow, joinRules(used)
+}
+
+// bashCall is a Bash command read for deciding.
+type bashCall struct {
+	c           Call
+	sc          script
+	sure        bool       // the command was read whole
+	innerUnsure bool       // something a wrapper runs (sh -c "$x", env -S) could not be read
+	pathUnsure  bool       // a redirection's file could not be placed
+	views       [][]string // per simple command: every command line it runs, written out
+	files       []redirect // every redirection to or from a file, nested ones included
+	cdSeen      bool       // a cd in the command changes what relative paths mean
+}
+
+func newBashCall(c Call, cmd string) *bashCall {
+	b := &bashCall{c: c, sc: split(cmd)}
+	b.sure = b.sc.sure
+	for _, sc := range b.sc.cmds {
+		var in inner
+		in.add(sc.words, 0)
+		b.innerUnsure = b.innerUnsure || in.unsure
+		b.files = append(b.files, sc.files...)
+		b.files = append(b.files, in.files...)
+		var v []string
+		if len(sc.assigns) > 0 && len(sc.words) > 0 {
+			v = append(v, render(append(slices.Clone(sc.assigns), sc.words...)))
+		}
+		for _, ws := range in.cmds {
+			v = append(v, render(ws))
+			if ws[0].lit && strings.Contains(ws[0].text, "/") {
+				// A deny rule for rm is meant for /bin/rm too.
+				base := append([]word{{text: path.Base(ws[0].text), lit: true}}, ws[1:]...)
+				v = append(v, render(base))
+			}
+			if name := ws[0].text; ws[0].lit && (name == "cd" || name == "pushd" || name == "popd") {
+				b.cdSeen = true
+			}
+		}
+		b.views = append(b.views, v)
+	}
+	return b
+}
+
+// denied returns the first deny rule, in order, that matches a command line
+// the call runs, or a file one of its redirections touches.
+func (b *bashCall) denied(deny []Rule) (Rule, bool) {
+	for _, r := range deny {
+		if r.Tool == "Bash" {
+			for _, v := range b.views {
+				for _, line := range v {
+					if matchCommand(r.Pattern, line) {
+						return r, true
+					}
+				}
+			}
+			continue
+		}
+		for _, f := range b.files {
+			tool := "Read"
+			if f.write {
+				tool = "Write"
+			}
+			if !covers(r.Tool, tool, true) {
+				continue
+			}
+			file, ok := b.redirectPath(f.target)
+			if !ok {
+				b.pathUnsure = true
+				continue
+			}
+			switch matchFile(r.Pattern, file, b.c, true, false) {
+			case yes:
+				return r, true
+			case unsure:
+				b.pathUnsure = true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// redirectPath places a redirection's file, lexically (symlinks are not
+// followed: the supervisor does not look at a member's files).
+func (b *bashCall) redirectPath(w word) (string, bool) {
+	var p string
+	switch {
+	case w.lit:
+		p = w.text
+	case w.tilde && (w.text == "~" || strings.HasPrefix(w.text, "~/")) && path.IsAbs(b.c.Home):
+		p = b.c.Home + w.text[1:]
+	default:
+		return "", false
+	}
+	if !path.IsAbs(p) {
+		if b.cdSeen || !path.IsAbs(b.c.Cwd) {
+			return "", false
+		}
+		p = b.c.Cwd + "/" + p
+	}
+	return path.Clean(p), true
+}
+
+// allowedBy returns the allow rule that allows one simple command.
+func allowedBy(sc simpleCmd, allow []Rule) (Rule, bool) {
+	if len(sc.files) > 0 || len(sc.words) == 0 {
+		// A write or read of a file is not what a Bash rule says; an
+		// assignment alone (PATH=…) changes what later commands run.
+		return Rule{}, false
+	}
+	words := stripWrappers(sc.words)
+	if len(words) == 0 || !words[0].lit || words[0].text == "" {
+		return Rule{}, false // $CMD args: the program is not known
+	}
+	var in inner
+	in.add(words, 0)
+	for _, ws := range in.cmds {
+		if neverAllowed(ws) {
+			return Rule{}, false
+		}
+	}
+	// Leading assignments stay in the line: FOO=1 git status is allowed by a
+	// rule that says FOO=1 (Claude Code strips a list of variables it holds
+	// safe; PAGER=…, GIT_SSH_COMMAND=… or LD_PRELOAD=… run code, and
+	// teamctl keeps no such list).
+	line := render(append(slices.Clone(sc.assigns), words...))
+	for _, r := range allow {
+		if r.Tool == "Bash" && !isBare(r) && matchCommand(r.Pattern, line) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// neverAllowed: commands no rule allows, as in Claude Code: they run code
+// that is not in their words where a rule could see it (eval, source, trap),
+// or run other commands in ways a prefix rule cannot bound (watch, setsid,
+// ionice, flock, find -exec/-delete). exec is here too: it is left to a person.
+func neverAllowed(ws []word) bool {
+	if !ws[0].lit {
+		return true
+	}
+	switch path.Base(ws[0].text) {
+	case "eval", "exec", "source", ".", "trap", "watch", "setsid", "ionice", "flock":
+		return true
+	case "find":
+		for _, w := range ws[1:] {
+			switch w.text {
+			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stripWrappers drops the wrappers Claude Code strips before matching an allow
+// rule — timeout, time, nice, nohup, stdbuf — with their options, when they
+// are written plainly; any option not known here leaves the line as it is.
+func stripWrappers(ws []word) []word {
+	for len(ws) > 0 && ws[0].lit {
+		spec, ok := plainWrappers[ws[0].text]
+		if !ok {
+			return ws
+		}
+		rest, ok := unwrap(spec, ws[1:], true)
+		if !ok {
+			return ws
+		}
+		ws = rest
+	}
+	return ws
+}
+
+// wrapper describes a command that runs another one given in its arguments.
+type wrapper struct {
+	valueOpts string   // short options that take a value
+	longValue []string // long options that take a value (the next word, without =)
+	flags     string   // short options without a value (checked only when strict)
+	longFlags []string
+	operands  int  // words between the options and the command (timeout's duration)
+	assigns   bool // NAME=value words may come before the command
+}
+
+var plainWrappers = map[string]wrapper{
+	"timeout": {valueOpts: "ks", longValue: []string{"--kill-after", "--signal"}, flags: "v",
+		longFlags: []string{"--preserve-status", "--foreground", "--verbose"}, operands: 1},
+	"time":   {flags: "p"},
+	"nice":   {valueOpts: "n", longValue: []string{"--adjustment"}, flags: "0123456789"},
+	"nohup":  {},
+	"stdbuf": {valueOpts: "ioe", longValue: []string{"--input", "--output", "--error"}},
+}
+
+// denyWrappers: what deny rules also look through (leniently: an unknown
+// option is taken for a flag), besides the plain wrappers above.
+var denyWrappers = map[string]wrapper{
+	"env": {valueOpts: "uCS", longValue: []string{"--unset", "--chdir", "--split-string"}, assigns: true},
+	"sudo": {valueOpts: "CDghpRrtTUu", longValue: []string{"--close-from", "--chdir", "--group", "--host",
+		"--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}, assigns: true},
+	"doas":    {valueOpts: "uC"},
+	"command": {},
+	"builtin": {},
+	"exec":    {valueOpts: "a"},
+	"setsid":  {},
+	"ionice":  {valueOpts: "cnpPu", longValue: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
+	"chroot":  {longValue: []string{"--userspec", "--groups"}, operands: 1},
+	"xargs": {valueOpts: "ILnPsdEa", longValue: []string{"--max-args", "--max-procs", "--max-chars",
+		"--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"}},
+	"watch":   {valueOpts: "nq", longValue: []string{"--interval", "--equexit"}},
+	"flock":   {valueOpts: "wE", longValue: []string{"--timeout", "--conflict-exit-code"}, operands: 1},
+	"busybox": {},
+	"toybox":  {},
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true}
+
+// unwrap returns the command a wrapper runs, given the wrapper's arguments.
+func unwrap(spec wrapper, args []word, strict bool) ([]word, bool) {
+	i := 0
+options:
+	for i < len(args) {
+		a := args[i]
+		if !a.lit {
+			if strict || strings.HasPrefix(a.raw, "-") {
+				return nil, false
+			}
+			break
+		}
+		t := a.text
+		switch {
+		case t == "--":
+			i++
+			break options
+		case len(t) < 2 || t[0] != '-':
+			break options
+		case strings.HasPrefix(t, "--"):
+			name, _, hasValue := strings.Cut(t, "=")
+			switch {
+			case slices.Contains(spec.longValue, name):
+				if !hasValue {
+					i++
+				}
+			case strict && !slices.Contains(spec.longFlags, name):
+				return nil, false
+			}
+		default:
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(spec.valueOpts, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++ // the value is the next word
+					}
+					break
+				}
+				if strict && strings.IndexByte(spec.flags, t[j]) < 0 {
+					return nil, false
+				}
+			}
+		}
+		i++
+	}
+	for spec.assigns && i < len(args) && assignRE.MatchString(args[i].raw) {
+		i++
+	}
+	i += spec.operands
+	if i >= len(args) {
+		return nil, false
+	}
+	return args[i:], true
+}
+
+// inner collects every command line a simple command runs: itself, and what
+// the wrappers in it run (sudo rm, xargs rm, find -exec rm, sh -c "rm", eval).
+type inner struct {
+	cmds   [][]word
+	files  []redirect
+	unsure bool
+}
+
+func (in *inner) add(ws []word, depth int) {
+	if len(ws) == 0 {
+		return
+	}
+	in.cmds = append(in.cmds, ws)
+	if depth >= maxDepth {
+		in.unsure = true
+		return
+	}
+	if !ws[0].lit {
+		return
+	}
+	name, args := path.Base(ws[0].text), ws[1:]
+	switch {
+	case shells[name]:
+		if s, ok := shellScript(args); ok {
+			in.scriptWord(s, depth)
+		}
+	case name == "su":
+		for i, a := range args {
+			if (a.text == "-c" || a.text == "--command") && i+1 < len(args) {
+				in.scriptWord(args[i+1], depth)
+			} else if v, ok := strings.CutPrefix(a.text, "--command="); ok && a.lit {
+				in.script(v, depth)
+			}
+		}
+	case name == "eval":
+		in.joined(args, depth)
+	case name == "find":
+		in.findExec(args, depth)
+	case name == "command" && slices.ContainsFunc(args, func(w word) bool { return w.text == "-v" || w.text == "-V" }):
+		// command -v names a command, it does not run it
+	case name == "env" && slices.ContainsFunc(args, func(w word) bool {
+		return w.text == "-S" || strings.HasPrefix(w.text, "--split-string")
+	}):
+		in.unsure = true
+	default:
+		spec, ok := plainWrappers[name]
+		if !ok {
+			spec, ok = denyWrappers[name]
+		}
+		if !ok {
+			return
+		}
+		rest, ok := unwrap(spec, args, false)
+		if !ok {
+			return
+		}
+		switch {
+		case name == "flock" && (rest[0].text == "-c" || rest[0].text == "--command"):
+			if len(rest) > 1 {
+				in.scriptWord(rest[1], depth)
+			}
+		case name == "watch" && !slices.ContainsFunc(args, func(w word) bool { return w.text == "-x" || w.text == "--exec" }),
+			name == "sudo" && slices.ContainsFunc(args, func(w word) bool {
+				return w.text == "-s" || w.text == "-i" || w.text == "--shell" || w.text == "--login"
+			}):
+			// These hand their arguments, joined, to a shell.
+			in.joined(rest, depth)
+		default:
+			in.add(rest, depth+1)
+		}
+	}
+}
+
+// shellScript finds SCRIPT in a shell's arguments: sh -c SCRIPT, bash -lc SCRIPT.
+func shellScript(args []word) (script word, found bool) {
+	c := false
+	for i := 0; i < len(args); i++ {
+		a, t := args[i], args[i].text
+		switch {
+		case a.lit && (t == "--" || t == "-"):
+			if c && i+1 < len(args) {
+				return args[i+1], true
+			}
+			return word{}, false
+		case !a.lit || len(t) < 2 || (t[0] != '-' && t[0] != '+'):
+			return a, c // the first operand: the script after -c, else a file
+		case t == "--rcfile" || t == "--init-file":
+			i++
+		case strings.HasPrefix(t, "--"):
+		default:
+			if t[0] == '-' && strings.Contains(t, "c") {
+				c = true
+			}
+			if strings.ContainsAny(t[1:], "oO") {
+				i++ // -o option, -O shopt
+			}
+		}
+	}
+	return word{}, false
+}
+
+func (in *inner) scriptWord(w word, depth int) {
+	if !w.lit {
+		in.unsure = true
+		return
+	}
+	in.script(w.text, depth)
+}
+
+// joined reads words the way eval does: joined by spaces, read again.
+func (in *inner) joined(ws []word, depth int) {
+	texts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if !w.lit {
+			in.unsure = true
+			return
+		}
+		texts = append(texts, w.text)
+	}
+	in.script(strings.Join(texts, " "), depth)
+}
+
+func (in *inner) script(src string, depth int) {
+	sc := splitAt(src, depth+1)
+	if !sc.sure {
+		in.unsure = true
+	}
+	for _, c := range sc.cmds {
+		in.files = append(in.files, c.files...)
+		in.add(c.words, depth+1)
+	}
+}
+
+// findExec adds what find's -exec, -execdir, -ok and -okdir run.
+func (in *inner) findExec(args []word, depth int) {
+	for i := 0; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+				j++
+			}
+			in.add(args[i+1:j], depth+1)
+			i = j
+		}
+	}
+}
+
+// matchCommand matches a Bash rule's pattern against one command line, as
+// Claude Code documents it: `cmd:*` is `cmd *`; `*` is any text, spaces
+// included; a trailing ` *`, when it is the only `*`, also matches the bare
+// command (`npm run *` matches `npm run`), and the space before it is a word
+// boundary (`ls *` does not match `lsof`); without `*` the command must be
+// exactly the pattern.
+func matchCommand(pattern, line string) bool {
+	p := strings.Join(strings.Fields(pattern), " ")
+	if prefix, ok := strings.CutSuffix(p, ":*"); ok {
+		p = prefix + " *"
+	}
+	switch {
+	case !strings.Contains(p, "*"):
+		return line == p
+	case strings.Count(p, "*") == 1 && strings.HasSuffix(p, " *"):
+		base := p[:len(p)-2]
+		return line == base || strings.HasPrefix(line, base+" ")
+	}
+	parts := strings.Split(p, "*")
+	for i, s := range parts {
+		parts[i] = regexp.QuoteMeta(s)
+	}
+	return regexp.MustCompile(`^(?s)` + strings.Join(parts, ".*") + `$`).MatchString(line)
+}
+
+func isBare(r Rule) bool {
+	return r.Pattern == "" || strings.TrimSpace(r.Pattern) == "*"
+}
+
+func hasBashPatterns(rs []Rule) bool {
+	return slices.ContainsFunc(rs, func(r Rule) bool { return r.Tool == "Bash" && !isBare(r) })
+}
+
+// joinRules names the rules that together allowed a compound command.
+func joinRules(rs []Rule) Rule {
+	if len(rs) == 1 {
+		return rs[0]
+	}
+	texts := make([]string, len(rs))
+	for i, r := range rs {
+		texts[i] = r.Text
+	}
+	return Rule{Text: strings.Join(texts, " and "), Tool: "Bash", Pattern: rs[0].Pattern}
+}
