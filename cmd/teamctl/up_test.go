@@ -431,7 +431,7 @@ func TestDownNowSkipsTheShutdownRequest(t *testing.T) {
 members:
   - name: polite
   - name: busy
-    env: {TEAMCTL_STANDIN_SCRIPT: busy}
+    env: {TEAMCTL_STANDIN_SCRIPT: "ignore-shutdown,busy"}
 `)
 	e.MustRun("up", layout)
 	s := getStatus(t, e, "hasty")
@@ -439,8 +439,8 @@ members:
 	waitScreen(t, e, "teamctl-hasty", s.Members[2].Pane, "busy: output line")
 	start := time.Now()
 	e.MustRun("down", "--team", "hasty", "--now", "--timeout", "20s")
-	// Asked politely, busy (which never reads its inbox) would have held down
-	// for min(timeout/2, 5s).
+	// Asked politely, busy (which answers no shutdown request) would have held
+	// down for min(timeout/2, 5s).
 	if took := time.Since(start); took >= 5*time.Second {
 		t.Errorf("down --now took %s", took)
 	}
