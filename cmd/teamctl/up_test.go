@@ -373,7 +373,7 @@ members:
 	bound := 8*time.Second + 10*time.Since(start)
 	start = time.Now()
 	r := e.MustRun("down", "--team", "gone", "--timeout", "1s")
-	if !strings.Contains(r.Stdout, "1 killed") {
+	if !strings.Contains(r.Stdout, "(polite approved the shutdown request), 1 killed") {
 		t.Errorf("down output: %s %s", r.Stdout, r.Stderr)
 	}
 	// The Claude Code teammate was asked first, in Claude Code's own protocol,
