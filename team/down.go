@@ -27,11 +27,11 @@ type DownOptions struct {
 type DownResult struct {
 	Terminated []string // ended after SIGTERM (or before it)
 	Killed     []string // needed SIGKILL
+	Strays     []int    // processes of the team found outside its panes' process groups
 	// ShutDown are the teammates that approved Claude Code's shutdown_request
 	// (shutdown_approved in the lead's inbox) and ended by themselves before
 	// any signal; they are in Terminated too.
 	ShutDown []string
-	Strays     []int    // processes of the team found outside its panes' process groups
 	// Warnings are what down went without (the team's lock, recording the
 	// stop: a read-only or full state folder); the team was stopped all the same.
 	Warnings []string

@@ -313,7 +313,8 @@ func TestDemoComesUpWithoutClaude(t *testing.T) {
 		t.Fatalf("demo members: %+v", s.Members)
 	}
 	for _, m := range s.Members {
-		if !live(m.State) {
+		// On a slow machine the reviewer may have asked already.
+		if !live(m.State) && m.State != "waiting-approval" {
 			t.Errorf("%s: %s", m.Name, m.State)
 		}
 	}
