@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -247,8 +249,11 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 	}
 	gone := proc.Wait(ctx, targets, wait)
 	approved := shutdownApprovals(st, requests)
+	// In the order of their names, so that what down says is the same each time.
+	pgids := slices.SortedFunc(maps.Keys(asked), func(a, b int) int { return strings.Compare(asked[a], asked[b]) })
 	var out []string
-	for pgid, name := range asked {
+	for _, pgid := range pgids {
+		name := asked[pgid]
 		switch {
 		case gone[proc.Group(pgid)] && approved[name]:
 			out = append(out, name)
@@ -256,7 +261,6 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 			fmt.Fprintf(progress, "%s did not end within %s of the shutdown request: SIGTERM\n", name, wait)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
