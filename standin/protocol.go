@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"time"
 
@@ -44,12 +45,88 @@ func (a *agent) notifyIdle(ctx context.Context) {
 }
 
 // shutDown takes a lead's shutdown request: it approves it and ends the run, as
-// Claude Code does once its model agrees.
+// Claude Code does once its model agrees, naming its pane as a teammate in tmux
+// does.
 func (a *agent) shutDown(ctx context.Context, req claudecode.ShutdownRequest) {
 	a.unpark()
 	a.println("Shutdown requested: " + req.Reason)
-	a.tellLead(ctx, "shutdown", claudecode.ShutdownApprovedMessage(a.o.agentName, req.RequestID, time.Now()))
+	now := time.Now()
+	ok := claudecode.ShutdownApproved{
+		Type:      claudecode.TypeShutdownApproved,
+		RequestID: req.RequestID,
+		From:      a.o.agentName,
+		Timestamp: claudecode.Timestamp(now),
+	}
+	if pane := os.Getenv("TMUX_PANE"); pane != "" {
+		ok.PaneID, ok.BackendType = pane, "tmux"
+	}
+	a.tellLead(ctx, "shutdown", claudecode.ProtocolMessage(a.o.agentName, ok, now))
 	a.stop = true
+}
+
+// watchShutdown watches a teammate's inbox while its script runs and, at a
+// shutdown request, takes it (marks it read), sends it on the channel it
+// returns and calls stop, which ends whatever step runs: a turn, a question on
+// screen, a permission it waits for, busy output. Claude Code would take the
+// request at its next turn; the stand-in takes it at once, so that `teamctl
+// down` need not wait for a step that never ends. The channel is closed once
+// the watch is over (ctx ended). Other messages are left to checkInbox, and
+// inbox errors to the lines that show them.
+func (a *agent) watchShutdown(ctx context.Context, stop context.CancelFunc) <-chan claudecode.ShutdownRequest {
+	got := make(chan claudecode.ShutdownRequest, 1)
+	go func() {
+		defer close(got)
+		poll := time.NewTicker(inboxPoll)
+		defer poll.Stop()
+		for {
+			if req, ok := a.takeShutdownRequest(ctx); ok {
+				got <- req
+				stop()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-poll.C:
+			}
+		}
+	}()
+	return got
+}
+
+// takeShutdownRequest marks the first unread shutdown request in the teammate's
+// inbox read and returns it; ok is false when there is none (or it is to be
+// ignored, or the inbox cannot be read or written).
+func (a *agent) takeShutdownRequest(ctx context.Context) (req claudecode.ShutdownRequest, ok bool) {
+	if a.ignoreShutdown.Load() {
+		return req, false
+	}
+	find := func(msgs []claudecode.Message) int {
+		for i, m := range msgs {
+			if m.Read {
+				continue
+			}
+			if v, isProto := claudecode.ParseProtocol(m.Text); isProto {
+				if r, isReq := v.(claudecode.ShutdownRequest); isReq {
+					req = r
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	if msgs, err := claudecode.ReadMailbox(a.inbox); err != nil || find(msgs) < 0 {
+		return req, false
+	}
+	uctx, cancel := context.WithTimeout(ctx, mailboxTimeout)
+	defer cancel()
+	err := claudecode.UpdateMailbox(uctx, a.inbox, func(msgs []claudecode.Message) ([]claudecode.Message, error) {
+		if i := find(msgs); i >= 0 {
+			msgs[i].Read, ok = true, true
+		}
+		return msgs, nil
+	})
+	return req, ok && err == nil
 }
 
 // bash plays a teammate's Bash tool call that needs permission: it asks the lead

@@ -204,3 +204,82 @@ func TestTeammateShutdownEndsItsScript(t *testing.T) {
 		t.Error("the script went on after the shutdown")
 	}
 }
+
+// TestTeammateApprovesShutdownInEveryStep: whatever a teammate is doing when its
+// lead's shutdown_request arrives — a turn (from its script or its inbox), a
+// question or Claude Code's permission dialog on screen, a permission it waits
+// for from its lead, busy output, the idle screen — it writes shutdown_approved
+// to the lead's inbox as Claude Code does (its pane named, as a teammate in
+// tmux) and exits 0, and the step it was in goes no further.
+func TestTeammateApprovesShutdownInEveryStep(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, work string
+		prompt             string // a message put in its inbox once it is idle
+		shown              string // on screen once it is in the step
+		never              string // on screen only if the step went on
+	}{
+		{name: "work", script: "work:10m", shown: "Working…", never: "Worked for"},
+		{name: "turn from its inbox", work: "10m", prompt: "a long job", shown: "Message from @team-lead:\na long job\n", never: "Worked for"},
+		{name: "ask", script: "ask,ask:Second?", shown: "Overwrite? (y/n) ", never: "Second?"},
+		{name: "permission dialog", script: "permission,ask:After?", shown: "Do you want to proceed?", never: "After?"},
+		{name: "bash waiting for its lead", script: "bash:echo RAN", shown: "Permission request sent", never: "Ran:"},
+		{name: "busy", script: "busy", shown: "busy: output line 1\n"},
+		{name: "wait-for", script: "work:10ms,wait-for:/nonexistent/go,ask:After?", shown: "✻ Worked for 0s\n", never: "After?"},
+		{name: "idle", script: "", shown: "──── @researcher ──"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := setEnv(t, tc.script)
+			if tc.work != "" {
+				t.Setenv("TEAMCTL_STANDIN_WORK", tc.work)
+			}
+			t.Setenv("TMUX_PANE", "%7") // TMUX stays empty: no tmux is reached
+			own, lead := inboxes(t, dir)
+			s := start(t, teammateArgs...)
+			if tc.prompt != "" {
+				s.scr.waitFor(t, 0, "──── @researcher ──")
+				send(t, own, claudecode.PromptMessage(tc.prompt, time.Now()))
+			}
+			at := s.scr.waitFor(t, 0, tc.shown)
+			send(t, own, claudecode.ShutdownRequestMessage("s-"+tc.name, "the team is going down", time.Now()))
+			s.scr.waitFor(t, at, "Shutdown requested: the team is going down\n")
+			if code := s.wait(t); code != 0 {
+				t.Errorf("exit code %d", code)
+			}
+			ok, _ := waitProtocol[claudecode.ShutdownApproved](t, lead, 0, "researcher")
+			want := claudecode.ShutdownApproved{Type: "shutdown_approved", RequestID: "s-" + tc.name, From: "researcher",
+				Timestamp: ok.Timestamp, PaneID: "%7", BackendType: "tmux"}
+			if ok != want {
+				t.Errorf("shutdown_approved = %+v, want %+v", ok, want)
+			}
+			if _, err := time.Parse(time.RFC3339Nano, ok.Timestamp); err != nil {
+				t.Errorf("timestamp: %v", err)
+			}
+			if out := s.scr.String(); tc.never != "" && strings.Contains(out, tc.never) {
+				t.Errorf("the step went on after the shutdown:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestTeammateIgnoringShutdown: after ignore-shutdown a teammate answers no
+// shutdown request, in a step or on the idle screen, and runs on.
+func TestTeammateIgnoringShutdown(t *testing.T) {
+	goAhead := filepath.Join(t.TempDir(), "go")
+	dir := setEnv(t, "ignore-shutdown,wait-for:"+goAhead+",idle")
+	own, lead := inboxes(t, dir)
+	s := start(t, teammateArgs...)
+	at := s.scr.waitFor(t, 0, "✻ Claude Code (stand-in) · researcher")
+	send(t, own, claudecode.ShutdownRequestMessage("s-1", "please end", time.Now()))
+	if err := os.WriteFile(goAhead, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The idle screen reads the request (so it was not taken while waiting).
+	at = s.scr.waitFor(t, at, "Shutdown request ignored: please end\n")
+	s.scr.waitFor(t, at, "──── @researcher ──")
+	if s.exited() {
+		t.Error("it ended")
+	}
+	if b, _ := os.ReadFile(lead); strings.Contains(string(b), "shutdown_approved") {
+		t.Errorf("it approved the shutdown:\n%s", b)
+	}
+}

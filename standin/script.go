@@ -9,7 +9,7 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, wait-for, exit, ignore-term, idle, spawn, lines, prompt-at, bash, claim
+	kind   string        // work, ask, permission, busy, sleep, wait-for, exit, ignore-term, ignore-shutdown, idle, spawn, lines, prompt-at, bash, claim
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
 	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
@@ -39,6 +39,9 @@ const (
 //	                      condition, where a sleep would be a guess)
 //	exit:N                exits with code N
 //	ignore-term           ignores SIGTERM from now on
+//	ignore-shutdown       answers no shutdown request from now on (as a teammate
+//	                      whose model never does); until then a teammate
+//	                      approves one at once, whatever step it is in, and ends
 //	idle[:DUR]            the idle screen, taking turns
 //	spawn:NAME[:SCRIPT]   a lead in tmux opens teammate NAME in a new pane, as Claude
 //	                      Code's Agent tool does; SCRIPT is the teammate's script, with
@@ -117,13 +120,13 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
 			}
 			st.text = arg
-		case "permission", "ignore-term", "claim":
+		case "permission", "ignore-term", "ignore-shutdown", "claim":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
 			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, wait-for:FILE, exit:N, " +
-				"ignore-term, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
+				"ignore-term, ignore-shutdown, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)

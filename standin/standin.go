@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,8 +35,9 @@ import (
 )
 
 // Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
-// returns its exit code. It runs until a script step exits or a signal ends the
-// process; the end of stdin does not end it, as a tmux pane's stdin never ends.
+// returns its exit code. It runs until a script step exits, a teammate takes a
+// shutdown request (in whatever step) or a signal ends the process; the end of
+// stdin does not end it, as a tmux pane's stdin never ends.
 func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 	for _, a := range args {
 		if a == "--" {
@@ -74,6 +76,10 @@ type agent struct {
 	team       string                 // the team a lead claimed
 	spawned    int                    // teammates spawned so far, for their colours
 	executable func() (string, error) // the teamctl binary that spawned teammates run
+
+	// ignoreShutdown: shutdown requests are not answered (an ignore-shutdown
+	// step); read by watchShutdown's goroutine too.
+	ignoreShutdown atomic.Bool
 }
 
 // run is Main with a context, so tests can stop it; it returns 0 when ctx ends.
@@ -102,7 +108,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if a.o.prompt != "" {
 		a.turn(ctx, []string{"❯ " + a.o.prompt}, a.work)
 	}
+	// Messages already waiting are taken in order, a shutdown request among them
+	// after the turns before it.
 	a.checkInbox(ctx)
+	if a.stop {
+		return 0
+	}
+	// From here a shutdown request ends whatever a teammate is doing.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var shutdown <-chan claudecode.ShutdownRequest
+	if a.inbox != "" {
+		shutdown = a.watchShutdown(sctx, cancel)
+	}
+	code := a.runSteps(sctx, steps)
+	cancel()
+	if shutdown == nil {
+		return code
+	}
+	// The watch has ended once its channel is closed, so a request it took is
+	// never lost.
+	if req, ok := <-shutdown; ok && ctx.Err() == nil {
+		a.shutDown(ctx, req)
+		return 0
+	}
+	return code
+}
+
+// runSteps runs the script, then the idle screen; it returns the code of an
+// exit step, else 0 once ctx ends or a shutdown request was taken.
+func (a *agent) runSteps(ctx context.Context, steps []step) int {
 	for _, s := range steps {
 		if ctx.Err() != nil || a.stop {
 			return 0
@@ -113,7 +148,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 		a.do(ctx, s)
 	}
-	if !a.stop {
+	if !a.stop && ctx.Err() == nil {
 		a.idle(ctx, 0)
 	}
 	return 0
@@ -293,6 +328,8 @@ func (a *agent) do(ctx context.Context, s step) {
 		waitFor(ctx, s.path)
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
+	case "ignore-shutdown":
+		a.ignoreShutdown.Store(true)
 	case "idle":
 		a.idle(ctx, s.dur)
 	case "spawn":
@@ -512,6 +549,11 @@ func (a *agent) checkInbox(ctx context.Context) bool {
 	for _, m := range unread {
 		if v, ok := claudecode.ParseProtocol(m.Text); ok {
 			if req, ok := v.(claudecode.ShutdownRequest); ok {
+				if a.ignoreShutdown.Load() {
+					a.unpark()
+					a.println("Shutdown request ignored: " + req.Reason)
+					continue
+				}
 				a.shutDown(ctx, req)
 				return true
 			}

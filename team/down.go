@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -24,9 +27,13 @@ type DownOptions struct {
 
 // DownResult says how the members ended.
 type DownResult struct {
-	Terminated []string // ended after SIGTERM
+	Terminated []string // ended after SIGTERM (or before it)
 	Killed     []string // needed SIGKILL
 	Strays     []int    // processes of the team found outside its panes' process groups
+	// ShutDown are the teammates that approved Claude Code's shutdown_request
+	// (shutdown_approved in the lead's inbox) and ended by themselves before
+	// any signal; they are in Terminated too.
+	ShutDown []string
 	// Warnings are what down went without (the team's lock, recording the
 	// stop: a read-only or full state folder); the team was stopped all the same.
 	Warnings []string
@@ -115,7 +122,7 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		groups[p.PID] = name
 	}
 	if !o.Now {
-		askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
+		res.ShutDown = askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
 	}
 	// The lead goes last: while it runs, its teammates can still reach it (its
 	// mailbox, its team config), and a lead ended first would clean its team
@@ -197,14 +204,15 @@ func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
 // askTeammatesToShutDown sends each running Claude Code teammate Claude Code's
 // own shutdown_request and waits up to wait for them to end by themselves (a
 // teammate hands the request to its model, which may refuse: so there is a
-// deadline, and what is left gets SIGTERM as usual). It returns the process
-// groups that ended politely.
-func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) map[int]bool {
+// deadline, and what is left gets SIGTERM as usual). It returns, sorted, the
+// teammates that approved the request and ended.
+func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) []string {
 	byPane := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byPane[p.ID] = p
 	}
 	asked := map[int]string{}
+	requests := map[string]string{} // request id → the teammate asked
 	for _, m := range st.Members {
 		p, ok := byPane[m.Pane]
 		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
@@ -219,11 +227,13 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 		} else if _, err := os.Lstat(cfg); err != nil {
 			continue // no team to write into (and a folder made now would outlive it)
 		}
+		id := claudecode.NewSessionID()
 		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(claudecode.NewSessionID(), "the team is going down (teamctl down)", time.Now()))
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(id, "the team is going down (teamctl down)", time.Now()))
 		cancel()
 		if err == nil {
 			asked[p.PID] = m.Name
+			requests[id] = m.Name
 		}
 	}
 	if len(asked) == 0 {
@@ -238,9 +248,40 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 		targets = append(targets, proc.Group(pgid))
 	}
 	gone := proc.Wait(ctx, targets, wait)
-	out := map[int]bool{}
-	for t := range gone {
-		out[t.PID] = true
+	approved := shutdownApprovals(st, requests)
+	// In the order of their names, so that what down says is the same each time.
+	pgids := slices.SortedFunc(maps.Keys(asked), func(a, b int) int { return strings.Compare(asked[a], asked[b]) })
+	var out []string
+	for _, pgid := range pgids {
+		name := asked[pgid]
+		switch {
+		case gone[proc.Group(pgid)] && approved[name]:
+			out = append(out, name)
+		case !gone[proc.Group(pgid)] && progress != nil:
+			fmt.Fprintf(progress, "%s did not end within %s of the shutdown request: SIGTERM\n", name, wait)
+		}
 	}
 	return out
+}
+
+// shutdownApprovals says which teammates answered the shutdown request down
+// sent them (requests: id → teammate) with shutdown_approved in the lead's
+// inbox, where Claude Code writes it before it ends a teammate.
+func shutdownApprovals(st *state.Team, requests map[string]string) map[string]bool {
+	approved := map[string]bool{}
+	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, claudecode.LeadMailboxName)
+	if err != nil {
+		return approved
+	}
+	msgs, err := claudecode.ReadMailbox(inbox)
+	if err != nil {
+		return approved
+	}
+	for _, m := range msgs {
+		v, _ := claudecode.ParseProtocol(m.Text)
+		if ok, isApproval := v.(claudecode.ShutdownApproved); isApproval && ok.From != "" && requests[ok.RequestID] == ok.From {
+			approved[ok.From] = true
+		}
+	}
+	return approved
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -312,12 +313,94 @@ func TestDemoComesUpWithoutClaude(t *testing.T) {
 		t.Fatalf("demo members: %+v", s.Members)
 	}
 	for _, m := range s.Members {
-		if !live(m.State) {
+		// On a slow machine the reviewer may have asked already.
+		if !live(m.State) && m.State != "waiting-approval" {
 			t.Errorf("%s: %s", m.Name, m.State)
 		}
 	}
 	waitScreen(t, e, "teamctl-demo", s.Members[1].Pane, "Overwrite? (y/n)")
-	waitScreen(t, e, "teamctl-demo", s.Members[2].Pane, "Do you want to proceed?")
+	waitScreen(t, e, "teamctl-demo", s.Members[2].Pane, "Permission request sent to team")
+}
+
+// demoMember is a member of the demo in `status --json`, with its permission
+// request.
+type demoMember struct {
+	Name    string `json:"name"`
+	PID     int    `json:"pid"`
+	State   string `json:"state"`
+	Request *struct {
+		ID    string `json:"id"`
+		Tool  string `json:"tool"`
+		Input string `json:"input"`
+	} `json:"request"`
+}
+
+func demoMembers(t *testing.T, e *testenv.Env) map[string]demoMember {
+	t.Helper()
+	var s struct{ Members []demoMember }
+	if err := json.Unmarshal([]byte(e.MustRun("status", "--json", "--team", "demo").Stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]demoMember{}
+	for _, m := range s.Members {
+		out[m.Name] = m
+	}
+	return out
+}
+
+// TestDemoPermissionIsApprovedAndDownAsksEveryone: the demo's reviewer asks
+// its lead, through Claude Code's mailboxes, to run a Bash command: it is
+// waiting-approval in status with the tool and the command, and once
+// `teamctl approve` answers, the command has run (demo.txt in the demo's own
+// folder) and the reviewer is back at work. `teamctl down` of the demo then
+// ends every teammate by Claude Code's shutdown_request — the one at its
+// y/n question, the reviewer on its idle screen, the busy builder — which
+// each approves, as its output says; nobody is left for SIGTERM's grace.
+func TestDemoPermissionIsApprovedAndDownAsksEveryone(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "PATH=/usr/bin:/bin")
+	if r := e.MustRun("demo"); !strings.Contains(r.Stdout, "a/d approves or denies a permission request") {
+		t.Errorf("demo does not say how to approve in top:\n%s", r.Stdout)
+	}
+	command := "echo approved: wrote demo.txt | tee demo.txt"
+	var reviewer demoMember
+	testenv.Eventually(t, time.Minute, "the reviewer waiting for approval of its Bash command", func() (bool, string) {
+		reviewer = demoMembers(t, e)["reviewer"]
+		r := reviewer.Request
+		return reviewer.State == "waiting-approval" && r != nil && r.Tool == "Bash" &&
+			r.Input == `{"command":"`+command+`"}`, fmt.Sprintf("%+v %+v", reviewer, r)
+	})
+	file := filepath.Join(e.StateHome, "teamctl", "demo", "demo.txt")
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("demo.txt before the approval: %v", err)
+	}
+	if r := e.MustRun("approve", "reviewer", "--team", "demo"); !strings.Contains(r.Stdout, reviewer.Request.ID) {
+		t.Errorf("approve: %s", r.Stdout)
+	}
+	testenv.Eventually(t, time.Minute, "the approved command's demo.txt", func() (bool, string) {
+		b, err := os.ReadFile(file)
+		return string(b) == "approved: wrote demo.txt\n", fmt.Sprintf("%q %v", b, err)
+	})
+	testenv.Eventually(t, time.Minute, "the reviewer back at work", func() (bool, string) {
+		m := demoMembers(t, e)["reviewer"]
+		return (m.State == "running" || m.State == "idle") && m.Request == nil, fmt.Sprintf("%+v", m)
+	})
+	var members map[string]demoMember
+	testenv.Eventually(t, time.Minute, "the researcher stalled at its question", func() (bool, string) {
+		members = demoMembers(t, e)
+		return members["researcher"].State == "stalled", fmt.Sprintf("%+v", members["researcher"])
+	})
+	r := e.MustRun("down", "--team", "demo")
+	if !strings.Contains(r.Stdout, "team demo is down: 4 stopped (builder, researcher, reviewer approved the shutdown request)\n") ||
+		strings.Contains(r.Stdout, "killed") || strings.Contains(r.Stderr, "did not end") {
+		t.Errorf("down:\n%s%s", r.Stdout, r.Stderr)
+	}
+	for name, m := range members {
+		if proc.GroupAlive(m.PID) {
+			t.Errorf("%s (pid %d) still has processes after down", name, m.PID)
+		}
+	}
 }
 
 func TestDoctor(t *testing.T) {

@@ -33,11 +33,13 @@ func newDemoCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			if err := upLayout(cmd, io, g, l, &upOptions{configWait: 5 * time.Second}, ""); err != nil {
 				return err
 			}
+			// What the demo's teammates wait for, and the keys of top that answer it.
+			keys := "(y/n answers a question on screen, a/d approves or denies a permission request)"
 			if noAttach || !io.InteractiveTTY() {
-				fmt.Fprintf(io.Out, "\nNot attaching (no terminal). Watch and answer the whole team with: teamctl top --team %s\nStep in with: teamctl attach lead --team %s\nStop it with: teamctl down --team %s\n", l.Team, l.Team, l.Team)
+				fmt.Fprintf(io.Out, "\nNot attaching (no terminal). Watch and answer the whole team with: teamctl top --team %s %s\nStep in with: teamctl attach lead --team %s\nStop it with: teamctl down --team %s\n", l.Team, keys, l.Team, l.Team)
 				return nil
 			}
-			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Then watch and answer the whole team with: teamctl top --team %s\nStop the demo with: teamctl down --team %s\n", l.Team, l.Team)
+			fmt.Fprintf(io.Out, "\nAttaching to the lead; detach with the tmux prefix then d. Then watch and answer the whole team with: teamctl top --team %s %s\nStop the demo with: teamctl down --team %s\n", l.Team, keys, l.Team)
 			t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
 			if err != nil {
 				return err

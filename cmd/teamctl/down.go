@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,6 +49,9 @@ Code's files are left alone.`,
 				msg := fmt.Sprintf("team %s is down: %d stopped", name, len(res.Terminated))
 				if err != nil {
 					msg = fmt.Sprintf("team %s: %d stopped", name, len(res.Terminated))
+				}
+				if len(res.ShutDown) > 0 {
+					msg += fmt.Sprintf(" (%s approved the shutdown request)", textsafe.Visible(strings.Join(res.ShutDown, ", ")))
 				}
 				if len(res.Killed) > 0 {
 					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)

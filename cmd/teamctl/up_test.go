@@ -376,7 +376,7 @@ members:
 	bound := 8*time.Second + 10*time.Since(start)
 	start = time.Now()
 	r := e.MustRun("down", "--team", "gone", "--timeout", "1s")
-	if !strings.Contains(r.Stdout, "1 killed") {
+	if !strings.Contains(r.Stdout, "(polite approved the shutdown request), 1 killed") {
 		t.Errorf("down output: %s %s", r.Stdout, r.Stderr)
 	}
 	// The Claude Code teammate was asked first, in Claude Code's own protocol,
@@ -434,14 +434,14 @@ func TestDownNowSkipsTheShutdownRequest(t *testing.T) {
 members:
   - name: polite
   - name: busy
-    env: {TEAMCTL_STANDIN_SCRIPT: busy}
+    env: {TEAMCTL_STANDIN_SCRIPT: "ignore-shutdown,busy"}
 `)
 	e.MustRun("up", layout)
 	s := getStatus(t, e, "hasty")
 	waitScreen(t, e, "teamctl-hasty", s.Members[1].Pane, "@polite")
 	waitScreen(t, e, "teamctl-hasty", s.Members[2].Pane, "busy: output line")
 	r := e.MustRun("down", "--team", "hasty", "--now", "--timeout", "20s")
-	// Asked politely, busy (which never reads its inbox) would have held down
+	// Asked politely, busy (which answers no shutdown request) would have held down
 	// for min(timeout/2, 5s): down says when it waits so.
 	if strings.Contains(r.Stdout+r.Stderr, "shut down") {
 		t.Errorf("down --now asked teammates to shut down:\n%s%s", r.Stdout, r.Stderr)
