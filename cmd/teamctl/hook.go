@@ -34,7 +34,10 @@ func newHookCmd(ios *iostreams.IO) *cobra.Command {
 			var data []byte
 			select {
 			case data = <-in:
-			case <-time.After(2 * time.Second):
+			case <-time.After(30 * time.Second):
+				// Claude Code closes the hook's stdin once it wrote the JSON, so
+				// this guards only against a caller that never does; a short
+				// guard dropped hooks on a loaded machine.
 				return nil
 			}
 			var h struct {

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,6 +98,15 @@ func TestStatusTableFitsTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	layout := standInLayout(e, "team.yaml", "team: fit\nroot: "+dir+"\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n")
+	// Trusted, so that up has no note on the trust dialog: this test is
+	// about the table (a note is prose, and wraps as prose does).
+	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})
+	if err := os.MkdirAll(e.ClaudeDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), trust, 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	up := runInPTY(t, e, 80, "teamctl attach lead", "up", layout)
 	checkStatusTable(t, "up", up, 80)
