@@ -61,6 +61,15 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	if w == nil || w.live.State != state.StateExited {
 		return
 	}
+	// The new pane replaces the dead one, and what it showed goes with it:
+	// its last words first.
+	switch w.words {
+	case wordsKeeping:
+		w.restartWaits = true // wordsCaptured restarts it once they are back
+		return
+	case wordsMissed:
+		s.keepWordsNow(ctx, w)
+	}
 	m, ok := s.st.Member(w.member)
 	if !ok || s.putOffForTeamLock(w, m) {
 		return
@@ -239,6 +248,7 @@ func (s *daemon) moveWatch(w *paneWatch, id string) {
 // quiet period, whether or not it writes anything.
 func (s *daemon) freshRun(w *paneWatch) {
 	w.screen, w.rechecked, w.statusTries = "", false, 0
+	w.words, w.restartWaits = wordsNone, false // a capture on its way still keeps the words of the run before
 	w.lastOutput = s.clock.Now()
 	s.arm(w, s.quiet)
 }
