@@ -99,8 +99,8 @@ type fakePane struct {
 	tmux.Pane
 	screen  string
 	history []string // the lines scrolled off the screen, oldest first
-	status string // pane_dead_status when dead ("" unknown)
-	signal string
+	status  string   // pane_dead_status when dead ("" unknown)
+	signal  string
 	// version counts the pane's screens (1 when it opens; each output one
 	// more); seen is the version a capture last took.
 	version, seen int

@@ -125,8 +125,8 @@ type daemon struct {
 
 	panes      map[string]*paneWatch
 	fire       chan *paneWatch // quiet or settle timer of a pane
-	restart    chan string    // restart timer of a pane
-	deadValues chan [2]string // pane, value: answers of askDead
+	restart    chan string     // restart timer of a pane
+	deadValues chan [2]string  // pane, value: answers of askDead
 	captureQ   chan captureReq
 	captured   chan capture
 	syncSoon   timer
