@@ -61,15 +61,6 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	if w == nil || w.live.State != state.StateExited {
 		return
 	}
-	// The new pane replaces the dead one, and what it showed goes with it:
-	// its last words first.
-	switch w.words {
-	case wordsKeeping:
-		w.restartWaits = true // wordsCaptured restarts it once they are back
-		return
-	case wordsMissed:
-		s.keepWordsNow(ctx, w)
-	}
 	m, ok := s.st.Member(w.member)
 	if !ok || s.putOffForTeamLock(w, m) {
 		return
@@ -96,6 +87,15 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 		if m, ok = st.Member(w.member); !ok || m.Pane != w.id {
 			return // relaunched (or dropped) meanwhile: its new pane is watched as it comes
 		}
+	}
+	// The new pane replaces the dead one, and what it showed goes with it:
+	// its last words first.
+	switch w.words {
+	case wordsKeeping:
+		w.restartWaits = true // wordsCaptured restarts it once they are back
+		return
+	case wordsMissed:
+		s.keepWordsNow(ctx, w)
 	}
 	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
 	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
