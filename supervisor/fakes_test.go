@@ -408,11 +408,13 @@ func (w *world) settle() {
 		select {
 		case pw := <-s.fire:
 			s.timerFired(pw)
-		case r := <-s.captureQ:
-			if r.words != nil && w.holdWords {
+		case r := <-s.wordsQ:
+			if w.holdWords {
 				w.heldWords = append(w.heldWords, r)
 				continue
 			}
+			s.judge(w.ctx, s.captureOne(w.ctx, r))
+		case r := <-s.captureQ:
 			if c := s.captureOne(w.ctx, r); w.hold {
 				w.held = append(w.held, c)
 			} else {

@@ -13,8 +13,9 @@ import (
 // (history and screen) are kept in the team's folder (state.WriteLastWords),
 // for `status`, `top` and `logs` to say why it ended. They must be read
 // before a restart replaces the dead pane, which takes them with it: the
-// capture is asked for at the exit (through the capture worker, off the
-// loop), and a restart due before it is back waits for it (doRestart).
+// capture is asked for at the exit (through a capture worker of their own,
+// off the loop), and a restart due before it is back waits for it
+// (doRestart).
 
 // keepWords has the last words of w's run that just ended captured.
 func (s *daemon) keepWords(w *paneWatch, code *int, sig int) {
@@ -24,7 +25,7 @@ func (s *daemon) keepWords(w *paneWatch, code *int, sig int) {
 	}
 	w.wordsOf = &ended{seq: seq, pane: w.id, pid: w.pid, code: code, sig: sig}
 	w.words = wordsKeeping
-	s.captureQ <- captureReq{w: w, pane: w.id, words: w.wordsOf}
+	s.wordsQ <- captureReq{w: w, pane: w.id, words: w.wordsOf}
 }
 
 // wordsCaptured keeps the last words a capture brought back, unless a later

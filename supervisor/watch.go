@@ -128,6 +128,7 @@ type daemon struct {
 	restart    chan string     // restart timer of a pane
 	deadValues chan [2]string  // pane, value: answers of askDead
 	captureQ   chan captureReq
+	wordsQ     chan captureReq // last words' captures (lastwords.go)
 	captured   chan capture
 	syncSoon   timer
 	syncFire   chan struct{}
@@ -183,7 +184,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		}
 	}
 	defer func() { s.control().Close() }()
-	go s.captureWorker(ctx)
+	go s.captureWorker(ctx, s.captureQ)
+	go s.captureWorker(ctx, s.wordsQ)
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
@@ -203,7 +205,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 	s := &daemon{
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
+		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 256), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
 	s.configure()
@@ -504,13 +506,15 @@ func (s *daemon) requestCapture(w *paneWatch) {
 }
 
 // captureWorker runs capture-pane for the loop, so the loop never waits on tmux
-// while notifications pile up.
-func (s *daemon) captureWorker(ctx context.Context) {
+// while notifications pile up: the requests of q (captureQ, the screens; or
+// wordsQ, the last words, which a restart waits for and which never queue
+// behind screens).
+func (s *daemon) captureWorker(ctx context.Context, q <-chan captureReq) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case r := <-s.captureQ:
+		case r := <-q:
 			select {
 			case s.captured <- s.captureOne(ctx, r):
 			case <-ctx.Done():
