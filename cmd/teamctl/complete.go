@@ -13,7 +13,7 @@ func completeTeams(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 }
 
 // completeMembers offers the members of the team the command acts on, as its
-// first argument (attach, approve, deny, send, inbox, answer).
+// first argument (attach, approve, deny, send, inbox, answer, restart, logs).
 func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {

@@ -60,6 +60,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"clean", "a", "b"}, "teamctl clean", "accepts at most 1 arg"},
 		{[]string{"clean", "a", "--team", "b"}, "teamctl clean", "two teams"},
 		{[]string{"restart"}, "teamctl restart", "accepts 1 arg"},
+		{[]string{"logs"}, "teamctl logs", "accepts 1 arg"},
+		{[]string{"logs", "lead", "-n", "-1"}, "teamctl logs", "-n -1"},
 		{[]string{"version", "extra"}, "teamctl version", `unknown command "extra"`},
 		{[]string{"completion", "bash", "extra"}, "teamctl completion bash", `unknown command "extra"`},
 		{[]string{"down", "--timeout", "soon"}, "teamctl down", `invalid argument "soon"`},

@@ -112,12 +112,31 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 		case m.Origin == "lead":
 			detail = "spawned by the lead"
 		}
+		if last := lastLine(m); last != "" {
+			detail = strings.TrimSpace(detail + " " + last)
+		}
 		if m.Restarts > 0 {
 			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", v(m.Name), v(m.Role), v(m.Pane), m.PID, colorState(io, m.State, v(word)), uptime, v(m.Cwd), v(detail))
 	}
 	tw.Flush()
+}
+
+// lastLineWidth bounds an ended member's last line in DETAIL.
+const lastLineWidth = 60
+
+// lastLine is what an ended member's pane showed last, quoted and cut short
+// (status --json has its last lines whole).
+func lastLine(m team.MemberStatus) string {
+	if !m.State.Ended() || len(m.LastLines) == 0 {
+		return ""
+	}
+	line := strings.TrimSpace(m.LastLines[len(m.LastLines)-1])
+	if r := []rune(line); len(r) > lastLineWidth {
+		line = string(r[:lastLineWidth-1]) + "…"
+	}
+	return fmt.Sprintf("last: %q", line)
 }
 
 func colorState(io *iostreams.IO, s state.MemberState, text string) string {

@@ -1,0 +1,133 @@
+package main_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// statusRow is member's row of `teamctl status`.
+func statusRow(t *testing.T, e *testenv.Env, team, member string) string {
+	t.Helper()
+	for _, l := range strings.Split(e.MustRun("status", "--team", team).Stdout, "\n") {
+		if strings.HasPrefix(l, member+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestWhyItEndedIsShown: a process member that says its last words and
+// exits (restart: never) is exited, and status says what it said last in
+// DETAIL, status --json has its last lines (its own, not tmux's "Pane is
+// dead"), and `logs -n 5` prints them.
+func TestWhyItEndedIsShown(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	// It lives a moment: tmux may never learn the status of a program that
+	// dies the instant it starts.
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: words
+members:
+  - name: m
+    command: [sh, -c, "echo first words; echo LAST-WORDS-XYZ; sleep 0.2; exit 3"]
+    restart: never
+`))
+	m := waitMember(t, e, "words", "m", time.Minute, func(m memberStatus) bool { return m.State == "exited" })
+	if !slices.Equal(m.LastLines, []string{"first words", "LAST-WORDS-XYZ"}) {
+		t.Errorf("status --json last_lines %q, want the member's two lines", m.LastLines)
+	}
+	if row := statusRow(t, e, "words", "m"); !regexp.MustCompile(`exited \(3\) .*last: "LAST-WORDS-XYZ"`).MatchString(row) {
+		t.Errorf("status row of m: %q, want its last line in DETAIL", row)
+	}
+	out := e.MustRun("logs", "m", "-n", "5", "--team", "words").Stdout
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) > 5 || !strings.Contains(out, "first words\nLAST-WORDS-XYZ\n") {
+		t.Errorf("logs m -n 5:\n%s", out)
+	}
+	testenv.Eventually(t, time.Minute, "the supervisor to keep m's last words", func() (bool, string) {
+		b, err := os.ReadFile(filepath.Join(e.StateHome, "teamctl", "words", "logs", "m.last.json"))
+		return err == nil && strings.Contains(string(b), "LAST-WORDS-XYZ"), string(b)
+	})
+}
+
+// TestLastWordsOutliveARestart: a member that ends and is restarted by the
+// supervisor in a new pane has its dead run's last words in `logs` all the
+// same, first, under "--- previous run (exit 3, …) ---", then its new run's
+// lines; a running member has no last_lines in status.
+func TestLastWordsOutliveARestart(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
+	ok := filepath.Join(e.Work, "ran-once")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
+members:
+  - name: m
+    command: [sh, -c, "if [ -f %[1]s ]; then echo second run; exec sleep 1000; fi; echo first words; echo LAST-WORDS-XYZ; touch %[1]s; sleep 0.2; exit 3"]
+`, ok)))
+	first := waitMember(t, e, "again", "m", time.Minute, func(m memberStatus) bool { return m.Pane != "" })
+	m := waitMember(t, e, "again", "m", time.Minute, func(m memberStatus) bool {
+		return m.State == "running" && m.Restarts == 1 && m.Pane != first.Pane
+	})
+	if len(m.LastLines) != 0 {
+		t.Errorf("a running member has last_lines %q", m.LastLines)
+	}
+	var out string
+	testenv.Eventually(t, time.Minute, "the new run's line in logs", func() (bool, string) {
+		out = e.MustRun("logs", "m", "--team", "again").Stdout
+		return strings.Contains(out, "second run"), out
+	})
+	want := regexp.MustCompile(`(?s)^--- previous run \(exit 3, ended [^)]+\) ---\nfirst words\nLAST-WORDS-XYZ\n--- this run \(started [^)]+\) ---\n.*second run\n$`)
+	if !want.MatchString(out) {
+		t.Errorf("logs m after its restart:\n%s", out)
+	}
+}
+
+// TestLogsFollowPrintsNewLines: `logs -f` of a running member prints its
+// last lines, then a line it prints later (once, after them), until Ctrl-C.
+func TestLogsFollowPrintsNewLines(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	fifo := filepath.Join(e.Work, "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: tail
+members:
+  - name: m
+    command: [sh, -c, "echo started; read x < %s; echo NEW-LINE-AFTER; exec sleep 1000"]
+`, fifo)))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "logs", "m", "-f", "--team", "tail")
+	cmd.Env = e.Environ()
+	var out, errOut safeBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	testenv.Eventually(t, time.Minute, "the member's first line", func() (bool, string) {
+		return out.String() == "started\n", out.String() + errOut.String()
+	})
+	// The member reads the fifo once logs -f runs: its next line is new.
+	if err := os.WriteFile(fifo, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, time.Minute, "the line printed after logs -f started", func() (bool, string) {
+		return out.String() == "started\nNEW-LINE-AFTER\n", out.String() + errOut.String()
+	})
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("logs -f after Ctrl-C: %v\n%s", err, errOut.String())
+	}
+}
