@@ -131,3 +131,34 @@ members:
 		t.Errorf("logs -f after Ctrl-C: %v\n%s", err, errOut.String())
 	}
 }
+
+// TestARelaunchByAPersonKeepsTheLastWords: `teamctl restart` of a running
+// member ends it and replaces its pane; what the old pane showed is its
+// previous run in `logs`.
+func TestARelaunchByAPersonKeepsTheLastWords(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: byhand
+members:
+  - name: m
+    command: [sh, -c, "echo run at $$; exec sleep 1000"]
+`))
+	before := waitMember(t, e, "byhand", "m", time.Minute, func(m memberStatus) bool { return m.State == "running" })
+	line := fmt.Sprintf("run at %d", before.PID)
+	testenv.Eventually(t, time.Minute, "m's line", func() (bool, string) {
+		out := e.MustRun("logs", "m", "--team", "byhand").Stdout
+		return out == line+"\n", out
+	})
+	e.MustRun("restart", "m", "--team", "byhand")
+	after := waitMember(t, e, "byhand", "m", time.Minute, func(m memberStatus) bool { return m.State == "running" && m.PID != before.PID })
+	var out string
+	testenv.Eventually(t, time.Minute, "the new run's line in logs", func() (bool, string) {
+		out = e.MustRun("logs", "m", "--team", "byhand").Stdout
+		return strings.Contains(out, fmt.Sprintf("run at %d", after.PID)), out
+	})
+	// How it ended is the supervisor's to say, if it saw the pane die in time.
+	want := regexp.MustCompile(`(?s)^--- previous run \((signal 15, )?ended [^)]+\) ---\n` + line + `\n--- this run \(started [^)]+\) ---\nrun at [0-9]+\n$`)
+	if !want.MatchString(out) {
+		t.Errorf("logs m after teamctl restart:\n%s", out)
+	}
+}
