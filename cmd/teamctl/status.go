@@ -113,7 +113,7 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 			detail = "spawned by the lead"
 		}
 		if last := lastLine(m); last != "" {
-			detail = strings.TrimSpace(detail + " " + last)
+			detail = strings.TrimPrefix(detail+"; "+last, "; ")
 		}
 		if m.Restarts > 0 {
 			detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
