@@ -205,7 +205,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 	s := &daemon{
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 256), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
+		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
 	s.configure()
