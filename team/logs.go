@@ -72,6 +72,7 @@ func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print fun
 	if err != nil {
 		return fmt.Errorf("read %s's pane: %w", member, err)
 	}
+	lines = tmux.WithoutDeadNotice(lines) // tmux's, not the member's: status says how it ended
 	printAll(lines[max(0, len(lines)-o.Lines):])
 	return nil
 }

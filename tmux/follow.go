@@ -10,9 +10,10 @@ import (
 // prints: its output wakes the follow, which reads it back at most this often.
 var followGap = 100 * time.Millisecond
 
-// FollowPane prints pane's last n lines (history and screen, TrimCapture'd),
-// then the lines it prints from then on, until ctx ends, the pane's program
-// ends (after its last lines) or the pane goes. It is woken by the pane's
+// FollowPane prints pane's last n lines (history and screen, TrimCapture'd,
+// WithoutDeadNotice: tmux's notice comes late, if at all, when a program
+// ends), then the lines it prints from then on, until ctx ends, the pane's
+// program ends (after its last lines) or the pane goes. It is woken by the pane's
 // output, through a control client attached to target (the pane's session),
 // never by a timer: each wake reads the pane back (HistoryArgs, through the
 // client: no process) and prints what NewLines finds in it. The client
@@ -37,7 +38,7 @@ func (s *Server) FollowPane(ctx context.Context, target, pane string, n int, pri
 	if err != nil {
 		return fmt.Errorf("follow %s: %w", pane, err)
 	}
-	f.prev = TrimCapture(first)
+	f.prev = WithoutDeadNotice(TrimCapture(first))
 	if lines := f.prev; len(lines) > 0 {
 		print(lines[max(0, len(lines)-n):])
 	}
@@ -96,7 +97,7 @@ func (f *follow) run(ctx context.Context) error {
 				f.check(ctx) // gone, most likely
 				continue
 			}
-			cur := TrimCapture(c.lines)
+			cur := WithoutDeadNotice(TrimCapture(c.lines))
 			if lines := NewLines(f.prev, cur); len(lines) > 0 {
 				f.print(lines)
 			}

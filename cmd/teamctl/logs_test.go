@@ -27,6 +27,30 @@ func statusRow(t *testing.T, e *testenv.Env, team, member string) string {
 	return ""
 }
 
+// endFifo makes the fifo a member reads before it exits, so that it ends
+// only once its last words are on its screen: a program that exits the
+// instant it has printed may leave them unread in its terminal.
+func endFifo(t *testing.T, e *testenv.Env) string {
+	t.Helper()
+	p := filepath.Join(e.Work, "end")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// endOnceSaid lets member end (through fifo) once LAST-WORDS-XYZ is on its
+// pane's screen, and returns its status from before.
+func endOnceSaid(t *testing.T, e *testenv.Env, team, name, fifo string) memberStatus {
+	t.Helper()
+	m := waitMember(t, e, team, name, time.Minute, func(m memberStatus) bool { return live(m.State) })
+	waitScreen(t, e, "teamctl-"+team, m.Pane, "LAST-WORDS-XYZ")
+	if err := os.WriteFile(fifo, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestWhyItEndedIsShown: a process member that says its last words and
 // exits (restart: never) is exited, and status says what it said last in
 // DETAIL, status --json has its last lines (its own, not tmux's "Pane is
@@ -34,14 +58,14 @@ func statusRow(t *testing.T, e *testenv.Env, team, member string) string {
 func TestWhyItEndedIsShown(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	// It lives a moment: tmux may never learn the status of a program that
-	// dies the instant it starts.
-	e.MustRun("up", standInLayout(e, "team.yaml", `team: words
+	end := endFifo(t, e)
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: words
 members:
   - name: m
-    command: [sh, -c, "echo first words; echo LAST-WORDS-XYZ; sleep 0.2; exit 3"]
+    command: [sh, -c, "echo first words; echo LAST-WORDS-XYZ; read x < %s; exit 3"]
     restart: never
-`))
+`, end)))
+	endOnceSaid(t, e, "words", "m", end)
 	m := waitMember(t, e, "words", "m", time.Minute, func(m memberStatus) bool { return m.State == "exited" })
 	if !slices.Equal(m.LastLines, []string{"first words", "LAST-WORDS-XYZ"}) {
 		t.Errorf("status --json last_lines %q, want the member's two lines", m.LastLines)
@@ -69,12 +93,13 @@ func TestLastWordsOutliveARestart(t *testing.T) {
 	e := testenv.New(t)
 	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
 	ok := filepath.Join(e.Work, "ran-once")
+	end := endFifo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
 members:
   - name: m
-    command: [sh, -c, "if [ -f %[1]s ]; then echo second run; exec sleep 1000; fi; echo first words; echo LAST-WORDS-XYZ; touch %[1]s; sleep 0.2; exit 3"]
-`, ok)))
-	first := waitMember(t, e, "again", "m", time.Minute, func(m memberStatus) bool { return m.Pane != "" })
+    command: [sh, -c, "if [ -f %[1]s ]; then echo second run; exec sleep 1000; fi; echo first words; echo LAST-WORDS-XYZ; touch %[1]s; read x < %[2]s; exit 3"]
+`, ok, end)))
+	first := endOnceSaid(t, e, "again", "m", end)
 	m := waitMember(t, e, "again", "m", time.Minute, func(m memberStatus) bool {
 		return m.State == "running" && m.Restarts == 1 && m.Pane != first.Pane
 	})
