@@ -54,7 +54,8 @@ func endOnceSaid(t *testing.T, e *testenv.Env, team, name, fifo string) memberSt
 // TestWhyItEndedIsShown: a process member that says its last words and
 // exits (restart: never) is exited, and status says what it said last in
 // DETAIL, status --json has its last lines (its own, not tmux's "Pane is
-// dead"), and `logs -n 5` prints them.
+// dead"), and `logs -n 5` prints them; once the team is down, logs prints
+// the words the supervisor kept, and status still has them.
 func TestWhyItEndedIsShown(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -82,6 +83,15 @@ members:
 		b, err := os.ReadFile(filepath.Join(e.StateHome, "teamctl", "words", "logs", "m.last.json"))
 		return err == nil && strings.Contains(string(b), "LAST-WORDS-XYZ"), string(b)
 	})
+	// The team down, its panes gone: the kept words are what there is.
+	e.MustRun("down", "--team", "words")
+	out = e.MustRun("logs", "m", "--team", "words").Stdout
+	if !regexp.MustCompile(`^--- last run \(exit 3, ended [^)]+\) ---\nfirst words\nLAST-WORDS-XYZ\n$`).MatchString(out) {
+		t.Errorf("logs m of the team down:\n%s", out)
+	}
+	if m := member(statusOf(t, e, "words"), "m"); !slices.Equal(m.LastLines, []string{"first words", "LAST-WORDS-XYZ"}) {
+		t.Errorf("status --json of the team down: last_lines %q", m.LastLines)
+	}
 }
 
 // TestLastWordsOutliveARestart: a member that ends and is restarted by the
