@@ -71,7 +71,7 @@ func WriteLastWords(team, member string, w LastWords) error {
 	if err := safefile.EnsureDir(dir, "logs folder", 0o700); err != nil {
 		return err
 	}
-	w.Lines = boundLines(TrimBlankEnd(w.Lines), MaxLastWords)
+	w.Lines = boundLines(trimBlankEnd(w.Lines), MaxLastWords)
 	b, err := json.MarshalIndent(w, "", "  ")
 	if err != nil {
 		return fmt.Errorf("last words of %s: %w", member, err)
@@ -143,9 +143,9 @@ func (w *LastWords) How() string {
 	return ""
 }
 
-// TrimBlankEnd drops the blank lines at the end (a pane's screen below its
+// trimBlankEnd drops the blank lines at the end (a pane's screen below its
 // last output).
-func TrimBlankEnd(lines []string) []string {
+func trimBlankEnd(lines []string) []string {
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}

@@ -13,10 +13,11 @@ var followGap = 100 * time.Millisecond
 // FollowPane prints pane's last n lines (history and screen, TrimCapture'd,
 // WithoutDeadNotice: tmux's notice comes late, if at all, when a program
 // ends), then the lines it prints from then on, until ctx ends, the pane's
-// program ends (after its last lines) or the pane goes. It is woken by the pane's
-// output, through a control client attached to target (the pane's session),
-// never by a timer: each wake reads the pane back (HistoryArgs, through the
-// client: no process) and prints what NewLines finds in it. The client
+// program ends (after its last lines) or the pane goes. It is woken by the
+// pane's output, through a control client attached to target (the pane's
+// session), not by polling: each wake reads the pane back (HistoryArgs,
+// through the client: no process; at most every followGap while it prints)
+// and prints what NewLines finds in it. The client
 // pauses every other pane's output for itself as it shows up (refresh-client
 // -A %N:pause; tmux still reads those panes, so no program waits on it).
 func (s *Server) FollowPane(ctx context.Context, target, pane string, n int, print func([]string)) error {
