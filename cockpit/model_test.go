@@ -390,6 +390,27 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 	}
 }
 
+// TestADeadMembersLastLinesAreItsPreview: the detail of a member that ended
+// shows the last lines its pane printed (status's last_lines), not its dead
+// pane's blank screen, made visible.
+func TestADeadMembersLastLinesAreItsPreview(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Members[4].LastLines = []string{"listening on :8080", "Error: listen EADDRINUSE :8080 \x1b[31m", "    at Server.listen"}
+	look(t, m, s)
+	press(t, m, "j", "j") // web, failed
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%4", Lines: []string{"", "", "", "Pane is dead (status 1, Fri May  1 12:00:00 2026)"}})
+	v := view(m)
+	for _, want := range []string{"│ listening on :8080", `│ Error: listen EADDRINUSE :8080 \x1b[31m`, "│     at Server.listen"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the detail of a failed member lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Pane is dead") || strings.ContainsAny(v, "\x1b") {
+		t.Errorf("the detail shows the dead pane's screen, or a raw escape:\n%q", v)
+	}
+}
+
 func TestScreenTextIsMadeVisible(t *testing.T) {
 	m := newModel(t, &fake{}, false)
 	s := teamSnap()

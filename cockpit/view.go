@@ -412,7 +412,7 @@ func (m *Model) detailTitle() string {
 }
 
 // detail is the selected member: what it waits on in full, the bottom of its
-// pane, its last events.
+// pane (of one that ended, its last lines), its last events.
 func (m *Model) detail(h int) []string {
 	r := m.selected()
 	if r == nil {
@@ -453,6 +453,11 @@ func (m *Model) detail(h int) []string {
 	screen := m.screen.Lines
 	if m.screen.Team != r.Team || m.screen.Pane != r.Pane {
 		screen = nil
+	}
+	if r.State.Ended() && len(r.LastLines) > 0 {
+		// A dead pane shows little (a cleared screen, a relaunch's new pane
+		// not up yet, tmux's "Pane is dead"): what it printed last says why.
+		screen = r.LastLines
 	}
 	for len(screen) > 0 && strings.TrimSpace(screen[len(screen)-1]) == "" {
 		screen = screen[:len(screen)-1]

@@ -5,7 +5,8 @@
 // server, panes, sessions, worktrees; written by up, down and the daemon under
 // the team's lock), live.json (what the daemon knows of each member now),
 // events.jsonl (every transition, appended by all, rotated by size), the lead
-// queue (text for the lead), the supervisor's lock and log; the names of
+// queue (text for the lead), the members' last words (logs/: what a pane
+// showed when its program ended), the supervisor's lock and log; the names of
 // member states and event kinds; and the team's socket name. File I/O only:
 // it runs nothing.
 package state

@@ -97,9 +97,10 @@ func (c *fakeClock) next(until time.Time) *fakeTimer {
 // fakePane is one pane of the fake server.
 type fakePane struct {
 	tmux.Pane
-	screen string
-	status string // pane_dead_status when dead ("" unknown)
-	signal string
+	screen  string
+	history []string // the lines scrolled off the screen, oldest first
+	status  string   // pane_dead_status when dead ("" unknown)
+	signal  string
 	// version counts the pane's screens (1 when it opens; each output one
 	// more); seen is the version a capture last took.
 	version, seen int
@@ -117,7 +118,29 @@ type fakeServer struct {
 	// relaunched are the argvs ReplacePane ran; nextPane numbers new panes.
 	relaunched [][]string
 	nextPane   int
+	// historyFails makes the control client's history captures fail (a
+	// client being replaced, a slow tmux); Run's still answer.
+	historyFails bool
 }
+
+// history answers capture-pane -S -N: the last N lines of the pane's
+// history, then its screen, and under a dead pane's output tmux's notice.
+func (p *fakePane) historyOf(args []string) []string {
+	n := 0
+	for i, a := range args {
+		if a == "-S" && i+1 < len(args) {
+			fmt.Sscan(strings.TrimPrefix(args[i+1], "-"), &n)
+		}
+	}
+	lines := p.history[max(0, len(p.history)-n):]
+	lines = append(slices.Clone(lines), strings.Split(p.screen, "\n")...)
+	if p.Dead {
+		lines = append(lines, "", "Pane is dead (status "+p.status+", Tue Dec  1 09:00:00 2026)", "", "")
+	}
+	return lines
+}
+
+func hasArg(args []string, a string) bool { return slices.Contains(args, a) }
 
 func (f *fakeServer) pane(id string) *fakePane {
 	for _, p := range f.panes {
@@ -187,6 +210,13 @@ func (f *fakeServer) Run(_ context.Context, args ...string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.runs = append(f.runs, args)
+	if args[0] == "capture-pane" && hasArg(args, "-S") {
+		p := f.pane(args[len(args)-1])
+		if p == nil {
+			return "", errors.New("can't find pane")
+		}
+		return strings.Join(p.historyOf(args), "\n") + "\n", nil
+	}
 	return "", nil
 }
 
@@ -233,6 +263,12 @@ func (c *fakeControl) Command(_ context.Context, args ...string) ([]string, erro
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
+	case args[0] == "capture-pane" && hasArg(args, "-S"):
+		p := f.pane(args[len(args)-1])
+		if p == nil || f.historyFails {
+			return nil, errors.New("can't find pane")
+		}
+		return p.historyOf(args), nil
 	case args[0] == "capture-pane":
 		p := f.pane(args[len(args)-1])
 		if p == nil {
@@ -270,6 +306,10 @@ type world struct {
 	// until deliver: a slow tmux, or a capture a relaunch overtakes.
 	hold bool
 	held []capture
+	// holdWords keeps last-words captures from being taken (heldWords)
+	// until takeWords: a capture still waiting for the worker.
+	holdWords bool
+	heldWords []captureReq
 }
 
 // member is a member of the world's team: role lead, teammate or process.
@@ -370,6 +410,12 @@ func (w *world) settle() {
 		select {
 		case pw := <-s.fire:
 			s.timerFired(pw)
+		case r := <-s.wordsQ:
+			if w.holdWords {
+				w.heldWords = append(w.heldWords, r)
+				continue
+			}
+			s.judge(w.ctx, s.captureOne(w.ctx, r))
 		case r := <-s.captureQ:
 			if c := s.captureOne(w.ctx, r); w.hold {
 				w.held = append(w.held, c)
@@ -424,6 +470,27 @@ func (w *world) output(pane, screen string) {
 	p.version++
 	w.srv.mu.Unlock()
 	w.srv.ctl.notes <- tmux.Notification{Kind: "output", Pane: pane, Data: []byte("x")}
+	w.settle()
+}
+
+// printed is what a pane shows now: lines scrolled off its screen, and its
+// screen.
+func (w *world) printed(pane string, history []string, screen string) {
+	w.srv.mu.Lock()
+	p := w.srv.pane(pane)
+	p.history, p.screen = history, screen
+	p.version++
+	w.srv.mu.Unlock()
+}
+
+// takeWords lets the held last-words captures be taken now, in order.
+func (w *world) takeWords() {
+	w.holdWords = false
+	held := w.heldWords
+	w.heldWords = nil
+	for _, r := range held {
+		w.s.judge(w.ctx, w.s.captureOne(w.ctx, r))
+	}
 	w.settle()
 }
 

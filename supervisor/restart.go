@@ -88,6 +88,15 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 			return // relaunched (or dropped) meanwhile: its new pane is watched as it comes
 		}
 	}
+	// The new pane replaces the dead one, and what it showed goes with it:
+	// its last words first.
+	switch w.words {
+	case wordsKeeping:
+		w.restartWaits = true // wordsCaptured restarts it once they are back
+		return
+	case wordsMissed:
+		s.keepWordsNow(ctx, w)
+	}
 	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
 	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
 		// A relaunched teammate that does not resume is a new Claude Code
@@ -239,6 +248,7 @@ func (s *daemon) moveWatch(w *paneWatch, id string) {
 // quiet period, whether or not it writes anything.
 func (s *daemon) freshRun(w *paneWatch) {
 	w.screen, w.rechecked, w.statusTries = "", false, 0
+	w.words, w.restartWaits = wordsNone, false // a capture on its way still keeps the words of the run before
 	w.lastOutput = s.clock.Now()
 	s.arm(w, s.quiet)
 }

@@ -115,6 +115,7 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 			if !reported {
 				s.event(state.Event{Kind: state.EventExit, Member: name, Pane: p.ID, ExitCode: p.DeadStatus, Signal: p.DeadSignal, Origin: origin})
 			}
+			s.keepWords(w, p.DeadStatus, p.DeadSignal)
 			s.afterExit(w, p.DeadStatus, p.DeadSignal, now)
 		}
 		if !p.Dead {

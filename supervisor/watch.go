@@ -66,19 +66,45 @@ type paneWatch struct {
 	statusTries        int       // asks for an exit status tmux did not have yet
 	rechecked          bool      // the settle look since the pane became stalled or idle was taken
 	reclaiming         bool      // a lead ended to take its own Claude Code team over (reclaimOwnTeam): restarted whatever its policy
+	words              wordsState
+	wordsOf            *ended // the run whose last words are kept (or being kept)
+	restartWaits       bool   // a restart waits for those words: the pane goes with it
+}
+
+// wordsState is where the last words of a pane's run that ended are.
+type wordsState int
+
+const (
+	wordsNone    wordsState = iota // no run ended since the watch began (or it ran again)
+	wordsKeeping                   // a capture of them is on its way
+	wordsKept                      // in the team's folder (state.WriteLastWords), or given up on
+	wordsMissed                    // the capture failed: doRestart takes them itself
+)
+
+// ended is a run of a pane that ended: its program and how.
+type ended struct {
+	seq  int // counts a watch's ended runs: a capture of an earlier one is stale
+	pane string
+	pid  int
+	code *int
+	sig  int
 }
 
 // captureReq asks the capture worker for the screen of w's pane as it is
-// now (pane: w.id when asked; a relaunch may move w to another pane meanwhile).
+// now (pane: w.id when asked; a relaunch may move w to another pane
+// meanwhile), or, with words, for the last lines of its run that ended.
 type captureReq struct {
-	w    *paneWatch
-	pane string
+	w     *paneWatch
+	pane  string
+	words *ended
 }
 
 type capture struct {
 	w      *paneWatch
 	pane   string
 	screen string
+	lines  []string // with words: the pane's history
+	words  *ended
 	err    error
 }
 
@@ -102,6 +128,7 @@ type daemon struct {
 	restart    chan string     // restart timer of a pane
 	deadValues chan [2]string  // pane, value: answers of askDead
 	captureQ   chan captureReq
+	wordsQ     chan captureReq // last words' captures (lastwords.go)
 	captured   chan capture
 	syncSoon   timer
 	syncFire   chan struct{}
@@ -157,7 +184,8 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		}
 	}
 	defer func() { s.control().Close() }()
-	go s.captureWorker(ctx)
+	go s.captureWorker(ctx, s.captureQ)
+	go s.captureWorker(ctx, s.wordsQ)
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
@@ -177,7 +205,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 	s := &daemon{
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
-		captureQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
+		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{},
 	}
 	s.configure()
@@ -479,13 +507,15 @@ func (s *daemon) requestCapture(w *paneWatch) {
 }
 
 // captureWorker runs capture-pane for the loop, so the loop never waits on tmux
-// while notifications pile up.
-func (s *daemon) captureWorker(ctx context.Context) {
+// while notifications pile up: the requests of q (captureQ, the screens; or
+// wordsQ, the last words, which a restart waits for and which never queue
+// behind screens).
+func (s *daemon) captureWorker(ctx context.Context, q <-chan captureReq) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case r := <-s.captureQ:
+		case r := <-q:
 			select {
 			case s.captured <- s.captureOne(ctx, r):
 			case <-ctx.Done():
@@ -495,16 +525,25 @@ func (s *daemon) captureWorker(ctx context.Context) {
 	}
 }
 
-// captureOne takes the screen of a pane through the control client.
+// captureOne takes the screen of a pane through the control client (or its
+// history, for last words).
 func (s *daemon) captureOne(ctx context.Context, r captureReq) capture {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if r.words != nil {
+		lines, err := s.control().Command(cctx, tmux.HistoryArgs(r.pane, tmux.HistoryLines)...)
+		return capture{w: r.w, pane: r.pane, lines: lines, words: r.words, err: err}
+	}
 	lines, err := s.control().Command(cctx, "capture-pane", "-p", "-J", "-t", r.pane)
 	return capture{w: r.w, pane: r.pane, screen: strings.Join(lines, "\n"), err: err}
 }
 
 // judge applies stallwatch's verdict on a captured screen to the pane's state.
 func (s *daemon) judge(ctx context.Context, c capture) {
+	if c.words != nil {
+		s.wordsCaptured(ctx, c)
+		return
+	}
 	w := c.w
 	if !s.watched(w) {
 		return
@@ -677,6 +716,7 @@ func (s *daemon) deadChanged(ctx context.Context, pane, value string) {
 	w.live = &state.LiveMember{Pane: w.id, State: state.StateExited, Since: now, ExitCode: code}
 	s.live.Members[w.member] = w.live
 	s.event(state.Event{Kind: state.EventExit, Member: w.member, Pane: w.id, ExitCode: code, Signal: sig, Origin: w.origin, Detail: detail})
+	s.keepWords(w, code, sig)
 	s.afterExit(w, code, sig, now)
 	s.saveLive()
 }

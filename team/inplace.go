@@ -22,11 +22,13 @@ const relaunchGrace = 5 * time.Second
 // claimed a team under another name, e2e under load), a port, a file. A
 // Claude Code lead then waits for Claude Code's lock on its team's config
 // (waitTeamLock). p is from the team's own server's list-panes: its pid is the
-// pane's, whose process group is the member's. It returns waitTeamLock's note.
-func clearForRelaunch(ctx context.Context, st *state.Team, m *state.Member, p tmux.Pane, say func(string, ...any)) (note string, err error) {
+// pane's, whose process group is the member's. What the pane showed is kept
+// as the member's last words (keepLastWords). It returns waitTeamLock's note.
+func clearForRelaunch(ctx context.Context, srv *tmux.Server, st *state.Team, m *state.Member, p tmux.Pane, say func(string, ...any)) (note string, err error) {
 	if !p.Dead && p.PID > 0 {
 		proc.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
 	}
+	keepLastWords(ctx, srv, st.Team, m, p)
 	if m.Role != state.RoleLead || m.SessionID == "" {
 		return "", nil
 	}
@@ -61,4 +63,26 @@ func waitTeamLock(ctx context.Context, configDir, leadSession string, say func(s
 		return fmt.Sprintf("%v; the lead may claim a team under another name (teamctl follows it)", err), nil
 	}
 	return "", nil
+}
+
+// keepLastWords keeps what pane p showed as m's last words before a relaunch
+// replaces it (and what it showed goes with it), unless the supervisor kept
+// them of that run already: with no supervisor running, or for a run a
+// person ends now, nobody else would. Best effort: the relaunch goes on.
+func keepLastWords(ctx context.Context, srv *tmux.Server, team string, m *state.Member, p tmux.Pane) {
+	if p.ID == "" {
+		return // no pane to read
+	}
+	if lw, _ := state.ReadLastWords(team, m.Name); lw.Of(p.ID, p.PID) {
+		return
+	}
+	lines, err := srv.CaptureHistory(ctx, p.ID, tmux.HistoryLines)
+	if err != nil {
+		return
+	}
+	lw := state.LastWords{Pane: p.ID, PID: p.PID, At: time.Now().UTC(), Lines: tmux.WithoutDeadNotice(lines)}
+	if p.Dead {
+		lw.ExitCode, lw.Signal = p.DeadStatus, p.DeadSignal
+	}
+	state.WriteLastWords(team, m.Name, lw)
 }

@@ -103,7 +103,7 @@ func (u *upRun) note(format string, a ...any) {
 func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map[string]tmux.Pane) error {
 	for _, x := range launches {
 		m, _ := u.st.Member(x.Member.Name)
-		note, err := clearForRelaunch(ctx, u.st, m, panes[m.Pane], u.progress)
+		note, err := clearForRelaunch(ctx, u.srv, u.st, m, panes[m.Pane], u.progress)
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
 		}

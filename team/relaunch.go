@@ -47,7 +47,7 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	}
 	for _, p := range panes {
 		if p.ID == m.Pane {
-			if _, err := clearForRelaunch(ctx, st, m, p, nil); err != nil {
+			if _, err := clearForRelaunch(ctx, srv, st, m, p, nil); err != nil {
 				return 0, fmt.Errorf("restart %s: %w", member, err)
 			}
 		}

@@ -57,7 +57,13 @@ type MemberStatus struct {
 	Reason    string            `json:"reason,omitempty"`  // when failed
 	Request   *state.Request    `json:"request,omitempty"` // when waiting-approval
 	Result    string            `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
+	// LastLines are, for an exited or failed member, the last lines its pane
+	// showed (LastLinesShown at most): why it ended, as far as it said.
+	LastLines []string `json:"last_lines,omitempty"`
 }
+
+// LastLinesShown is how many of an ended member's last lines Status has.
+const LastLinesShown = 10
 
 // getStatus is the one place a member's state is decided, for every view
 // (status and its watch, up's closing table, teams, completion): the team's
@@ -108,7 +114,30 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 			applyLive(s, live)
 		}
 	}
+	addLastLines(ctx, srv, s, byID)
 	return s, nil
+}
+
+// addLastLines gives each ended member the last lines its pane showed: its
+// last words as the supervisor kept them, or, when it kept none of that run
+// (none runs, or not yet), as its dead pane still shows them.
+func addLastLines(ctx context.Context, srv *tmux.Server, s *Status, byID map[string]tmux.Pane) {
+	for i := range s.Members {
+		m := &s.Members[i]
+		if !m.State.Ended() {
+			continue
+		}
+		if lw, _ := state.ReadLastWords(s.Team, m.Name); lw.Of(m.Pane, m.PID) {
+			m.LastLines = lw.Tail(LastLinesShown)
+			continue
+		}
+		if p, ok := byID[m.Pane]; ok && p.Dead {
+			if lines, err := srv.CaptureHistory(ctx, p.ID, LastLinesShown); err == nil {
+				lines = tmux.WithoutDeadNotice(lines)
+				m.LastLines = lines[max(0, len(lines)-LastLinesShown):]
+			}
+		}
+	}
 }
 
 // applyLive adds what the running supervisor knows: idle, stalled, failed.

@@ -229,6 +229,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		}
 	} else {
 		state.ClearLive(u.l.Team)
+		state.ClearLastWords(u.l.Team) // of a life the team no longer has (pane ids start again)
 		if prev != nil && prev.ClaudeTeam != "" {
 			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
 				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})

@@ -441,6 +441,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"__complete", "attach", ""}, []string{"lead", "alice"}},
 		{[]string{"__complete", "send", ""}, []string{"lead", "alice"}},
+		{[]string{"__complete", "logs", ""}, []string{"lead", "alice"}},
 		{[]string{"__complete", "clean", ""}, []string{"comp"}},
 		{[]string{"__complete", "status", "--team", ""}, []string{"comp"}},
 	} {

@@ -14,7 +14,7 @@ func completeTeams(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 }
 
 // completeMembers offers the members of the team the command acts on, as its
-// first argument (attach, approve, deny, send, inbox, answer, restart). With
+// first argument (attach, approve, deny, send, inbox, answer, restart, logs). With
 // several teams up and none named, the members of all of them: the command
 // takes the one team that has the member chosen (team.FindFor).
 func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

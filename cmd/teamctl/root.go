@@ -60,6 +60,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newRestoreCmd(io),
 		newRestartCmd(io, g),
 		newTopCmd(io, g),
+		newLogsCmd(io, g),
 		newVersionCmd(io),
 		newManCmd(io),
 	)
@@ -68,7 +69,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "attach", "approve", "deny", "send", "inbox", "answer", "restart":
+		case "attach", "approve", "deny", "send", "inbox", "answer", "restart", "logs":
 			c.ValidArgsFunction = completeMembers(g)
 		case "clean":
 			c.ValidArgsFunction = completeTeams
@@ -76,7 +77,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		// --team only where a command acts on one team: elsewhere it is an
 		// unknown flag, not a flag silently ignored.
 		switch c.Name() {
-		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart", "top":
+		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart", "top", "logs":
 			c.Flags().StringVar(&g.team, "team", "", "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)")
 			c.RegisterFlagCompletionFunc("team", completeTeams)
 		case "clean":

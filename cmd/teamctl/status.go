@@ -117,6 +117,22 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 	fmt.Fprint(w, tb.Render(io.Width()))
 }
 
+// lastLineWidth bounds an ended member's last line in DETAIL.
+const lastLineWidth = 60
+
+// lastLine is what an ended member's pane showed last, quoted and cut short
+// (status --json has its last lines whole).
+func lastLine(m team.MemberStatus) string {
+	if !m.State.Ended() || len(m.LastLines) == 0 {
+		return ""
+	}
+	line := strings.TrimSpace(m.LastLines[len(m.LastLines)-1])
+	if r := []rune(line); len(r) > lastLineWidth {
+		line = string(r[:lastLineWidth-1]) + "…"
+	}
+	return fmt.Sprintf("last: %q", line)
+}
+
 // memberDetail is what there is to say of a member beyond its state: what it
 // waits on, why it failed, who spawned it, how often it was restarted.
 func memberDetail(m team.MemberStatus, now time.Time) string {
@@ -130,6 +146,9 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 		detail = m.Reason
 	case m.Origin == "lead":
 		detail = "spawned by the lead"
+	}
+	if last := lastLine(m); last != "" {
+		detail = strings.TrimPrefix(detail+"; "+last, "; ")
 	}
 	switch {
 	case m.Restarts == 1:

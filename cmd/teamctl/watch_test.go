@@ -58,14 +58,15 @@ func countEvents(evs []event, member, kind string) int {
 
 // memberStatus mirrors one member of status --json with the supervisor's fields.
 type memberStatus struct {
-	Name     string `json:"name"`
-	Pane     string `json:"pane"`
-	PID      int    `json:"pid"`
-	State    string `json:"state"`
-	Origin   string `json:"origin"`
-	Restarts int    `json:"restarts"`
-	Reason   string `json:"reason"`
-	Stall    *struct {
+	Name      string   `json:"name"`
+	Pane      string   `json:"pane"`
+	PID       int      `json:"pid"`
+	State     string   `json:"state"`
+	Origin    string   `json:"origin"`
+	Restarts  int      `json:"restarts"`
+	Reason    string   `json:"reason"`
+	LastLines []string `json:"last_lines"`
+	Stall     *struct {
 		Pattern string    `json:"pattern"`
 		Line    string    `json:"line"`
 		Since   time.Time `json:"since"`

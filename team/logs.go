@@ -1,0 +1,128 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// DefaultLogLines is how many lines `teamctl logs` prints of each run.
+const DefaultLogLines = 100
+
+// LogsOptions are `teamctl logs`'s.
+type LogsOptions struct {
+	Lines  int  // the last N lines of each run shown (0: none, for a follow's new lines only)
+	Follow bool // then the lines the pane prints, until ctx ends, its program ends or the pane goes
+}
+
+// Logs prints, a line at a time with print, what member's pane printed: the
+// last lines of its history (tmux keeps history-limit lines, 2000 by
+// default) — of its pane while it is there, dead or not, else the last words
+// kept of it (state.LastWords). A member restarted since its last words were
+// kept (its pane is another) has them first, under a line "--- previous run
+// (exit 3, ended TIME) ---", then "--- this run (started TIME) ---". With
+// Follow, the lines its pane prints from then on (tmux.FollowPane). The
+// lines are the pane's, as plain text: the caller makes them visible.
+func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print func(string)) error {
+	if o.Lines < 0 {
+		return fmt.Errorf("logs: %d lines: want 0 or more", o.Lines)
+	}
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return err
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return noMember(st, member)
+	}
+	words, err := state.ReadLastWords(t.Name, member)
+	if err != nil {
+		return err
+	}
+	srv := t.Server()
+	pane, err := paneOf(ctx, srv, st, m)
+	if err != nil {
+		return err
+	}
+	if words != nil && o.Lines > 0 && (pane == nil || !words.Of(pane.ID, pane.PID)) {
+		printWords(words, pane != nil, o.Lines, print)
+		if pane != nil {
+			print(fmt.Sprintf("--- this run (started %s) ---", m.StartedAt.Local().Format(time.DateTime)))
+		}
+	}
+	if pane == nil {
+		if words == nil {
+			return fmt.Errorf("%s's pane is gone (the team's server is down) and no last lines of it were kept", member)
+		}
+		return nil
+	}
+	printAll := func(lines []string) {
+		for _, l := range lines {
+			print(l)
+		}
+	}
+	if o.Follow && !pane.Dead {
+		return srv.FollowPane(ctx, pane.SessionID, pane.ID, o.Lines, printAll)
+	}
+	lines, err := srv.CaptureHistory(ctx, pane.ID, o.Lines)
+	if err != nil {
+		return fmt.Errorf("read %s's pane: %w", member, err)
+	}
+	lines = tmux.WithoutDeadNotice(lines) // tmux's, not the member's: status says how it ended
+	printAll(lines[max(0, len(lines)-o.Lines):])
+	return nil
+}
+
+// paneOf is m's pane on the team's server, nil when it has none there (the
+// team is down, its server gone, its pane closed).
+func paneOf(ctx context.Context, srv *tmux.Server, st *state.Team, m *state.Member) (*tmux.Pane, error) {
+	if !st.Running() {
+		return nil, nil
+	}
+	panes, err := srv.ListPanes(ctx)
+	if err != nil && !isNoServer(err) {
+		return nil, err
+	}
+	for _, p := range panes {
+		if p.ID == m.Pane {
+			return &p, nil
+		}
+	}
+	return nil, nil
+}
+
+// printWords prints kept last words under a line saying which run they are
+// of: the previous one (a current pane follows), or the last one.
+func printWords(w *state.LastWords, current bool, n int, print func(string)) {
+	which := "last run"
+	if current {
+		which = "previous run"
+	}
+	how := []string{}
+	if h := w.How(); h != "" {
+		how = append(how, h)
+	}
+	if !w.At.IsZero() {
+		how = append(how, "ended "+w.At.Local().Format(time.DateTime))
+	}
+	if len(how) > 0 {
+		which += " (" + strings.Join(how, ", ") + ")"
+	}
+	print("--- " + which + " ---")
+	for _, l := range w.Tail(n) {
+		print(l)
+	}
+}
+
+// noMember says that team has no member called name, and which it has.
+func noMember(st *state.Team, name string) error {
+	var names []string
+	for _, m := range st.Members {
+		names = append(names, m.Name)
+	}
+	return fmt.Errorf("team %s has no member %q (members: %s)", st.Team, name, strings.Join(names, ", "))
+}
