@@ -196,7 +196,7 @@ func (m *followed) kind(name string) string {
 // follow starts watching; a team whose Claude Code files cannot be watched
 // is still supervised through its screens (the error is logged).
 func (s *daemon) follow() error {
-	paths, err := pathsOf(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	paths, err := pathsOf(s.claudeDir, s.st.ClaudeTeam)
 	if err != nil {
 		return err
 	}
@@ -461,7 +461,7 @@ func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req
 	if d == permrules.Deny {
 		how, reason = "automatic: denied by rule "+rule.Text, "denied by rule "+rule.Text
 	}
-	if err := claudecode.AnswerRequest(context.Background(), s.st.ClaudeConfig, s.st.ClaudeTeam, member, p, reason); err != nil {
+	if err := claudecode.AnswerRequest(context.Background(), s.claudeDir, s.st.ClaudeTeam, member, p, reason); err != nil {
 		s.log.Warn("answer by rule", "member", member, "err", err)
 		return false // a person can still answer it
 	}
@@ -492,7 +492,7 @@ func (s *daemon) checkConfig() {
 		if !s.teammatesRunning() {
 			return
 		}
-		if written, werr := claudecode.EnsureTeamConfig(s.st.ClaudeConfig, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), s.leadCwd(), s.clock.Now()); werr != nil {
+		if written, werr := claudecode.EnsureTeamConfig(s.claudeDir, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), s.leadCwd(), s.clock.Now()); werr != nil {
 			s.log.Warn("recreate team config", "err", werr)
 		} else if written {
 			s.event(state.Event{Kind: state.EventConfig, Detail: "the team's config.json was gone while teammates run; wrote a placeholder so they can reach the lead (a restarting lead takes it over)"})
@@ -553,16 +553,16 @@ func (s *daemon) checkPromptsInPlaceholder() {
 	for _, name := range pending {
 		m, ok := s.st.Member(name)
 		prompt := s.lay.PromptOf(name)
-		if !ok || prompt == "" || claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID) {
+		if !ok || prompt == "" || claudecode.SessionExists(s.claudeDir, m.SessionID) {
 			continue
 		}
-		inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, name)
+		inbox, err := claudecode.InboxPath(s.claudeDir, s.st.ClaudeTeam, name)
 		if err != nil {
 			continue
 		}
 		if _, err := os.Lstat(inbox); errors.Is(err, fs.ErrNotExist) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, name, prompt)
+			err := claudecode.DeliverPrompt(ctx, s.claudeDir, s.st.ClaudeTeam, name, prompt)
 			cancel()
 			if err != nil {
 				s.log.Warn("give a prompt again", "member", name, "err", err)
@@ -712,7 +712,7 @@ func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string) bool {
 // afresh, and reported.
 func (s *daemon) moveTeam(name string, cfg *claudecode.TeamConfig) {
 	old := s.st.ClaudeTeam
-	paths, err := pathsOf(s.st.ClaudeConfig, name)
+	paths, err := pathsOf(s.claudeDir, name)
 	if err != nil {
 		s.log.Warn("follow the lead's team", "team", name, "err", err)
 		return

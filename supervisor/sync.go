@@ -171,7 +171,7 @@ func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
 			return m.Name, o, ""
 		}
 	}
-	path, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	path, err := claudecode.TeamConfigPath(s.claudeDir, s.st.ClaudeTeam)
 	if err != nil {
 		return "", "", ""
 	}

@@ -205,16 +205,17 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 		byPane[p.ID] = p
 	}
 	asked := map[int]string{}
+	claudeDir := ClaudeConfigDir(st)
 	for _, m := range st.Members {
 		p, ok := byPane[m.Pane]
 		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
 			continue
 		}
-		inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, m.Name)
+		inbox, err := claudecode.InboxPath(claudeDir, st.ClaudeTeam, m.Name)
 		if err != nil {
 			continue
 		}
-		if cfg, err := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam); err != nil {
+		if cfg, err := claudecode.TeamConfigPath(claudeDir, st.ClaudeTeam); err != nil {
 			continue
 		} else if _, err := os.Lstat(cfg); err != nil {
 			continue // no team to write into (and a folder made now would outlive it)

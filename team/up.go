@@ -176,13 +176,9 @@ func (u *upRun) progress(format string, a ...any) {
 	}
 }
 
-func (u *upRun) configDir() string {
-	getenv := func(name string) string { return launch.LookupEnv(u.l, u.l.Lead, name, os.Getenv) }
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(getenv("HOME"), ".claude")
-}
+// configDir is Claude Code's folder of the team (launch.ClaudeConfigDir),
+// from the layout and teamctl's environment: never state.json's record.
+func (u *upRun) configDir() string { return launch.ClaudeConfigDir(u.l, os.Getenv) }
 
 // start starts a new server: the lead first, then (once the lead's team config
 // exists, since teammates cannot reach the lead without it) everyone else.
