@@ -627,19 +627,27 @@ func (s *daemon) checkTeam() {
 		s.teamPID, s.teamTries = lead.pid, 0 // a new lead process: look afresh
 	}
 	p := s.files.claude()
-	var tree []int
 	if cfg, err := claudecode.ReadTeamConfig(p.config); err == nil && cfg.LeadProcess != nil && !cfg.IsPlaceholder() {
 		if cfg.LeadProcess.PID == lead.pid {
 			return // claimed by the lead: the usual case
 		}
-		if tree = proc.Tree(lead.pid); slices.Contains(tree, cfg.LeadProcess.PID) {
+		if slices.Contains(proc.Tree(lead.pid), cfg.LeadProcess.PID) {
 			return // by the lead under a wrapper
 		}
 	}
-	if tree == nil {
-		tree = proc.Tree(lead.pid)
+	// Only a claim by the lead's own process (its pid and start time) can
+	// move the team: a config.json anyone can write, naming a process under
+	// the lead or none, is no claim.
+	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, lead.pid)
+	if ok && name != s.st.ClaudeTeam {
+		if why := s.notToFollow(name, cfg); why != "" {
+			if s.teamRefused != name {
+				s.teamRefused = name
+				s.log.Warn("not following the lead to another Claude Code team", "team", name, "why", why)
+			}
+			ok = false
+		}
 	}
-	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, tree)
 	switch {
 	case ok && name == s.st.ClaudeTeam:
 		s.teamCandidate, s.teamReclaims = "", 0
@@ -660,6 +668,29 @@ func (s *daemon) checkTeam() {
 		s.teamTries++
 		s.clock.AfterFunc(teamLookEvery, func() { s.files.mark("teams") })
 	}
+}
+
+// notToFollow says why the daemon must not follow the lead to Claude Code
+// team name, whose config is cfg, or "" when it may. A team is followed only
+// under a name Claude Code gives (session-<8 hex>) with a session id of its
+// shape, and never into a folder another teamctl team records (now or in an
+// earlier life): clean removes the folders of the team followed, and those
+// are another team's.
+func (s *daemon) notToFollow(name string, cfg *claudecode.TeamConfig) string {
+	if !claudecode.IsLeadTeamName(name) {
+		return "not a name Claude Code gives a lead's team (session-<8 hex>)"
+	}
+	if !claudecode.ValidSessionID(cfg.LeadSessionID) {
+		return fmt.Sprintf("its leadSessionId %q is not a session id", textsafe.Short(cfg.LeadSessionID, 80))
+	}
+	owners, err := state.ClaudeTeamOwners()
+	if err != nil {
+		return "cannot tell which teams record it: " + err.Error()
+	}
+	if other := state.OwnedByAnother(owners, name, s.team); other != "" {
+		return "team " + other + " records it as its own"
+	}
+	return ""
 }
 
 // teamReclaims is how many times in a row the daemon relaunches a lead that

@@ -118,7 +118,8 @@ type daemon struct {
 	// teamCandidate is another team the lead was seen to claim, since teamSince.
 	teamCandidate string
 	teamSince     time.Time
-	teamReclaims  int // leads relaunched in a row to take their own team over
+	teamReclaims  int    // leads relaunched in a row to take their own team over
+	teamRefused   string // the last team the lead claimed that the daemon would not follow (logged once)
 	// takenOver is when the daemon first saw the lead's own config where a
 	// placeholder held prompts (state.Team.PromptsInPlaceholder).
 	takenOver time.Time
