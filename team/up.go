@@ -201,6 +201,8 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
+		// u.st.ClaudeConfig is where up writes (a fresh state and reconcile
+		// both set it from configDir), and is recorded as that.
 		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
 		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
 	}
@@ -226,6 +228,8 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	} else {
 		state.ClearLive(u.l.Team)
 		if prev != nil && prev.ClaudeTeam != "" {
+			// prev.ClaudeConfig is carried as the record it is: clean looks
+			// in the team's folder of its own environment, never in this.
 			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
 				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})
 		}
