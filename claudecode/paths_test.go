@@ -132,3 +132,38 @@ func TestTestedVersions(t *testing.T) {
 		t.Error("IsTestedVersion/Version")
 	}
 }
+
+// TestIDShapes: what state.json says of a session or a team must have the
+// shape Claude Code gives it before it names a folder.
+func TestIDShapes(t *testing.T) {
+	for id, want := range map[string]bool{
+		NewSessionID():                          true,
+		"0123abcd-0000-4000-8000-000000000000":  true,
+		"0123ABCD-0000-4000-8000-000000000000":  false,
+		"0123abcd-0000-4000-8000-00000000000":   false,
+		"0123abcd-0000-4000-8000-0000000000000": false,
+		"0123abcd00000-4000-8000-000000000000":  false,
+		"--dangerously-skip-permissions":        false,
+		"../../../../etc/passwd-0000-0000-0000": false,
+		"":                                      false,
+		"feedface":                              false,
+	} {
+		if got := ValidSessionID(id); got != want {
+			t.Errorf("ValidSessionID(%q) = %v, want %v", id, got, want)
+		}
+	}
+	for name, want := range map[string]bool{
+		LeadTeamName(NewSessionID()): true,
+		"session-0123abcd":           true,
+		"session-0123ABCD":           false,
+		"session-0123abc":            false,
+		"session-0123abcde":          false,
+		"session-../../x":            false,
+		"important":                  false,
+		"":                           false,
+	} {
+		if got := IsLeadTeamName(name); got != want {
+			t.Errorf("IsLeadTeamName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -307,19 +307,20 @@ func WaitTeamConfigUnlocked(ctx context.Context, path string) (waited bool, err 
 // are a few KiB; anything far larger is not one.
 const maxTeamConfig = 1 << 20
 
-// ClaimedTeam finds the team that one of pids (a lead and its descendants, for
-// a lead started through a wrapper) claimed: the folder under configDir/teams
-// whose config.json names it as leadProcess in this pid space, with its start
-// time (so a reused pid does not count). ok is false when no team names one.
-// Folders whose names are no ValidName, and files too large to be a config,
-// are passed over.
-func ClaimedTeam(configDir string, pids []int) (name string, cfg *TeamConfig, ok bool) {
-	if len(pids) == 0 {
+// ClaimedTeam finds the team that the lead process pid claimed: the one
+// folder under configDir/teams whose config.json names pid as leadProcess in
+// this pid space with pid's own start time. A config without procStart, or
+// with another, is no claim of pid's: anyone can write one naming any pid (an
+// agent of the team can write any config.json). A process under the lead (a
+// Claude Code its tools started) is not the lead either, so only pid itself
+// counts. ok is false when no team names it, and when two do (only one is
+// the lead's, and nothing tells which). Folders whose names are no ValidName,
+// and files that are not plain files or are too large to be a config, are
+// passed over.
+func ClaimedTeam(configDir string, pid int) (name string, cfg *TeamConfig, ok bool) {
+	start := procStart(pid)
+	if pid <= 0 || start == "" {
 		return "", nil, false
-	}
-	want := map[int]bool{}
-	for _, p := range pids {
-		want[p] = true
 	}
 	space := PIDSpace()
 	ents, err := os.ReadDir(filepath.Join(configDir, "teams"))
@@ -335,13 +336,31 @@ func ClaimedTeam(configDir string, pids []int) (name string, cfg *TeamConfig, ok
 			continue
 		}
 		c, err := ReadTeamConfig(path)
-		if err != nil || c.LeadProcess == nil || !want[c.LeadProcess.PID] || c.LeadProcess.PIDSpace != space {
+		if err != nil || c.LeadProcess == nil || c.LeadProcess.PID != pid || c.LeadProcess.PIDSpace != space || c.LeadProcess.ProcStart != start {
 			continue
 		}
-		if c.LeadProcess.ProcStart != "" && c.LeadProcess.ProcStart != procStart(c.LeadProcess.PID) {
-			continue
+		if ok {
+			return "", nil, false // claimed twice: one of them is not the lead's
 		}
-		return e.Name(), c, true
+		name, cfg, ok = e.Name(), c, true
 	}
-	return "", nil, false
+	return name, cfg, ok
+}
+
+// LeadAlive reports whether c's leadProcess names a process that runs now:
+// its pid is running (not a zombie) and, when procStart is given, started at
+// that time. Without procStart a running pid counts as alive, since nothing
+// tells it from the lead; the pid space is not looked at (a pid that runs
+// here is taken for the lead whatever it says). Before removing a team's
+// folders, a lead that runs is the one thing that must not be there.
+func (c *TeamConfig) LeadAlive() bool {
+	lp := c.LeadProcess
+	if lp == nil || lp.PID <= 0 {
+		return false
+	}
+	start, state := procStat(lp.PID)
+	if start == "" || state == "Z" || state == "X" {
+		return false
+	}
+	return lp.ProcStart == "" || lp.ProcStart == start
 }

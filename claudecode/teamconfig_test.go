@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -199,7 +200,8 @@ func TestPlaceholderTeamConfigNamesNoProcess(t *testing.T) {
 
 // TestClaimedTeam finds the team a living lead process claimed, whatever its
 // folder's name, and nothing for a placeholder, another pid space, a reused
-// pid (another start time) or a process that is not the lead.
+// pid (another start time), a config without a start time, or two configs
+// naming the lead (one of them is not its own).
 func TestClaimedTeam(t *testing.T) {
 	dir := t.TempDir()
 	write := func(team string, cfg TeamConfig) {
@@ -219,19 +221,58 @@ func TestClaimedTeam(t *testing.T) {
 	reused := MinimalTeamConfig("session-cccccccc", "cccccccc-0000", "/", me, now)
 	reused.LeadProcess.ProcStart = "1"
 	write("session-cccccccc", reused)
+	noStart := MinimalTeamConfig("session-dddddddd", "dddddddd-0000", "/", me, now)
+	noStart.LeadProcess.ProcStart = ""
+	write("session-dddddddd", noStart)
 	os.MkdirAll(filepath.Join(dir, "teams", "session-empty"), 0o700)
-	if name, _, ok := ClaimedTeam(dir, []int{me}); ok {
+	if name, _, ok := ClaimedTeam(dir, me); ok {
 		t.Fatalf("found %s before the lead claimed any", name)
 	}
 	write("session-1f2e3d4c", MinimalTeamConfig("session-1f2e3d4c", "1f2e3d4c-random", "/", me, now))
-	name, cfg, ok := ClaimedTeam(dir, []int{1, me})
+	name, cfg, ok := ClaimedTeam(dir, me)
 	if !ok || name != "session-1f2e3d4c" || cfg.LeadSessionID != "1f2e3d4c-random" {
 		t.Errorf("ClaimedTeam = %q %+v %v", name, cfg, ok)
 	}
-	if name, _, ok := ClaimedTeam(dir, []int{1}); ok {
+	if name, _, ok := ClaimedTeam(dir, 1); ok {
 		t.Errorf("found %s for a process that claimed nothing", name)
 	}
-	if _, _, ok := ClaimedTeam(filepath.Join(dir, "none"), []int{me}); ok {
+	if _, _, ok := ClaimedTeam(filepath.Join(dir, "none"), me); ok {
 		t.Error("found a team in a folder that does not exist")
+	}
+	write("session-2f2e3d4c", MinimalTeamConfig("session-2f2e3d4c", "2f2e3d4c-random", "/", me, now))
+	if name, _, ok := ClaimedTeam(dir, me); ok {
+		t.Errorf("found %s while two configs name the lead", name)
+	}
+}
+
+// TestLeadAlive: a config's lead runs when its pid runs with the start time
+// it names (or none); not for a reused pid, a pid that is gone, the
+// placeholder's, or no leadProcess.
+func TestLeadAlive(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	me := os.Getpid()
+	cfg := func(pid int, start string) *TeamConfig {
+		c := MinimalTeamConfig("session-12345678", "s", "/", pid, time.Now())
+		c.LeadProcess.ProcStart = start
+		return &c
+	}
+	for _, c := range []struct {
+		name string
+		cfg  *TeamConfig
+		want bool
+	}{
+		{"this process", cfg(me, procStart(me)), true},
+		{"this process, no start time", cfg(me, ""), true},
+		{"this pid, another start time", cfg(me, "1"), false},
+		{"a process that ended", cfg(gone.Process.Pid, ""), false},
+		{"the placeholder", func() *TeamConfig { c := PlaceholderTeamConfig("t", "s", "/", time.Now()); return &c }(), false},
+		{"no leadProcess", &TeamConfig{}, false},
+	} {
+		if got := c.cfg.LeadAlive(); got != c.want {
+			t.Errorf("%s: LeadAlive = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

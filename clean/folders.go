@@ -13,53 +13,132 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
-// claudeTeamOf is the Claude Code team teamctl recorded for a team (the lead's
-// session-… team) and the config folder it is in, while it is still that
-// team's: named after the team's lead session, with no config.json or one
-// naming that lead session (or the team the lead moved to, with the
-// leadSessionId recorded for it). Otherwise name is "" and why says why (a team of
-// that name someone else made is not teamctl's to remove).
-func claudeTeamOf(st *state.Team) (configDir, name, why string) {
-	if st.ClaudeTeam == "" {
-		return "", "", ""
-	}
-	// The lead's session names its team, unless the supervisor followed the
-	// lead to a team it claimed under another name (team-moved), whose
-	// leadSessionId state.json then records.
-	leadSession := st.LeadSessionID
-	if want := claudecode.LeadTeamName(st.LeadSessionID); st.LeadSessionID == "" || st.ClaudeTeam != want {
-		if st.ClaudeTeamSession == "" {
-			return "", "", fmt.Sprintf("state.json's claude_team %q is not its lead session's (%q)", st.ClaudeTeam, want)
-		}
-		leadSession = st.ClaudeTeamSession
-	}
-	configDir = st.ClaudeConfig
-	if configDir == "" {
-		configDir, _ = claudecode.ConfigDir()
-	}
-	if configDir == "" || !filepath.IsAbs(configDir) {
-		return "", "", fmt.Sprintf("no Claude Code config folder for %s", st.ClaudeTeam)
-	}
-	path, err := claudecode.TeamConfigPath(configDir, st.ClaudeTeam)
-	if err != nil {
-		return "", "", err.Error()
-	}
-	cfg, err := claudecode.ReadTeamConfig(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return "", "", fmt.Sprintf("%s cannot be read: %v", path, err)
-	case cfg.LeadSessionID != leadSession:
-		return "", "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, leadSession)
-	}
-	return configDir, st.ClaudeTeam, ""
-}
+// maxTeamConfig is the largest config.json clean reads: Claude Code's are a
+// few KiB.
+const maxTeamConfig = 1 << 20
+
+// claudeDirOf is Claude Code's folder of team st: from its layout and the
+// environment clean runs in (team.ClaudeConfigDir), never state.json's
+// claude_config, which anyone running as the user can rewrite to name any
+// folder.
+func claudeDirOf(st *state.Team) string { return team.ClaudeConfigDir(st) }
 
 // claudeLife is one of a team's Claude Code teams, by name, in its config folder.
 type claudeLife struct{ configDir, name string }
+
+// claudeLives are the Claude Code teams of team's lives that are its own to
+// remove (claudeTeamOf), each once, in configDir, Claude Code's folder of the
+// team. What is not is noted and left alone, and so is a folder state.json
+// records that is not configDir.
+func (p *planner) claudeLives(name string, st *state.Team, ours func(pid int) bool) []claudeLife {
+	configDir := claudeDirOf(st)
+	var lives []claudeLife
+	seen := map[string]bool{}
+	for _, life := range st.Lives() {
+		if rec := life.ClaudeConfig; rec != "" && filepath.Clean(rec) != filepath.Clean(configDir) && !seen["dir:"+rec] {
+			seen["dir:"+rec] = true
+			p.note("team %s: state.json names Claude Code's folder %q; only %q is looked in, the one its layout and this environment give (a folder is never taken from state.json)", name, rec, configDir)
+		}
+		claude, why := p.claudeTeamOf(name, life, configDir, ours)
+		if why != "" {
+			p.note("team %s: Claude Code's team %q is not its own to remove (%s); left alone", name, life.ClaudeTeam, why)
+		}
+		if claude != "" && !seen[claude] {
+			seen[claude] = true
+			lives = append(lives, claudeLife{configDir, claude})
+		}
+	}
+	return lives
+}
+
+// claudeTeamOf is the Claude Code team one life of team records (the lead's
+// session-… team), when it is the team's to remove from configDir. Every
+// name state.json gives is checked first: the team's name is one Claude Code
+// gives (session-<8 hex>, or the team's own name), named after the life's
+// lead session — a UUID — unless the supervisor followed the lead to a team
+// it claimed under another name (team-moved), whose leadSessionId, a UUID
+// too, state.json then records. It is no other teamctl team's (no other
+// state.json records it, now or in an earlier life). Its config.json, if
+// there, names that lead session and no lead that runs, except a process of
+// the team's own panes, which clean ends first (ours). Otherwise name is ""
+// and why says why.
+func (p *planner) claudeTeamOf(team string, life *state.Team, configDir string, ours func(pid int) bool) (name, why string) {
+	claude := life.ClaudeTeam
+	if claude == "" {
+		return "", ""
+	}
+	if !claudecode.IsLeadTeamName(claude) && claude != team {
+		return "", "not a name Claude Code gives a lead's team (session-<8 hex>)"
+	}
+	leadSession := life.LeadSessionID
+	if !claudecode.ValidSessionID(leadSession) || claude != claudecode.LeadTeamName(leadSession) {
+		if !claudecode.ValidSessionID(life.ClaudeTeamSession) {
+			return "", fmt.Sprintf("it is not named after the lead session %q, and no session id of a team the lead moved to is recorded", leadSession)
+		}
+		leadSession = life.ClaudeTeamSession
+	}
+	if other := state.OwnedByAnother(p.owners, claude, team); other != "" {
+		return "", "team " + other + "'s state.json records it too"
+	}
+	if configDir == "" || !filepath.IsAbs(configDir) {
+		return "", fmt.Sprintf("no Claude Code config folder (%q is not an absolute path)", configDir)
+	}
+	path, err := claudecode.TeamConfigPath(configDir, claude)
+	if err != nil {
+		return "", err.Error()
+	}
+	cfg, err := readTeamConfig(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return "", err.Error()
+	case cfg.LeadSessionID != leadSession:
+		return "", fmt.Sprintf("%s names lead session %q, not the team's %s", path, cfg.LeadSessionID, leadSession)
+	case cfg.LeadAlive() && !ours(cfg.LeadProcess.PID):
+		return "", fmt.Sprintf("its lead process (pid %d) runs, and is none of the team's", cfg.LeadProcess.PID)
+	}
+	return claude, ""
+}
+
+// readTeamConfig reads a Claude Code team config that must be a plain file
+// (not a link) of a config's size.
+func readTeamConfig(path string) (*claudecode.TeamConfig, error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a plain file", path)
+	case fi.Size() > maxTeamConfig:
+		return nil, fmt.Errorf("%s is %d bytes, too large for a team config", path, fi.Size())
+	}
+	return claudecode.ReadTeamConfig(path)
+}
+
+// noLeadRuns is checked just before a Claude Code team's folder goes: by then
+// the team's panes are ended, so a lead its config names that runs is someone
+// else's — never removed from under it.
+func noLeadRuns(configDir, name string) error {
+	path, err := claudecode.TeamConfigPath(configDir, name)
+	if err != nil {
+		return err
+	}
+	cfg, err := readTeamConfig(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: left alone", err)
+	}
+	if cfg.LeadAlive() {
+		return fmt.Errorf("%s names a lead process that runs (pid %d): left alone", path, cfg.LeadProcess.PID)
+	}
+	return nil
+}
 
 // claudeFolders plans Claude Code's folders of a teamctl team: teams/<name>,
 // then tasks/<name>, for the lead's session-… team teamctl recorded (name,
@@ -79,7 +158,12 @@ func (p *planner) claudeFolders(team, configDir, name string, wts []*Action) []*
 	var folder *Action
 	if exists(teamDir) {
 		folder = p.add(&Action{Step: StepTeamFolder, Team: team, Target: teamDir, Why: "Claude Code's team folder of " + team, needs: wts,
-			do: func(context.Context) error { return removeOwned(teamDir, filepath.Join(configDir, "teams")) }})
+			do: func(context.Context) error {
+				if err := noLeadRuns(configDir, name); err != nil {
+					return err
+				}
+				return removeOwned(teamDir, filepath.Join(configDir, "teams"))
+			}})
 		acts = append(acts, folder)
 	}
 	if exists(tasksDir) {
@@ -88,7 +172,12 @@ func (p *planner) claudeFolders(team, configDir, name string, wts []*Action) []*
 			needs = append(append([]*Action{}, wts...), folder)
 		}
 		acts = append(acts, p.add(&Action{Step: StepTasks, Team: team, Target: tasksDir, Why: "Claude Code's task folder of " + team, needs: needs,
-			do: func(context.Context) error { return removeOwned(tasksDir, filepath.Join(configDir, "tasks")) }}))
+			do: func(context.Context) error {
+				if err := noLeadRuns(configDir, name); err != nil {
+					return err
+				}
+				return removeOwned(tasksDir, filepath.Join(configDir, "tasks"))
+			}}))
 	}
 	return acts
 }

@@ -30,8 +30,11 @@ type planner struct {
 	// claudeTeams are Claude Code team folders that belong to teamctl teams
 	// (cleaned with them, never as Claude Code's own leftovers).
 	claudeTeams map[string]bool
-	now         time.Time       // the time in this run's snapshot names
-	snaps       []*snapshotPlan // one per worktree and its branch
+	// owners are the teams whose state.json records each Claude Code team
+	// (state.ClaudeTeamOwners): one team's is never another's to remove.
+	owners map[string][]string
+	now    time.Time       // the time in this run's snapshot names
+	snaps  []*snapshotPlan // one per worktree and its branch
 }
 
 func (p *planner) add(a *Action) *Action {
@@ -66,6 +69,12 @@ func Plan(ctx context.Context, o Options) (*Report, error) {
 	teams, err := knownTeams()
 	if err != nil {
 		return nil, err
+	}
+	if p.owners, err = state.ClaudeTeamOwners(); err != nil {
+		return nil, err
+	}
+	for name := range p.owners {
+		p.claudeTeams[name] = true
 	}
 	for _, team := range teams {
 		if o.Team != "" && team != o.Team {
@@ -131,19 +140,6 @@ func (p *planner) team(ctx context.Context, team string) error {
 	if errors.Is(err, state.ErrNotFound) {
 		st = nil
 	}
-	var lives []claudeLife // the team's Claude Code teams, earlier lives first
-	if st != nil {
-		for _, life := range st.Lives() {
-			configDir, name, why := claudeTeamOf(life)
-			if why != "" {
-				p.note("team %s: Claude Code's team %s is not its own (%s); left alone", team, life.ClaudeTeam, why)
-			}
-			if name != "" {
-				p.claudeTeams[name] = true
-				lives = append(lives, claudeLife{configDir, name})
-			}
-		}
-	}
 	socket := state.SocketName(team)
 	srv := &tmux.Server{Socket: socket, Bin: p.o.TmuxBin}
 	sockPath := state.SocketPath(team)
@@ -177,6 +173,22 @@ func (p *planner) team(ctx context.Context, team string) error {
 	}
 
 	// From here on the whole team goes.
+	var ends map[int]bool // the processes of the team's panes, which clean ends first
+	ours := func(pid int) bool {
+		if ends == nil {
+			ends = map[int]bool{}
+			for _, pn := range live {
+				for _, q := range proc.Tree(pn.PID) {
+					ends[q] = true
+				}
+			}
+		}
+		return ends[pid]
+	}
+	var lives []claudeLife // the team's Claude Code teams, earlier lives first
+	if st != nil {
+		lives = p.claudeLives(team, st, ours)
+	}
 	var stop *Action
 	if supPID != 0 {
 		stop = p.add(&Action{Step: StepSupervisor, Team: team, Target: fmt.Sprintf("pid %d", supPID), Why: "its team is being cleaned",

@@ -20,9 +20,53 @@ import (
 // Claude Code made for a teammate of the team. Neither record is trusted as
 // it is (state.json and Claude Code's config.json can be edited): each is
 // checked against git and against where teamctl and Claude Code put worktrees.
+// One Claude Code's config names must also be vouched for by teamctl's own
+// record (vouch): its config is the team's agents' to write, and may name
+// anyone's worktree — a person's own `claude --worktree` session's.
 type owned struct {
 	state.Worktree
 	Recorded bool
+	vouch    func(path string, e worktrees.Entry) bool // nil: nothing vouches
+}
+
+// vouchOf says, from the team's record, whether a worktree Claude Code's
+// config names is the team's: one of the team's members ran in it (its cwd,
+// as teamctl recorded it when it launched or adopted the member, is the
+// worktree or a folder in it), or teamctl recorded the branch it is on.
+func vouchOf(st *state.Team) func(path string, e worktrees.Entry) bool {
+	var cwds []string
+	for _, m := range st.Members {
+		if filepath.IsAbs(m.Cwd) {
+			cwds = append(cwds, m.Cwd)
+		}
+	}
+	branches := map[string]bool{}
+	for _, w := range st.Worktrees {
+		if w.Branch != "" {
+			branches[w.Branch] = true
+		}
+	}
+	return func(path string, e worktrees.Entry) bool {
+		if !e.Detached && branches[e.Branch] {
+			return true
+		}
+		return slices.ContainsFunc(cwds, func(cwd string) bool { return within(cwd, path) })
+	}
+}
+
+// within reports whether path is dir or a folder in it, as written or once
+// the symlinks of both are resolved.
+func within(path, dir string) bool {
+	in := func(p, d string) bool {
+		rel, err := filepath.Rel(d, p)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	if in(filepath.Clean(path), filepath.Clean(dir)) {
+		return true
+	}
+	rp, err1 := filepath.EvalSymlinks(path)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	return err1 == nil && err2 == nil && in(rp, rd)
 }
 
 // worktrees plans the team's worktrees, a prune of each repository, and the
@@ -32,13 +76,14 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 	var list []owned
 	seen := map[string]bool{}
 	for _, w := range st.Worktrees {
-		list = append(list, owned{w, true})
+		list = append(list, owned{Worktree: w, Recorded: true})
 		seen[filepath.Clean(w.Path)] = true
 	}
+	vouch := vouchOf(st)
 	for _, life := range lives {
 		for _, w := range claudeWorktrees(life.configDir, life.name) {
 			if !seen[filepath.Clean(w)] {
-				list = append(list, owned{Worktree: state.Worktree{Path: w}})
+				list = append(list, owned{Worktree: state.Worktree{Path: w}, vouch: vouch})
 				seen[filepath.Clean(w)] = true
 			}
 		}
@@ -128,7 +173,8 @@ func notOurs(a *Action, why string) *Action {
 // Only a linked worktree that git lists in its main checkout is removed, and
 // only where its maker puts them: teamctl's at <folder>/<team>/<member>,
 // Claude Code's at <main checkout>/.claude/worktrees/<slug> on a worktree-…
-// branch. Anything else is left as not the team's, with or without Force. A
+// branch, and then only when the team's record vouches for it (w.vouch).
+// Anything else is left as not the team's, with or without Force. A
 // folder of teamctl's that git no longer knows is removed only when empty.
 // With Force, each worktree is looked at first: one holding work gets a
 // snapshot, and only then is it removed with git's --force; one that holds
@@ -202,6 +248,9 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 			on = "branch " + e.Branch
 		}
 		return skip("on " + on + ", not the worktree-… branch Claude Code makes")
+	case !w.Recorded && (w.vouch == nil || !w.vouch(w.Path, e)):
+		// Only Claude Code's config names it, which the team's agents write.
+		return skip("no member of the team ran in it and teamctl recorded no branch of it; only Claude Code's config names it")
 	}
 	wp.entry = &e
 	force := false // git's --force: only once a snapshot holds the work

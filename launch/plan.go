@@ -206,6 +206,18 @@ func LookupEnv(l *layouts.Layout, m layouts.Member, name string, getenv func(str
 	return getenv(name)
 }
 
+// ClaudeConfigDir is the Claude Code folder of the team's lead, where its
+// team's config, mailboxes and tasks are: the CLAUDE_CONFIG_DIR its launch
+// gives it (the layout's env, else getenv's), else HOME's .claude likewise.
+// It is where teamctl reads and writes Claude Code's files for the team.
+func ClaudeConfigDir(l *layouts.Layout, getenv func(string) string) string {
+	get := func(name string) string { return LookupEnv(l, l.Lead, name, getenv) }
+	if d := get("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(get("HOME"), ".claude")
+}
+
 // SessionEnv is the tmux session's environment: the team's env and
 // TEAMCTL_TEAM. Teammates the lead spawns itself get the session's
 // environment, not the lead's, so the team's env must be there too.

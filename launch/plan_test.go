@@ -143,3 +143,26 @@ func TestPlanDigestLeavesOutTeamctlsPath(t *testing.T) {
 		t.Errorf("a process member, without hooks, has two digests")
 	}
 }
+
+// TestClaudeConfigDir: the lead's CLAUDE_CONFIG_DIR (its env over the
+// team's over teamctl's own), else its HOME's .claude, likewise.
+func TestClaudeConfigDir(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	getenv := func(name string) string { return env[name] }
+	l := &layouts.Layout{Team: "t"}
+	check := func(want string) {
+		t.Helper()
+		if got := ClaudeConfigDir(l, getenv); got != want {
+			t.Errorf("ClaudeConfigDir = %q, want %q", got, want)
+		}
+	}
+	check("/home/u/.claude")
+	l.Env = []layouts.EnvVar{{Name: "HOME", Value: "/home/team"}}
+	check("/home/team/.claude")
+	env["CLAUDE_CONFIG_DIR"] = "/cfg/own"
+	check("/cfg/own")
+	l.Env = append(l.Env, layouts.EnvVar{Name: "CLAUDE_CONFIG_DIR", Value: "/cfg/team"})
+	check("/cfg/team")
+	l.Lead.Env = []layouts.EnvVar{{Name: "CLAUDE_CONFIG_DIR", Value: "/cfg/lead"}}
+	check("/cfg/lead")
+}

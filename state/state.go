@@ -43,7 +43,7 @@ type Team struct {
 	SocketPath    string     `json:"socket_path"`     // always SocketPath(Team); Load refuses anything else
 	Session       string     `json:"session"`         // always Team; Load refuses anything else
 	ClaudeTeam    string     `json:"claude_team"`     // the lead's implicit team, session-XXXXXXXX
-	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code config folder the team uses
+	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code folder up found for the team; a record only: never read back as a path (team.ClaudeConfigDir)
 	LeadSessionID string     `json:"lead_session_id"` // kept so a restart can resume
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
@@ -73,7 +73,7 @@ type Team struct {
 type Earlier struct {
 	ClaudeTeam        string    `json:"claude_team"`
 	ClaudeTeamSession string    `json:"claude_team_session,omitempty"`
-	ClaudeConfig      string    `json:"claude_config"`
+	ClaudeConfig      string    `json:"claude_config"` // a record only, as Team.ClaudeConfig
 	LeadSessionID     string    `json:"lead_session_id"`
 	Until             time.Time `json:"until"`
 }

@@ -386,7 +386,7 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 		t.Fatal(err)
 	}
 	evPath, _ := state.EventsPath("decide")
-	paths, err := pathsOf(st.ClaudeConfig, st.ClaudeTeam)
+	paths, err := pathsOf(s.claudeDir, st.ClaudeTeam)
 	if err != nil {
 		t.Fatal(err)
 	}

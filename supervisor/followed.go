@@ -196,7 +196,7 @@ func (m *followed) kind(name string) string {
 // follow starts watching; a team whose Claude Code files cannot be watched
 // is still supervised through its screens (the error is logged).
 func (s *daemon) follow() error {
-	paths, err := pathsOf(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	paths, err := pathsOf(s.claudeDir, s.st.ClaudeTeam)
 	if err != nil {
 		return err
 	}
@@ -461,7 +461,7 @@ func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req
 	if d == permrules.Deny {
 		how, reason = "automatic: denied by rule "+rule.Text, "denied by rule "+rule.Text
 	}
-	if err := claudecode.AnswerRequest(context.Background(), s.st.ClaudeConfig, s.st.ClaudeTeam, member, p, reason); err != nil {
+	if err := claudecode.AnswerRequest(context.Background(), s.claudeDir, s.st.ClaudeTeam, member, p, reason); err != nil {
 		s.log.Warn("answer by rule", "member", member, "err", err)
 		return false // a person can still answer it
 	}
@@ -492,7 +492,7 @@ func (s *daemon) checkConfig() {
 		if !s.teammatesRunning() {
 			return
 		}
-		if written, werr := claudecode.EnsureTeamConfig(s.st.ClaudeConfig, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), s.leadCwd(), s.clock.Now()); werr != nil {
+		if written, werr := claudecode.EnsureTeamConfig(s.claudeDir, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), s.leadCwd(), s.clock.Now()); werr != nil {
 			s.log.Warn("recreate team config", "err", werr)
 		} else if written {
 			s.event(state.Event{Kind: state.EventConfig, Detail: "the team's config.json was gone while teammates run; wrote a placeholder so they can reach the lead (a restarting lead takes it over)"})
@@ -553,16 +553,16 @@ func (s *daemon) checkPromptsInPlaceholder() {
 	for _, name := range pending {
 		m, ok := s.st.Member(name)
 		prompt := s.lay.PromptOf(name)
-		if !ok || prompt == "" || claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID) {
+		if !ok || prompt == "" || claudecode.SessionExists(s.claudeDir, m.SessionID) {
 			continue
 		}
-		inbox, err := claudecode.InboxPath(s.st.ClaudeConfig, s.st.ClaudeTeam, name)
+		inbox, err := claudecode.InboxPath(s.claudeDir, s.st.ClaudeTeam, name)
 		if err != nil {
 			continue
 		}
 		if _, err := os.Lstat(inbox); errors.Is(err, fs.ErrNotExist) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, name, prompt)
+			err := claudecode.DeliverPrompt(ctx, s.claudeDir, s.st.ClaudeTeam, name, prompt)
 			cancel()
 			if err != nil {
 				s.log.Warn("give a prompt again", "member", name, "err", err)
@@ -627,19 +627,27 @@ func (s *daemon) checkTeam() {
 		s.teamPID, s.teamTries = lead.pid, 0 // a new lead process: look afresh
 	}
 	p := s.files.claude()
-	var tree []int
 	if cfg, err := claudecode.ReadTeamConfig(p.config); err == nil && cfg.LeadProcess != nil && !cfg.IsPlaceholder() {
 		if cfg.LeadProcess.PID == lead.pid {
 			return // claimed by the lead: the usual case
 		}
-		if tree = proc.Tree(lead.pid); slices.Contains(tree, cfg.LeadProcess.PID) {
+		if slices.Contains(proc.Tree(lead.pid), cfg.LeadProcess.PID) {
 			return // by the lead under a wrapper
 		}
 	}
-	if tree == nil {
-		tree = proc.Tree(lead.pid)
+	// Only a claim by the lead's own process (its pid and start time) can
+	// move the team: a config.json anyone can write, naming a process under
+	// the lead or none, is no claim.
+	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, lead.pid)
+	if ok && name != s.st.ClaudeTeam {
+		if why := s.notToFollow(name, cfg); why != "" {
+			if s.teamRefused != name {
+				s.teamRefused = name
+				s.log.Warn("not following the lead to another Claude Code team", "team", name, "why", why)
+			}
+			ok = false
+		}
 	}
-	name, cfg, ok := claudecode.ClaimedTeam(p.configDir, tree)
 	switch {
 	case ok && name == s.st.ClaudeTeam:
 		s.teamCandidate, s.teamReclaims = "", 0
@@ -660,6 +668,29 @@ func (s *daemon) checkTeam() {
 		s.teamTries++
 		s.clock.AfterFunc(teamLookEvery, func() { s.files.mark("teams") })
 	}
+}
+
+// notToFollow says why the daemon must not follow the lead to Claude Code
+// team name, whose config is cfg, or "" when it may. A team is followed only
+// under a name Claude Code gives (session-<8 hex>) with a session id of its
+// shape, and never into a folder another teamctl team records (now or in an
+// earlier life): clean removes the folders of the team followed, and those
+// are another team's.
+func (s *daemon) notToFollow(name string, cfg *claudecode.TeamConfig) string {
+	if !claudecode.IsLeadTeamName(name) {
+		return "not a name Claude Code gives a lead's team (session-<8 hex>)"
+	}
+	if !claudecode.ValidSessionID(cfg.LeadSessionID) {
+		return fmt.Sprintf("its leadSessionId %q is not a session id", textsafe.Short(cfg.LeadSessionID, 80))
+	}
+	owners, err := state.ClaudeTeamOwners()
+	if err != nil {
+		return "cannot tell which teams record it: " + err.Error()
+	}
+	if other := state.OwnedByAnother(owners, name, s.team); other != "" {
+		return "team " + other + " records it as its own"
+	}
+	return ""
 }
 
 // teamReclaims is how many times in a row the daemon relaunches a lead that
@@ -712,7 +743,7 @@ func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string) bool {
 // afresh, and reported.
 func (s *daemon) moveTeam(name string, cfg *claudecode.TeamConfig) {
 	old := s.st.ClaudeTeam
-	paths, err := pathsOf(s.st.ClaudeConfig, name)
+	paths, err := pathsOf(s.claudeDir, name)
 	if err != nil {
 		s.log.Warn("follow the lead's team", "team", name, "err", err)
 		return

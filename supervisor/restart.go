@@ -97,14 +97,14 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	case wordsMissed:
 		s.keepWordsNow(ctx, w)
 	}
-	resume := claudecode.SessionExists(s.st.ClaudeConfig, m.SessionID)
+	resume := claudecode.SessionExists(s.claudeDir, m.SessionID)
 	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
 		// A relaunched teammate that does not resume is a new Claude Code
 		// session: it has not seen it. (Its team's config first: see
 		// claudecode.EnsureTeamConfig.)
-		_, err := claudecode.EnsureTeamConfig(s.st.ClaudeConfig, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), m.Cwd, s.clock.Now())
+		_, err := claudecode.EnsureTeamConfig(s.claudeDir, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), m.Cwd, s.clock.Now())
 		if err == nil {
-			err = claudecode.DeliverPrompt(ctx, s.st.ClaudeConfig, s.st.ClaudeTeam, m.Name, prompt)
+			err = claudecode.DeliverPrompt(ctx, s.claudeDir, s.st.ClaudeTeam, m.Name, prompt)
 		}
 		if err != nil {
 			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
@@ -156,7 +156,7 @@ func (s *daemon) putOffForTeamLock(w *paneWatch, m *state.Member) bool {
 	if m.Role != state.RoleLead || m.SessionID == "" {
 		return false
 	}
-	cfg, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, claudecode.LeadTeamName(m.SessionID))
+	cfg, err := claudecode.TeamConfigPath(s.claudeDir, claudecode.LeadTeamName(m.SessionID))
 	if err != nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -172,7 +173,7 @@ func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
 			return m.Name, o, ""
 		}
 	}
-	path, err := claudecode.TeamConfigPath(s.st.ClaudeConfig, s.st.ClaudeTeam)
+	path, err := claudecode.TeamConfigPath(s.claudeDir, s.st.ClaudeTeam)
 	if err != nil {
 		return "", "", ""
 	}
@@ -232,9 +233,13 @@ func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) e
 		unlock()
 		return err
 	}
+	// Where it runs, as the kernel says (not as the lead's config says): a
+	// Claude Code worktree is the team's for clean only when a member ran in
+	// it. "" when the pane's process is gone already.
+	cwd, _ := proc.Cwd(p.PID)
 	st.Members = append(st.Members, state.Member{
 		Name: name, Role: state.RoleTeammate, Origin: state.OriginLead, Pane: p.ID, Window: p.Window,
-		PID: p.PID, StartedAt: s.clock.Now().UTC(), Restart: "never",
+		PID: p.PID, Cwd: cwd, StartedAt: s.clock.Now().UTC(), Restart: "never",
 	})
 	st.UpdatedAt = s.clock.Now().UTC()
 	err = state.Save(st)

@@ -21,7 +21,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
@@ -118,6 +120,7 @@ type daemon struct {
 	serverPID int                           // the tmux server's pid: the parent of the panes' programs
 	st        *state.Team
 	lay       *layouts.Layout // nil when the layout file no longer parses
+	claudeDir string          // Claude Code's folder of the team (configure): never state.json's claude_config
 	det       *stallwatch.Detector
 	quiet     time.Duration
 	ev        *state.EventLog
@@ -142,7 +145,8 @@ type daemon struct {
 	// teamCandidate is another team the lead was seen to claim, since teamSince.
 	teamCandidate string
 	teamSince     time.Time
-	teamReclaims  int // leads relaunched in a row to take their own team over
+	teamReclaims  int    // leads relaunched in a row to take their own team over
+	teamRefused   string // the last team the lead claimed that the daemon would not follow (logged once)
 	// takenOver is when the daemon first saw the lead's own config where a
 	// placeholder held prompts (state.Team.PromptsInPlaceholder).
 	takenOver time.Time
@@ -241,6 +245,14 @@ func (s *daemon) configure() {
 	s.quiet = 2 * time.Second
 	patterns := stallwatch.DefaultPatterns()
 	l, err := layouts.Parse(s.st.LayoutPath)
+	// Claude Code's folder, where the daemon writes configs, mailboxes and
+	// prompts and whose team folders it follows: as up gave it to the lead,
+	// from the layout and this process's environment (which up's was), never
+	// from state.json, which a member can rewrite (team.ClaudeConfigDir).
+	s.claudeDir, _ = claudecode.ConfigDir()
+	if err == nil && l.Team == s.team {
+		s.claudeDir = launch.ClaudeConfigDir(l, os.Getenv)
+	}
 	if err != nil {
 		s.log.Warn("layout unreadable; default watchdog settings", "layout", s.st.LayoutPath, "err", err)
 	} else {

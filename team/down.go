@@ -213,16 +213,17 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 	}
 	asked := map[int]string{}
 	requests := map[string]string{} // request id → the teammate asked
+	claudeDir := ClaudeConfigDir(st)
 	for _, m := range st.Members {
 		p, ok := byPane[m.Pane]
 		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
 			continue
 		}
-		inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, m.Name)
+		inbox, err := claudecode.InboxPath(claudeDir, st.ClaudeTeam, m.Name)
 		if err != nil {
 			continue
 		}
-		if cfg, err := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam); err != nil {
+		if cfg, err := claudecode.TeamConfigPath(claudeDir, st.ClaudeTeam); err != nil {
 			continue
 		} else if _, err := os.Lstat(cfg); err != nil {
 			continue // no team to write into (and a folder made now would outlive it)
@@ -269,7 +270,7 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 // inbox, where Claude Code writes it before it ends a teammate.
 func shutdownApprovals(st *state.Team, requests map[string]string) map[string]bool {
 	approved := map[string]bool{}
-	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, claudecode.LeadMailboxName)
+	inbox, err := claudecode.InboxPath(ClaudeConfigDir(st), st.ClaudeTeam, claudecode.LeadMailboxName)
 	if err != nil {
 		return approved
 	}

@@ -32,7 +32,7 @@ func clearForRelaunch(ctx context.Context, srv *tmux.Server, st *state.Team, m *
 	if m.Role != state.RoleLead || m.SessionID == "" {
 		return "", nil
 	}
-	return waitTeamLock(ctx, st.ClaudeConfig, m.SessionID, say)
+	return waitTeamLock(ctx, ClaudeConfigDir(st), m.SessionID, say)
 }
 
 // waitTeamLock holds a Claude Code lead's start back while Claude Code's lock

@@ -20,7 +20,8 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 	if _, ok := st.Member(member); !ok {
 		return "", fmt.Errorf("team %s has no member %q", team, member)
 	}
-	req, err := pendingRequest(st.ClaudeConfig, st.ClaudeTeam, team, member, requestID)
+	claudeDir := ClaudeConfigDir(st)
+	req, err := pendingRequest(claudeDir, st.ClaudeTeam, team, member, requestID)
 	if err != nil {
 		return "", err
 	}
@@ -31,7 +32,7 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 		}
 		kind, deny = "denied: "+reason, reason
 	}
-	if err := claudecode.AnswerRequest(ctx, st.ClaudeConfig, st.ClaudeTeam, member, req, deny); err != nil {
+	if err := claudecode.AnswerRequest(ctx, claudeDir, st.ClaudeTeam, member, req, deny); err != nil {
 		return "", err
 	}
 	ev, err := state.OpenEventLog(team)

@@ -53,14 +53,15 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		}
 	}
 	// One that resumes its stored conversation has had its prompt.
-	resume := claudecode.SessionExists(st.ClaudeConfig, m.SessionID)
+	claudeDir := ClaudeConfigDir(st)
+	resume := claudecode.SessionExists(claudeDir, m.SessionID)
 	if m.Role == state.RoleTeammate && !resume {
 		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
 		if prompt := l.PromptOf(m.Name); prompt != "" {
-			if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
+			if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
 				return 0, err
 			}
-			if err := claudecode.DeliverPrompt(ctx, st.ClaudeConfig, st.ClaudeTeam, m.Name, prompt); err != nil {
+			if err := claudecode.DeliverPrompt(ctx, claudeDir, st.ClaudeTeam, m.Name, prompt); err != nil {
 				return 0, err
 			}
 		}

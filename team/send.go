@@ -45,11 +45,12 @@ func send(ctx context.Context, team, member, text string) (string, error) {
 		}
 		return "queued for the lead: typed into its pane when it is idle", nil
 	}
-	inbox, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, member)
+	claudeDir := ClaudeConfigDir(st)
+	inbox, err := claudecode.InboxPath(claudeDir, st.ClaudeTeam, member)
 	if err != nil {
 		return "", err
 	}
-	if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
+	if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
 		return "", fmt.Errorf("send to %s: %w", member, err)
 	}
 	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -78,7 +79,7 @@ func inbox(team, member string) ([]claudecode.Message, error) {
 	case state.RoleProcess:
 		return nil, fmt.Errorf("%s is a plain process, not Claude Code: it has no mailbox (`teamctl attach %s` shows its screen)", member, member)
 	}
-	p, err := claudecode.InboxPath(st.ClaudeConfig, st.ClaudeTeam, name)
+	p, err := claudecode.InboxPath(ClaudeConfigDir(st), st.ClaudeTeam, name)
 	if err != nil {
 		return nil, err
 	}

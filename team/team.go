@@ -90,7 +90,7 @@ func (t *Team) Tasks() ([]claudecode.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claudecode.ReadTasks(st.ClaudeConfig, st.ClaudeTeam)
+	return claudecode.ReadTasks(ClaudeConfigDir(st), st.ClaudeTeam)
 }
 
 // Restart relaunches a layout member in its pane and returns its new pid

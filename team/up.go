@@ -176,13 +176,9 @@ func (u *upRun) progress(format string, a ...any) {
 	}
 }
 
-func (u *upRun) configDir() string {
-	getenv := func(name string) string { return launch.LookupEnv(u.l, u.l.Lead, name, os.Getenv) }
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(getenv("HOME"), ".claude")
-}
+// configDir is Claude Code's folder of the team (launch.ClaudeConfigDir),
+// from the layout and teamctl's environment: never state.json's record.
+func (u *upRun) configDir() string { return launch.ClaudeConfigDir(u.l, os.Getenv) }
 
 // start starts a new server: the lead first, then (once the lead's team config
 // exists, since teammates cannot reach the lead without it) everyone else.
@@ -205,6 +201,8 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	u.st = &state.Team{
 		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
+		// u.st.ClaudeConfig is where up writes (a fresh state and reconcile
+		// both set it from configDir), and is recorded as that.
 		ClaudeTeam: claudecode.LeadTeamName(leadSession), ClaudeConfig: u.configDir(),
 		LeadSessionID: leadSession, CreatedAt: now, UpdatedAt: now, Worktrees: u.wts,
 	}
@@ -231,6 +229,8 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		state.ClearLive(u.l.Team)
 		state.ClearLastWords(u.l.Team) // of a life the team no longer has (pane ids start again)
 		if prev != nil && prev.ClaudeTeam != "" {
+			// prev.ClaudeConfig is carried as the record it is: clean looks
+			// in the team's folder of its own environment, never in this.
 			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
 				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})
 		}

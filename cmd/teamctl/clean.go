@@ -127,7 +127,7 @@ or a plan with nothing to do, needs neither.`,
 				}
 			} else {
 				for _, n := range r.Notes {
-					fmt.Fprintln(io.Out, "note:", n)
+					fmt.Fprintln(io.Out, "note:", textsafe.Visible(n))
 				}
 				if !o.DryRun && len(r.Actions) > 0 {
 					fmt.Fprintln(io.Out, "\nresult:")

@@ -33,9 +33,13 @@ const notOurs = "not removed: not a worktree teamctl or Claude Code made for thi
 // team's config.json (which the lead's or any teammate's Bash tool can write)
 // and worktrees added to state.json name a person's repository, their own
 // worktrees (one beside the repository, two inside .claude/worktrees: on a
-// branch of their own, and detached) and a folder of files. clean TEAM, and
-// clean TEAM --force, leave every one of them as it was, saying why, and still
-// remove the worktree Claude Code made for the team and the team's folders.
+// branch of their own, and detached), a folder of files, and the person's own
+// `claude --worktree` session — made exactly as Claude Code makes a
+// teammate's, with uncommitted work in it. clean TEAM, and clean TEAM
+// --force, leave every one of them as it was, saying why, and still remove
+// the worktree Claude Code made for the team — one a member of the team ran
+// in (team one), or on a branch teamctl recorded (team two) — and the team's
+// folders.
 func TestCleanRemovesOnlyWorktreesItOwns(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -57,11 +61,19 @@ func TestCleanRemovesOnlyWorktreesItOwns(t *testing.T) {
 		return p
 	}
 	ccOne, ccTwo := agent("agent-a0123456789abcdef"), agent("agent-afedcba987654321")
+	person := agent("person-session")
+	os.WriteFile(filepath.Join(person, "src", "main.go"), []byte("package main // the person's work\n"), 0o644)
+	os.WriteFile(filepath.Join(person, "draft.txt"), []byte("not committed"), 0o644)
 
 	body := "root: repo\nmembers:\n  - name: mate\n    prompt: hello\n"
-	foreign := []string{victim, mine, theirs, detached, files}
+	foreign := []string{victim, mine, theirs, detached, files, person}
 	for team, cc := range map[string]string{"one": ccOne, "two": ccTwo} {
-		e.MustRun("up", standInLayout(e, team+".yaml", "team: "+team+"\n"+body))
+		layout := "team: " + team + "\n" + body
+		if team == "one" {
+			// A member of the team runs in the worktree: teamctl records its cwd.
+			layout += "  - name: wt\n    command: [sleep, \"600\"]\n    cwd: .claude/worktrees/agent-a0123456789abcdef\n"
+		}
+		e.MustRun("up", standInLayout(e, team+".yaml", layout))
 		e.MustRun("down", "--team", team, "--now")
 		st, _ := readState(t, e, team)
 		editJSON(t, filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "config.json"), func(v map[string]any) {
@@ -76,6 +88,11 @@ func TestCleanRemovesOnlyWorktreesItOwns(t *testing.T) {
 			v["worktrees"] = []any{
 				map[string]any{"member": "mate", "path": mine, "main": repo, "branch": "mine", "created_branch": true, "base": "main"},
 				map[string]any{"member": "mate", "path": victim, "main": e.Work, "branch": "main", "created_branch": false},
+			}
+			if team == "two" {
+				// teamctl recorded the branch Claude Code's worktree is on.
+				v["worktrees"] = append(v["worktrees"].([]any), map[string]any{"member": "cc", "path": filepath.Join(repo, ".teamctl", "worktrees", "two", "cc"),
+					"main": repo, "branch": "worktree-agent-afedcba987654321", "created_branch": false})
 			}
 		})
 	}
@@ -107,8 +124,14 @@ func TestCleanRemovesOnlyWorktreesItOwns(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(files, "notes.txt")); err != nil || string(b) != "mine" {
 			t.Fatalf("clean %s %v removed a folder that is no worktree: %v", team, args, err)
 		}
+		if b, err := os.ReadFile(filepath.Join(person, "draft.txt")); err != nil || string(b) != "not committed" {
+			t.Fatalf("clean %s %v removed the person's own Claude Code worktree, with its work: %v", team, args, err)
+		}
+		if snaps := gitIn(t, repo, "for-each-ref", "refs/teamctl/snapshots/"+team+"/person-session"); snaps != "" {
+			t.Errorf("clean %s %v took a snapshot of the person's worktree, which is not the team's to touch:\n%s", team, args, snaps)
+		}
 		list := gitIn(t, repo, "worktree", "list", "--porcelain")
-		for _, p := range []string{mine, theirs, detached} {
+		for _, p := range []string{mine, theirs, detached, person} {
 			if !strings.Contains(list, "worktree "+p+"\n") || !exists(filepath.Join(p, "src", "main.go")) {
 				t.Errorf("clean %s %v removed the person's worktree %s:\n%s", team, args, p, list)
 			}

@@ -446,8 +446,10 @@ func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 
 // TestCleanAllReapsClaudeCodesOwnLeftovers: with --all, a claude-swarm-<pid>
 // server whose lead is gone is reaped, and a Claude Code team folder whose
-// lead died is listed, and removed (with its worktree and tasks) only with
-// --force. A team whose lead runs is never touched.
+// lead died is listed, and removed (with its tasks) only with --force. The
+// worktree its config names stays, --force or not: nothing but that config
+// (which any agent can write) says it is the team's. A team whose lead runs
+// is never touched.
 func TestCleanAllReapsClaudeCodesOwnLeftovers(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -506,13 +508,22 @@ func TestCleanAllReapsClaudeCodesOwnLeftovers(t *testing.T) {
 		t.Errorf("without --force the dead lead's team must be listed and kept: %+v", rep.Actions)
 	}
 
-	if _, res = runClean(t, e, "--all", "--force"); res.Code != 0 {
+	if rep, res = runClean(t, e, "--all", "--force"); res.Code != 0 {
 		t.Fatalf("clean --all --force: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
-	for _, p := range []string{ghostDir, ghostTasks, wt} {
+	for _, p := range []string{ghostDir, ghostTasks} {
 		if exists(p) {
 			t.Errorf("%s survived clean --all --force", p)
 		}
+	}
+	kept := false
+	for _, a := range rep.Actions {
+		if a.Target == wt {
+			kept = a.Result == "kept" && strings.Contains(a.Detail, notOurs)
+		}
+	}
+	if !kept || !exists(filepath.Join(wt, "src", "main.go")) || !strings.Contains(gitIn(t, repo, "worktree", "list"), wt) {
+		t.Errorf("the worktree only a dead lead's config names must be kept as not the team's: %+v", rep.Actions)
 	}
 	for _, p := range []string{liveDir, liveTasks} {
 		if !exists(p) {

@@ -147,6 +147,11 @@ func TestSupervisorFollowsTheTeamTheLeadClaimed(t *testing.T) {
 	if scout.Origin != "lead" {
 		t.Errorf("scout: %+v", scout)
 	}
+	// Where it runs is on record, as the kernel says: what makes a Claude
+	// Code worktree the team's for clean.
+	if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", scout.PID)); err != nil || scout.Cwd != cwd {
+		t.Errorf("scout's recorded cwd %q, want %q (%v)", scout.Cwd, cwd, err)
+	}
 	e.MustRun("approve", "scout", "--team", "mover")
 	waitScreen(t, e, "teamctl-mover", scout.Pane, "Ran: echo scouted")
 	if n := countEvents(events(t, e, "mover"), "lead", "team-moved"); n != 1 {

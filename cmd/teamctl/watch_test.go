@@ -63,6 +63,7 @@ type memberStatus struct {
 	PID       int      `json:"pid"`
 	State     string   `json:"state"`
 	Origin    string   `json:"origin"`
+	Cwd       string   `json:"cwd"`
 	Restarts  int      `json:"restarts"`
 	Reason    string   `json:"reason"`
 	LastLines []string `json:"last_lines"`

@@ -132,6 +132,12 @@ func Cmdline(pid int) ([]string, error) {
 	return strings.Split(s, "\x00"), nil
 }
 
+// Cwd returns the folder pid runs in, as the kernel says (the target of
+// /proc/PID/cwd: never a symlink on the way).
+func Cwd(pid int) (string, error) {
+	return os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+}
+
 // Environ returns the environment pid started with, as a map.
 func Environ(pid int) (map[string]string, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")

@@ -1,0 +1,26 @@
+package team
+
+import (
+	"os"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+)
+
+// ClaudeConfigDir is Claude Code's folder of team st, where teamctl reads and
+// writes its team config, mailboxes and tasks and clean removes its folders:
+// as up gives it to the lead (launch.ClaudeConfigDir) from the team's layout
+// and teamctl's own environment, else ($CLAUDE_CONFIG_DIR or ~/.claude)
+// teamctl's environment alone when the layout cannot be read or is another
+// team's. Never state.json's claude_config: anyone running as the user (a
+// member's Bash tool) can write that file, and a folder taken from it would
+// be where teamctl writes and what clean removes. "" when none can be told.
+func ClaudeConfigDir(st *state.Team) string {
+	if l, err := layouts.Parse(st.LayoutPath); err == nil && l.Team == st.Team {
+		return launch.ClaudeConfigDir(l, os.Getenv)
+	}
+	d, _ := claudecode.ConfigDir()
+	return d
+}
