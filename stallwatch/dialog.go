@@ -362,16 +362,17 @@ func (d Dialog) Keys(o Option) []string {
 
 // Describe lists the options on one line, as a person would choose them:
 // "1. Yes · 2. Yes, and always allow access to … · 4. No", an unnumbered
-// menu's by their place ("1: No, exit · 2: Yes, I trust this folder"), long
-// texts cut to width runes.
+// menu's by their place ("1: No, exit · 2: Yes, I trust this folder"), each
+// text cut to width runes (0: whole).
 func (d Dialog) Describe(width int) string {
 	parts := make([]string, 0, len(d.Options))
 	for i, o := range d.Options {
+		o.Text = cut(o.Text, width)
 		s := o.String()
 		if !d.Numbered {
 			s = strconv.Itoa(i+1) + ": " + s
 		}
-		parts = append(parts, cut(s, width))
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
 }

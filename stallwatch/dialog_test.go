@@ -207,7 +207,7 @@ func TestChoose(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	d, _ := ReadDialog(screenFile(t, "claude-permission.txt"))
-	if got, want := d.Describe(12), "1. Yes · 2. Yes, and… · 3. Yes, and… · 4. No"; got != want {
+	if got, want := d.Describe(12), "1. Yes · 2. Yes, and al… · 3. Yes, and sw… · 4. No"; got != want {
 		t.Errorf("Describe(12) = %q, want %q", got, want)
 	}
 }
