@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,4 +157,29 @@ members:
 		t.Errorf("answer --force says %q", r.Stdout)
 	}
 	waitScreen(t, e, "teamctl-calm", lead.Pane, "❯ y")
+}
+
+// TestAutomaticAnswerChoosesAnOption: a watchdog.answer naming a dialog's
+// option makes the supervisor choose it, by the dialog's own keys: "No" of
+// the stand-in's permission dialog denies the command.
+func TestAutomaticAnswerChoosesAnOption(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: auto
+watchdog:
+  quiet: 300ms
+  answer:
+    - {pattern: claude-permission, option: "No"}
+lead:
+  env: {TEAMCTL_STANDIN_SCRIPT: "permission"}
+`))
+	pane := waitMember(t, e, "auto", "lead", 30*time.Second, func(m memberStatus) bool { return m.Pane != "" }).Pane
+	waitScreen(t, e, "teamctl-auto", pane, "Denied")
+	testenv.Eventually(t, 30*time.Second, "the automatic answer's event", func() (bool, string) {
+		ans := answersOf(events(t, e, "auto"), "lead")
+		return len(ans) == 1 && ans[0].Option == "3. No" && slices.Equal(ans[0].Keys, []string{"3"}) && ans[0].Detail == "automatic (watchdog.answer)", fmt.Sprintf("%+v", ans)
+	})
+	if s := screen(e, "teamctl-auto", pane); strings.Contains(s, "Running…") {
+		t.Errorf("the command ran:\n%s", s)
+	}
 }
