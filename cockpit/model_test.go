@@ -385,6 +385,7 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 		{Time: t0, Member: "web", Kind: "exit", ExitCode: &code},
 		{Time: t0, Member: "perms", Kind: "message", Detail: "line one\nline two\x07\u202e"},
 		{Time: t0, Member: "asker", Kind: "answer", Keys: []string{"y", "Enter"}, Detail: "by a person (teamctl answer)"},
+		{Time: t0, Member: "lead", Kind: "answer", Keys: []string{"4"}, Option: "4. No\x1b[2J", Detail: "by a person (teamctl answer)"},
 	}})
 	m.Update(EventsMsg{Team: "beta", Events: []Event{{Time: t0, Member: "x", Kind: "OTHER-TEAM"}}})
 	v := view(m)
@@ -393,6 +394,7 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 		"web exit exit 1",
 		`perms message line one\nline two\a\u202e`,
 		"asker answer y Enter by a person (teamctl answer)",
+		`lead answer chose "4. No\x1b[2J", 4 by a person (teamctl answer)`,
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("feed lacks %q:\n%s", want, v)

@@ -513,6 +513,9 @@ func (m *Model) eventLine(e Event, member bool) string {
 	if e.Line != "" {
 		parts = append(parts, fmt.Sprintf("%q", e.Line))
 	}
+	if e.Option != "" {
+		parts = append(parts, fmt.Sprintf("chose %q,", e.Option))
+	}
 	if len(e.Keys) > 0 {
 		parts = append(parts, strings.Join(e.Keys, " "))
 	}
