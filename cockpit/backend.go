@@ -42,6 +42,10 @@ func readDialog(lines []string) (Dialog, bool) {
 	return stallwatch.ReadDialog(strings.Join(lines, "\n"))
 }
 
+// isDialog reports whether a stall's pattern is one of Claude Code's dialogs,
+// answered by an option, never by a letter typed.
+func isDialog(pattern string) bool { return stallwatch.IsDialog(pattern) }
+
 // Teamctl is the Backend and the Source of a real teamctl: the functions its
 // commands call, so that every action of the cockpit is the command's own code
 // path and lands in events.jsonl as the command's does.

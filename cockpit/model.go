@@ -789,7 +789,11 @@ func (m *Model) dialogOf(r *row) (Dialog, bool) {
 // the answer goes); at a prompt the letter, then Enter.
 func (m *Model) yesNo(r *row, reply string) tea.Cmd {
 	d, ok := m.dialogOf(r)
-	if !ok {
+	switch {
+	case !ok && r.Stall != nil && isDialog(r.Stall.Pattern):
+		m.say(fmt.Sprintf("%s waits at a Claude Code dialog whose options are not on screen (yet): t attaches", m.who(r.key())), true)
+		return nil
+	case !ok:
 		return m.answer(r.key(), Answer{Reply: reply})
 	}
 	o, ok := d.Yes()

@@ -928,7 +928,12 @@ func TestDialogOptionsAndNumberKeys(t *testing.T) {
 		return out
 	}
 
-	// lead, first: the permission dialog of Claude Code 2.1.328.
+	// lead, first: the permission dialog of Claude Code 2.1.328. Until its
+	// screen is in, y and n do not answer it blind.
+	press(t, m, "n")
+	if v := view(m); !strings.Contains(v, "lead waits at a Claude Code dialog whose options are not on screen (yet): t attaches") {
+		t.Errorf("n answered a dialog whose options were not shown:\n%s", v)
+	}
 	m.Update(ScreenMsg{Team: "alpha", Pane: "%0", Lines: screenLines(t, "claude-permission.txt")})
 	v := view(m)
 	for _, want := range []string{

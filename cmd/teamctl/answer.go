@@ -83,7 +83,7 @@ idle Claude Code is a prompt. --force sends the answer anyway.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&a.Option, "option", "", "choose the dialog's option that reads TEXT (or the only one starting with it)")
+	cmd.Flags().StringVar(&a.Option, "option", "", "choose the dialog's option that reads `TEXT` (or the only one starting with it)")
 	cmd.Flags().BoolVar(&keys, "keys", false, "send the arguments after MEMBER as tmux keys, as they are (y Enter, Down Enter)")
 	cmd.Flags().BoolVar(&a.Force, "force", false, "answer even a member that is not stalled (the keys become its input)")
 	return cmd
