@@ -1,15 +1,17 @@
 package cockpit
 
-// This file is the only one of the cockpit that knows where teamctl's verbs
-// and its team-folder contract live (packages team and state): moving them
-// changes this file alone.
+// This file is the only one of the cockpit that knows where teamctl's verbs,
+// its team-folder contract and its reading of Claude Code's dialogs live
+// (packages team, state and stallwatch): moving them changes this file alone.
 
 import (
 	"context"
 	"errors"
 	"os/exec"
+	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
 )
@@ -24,6 +26,25 @@ type (
 	Request          = state.Request
 	Event            = state.Event
 )
+
+// An answer to a stalled member and what it sent, as `teamctl answer` has
+// them; a Claude Code dialog and its options, as `teamctl answer` reads them.
+type (
+	Answer   = team.Answer
+	Answered = team.Answered
+	Dialog   = stallwatch.Dialog
+	Option   = stallwatch.Option
+)
+
+// readDialog reads the Claude Code dialog on a pane's screen (its lines),
+// with the very function `teamctl answer` chooses its options by.
+func readDialog(lines []string) (Dialog, bool) {
+	return stallwatch.ReadDialog(strings.Join(lines, "\n"))
+}
+
+// isDialog reports whether a stall's pattern is one of Claude Code's dialogs,
+// answered by an option, never by a letter typed.
+func isDialog(pattern string) bool { return stallwatch.IsDialog(pattern) }
 
 // Teamctl is the Backend and the Source of a real teamctl: the functions its
 // commands call, so that every action of the cockpit is the command's own code
@@ -85,17 +106,20 @@ func (t Teamctl) TeamsDir() (string, error) { return state.Root() }
 
 // Answer is `teamctl answer`. Keys that went out but could not be recorded are
 // a NotRecordedError: sent, and not to be sent again.
-func (t Teamctl) Answer(ctx context.Context, name, member string, keys ...string) error {
+func (t Teamctl) Answer(ctx context.Context, name, member string, a Answer) (Answered, error) {
 	tm, err := t.open(ctx, name)
 	if err != nil {
-		return err
+		return Answered{}, err
 	}
-	err = tm.Answer(ctx, member, keys)
+	got, err := tm.Answer(ctx, member, a)
 	var nr *team.NotRecordedError
 	if errors.As(err, &nr) {
-		return &NotRecordedError{Err: nr.Err}
+		return *got, &NotRecordedError{Err: nr.Err}
 	}
-	return err
+	if err != nil {
+		return Answered{}, err
+	}
+	return *got, nil
 }
 
 // Approve is `teamctl approve MEMBER`.

@@ -21,6 +21,7 @@ import (
 	"maps"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,7 +37,7 @@ import (
 // teams`, `status`, `answer`, `approve`, `deny`, `send`, `restart` and `attach`.
 type Backend interface {
 	UpTeams(ctx context.Context) ([]string, error)
-	Answer(ctx context.Context, team, member string, keys ...string) error
+	Answer(ctx context.Context, team, member string, a Answer) (Answered, error)
 	Approve(ctx context.Context, team, member string) (requestID string, err error)
 	Deny(ctx context.Context, team, member, reason string) (requestID string, err error)
 	Send(ctx context.Context, team, member, text string) (how string, err error)
@@ -652,13 +653,23 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.answer(mk, k.String(), "Enter")
+		return m.yesNo(r, k.String())
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		if r.State != stateStalled {
+			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, stateWord(r.Member), k.String()), true)
+			return nil
+		}
+		return m.choose(r, k.String())
 	case "enter":
 		if r.State != stateStalled {
 			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, stateWord(r.Member)), true)
 			return nil
 		}
-		return m.answer(mk, "Enter")
+		if d, ok := m.dialogOf(r); ok {
+			o := d.Options[d.Selected]
+			return m.answer(mk, Answer{Reply: strconv.Itoa(o.Index + 1), Expect: o.String()})
+		}
+		return m.answer(mk, Answer{Keys: []string{"Enter"}})
 	case "a":
 		if r.State != stateWaiting {
 			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
@@ -764,12 +775,69 @@ func (m *Model) action(do func(ctx context.Context) (string, error)) tea.Cmd {
 
 // Each acts on the member's own team.
 
-func (m *Model) answer(k memberKey, keys ...string) tea.Cmd {
+// dialogOf is the Claude Code dialog on r's screen as last captured, read
+// as `teamctl answer` reads it.
+func (m *Model) dialogOf(r *row) (Dialog, bool) {
+	if m.screen.Team != r.Team || m.screen.Pane != r.Pane {
+		return Dialog{}, false
+	}
+	return readDialog(m.screen.Lines)
+}
+
+// yesNo answers y or n: on a Claude Code dialog the option it means, where
+// one plainly is (the person sees which, and it must still be there when
+// the answer goes); at a prompt the letter, then Enter.
+func (m *Model) yesNo(r *row, reply string) tea.Cmd {
+	d, ok := m.dialogOf(r)
+	switch {
+	case !ok && r.Stall != nil && isDialog(r.Stall.Pattern):
+		m.say(fmt.Sprintf("%s waits at a Claude Code dialog whose options are not on screen (yet): t attaches", m.who(r.key())), true)
+		return nil
+	case !ok:
+		return m.answer(r.key(), Answer{Reply: reply})
+	}
+	o, ok := d.Yes()
+	word := "yes"
+	if reply == "n" {
+		o, ok = d.No()
+		word = "no"
+	}
+	if !ok {
+		m.say(fmt.Sprintf("%s's dialog has no single plain %s: choose its option by number (%s)", m.who(r.key()), word, d.Describe(optionWidth)), true)
+		return nil
+	}
+	return m.answer(r.key(), Answer{Reply: reply, Expect: o.String()})
+}
+
+// choose answers with the option numbered n of the dialog on r's screen.
+func (m *Model) choose(r *row, n string) tea.Cmd {
+	who := m.who(r.key())
+	d, ok := m.dialogOf(r)
+	if !ok {
+		m.say(fmt.Sprintf("%s shows no options to choose from: y/n answer a prompt, t attaches", who), true)
+		return nil
+	}
+	i, _ := strconv.Atoi(n)
+	o, ok := d.Number(i)
+	if !ok {
+		m.say(fmt.Sprintf("%s's dialog has no option %d: %s", who, i, d.Describe(optionWidth)), true)
+		return nil
+	}
+	return m.answer(r.key(), Answer{Reply: n, Expect: o.String()})
+}
+
+// optionWidth is how much of an option's text the status line quotes.
+const optionWidth = 28
+
+func (m *Model) answer(k memberKey, a Answer) tea.Cmd {
 	who := m.who(k)
-	m.say(fmt.Sprintf("sending %s to %s…", strings.Join(keys, " "), who), false)
+	m.say(fmt.Sprintf("answering %s…", who), false)
 	return m.action(func(ctx context.Context) (string, error) {
-		sent := fmt.Sprintf("sent %s to %s", strings.Join(keys, " "), who)
-		return sent, m.o.Backend.Answer(ctx, k.team, k.name, keys...)
+		got, err := m.o.Backend.Answer(ctx, k.team, k.name, a)
+		if got.Option != "" {
+			return fmt.Sprintf("chose %q for %s (sent %s)", got.Option, who, strings.Join(got.Keys, " ")), err
+		}
+		return fmt.Sprintf("sent %s to %s", strings.Join(got.Keys, " "), who), err
 	})
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,12 +41,29 @@ func (f *fake) Calls() []string {
 }
 
 func (f *fake) UpTeams(context.Context) ([]string, error) { return f.teams, nil }
-func (f *fake) Answer(_ context.Context, team, member string, keys ...string) error {
-	f.record("answer %s %s %s", team, member, strings.Join(keys, " "))
-	if f.answered != nil {
-		return f.answered
+
+// Answer records the answer as `teamctl answer` would be run, with the
+// option the person saw in brackets, and sends what team.Answer would.
+func (f *fake) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
+	var got Answered
+	switch {
+	case len(a.Keys) > 0:
+		got.Keys = a.Keys
+		f.record("answer %s %s --keys %s", team, member, strings.Join(a.Keys, " "))
+	case a.Expect != "":
+		got = Answered{Keys: []string{a.Reply}, Option: a.Expect}
+		f.record("answer %s %s %s (%s)", team, member, a.Reply, a.Expect)
+	default:
+		got.Keys = []string{a.Reply, "Enter"}
+		f.record("answer %s %s %s", team, member, a.Reply)
 	}
-	return f.err
+	if f.answered != nil {
+		return got, f.answered
+	}
+	if f.err != nil {
+		return Answered{}, f.err
+	}
+	return got, nil
 }
 func (f *fake) Approve(_ context.Context, team, member string) (string, error) {
 	f.record("approve %s %s", team, member)
@@ -222,7 +241,8 @@ func TestKeysActThroughTheCommandsFunctions(t *testing.T) {
 	f := &fake{}
 	m := newModel(t, f, false)
 	look(t, m, teamSnap())
-	// asker is selected (first): y, n and enter answer it as `teamctl answer` does.
+	// asker is selected (first), at a prompt: y, n and enter answer it as
+	// `teamctl answer` does.
 	press(t, m, "y", "n", "enter")
 	press(t, m, "j") // perms, waiting for approval
 	press(t, m, "a")
@@ -243,9 +263,9 @@ func TestKeysActThroughTheCommandsFunctions(t *testing.T) {
 		}
 	}
 	want := []string{
-		"answer alpha asker y Enter",
-		"answer alpha asker n Enter",
-		"answer alpha asker Enter",
+		"answer alpha asker y",
+		"answer alpha asker n",
+		"answer alpha asker --keys Enter",
 		"approve alpha perms",
 		`deny alpha perms "not now"`,
 		`send alpha perms "look at the logs"`,
@@ -365,6 +385,7 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 		{Time: t0, Member: "web", Kind: "exit", ExitCode: &code},
 		{Time: t0, Member: "perms", Kind: "message", Detail: "line one\nline two\x07\u202e"},
 		{Time: t0, Member: "asker", Kind: "answer", Keys: []string{"y", "Enter"}, Detail: "by a person (teamctl answer)"},
+		{Time: t0, Member: "lead", Kind: "answer", Keys: []string{"4"}, Option: "4. No\x1b[2J", Detail: "by a person (teamctl answer)"},
 	}})
 	m.Update(EventsMsg{Team: "beta", Events: []Event{{Time: t0, Member: "x", Kind: "OTHER-TEAM"}}})
 	v := view(m)
@@ -373,6 +394,7 @@ func TestEventsAreShownOneLineEachVisible(t *testing.T) {
 		"web exit exit 1",
 		`perms message line one\nline two\a\u202e`,
 		"asker answer y Enter by a person (teamctl answer)",
+		`lead answer chose "4. No\x1b[2J", 4 by a person (teamctl answer)`,
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("feed lacks %q:\n%s", want, v)
@@ -723,7 +745,7 @@ func TestAllTeamsViewActsOnTheMembersOwnTeam(t *testing.T) {
 	press(t, m, "r", "y")
 	out := press(t, m, "t")
 	want := []string{
-		"answer beta tester y Enter",
+		"answer beta tester y",
 		"approve alpha perms",
 		`send beta lead "hello"`,
 		"restart beta lead",
@@ -879,5 +901,115 @@ func TestAProcessRunningIsRunningNotWorking(t *testing.T) {
 	press(t, m, "G", "y")
 	if v := view(m); !strings.Contains(v, "web is running, not stalled") {
 		t.Errorf("the refusal does not say running:\n%s", v)
+	}
+}
+
+// screenLines is a screen captured from the real Claude Code (stallwatch's
+// testdata), as the feed hands it over: capture-pane's lines.
+func screenLines(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "stallwatch", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(b), "\n")
+}
+
+// dialogSnap is a team whose lead waits at a permission dialog, a teammate at
+// a plan approval and another at the trust dialog, the longest first.
+func dialogSnap() *Snapshot {
+	stall := func(pattern, line string, ago time.Duration) *Stall {
+		return &Stall{Pattern: pattern, Line: line, Since: t0.Add(-ago)}
+	}
+	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "stalled", Stall: stall("claude-permission", "Do you want to proceed?", 30*time.Second)},
+		{Name: "planner", Role: "teammate", Origin: "layout", Pane: "%1", State: "stalled", Stall: stall("claude-plan", "Would you like to proceed?", 20*time.Second)},
+		{Name: "newbie", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled", Stall: stall("claude-trust", "Quick safety check", 10*time.Second)},
+		{Name: "worker", Role: "teammate", Origin: "layout", Pane: "%3", State: "running"},
+	}}}
+}
+
+// TestDialogOptionsAndNumberKeys: a stalled member's Claude Code dialog shows
+// its options, read from its screen as `teamctl answer` reads them; 1-9
+// choose one, y and n only the option they plainly mean (which the person
+// sees), enter the selected one; each answer carries the option the person
+// saw, so that a dialog changed since is not answered.
+func TestDialogOptionsAndNumberKeys(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	look(t, m, dialogSnap())
+	acts := func() []string {
+		var out []string
+		for _, c := range f.Calls() {
+			if strings.HasPrefix(c, "answer") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+
+	// lead, first: the permission dialog of Claude Code 2.1.328. Until its
+	// screen is in, y and n do not answer it blind.
+	press(t, m, "n")
+	if v := view(m); !strings.Contains(v, "lead waits at a Claude Code dialog whose options are not on screen (yet): t attaches") {
+		t.Errorf("n answered a dialog whose options were not shown:\n%s", v)
+	}
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%0", Lines: screenLines(t, "claude-permission.txt")})
+	v := view(m)
+	for _, want := range []string{
+		`stalled at "Do you want to proceed?" (claude-permission)  (1-4 choose · y 1. Yes · n 4. No · enter 1. Yes · t attach)`,
+		"  1. Yes · 2. Yes, and always allow acces… · 3. Yes, and switch to auto mod… · 4. No",
+		"1-4 choose  y yes  n no",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "4", "n", "y", "enter", "2")
+	press(t, m, "7") // no such option
+	if v := view(m); !strings.Contains(v, "lead's dialog has no option 7: 1. Yes · 2. Yes, and always allow acces…") {
+		t.Errorf("no word of option 7:\n%s", v)
+	}
+
+	// planner: a plan approval has two kinds of yes and no No.
+	press(t, m, "j")
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%1", Lines: screenLines(t, "claude-2.1.332-plan.txt")})
+	press(t, m, "y")
+	if v := view(m); !strings.Contains(v, "planner's dialog has no single plain yes: choose its option by number (1. Yes, and use auto mode · 2. Yes, manually approve edits · 3. Tell Claude what to chan…") {
+		t.Errorf("a y with no plain yes is not refused with the options:\n%s", v)
+	}
+	press(t, m, "n")
+	press(t, m, "2")
+
+	// newbie: the trust dialog, unnumbered: choices by place, n its "No, exit".
+	press(t, m, "j")
+	m.Update(ScreenMsg{Team: "alpha", Pane: "%2", Lines: screenLines(t, "claude-trust.txt")})
+	if v := view(m); !strings.Contains(v, "  1: No, exit · 2: Yes, I trust this folder") {
+		t.Errorf("the trust dialog's options are not shown:\n%s", v)
+	}
+	press(t, m, "n", "2")
+
+	// worker is not stalled: no number answers it.
+	press(t, m, "j", "1")
+	if v := view(m); !strings.Contains(v, "worker is working, not stalled: 1 chooses an option of a stalled member's dialog") {
+		t.Errorf("a number for a working member is not refused:\n%s", v)
+	}
+
+	want := []string{
+		"answer alpha lead 4 (4. No)",
+		"answer alpha lead n (4. No)",
+		"answer alpha lead y (1. Yes)",
+		"answer alpha lead 1 (1. Yes)",
+		"answer alpha lead 2 (2. Yes, and always allow access to /tmp/tmp.60sguehe0p/proj from this project)",
+		"answer alpha planner 2 (2. Yes, manually approve edits)",
+		"answer alpha newbie n (No, exit)",
+		"answer alpha newbie 2 (Yes, I trust this folder)",
+	}
+	if got := acts(); !slices.Equal(got, want) {
+		t.Errorf("answers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := view(m); strings.Contains(v, "planner n") {
+		t.Errorf("n answered a plan approval, which has no No:\n%s", v)
 	}
 }

@@ -428,7 +428,14 @@ func (m *Model) detail(h int) []string {
 			info = append(info, "  "+textsafe.Visible(q.Description))
 		}
 	case r.State == stateStalled && r.Stall != nil:
-		info = append(info, fmt.Sprintf("stalled at %s (%s)  (y/n answer · enter · t attach)", textsafe.Visible(fmt.Sprintf("%q", r.Stall.Line)), textsafe.Visible(r.Stall.Pattern)))
+		at := fmt.Sprintf("stalled at %s (%s)", textsafe.Visible(fmt.Sprintf("%q", r.Stall.Line)), textsafe.Visible(r.Stall.Pattern))
+		d, ok := m.dialogOf(r)
+		if !ok {
+			info = append(info, at+"  (y/n answer · enter · t attach)")
+			break
+		}
+		info = append(info, at+"  ("+strings.Join(dialogKeys(d), " · ")+" · t attach)")
+		info = append(info, "  "+textsafe.Visible(d.Describe(optionWidth)))
 	case r.State == stateFailed:
 		info = append(info, "failed: "+textsafe.Visible(r.Reason))
 	case r.State == stateIdle && r.Result != "":
@@ -472,6 +479,19 @@ func (m *Model) detail(h int) []string {
 	return out
 }
 
+// dialogKeys are the keys that answer dialog d: its numbers, y and n where
+// they name an option, enter for the selected one.
+func dialogKeys(d Dialog) []string {
+	keys := []string{fmt.Sprintf("1-%d choose", min(9, len(d.Options)))}
+	if o, ok := d.Yes(); ok {
+		keys = append(keys, "y "+textsafe.Visible(o.String()))
+	}
+	if o, ok := d.No(); ok {
+		keys = append(keys, "n "+textsafe.Visible(o.String()))
+	}
+	return append(keys, "enter "+textsafe.Visible(d.Options[d.Selected].String()))
+}
+
 func pad(lines []string, h int) []string {
 	for len(lines) < h {
 		lines = append(lines, "")
@@ -497,6 +517,9 @@ func (m *Model) eventLine(e Event, member bool) string {
 	var parts []string
 	if e.Line != "" {
 		parts = append(parts, fmt.Sprintf("%q", e.Line))
+	}
+	if e.Option != "" {
+		parts = append(parts, fmt.Sprintf("chose %q,", e.Option))
 	}
 	if len(e.Keys) > 0 {
 		parts = append(parts, strings.Join(e.Keys, " "))
@@ -567,6 +590,16 @@ func (m *Model) footer() string {
 	if r := m.selected(); r != nil {
 		switch r.State {
 		case stateStalled:
+			if d, ok := m.dialogOf(r); ok {
+				keys = append(keys, k(fmt.Sprintf("1-%d", min(9, len(d.Options))), "choose"))
+				if _, ok := d.Yes(); ok {
+					keys = append(keys, k("y", "yes"))
+				}
+				if _, ok := d.No(); ok {
+					keys = append(keys, k("n", "no"))
+				}
+				break
+			}
 			keys = append(keys, k("y/n", "answer"), k("enter", "Enter"))
 		case stateWaiting:
 			keys = append(keys, k("a", "approve"), k("d", "deny"))
@@ -592,8 +625,10 @@ func (m *Model) help() []string {
 	return []string{
 		"",
 		"  ↑/↓ k/j   select a member (pgup/pgdown a page, g/G the first/last)",
-		"  y / n     answer a stalled yes/no prompt: y or n, then Enter (teamctl answer)",
-		"  enter     press Enter for a stalled member (a Claude Code dialog's choice)",
+		"  1-9       choose that option of a stalled member's Claude Code dialog (teamctl answer M N)",
+		"  y / n     its dialog's plain Yes or No (only where one option plainly is); at a",
+		"            prompt, y or n then Enter (teamctl answer M y)",
+		"  enter     choose the dialog's selected option (❯); at a prompt, press Enter",
 		"  a         approve the selected teammate's permission request (teamctl approve)",
 		"  d         deny it, with an optional reason (teamctl deny --reason)",
 		"  s         send the member a message (teamctl send)",

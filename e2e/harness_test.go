@@ -293,6 +293,7 @@ type event struct {
 	Pattern string    `json:"pattern"`
 	Line    string    `json:"line"`
 	Keys    []string  `json:"keys"`
+	Option  string    `json:"option"`
 	Detail  string    `json:"detail"`
 }
 

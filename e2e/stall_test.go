@@ -95,21 +95,22 @@ func (w *world) waitCleared(member, pattern string) {
 	})
 }
 
-// answer answers member's dialog with `teamctl answer member keys...` and waits
-// until the screen no longer shows question; it returns how many times it
-// answered. Claude Code drops keys that come before it reads its input, so the
-// answer is repeated, at most twice, but only when the screen has stayed exactly
-// as it was before the keys were sent: they had no effect at all.
-func (w *world) answer(member, pane, question string, keys ...string) int {
+// answer answers member's dialog with `teamctl answer member args...` (y, n,
+// a number, --option TEXT) and waits until the screen no longer shows
+// question; it returns how many times it answered. Claude Code drops keys that
+// come before it reads its input, so the answer is repeated, at most twice,
+// but only when the screen has stayed exactly as it was before the keys were
+// sent: they had no effect at all.
+func (w *world) answer(member, pane, question string, args ...string) int {
 	w.t.Helper()
 	send := func() string {
 		before := w.screen(pane)
-		w.t.Logf("teamctl answer %s %s", member, strings.Join(keys, " "))
-		w.e.MustRun(append([]string{"answer", "--team", w.team, member}, keys...)...)
+		r := w.e.MustRun(append([]string{"answer", "--team", w.team, member}, args...)...)
+		w.t.Logf("teamctl answer %s %s: %s", member, strings.Join(args, " "), strings.TrimSpace(r.Stdout))
 		return before
 	}
 	before, sent, n := send(), time.Now(), 1
-	poll(w.t, wait, fmt.Sprintf("%q gone from %s's screen after `teamctl answer %s %s`", question, member, member, strings.Join(keys, " ")), func() (bool, string) {
+	poll(w.t, wait, fmt.Sprintf("%q gone from %s's screen after `teamctl answer %s %s`", question, member, member, strings.Join(args, " ")), func() (bool, string) {
 		s := w.screen(pane)
 		if !strings.Contains(s, question) {
 			return true, s
@@ -126,9 +127,9 @@ func (w *world) answer(member, pane, question string, keys ...string) int {
 
 // TestTrustDialogIsAStall: in a folder not yet trusted, the trust dialog every
 // member shows is reported as a stall (status and one event per member, pattern
-// claude-trust), and `teamctl answer MEMBER Down Enter` picks "Yes, I trust this
-// folder": the stall clears, the member reaches its input box, and a teammate's
-// prompt then reaches the model.
+// claude-trust), and `teamctl answer MEMBER --option "Yes, I trust this
+// folder"` chooses it (Down, Enter): the stall clears, the member reaches its
+// input box, and a teammate's prompt then reaches the model.
 func TestTrustDialogIsAStall(t *testing.T) {
 	t.Parallel()
 	const prompt = "Look around; token STALL-TRUST-4c1e."
@@ -154,12 +155,13 @@ func TestTrustDialogIsAStall(t *testing.T) {
 		}
 	}
 
-	// The menu is "❯ No, exit" / "Yes, I trust this folder": Down, then Enter.
-	// The stall is reported only once the dialog has been still for the quiet
-	// period, by when Claude Code reads keys.
+	// The menu is "❯ No, exit" / "Yes, I trust this folder", unnumbered:
+	// teamctl sends Down, then Enter. The stall is reported only once the
+	// dialog has been still for the quiet period, by when Claude Code reads
+	// keys.
 	answers := map[string]int{}
 	for _, name := range []string{"alice", "lead"} {
-		answers[name] = w.answer(name, panes[name], "Yes, I trust this folder", "Down", "Enter")
+		answers[name] = w.answer(name, panes[name], "Yes, I trust this folder", "--option", "Yes, I trust this folder")
 	}
 	w.waitRequest("alice's prompt after she was answered", func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains(prompt) })
 	w.waitScreens("every member at its input box, alice with her answer", panes, func(name, s string) bool {
@@ -182,8 +184,14 @@ func TestTrustDialogIsAStall(t *testing.T) {
 		if n := len(stallsOf(evs, "stall-cleared", name)); n != 1 {
 			t.Errorf("%s: %d stall-cleared events, want 1", name, n)
 		}
-		if n := len(stallsOf(evs, "answer", name)); n != answers[name] {
-			t.Errorf("%s: %d answer events, want %d", name, n, answers[name])
+		ans := stallsOf(evs, "answer", name)
+		if len(ans) != answers[name] {
+			t.Errorf("%s: %d answer events, want %d", name, len(ans), answers[name])
+		}
+		for _, a := range ans {
+			if a.Option != "Yes, I trust this folder" || strings.Join(a.Keys, " ") != "Down Enter" {
+				t.Errorf("%s: answer event %s, want Yes, I trust this folder by Down Enter", name, a)
+			}
 		}
 	}
 	if t.Failed() {
@@ -194,7 +202,7 @@ func TestTrustDialogIsAStall(t *testing.T) {
 // TestPermissionDialogIsAStall: a lead in permissionMode manual asked by the
 // model to run a shell command shows "Do you want to proceed?"; that is reported
 // as a stall (pattern claude-permission, the question as its line), and
-// `teamctl answer lead Enter` ("1. Yes") runs the command and clears it.
+// `teamctl answer lead y` ("1. Yes", its digit) runs the command and clears it.
 func TestPermissionDialogIsAStall(t *testing.T) {
 	t.Parallel()
 	const prompt = "Leave a marker; token STALL-PERM-8d2f."
@@ -222,7 +230,7 @@ func TestPermissionDialogIsAStall(t *testing.T) {
 		t.Errorf("want one stall event for the lead, claude-permission \"Do you want to proceed?\"; got:\n%s", eventLines(stalls))
 	}
 
-	answers := w.answer("lead", panes["lead"], "Do you want to proceed?", "Enter")
+	answers := w.answer("lead", panes["lead"], "Do you want to proceed?", "y")
 	tr := w.waitRequest("the command's tool_result", fakeapi.Request.IsToolResult)
 	if res := tr.LastUser().ToolResults()[0]; res.IsError {
 		t.Errorf("the command's tool_result is an error: %q", res.Text)

@@ -24,7 +24,7 @@ var (
 	watchdogKeys     = []string{"quiet", "defaults", "patterns", "notify", "answer"}
 	watchPatternKeys = []string{"name", "regex", "scope"}
 	notifyKeys       = []string{"command", "lead"}
-	answerKeys       = []string{"pattern", "keys"}
+	answerKeys       = []string{"pattern", "keys", "option"}
 )
 
 // didYouMean returns `; did you mean "X"?` for the known word closest to word,

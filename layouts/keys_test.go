@@ -104,7 +104,7 @@ func TestSchemaInSync(t *testing.T) {
 		{"top level", schema.Required, []string{"team"}},
 		{"$defs.member", schema.Defs["member"].Required, []string{"name"}},
 		{"$defs.watchPattern", schema.Defs["watchPattern"].Required, []string{"name", "regex"}},
-		{"$defs.answer", schema.Defs["answer"].Required, []string{"pattern", "keys"}},
+		{"$defs.answer", schema.Defs["answer"].Required, []string{"pattern"}},
 	}
 	for _, c := range requiredChecks {
 		if !slices.Equal(c.got, c.want) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/stallwatch"
 )
 
 // mustParse parses src as the file t.yaml in the package folder.
@@ -150,6 +152,7 @@ watchdog:
       regex: '\(yes/no\)'
       scope: screen
     - {name: fixed-case, regex: '(?-i)ABORT', scope: lastline}
+    - {name: claude-trust, regex: 'Trust this folder\?', scope: screen}
   notify:
     command: [logger, -t, teamctl]
     lead: true
@@ -158,6 +161,8 @@ watchdog:
       keys: [n, Enter]
     - pattern: yes-no
       keys: [yes, Enter, 1]
+    - pattern: claude-trust
+      option: Yes, I trust this folder
 `)
 	want := Watchdog{
 		Quiet:    90 * time.Second,
@@ -166,11 +171,13 @@ watchdog:
 			{Name: "deploy", Regex: `Deploy to prod\?`, Scope: "lastline", Line: 6, Column: 7},
 			{Name: "yes-no", Regex: `\(yes/no\)`, Scope: "screen", Line: 8, Column: 7},
 			{Name: "fixed-case", Regex: `(?-i)ABORT`, Scope: "lastline", Line: 11, Column: 7},
+			{Name: "claude-trust", Regex: `Trust this folder\?`, Scope: "screen", Line: 12, Column: 7},
 		},
 		Notify: Notify{Command: []string{"logger", "-t", "teamctl"}, Lead: true},
 		Answer: []Answer{
 			{Pattern: "deploy", Keys: []string{"n", "Enter"}},
 			{Pattern: "yes-no", Keys: []string{"yes", "Enter", "1"}},
+			{Pattern: "claude-trust", Option: "Yes, I trust this folder"},
 		},
 	}
 	if !reflect.DeepEqual(l.Watchdog, want) {
@@ -244,7 +251,11 @@ func TestQuietBounds(t *testing.T) {
 func TestWatchdogDefaultNames(t *testing.T) {
 	src := "team: t\nwatchdog:\n  answer:\n"
 	for _, name := range defaultPatternNames() {
-		src += "    - {pattern: " + name + ", keys: [Enter]}\n"
+		if stallwatch.IsDialog(name) {
+			src += "    - {pattern: " + name + ", option: \"No\"}\n"
+		} else {
+			src += "    - {pattern: " + name + ", keys: [Enter]}\n"
+		}
 	}
 	if n := len(mustParse(t, src).Watchdog.Answer); n != len(defaultPatternNames()) || n == 0 {
 		t.Errorf("%d answers, want one per default pattern (%d)", n, len(defaultPatternNames()))

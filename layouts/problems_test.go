@@ -387,6 +387,22 @@ permissions:
 			`t.yaml:4:14: watchdog.patterns[0].name: ` + nameRule + ` (got "Deploy")`}},
 		{"duplicate answer", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: [y, Enter]\n    - pattern: yes-no\n      keys: [n, Enter]\n", []string{
 			`t.yaml:6:16: watchdog.answer[1].pattern: duplicate answer for pattern "yes-no" (first at line 4)`}},
+		// A Claude Code dialog is answered by an option, a prompt by keys.
+		{"keys for a dialog", "team: t\nwatchdog:\n  answer:\n    - pattern: claude-permission\n      keys: [n, Enter]\n", []string{
+			`t.yaml:5:13: watchdog.answer[0].keys: claude-permission is a Claude Code dialog: answer it with option: (the text of the option to choose, e.g. "No"), not keys: its menu ignores y and n, and Enter picks whatever is selected`}},
+		{"keys for a dialog the layout redefines", "team: t\nwatchdog:\n  patterns:\n    - {name: claude-trust, regex: 'Trust\\?', scope: screen}\n  answer:\n    - {pattern: claude-trust, keys: [Down, Enter]}\n", []string{
+			`t.yaml:6:37: watchdog.answer[0].keys: claude-trust is a Claude Code dialog: answer it with option: (the text of the option to choose, e.g. "Yes, I trust this folder"), not keys: its menu ignores y and n, and Enter picks whatever is selected`}},
+		{"a dialog's answer without option", "team: t\nwatchdog:\n  answer:\n    - pattern: claude-trust\n", []string{
+			`t.yaml:4:7: watchdog.answer[0].option: required key is missing: claude-trust is a Claude Code dialog, answered by choosing one of its options, e.g. option: "Yes, I trust this folder"`}},
+		{"option for a prompt", "team: t\nwatchdog:\n  answer:\n    - {pattern: yes-no, option: \"Yes\"}\n", []string{
+			`t.yaml:4:33: watchdog.answer[0].option: yes-no is a prompt on the last line, not a dialog with options: give keys: instead, e.g. keys: [y, Enter]`}},
+		{"keys and option", "team: t\nwatchdog:\n  answer:\n    - {pattern: claude-trust, keys: [Enter], option: \"Yes, I trust this folder\"}\n", []string{
+			`t.yaml:4:54: watchdog.answer[0].option: give keys or option, not both: keys for a prompt, option for a Claude Code dialog`}},
+		{"option empty", "team: t\nwatchdog:\n  answer:\n    - {pattern: claude-mcp, option: \" \"}\n", []string{
+			`t.yaml:4:37: watchdog.answer[0].option: must not be empty: the text of the option to choose, e.g. "No"`}},
+		{"option not a string", "team: t\nwatchdog:\n  answer:\n    - {pattern: claude-mcp, option: [No]}\n", []string{
+			`t.yaml:4:37: watchdog.answer[0].option: must be a string`}},
+		{"option for a screen pattern of the layout's", "team: t\nwatchdog:\n  patterns:\n    - {name: menu, regex: 'Pick one', scope: screen}\n  answer:\n    - {pattern: menu, option: \"Second\"}\n", nil},
 		{"answer keys null", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys:\n", []string{
 			"t.yaml:5:12: watchdog.answer[0].keys: must not be empty"}},
 		{"answer keys string", "team: t\nwatchdog:\n  answer:\n    - pattern: yes-no\n      keys: y\n", []string{

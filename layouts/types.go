@@ -52,10 +52,14 @@ type Notify struct {
 	Lead    bool     // tell the lead in a <task-notification> block
 }
 
-// Answer sends Keys once per stall that matches the pattern named Pattern.
+// Answer answers once per stall that matches the pattern named Pattern: a
+// prompt with Keys; one of Claude Code's dialogs by choosing its Option (the
+// option's text: the one that reads so, else the only one starting with it),
+// which the supervisor reads on the screen, as `teamctl answer --option` does.
 type Answer struct {
 	Pattern string
 	Keys    []string
+	Option  string
 }
 
 // Permissions are Claude Code permission rules: tool uses that are allowed

@@ -43,10 +43,14 @@ func (w *walker) watchdog(n *yaml.Node) Watchdog {
 	wd.Defaults = w.flag(f.get("defaults"), "watchdog.defaults", true)
 	var known patternNames
 	wd.Patterns, known = w.watchPatterns(f.get("patterns"), "watchdog.patterns")
+	for _, p := range wd.Patterns {
+		known.lastLine[p.Name] = p.Scope == string(stallwatch.LastLine)
+	}
 	if wd.Defaults {
-		for _, name := range defaultPatternNames() {
-			if !slices.Contains(known.valid, name) {
-				known.valid = append(known.valid, name) // a layout pattern of the same name replaces it
+		for _, p := range stallwatch.DefaultPatterns() {
+			if !slices.Contains(known.valid, p.Name) {
+				known.valid = append(known.valid, p.Name) // a layout pattern of the same name replaces it
+				known.lastLine[p.Name] = p.Scope == stallwatch.LastLine
 			}
 		}
 	}
@@ -71,13 +75,14 @@ func (w *walker) quiet(n *yaml.Node, path string) time.Duration {
 
 // patternNames are the pattern names an answer may refer to.
 type patternNames struct {
-	valid   []string        // in file order, then the defaults' (when on)
-	invalid map[string]bool // names already reported as invalid, so answers naming them are not reported again
+	valid    []string        // in file order, then the defaults' (when on)
+	invalid  map[string]bool // names already reported as invalid, so answers naming them are not reported again
+	lastLine map[string]bool // the valid ones that look at the last line: prompts, never a dialog
 }
 
 // watchPatterns reads the patterns: list.
 func (w *walker) watchPatterns(n *yaml.Node, path string) ([]WatchPattern, patternNames) {
-	known := patternNames{invalid: map[string]bool{}}
+	known := patternNames{invalid: map[string]bool{}, lastLine: map[string]bool{}}
 	if n == nil {
 		return nil, known
 	}
@@ -187,14 +192,52 @@ func (w *walker) answers(n *yaml.Node, path string, known patternNames) []Answer
 				first[a.Pattern] = v
 			}
 		}
-		if v := w.required(f, "keys", item, p); v != nil {
-			a.Keys = w.keys(v, join(p, "keys"))
-		}
+		w.answerWith(&a, f, item, p, known)
 		if len(w.problems) == before {
 			answers = append(answers, a)
 		}
 	}
 	return answers
+}
+
+// answerWith reads what an answer sends: keys for a prompt, an option for
+// one of Claude Code's dialogs, whose menus ignore keys such as y and n (and
+// whose Enter picks whatever is selected). a.Pattern is "" when the answer
+// names no valid pattern.
+func (w *walker) answerWith(a *Answer, f fields, item *yaml.Node, path string, known patternNames) {
+	keysEntry, hasKeys := f["keys"]
+	optEntry, hasOption := f["option"]
+	dialog := a.Pattern != "" && stallwatch.IsDialog(a.Pattern)
+	switch {
+	case hasKeys && hasOption:
+		w.add(optEntry.value, join(path, "option"), "give keys or option, not both: keys for a prompt, option for a Claude Code dialog")
+	case hasKeys && dialog:
+		w.add(keysEntry.value, join(path, "keys"), "%s is a Claude Code dialog: answer it with option: (the text of the option to choose, e.g. %q), not keys: its menu ignores y and n, and Enter picks whatever is selected", a.Pattern, exampleOption(a.Pattern))
+	case hasOption && a.Pattern != "" && known.lastLine[a.Pattern]:
+		w.add(optEntry.value, join(path, "option"), "%s is a prompt on the last line, not a dialog with options: give keys: instead, e.g. keys: [y, Enter]", a.Pattern)
+	case hasOption:
+		if v := w.required(f, "option", item, path); v != nil {
+			if s, ok := w.text(v, join(path, "option")); ok && strings.TrimSpace(s) == "" {
+				w.add(v, join(path, "option"), "must not be empty: the text of the option to choose, e.g. %q", exampleOption(a.Pattern))
+			} else if ok {
+				a.Option = s
+			}
+		}
+	case dialog:
+		w.add(item, join(path, "option"), "required key is missing: %s is a Claude Code dialog, answered by choosing one of its options, e.g. option: %q", a.Pattern, exampleOption(a.Pattern))
+	default:
+		if v := w.required(f, "keys", item, path); v != nil {
+			a.Keys = w.keys(v, join(path, "keys"))
+		}
+	}
+}
+
+// exampleOption is an option of the dialog pattern names, for messages.
+func exampleOption(pattern string) string {
+	if pattern == "claude-trust" {
+		return "Yes, I trust this folder"
+	}
+	return "No"
 }
 
 // answerPattern returns n's text if it names a known pattern, or "".

@@ -1,7 +1,9 @@
 // Package stallwatch decides whether a terminal screen (or a program's output
 // stream) shows a program waiting for a human: a shell-style question on its
-// last line, or one of Claude Code's full-screen dialogs anywhere on it. It is
-// pure: no tmux, no clocks, so it can be tested on captured screens and fuzzed.
+// last line, or one of Claude Code's full-screen dialogs anywhere on it; and,
+// for a dialog, what its options are and which keys choose one (dialog.go). It
+// is pure: no tmux, no clocks, so it can be tested on captured screens and
+// fuzzed.
 package stallwatch
 
 import (
@@ -25,6 +27,9 @@ type Pattern struct {
 	Name  string
 	Regex *regexp.Regexp
 	Scope Scope
+	// Dialog: one of Claude Code's dialogs, answered by choosing an option
+	// (ReadDialog), never by typing y or n.
+	Dialog bool
 }
 
 // Compile builds a pattern; matching is case-insensitive unless the expression
@@ -51,6 +56,25 @@ func must(name, expr string, scope Scope) Pattern {
 	return p
 }
 
+// dialog is a default pattern for one of Claude Code's dialogs.
+func dialog(name, expr string) Pattern {
+	p := must(name, expr, Screen)
+	p.Dialog = true
+	return p
+}
+
+// IsDialog reports whether name is one of Claude Code's dialogs among the
+// default patterns (a layout's pattern of that name replaces it, and is
+// still that dialog).
+func IsDialog(name string) bool {
+	for _, p := range DefaultPatterns() {
+		if p.Name == name {
+			return p.Dialog
+		}
+	}
+	return false
+}
+
 // DefaultPatterns are the seed watchdog's five shell prompts (last line) and the
 // dialogs of Claude Code 2.1.328 and 2.1.332 (anywhere on the screen).
 func DefaultPatterns() []Pattern {
@@ -61,20 +85,20 @@ func DefaultPatterns() []Pattern {
 		must("continue", `Continue\?`, LastLine),
 		must("overwrite", `Overwrite\?`, LastLine),
 
-		must("claude-trust", `Is this a project you created or one you trust\?|Do you trust the files in this folder\?|Yes, I trust this folder`, Screen),
-		must("claude-api-key", `Do you want to use this API key\?`, Screen),
-		must("claude-permission", `Do you want to proceed\?`, Screen),
-		must("claude-edit", `Do you want to (make this edit to|create) `, Screen),
-		must("claude-plan", `Would you like to proceed\?`, Screen),
-		must("claude-bypass", `running in Bypass Permissions mode`, Screen),
-		must("claude-mcp", `New MCP server found in`, Screen),
-		must("claude-login", `Select login method:`, Screen),
-		must("claude-theme", `Choose the text style that looks best with your terminal`, Screen),
-		must("claude-auto-gateway", `Auto mode can.t check actions in this session`, Screen),
-		must("claude-tell-differently", `No, and tell Claude what to do differently`, Screen),
+		dialog("claude-trust", `Is this a project you created or one you trust\?|Do you trust the files in this folder\?|Yes, I trust this folder`),
+		dialog("claude-api-key", `Do you want to use this API key\?`),
+		dialog("claude-permission", `Do you want to proceed\?`),
+		dialog("claude-edit", `Do you want to (make this edit to|create) `),
+		dialog("claude-plan", `Would you like to proceed\?`),
+		dialog("claude-bypass", `running in Bypass Permissions mode`),
+		dialog("claude-mcp", `New MCP server found in`),
+		dialog("claude-login", `Select login method:`),
+		dialog("claude-theme", `Choose the text style that looks best with your terminal`),
+		dialog("claude-auto-gateway", `Auto mode can.t check actions in this session`),
+		dialog("claude-tell-differently", `No, and tell Claude what to do differently`),
 		// Every permission dialog of 2.1.328 ends with this footer; it catches the
 		// ones whose question is not listed above.
-		must("claude-dialog", `Esc to cancel · Tab to amend`, Screen),
+		dialog("claude-dialog", `Esc to cancel · Tab to amend`),
 	}
 }
 

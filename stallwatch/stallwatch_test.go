@@ -39,6 +39,17 @@ func TestCheck(t *testing.T) {
 		{"2.1.332 bash permission dialog", screenFile(t, "claude-2.1.332-permission.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
 		{"2.1.332 create-file dialog", screenFile(t, "claude-2.1.332-edit.txt"), Stalled, "claude-edit", "Do you want to create notes.txt?"},
 		{"2.1.332 auto mode behind a gateway", screenFile(t, "claude-2.1.332-gateway.txt"), Stalled, "claude-auto-gateway", "Auto mode can't check actions in this session"},
+		// Captured for the dialogs' options (dialog_test.go), both versions.
+		{"claude bypass warning", screenFile(t, "claude-bypass.txt"), Stalled, "claude-bypass", "WARNING: Claude Code running in Bypass Permissions mode"},
+		{"2.1.332 bypass warning", screenFile(t, "claude-2.1.332-bypass.txt"), Stalled, "claude-bypass", "WARNING: Claude Code running in Bypass Permissions mode"},
+		{"claude mcp dialog", screenFile(t, "claude-mcp.txt"), Stalled, "claude-mcp", "New MCP server found in this project: scratch"},
+		{"2.1.332 mcp dialog", screenFile(t, "claude-2.1.332-mcp.txt"), Stalled, "claude-mcp", "New MCP server found in this project: scratch"},
+		{"claude plan approval", screenFile(t, "claude-plan.txt"), Stalled, "claude-plan", "Claude has written up a plan and is ready to execute. Would you like to proceed?"},
+		{"2.1.332 plan approval", screenFile(t, "claude-2.1.332-plan.txt"), Stalled, "claude-plan", "Claude has written up a plan and is ready to execute. Would you like to proceed?"},
+		{"claude auto mode behind a gateway", screenFile(t, "claude-gateway.txt"), Stalled, "claude-auto-gateway", "Auto mode can't check actions in this session"},
+		{"claude action after the gateway dialog", screenFile(t, "claude-gateway-tooluse.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
+		{"2.1.332 action after the gateway dialog", screenFile(t, "claude-2.1.332-gateway-tooluse.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
+		{"2.1.332 permission dialog in a narrow pane", screenFile(t, "claude-2.1.332-permission-narrow.txt"), Stalled, "claude-permission", "Do you want to proceed?"},
 		{"unknown dialog by its footer", " Fetch https://example.com\n Allow this fetch?\n ❯ 1. Yes\n Esc to cancel · Tab to amend", Stalled, "claude-dialog", "Esc to cancel · Tab to amend"},
 		// The seed's shell prompts, on the last non-blank line.
 		{"overwrite y/n", "copying...\nOverwrite? (y/n) \n\n", Stalled, "yes-no", "Overwrite? (y/n)"},

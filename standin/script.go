@@ -9,7 +9,7 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, busy, sleep, wait-for, exit, ignore-term, ignore-shutdown, idle, spawn, lines, prompt-at, bash, claim
+	kind   string        // work, ask, permission, plan, busy, sleep, wait-for, exit, ignore-term, ignore-shutdown, idle, spawn, lines, prompt-at, bash, claim
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
 	text   string        // ask, prompt-at: the question; bash: the command
 	code   int           // exit
@@ -32,7 +32,9 @@ const (
 //
 //	work:DUR              a turn with the working spinner
 //	ask[:TEXT]            a shell-style question ("Overwrite? (y/n)"), then reads the answer
-//	permission            Claude Code's permission dialog, then reads the choice
+//	permission            Claude Code's permission dialog ("1. Yes" … "3. No"), answered
+//	                      as Claude Code's is: by a digit, arrows and Enter, or Esc
+//	plan                  Claude Code's plan approval: two kinds of yes, no No
 //	busy[:DUR]            a line every 100ms
 //	sleep:DUR             nothing for DUR
 //	wait-for:FILE         nothing until FILE exists (a test's go-ahead: a
@@ -120,12 +122,12 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
 			}
 			st.text = arg
-		case "permission", "ignore-term", "ignore-shutdown", "claim":
+		case "permission", "plan", "ignore-term", "ignore-shutdown", "claim":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
-			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, busy[:DUR], sleep:DUR, wait-for:FILE, exit:N, " +
+			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, plan, busy[:DUR], sleep:DUR, wait-for:FILE, exit:N, " +
 				"ignore-term, ignore-shutdown, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
 		}
 		if err != nil {

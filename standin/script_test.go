@@ -20,6 +20,7 @@ func TestParseScript(t *testing.T) {
 		{"ask:a:b", []step{{kind: "ask", text: "a:b"}}},
 		{"permission, ignore-term", []step{{kind: "permission"}, {kind: "ignore-term"}}},
 		{"ignore-shutdown,busy", []step{{kind: "ignore-shutdown"}, {kind: "busy"}}},
+		{"plan", []step{{kind: "plan"}}},
 		{"busy:1s,idle:2s,busy", []step{{kind: "busy", dur: time.Second}, {kind: "idle", dur: 2 * time.Second}, {kind: "busy"}}},
 		{"idle", []step{{kind: "idle"}}},
 		{"work:1s,exit:3", []step{{kind: "work", dur: time.Second}, {kind: "exit", code: 3}}},
@@ -43,7 +44,7 @@ func TestParseScript(t *testing.T) {
 func TestParseScriptErrors(t *testing.T) {
 	for _, in := range []string{
 		"dance", "work", "work:", "work:fast", "work:-1s", "sleep", "busy:x", "busy:0s", "idle:0",
-		"ask:", "exit", "exit:x", "exit:256", "exit:-1", "permission:x", "ignore-term:1", "ignore-shutdown:1",
+		"ask:", "exit", "exit:x", "exit:256", "exit:-1", "permission:x", "plan:x", "ignore-term:1", "ignore-shutdown:1",
 		"exit:0,work:1s", "busy,ask", "idle,exit:0", "work:1s,,nope",
 		// spawn: missing name, name not [a-z0-9-], empty or bad script
 		"spawn", "spawn:", "spawn::ask", "spawn:Helper", "spawn:a_b", "spawn:a b", "spawn:a.b", "spawn:a@t", "spawn:ü",

@@ -12,7 +12,6 @@
 package standin
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,16 +59,18 @@ const (
 )
 
 type agent struct {
-	o      options
-	out    io.Writer
-	lines  <-chan string // typed lines; nil once stdin has ended
-	work   time.Duration
-	inbox  string   // a teammate's inbox, "" for a lead
-	lead   string   // a teammate's lead's inbox (team-lead.json), "" for a lead
-	stop   bool     // a teammate took a shutdown request: the run ends
-	last   []string // the last turn's lines, shown on the idle screen
-	parked bool     // the cursor sits on the idle screen's input line
-	errMsg string   // the last inbox error shown, to show each only once
+	o       options
+	out     io.Writer
+	in      io.Reader     // stdin: a terminal in a pane, put in key mode for a dialog
+	input   <-chan string // what is typed, as it arrives; nil once stdin has ended
+	pending string        // typed and not yet taken
+	work    time.Duration
+	inbox   string   // a teammate's inbox, "" for a lead
+	lead    string   // a teammate's lead's inbox (team-lead.json), "" for a lead
+	stop    bool     // a teammate took a shutdown request: the run ends
+	last    []string // the last turn's lines, shown on the idle screen
+	parked  bool     // the cursor sits on the idle screen's input line
+	errMsg  string   // the last inbox error shown, to show each only once
 
 	sid        string                 // a lead's session id, "" for a teammate
 	teamConfig string                 // a lead's team config.json, "" when it has none
@@ -84,7 +85,7 @@ type agent struct {
 
 // run is Main with a context, so tests can stop it; it returns 0 when ctx ends.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) int {
-	a := &agent{o: parseFlags(args), out: stdout, work: time.Second, executable: os.Executable}
+	a := &agent{o: parseFlags(args), out: stdout, in: stdin, work: time.Second, executable: os.Executable}
 	script := "TEAMCTL_STANDIN_SCRIPT"
 	if a.o.resume != "" && os.Getenv("TEAMCTL_STANDIN_RESUME_SCRIPT") != "" {
 		// A resumed conversation does not do its work again: tests say what
@@ -104,7 +105,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	a.clear()
 	a.setUp(slices.ContainsFunc(steps, func(s step) bool { return s.kind == "claim" }))
-	a.lines = readLines(ctx, stdin)
+	a.input = readInput(ctx, stdin)
 	if a.o.prompt != "" {
 		a.turn(ctx, []string{"❯ " + a.o.prompt}, a.work)
 	}
@@ -275,16 +276,24 @@ func otherTeam() (team, sid string) {
 	return claudecode.LeadTeamName(sid), sid
 }
 
-// readLines delivers stdin's lines until it ends, then closes the channel.
-func readLines(ctx context.Context, r io.Reader) <-chan string {
+// readInput delivers what is typed, as it arrives (a line at a time from a
+// terminal in its usual mode, key by key in key mode), until stdin ends, then
+// closes the channel.
+func readInput(ctx context.Context, r io.Reader) <-chan string {
 	ch := make(chan string)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			select {
-			case ch <- strings.TrimRight(sc.Text(), "\r"):
-			case <-ctx.Done():
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				select {
+				case ch <- string(buf[:n]):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
 				return
 			}
 		}
@@ -292,18 +301,43 @@ func readLines(ctx context.Context, r io.Reader) <-chan string {
 	return ch
 }
 
+// more waits for more typed input. ok is false when ctx ended first; after the
+// end of stdin it waits for ctx.
+func (a *agent) more(ctx context.Context) (ok bool) {
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case in, open := <-a.input:
+			if open {
+				a.pending += in
+				return true
+			}
+			a.input = nil
+		}
+	}
+}
+
+// nextLine takes the first whole line typed, if there is one.
+func (a *agent) nextLine() (string, bool) {
+	i := strings.IndexByte(a.pending, '\n')
+	if i < 0 {
+		return "", false
+	}
+	line := strings.TrimRight(a.pending[:i], "\r")
+	a.pending = a.pending[i+1:]
+	return line, true
+}
+
 // readLine waits for one typed line. ok is false when ctx ended first; after the end
 // of stdin it waits for ctx.
 func (a *agent) readLine(ctx context.Context) (line string, ok bool) {
 	for {
-		select {
-		case <-ctx.Done():
+		if l, ok := a.nextLine(); ok {
+			return l, true
+		}
+		if !a.more(ctx) {
 			return "", false
-		case l, open := <-a.lines:
-			if open {
-				return l, true
-			}
-			a.lines = nil
 		}
 	}
 }
@@ -320,6 +354,8 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.promptAt(ctx, s.text, s.path)
 	case "permission":
 		a.permission(ctx)
+	case "plan":
+		a.plan(ctx)
 	case "busy":
 		a.busy(ctx, s.dur)
 	case "sleep":
@@ -464,19 +500,20 @@ func (a *agent) idle(ctx context.Context, d time.Duration) {
 	poll := time.NewTicker(inboxPoll)
 	defer poll.Stop()
 	a.drawIdle()
+	a.typedTurns(ctx) // lines typed while it was busy
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-until:
 			return
-		case l, open := <-a.lines:
+		case in, open := <-a.input:
 			if !open {
-				a.lines = nil
+				a.input = nil
 				continue
 			}
-			a.turn(ctx, []string{"❯ " + l}, a.work)
-			a.drawIdle()
+			a.pending += in
+			a.typedTurns(ctx)
 		case <-poll.C:
 			if a.checkInbox(ctx) && !a.stop {
 				a.drawIdle()
@@ -485,6 +522,19 @@ func (a *agent) idle(ctx context.Context, d time.Duration) {
 				return
 			}
 		}
+	}
+}
+
+// typedTurns takes a turn for each whole line typed, back at the idle screen
+// after each.
+func (a *agent) typedTurns(ctx context.Context) {
+	for {
+		l, ok := a.nextLine()
+		if !ok {
+			return
+		}
+		a.turn(ctx, []string{"❯ " + l}, a.work)
+		a.drawIdle()
 	}
 }
 
@@ -571,35 +621,6 @@ func hasUnread(msgs []claudecode.Message) bool {
 		}
 	}
 	return false
-}
-
-// permissionDialog is Claude Code's dialog for a Bash command, as it draws it.
-const permissionDialog = ` Bash command
-
-   rm -rf build/
-
- Do you want to proceed?
- ❯ 1. Yes
-   2. Yes, and always allow access to build/ from this project
-   3. No
-
- Esc to cancel · Tab to amend
-`
-
-func (a *agent) permission(ctx context.Context) {
-	a.clear()
-	fmt.Fprint(a.out, permissionDialog)
-	l, ok := a.readLine(ctx)
-	if !ok {
-		return
-	}
-	switch strings.ToLower(strings.TrimSpace(l)) {
-	case "", "1", "y", "yes":
-		a.last = []string{"Running…"}
-	default:
-		a.last = []string{"Denied"}
-	}
-	a.println(a.last[0])
 }
 
 // busy prints a line every 100ms for d (0: until ctx ends), never going idle.

@@ -132,6 +132,14 @@ func (s *standIn) exited() bool {
 	}
 }
 
+// typeKeys types keys as they are, as a terminal in key mode passes them on.
+func (s *standIn) typeKeys(t *testing.T, keys string) {
+	t.Helper()
+	if _, err := io.WriteString(s.stdin, keys); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (s *standIn) typeLine(t *testing.T, line string) {
 	t.Helper()
 	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
@@ -246,20 +254,38 @@ func TestScriptAsk(t *testing.T) {
 	}
 }
 
+// TestScriptPermission: the permission dialog takes keys as Claude Code's
+// does: a digit chooses at once, Enter the selected option, Esc No, the
+// arrows move; y and n do nothing, so `n Enter` runs the command.
 func TestScriptPermission(t *testing.T) {
-	for _, tc := range []struct{ answer, want string }{
-		{"", "Running…"}, {"1", "Running…"}, {"y", "Running…"}, {"3", "Denied"}, {"n", "Denied"},
+	for _, tc := range []struct{ name, keys, want string }{
+		{"enter", "\n", "Running…"}, {"digit", "1", "Running…"}, {"y enter", "y\n", "Running…"},
+		{"n enter", "n\n", "Running…"}, {"its no", "3", "Denied"}, {"esc", "\x1b", "Denied"},
+		{"arrows", "\x1b[B\x1b[B\n", "Denied"}, {"down and up", "\x1b[B\x1b[A\n", "Running…"},
 	} {
-		t.Run(tc.want+"/"+tc.answer, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			setEnv(t, "permission")
 			s := start(t)
-			at := s.scr.waitFor(t, 0, permissionDialog)
-			if !strings.Contains(permissionDialog, " Do you want to proceed?\n ❯ 1. Yes\n   2. Yes, and always allow access to build/ from this project\n") {
-				t.Error("dialog text changed")
-			}
-			s.typeLine(t, tc.answer)
+			at := s.scr.waitFor(t, 0, " Do you want to proceed?\n ❯ 1. Yes\n   2. Yes, and always allow access to build/ from this project\n   3. No\n\n Esc to cancel · Tab to amend")
+			s.typeKeys(t, tc.keys)
 			at = s.scr.waitFor(t, at, tc.want+"\n")
 			s.scr.waitFor(t, at, "auto mode on") // idle afterwards
+		})
+	}
+}
+
+// TestScriptPlan: the plan approval, numbered, with no Esc.
+func TestScriptPlan(t *testing.T) {
+	for _, tc := range []struct{ keys, want string }{
+		{"y\n", "chose: 1. Yes, and use auto mode"}, {"2", "chose: 2. Yes, manually approve edits"},
+		{"\x1bn3", "chose: 3. Tell Claude what to change"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			setEnv(t, "plan")
+			s := start(t)
+			at := s.scr.waitFor(t, 0, "Would you like to proceed?\n ❯ 1. Yes, and use auto mode\n")
+			s.typeKeys(t, tc.keys)
+			s.scr.waitFor(t, at, tc.want+"\n")
 		})
 	}
 }

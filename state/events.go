@@ -34,6 +34,7 @@ type Event struct {
 	Restarts  int       `json:"restarts,omitempty"`
 	Origin    string    `json:"origin,omitempty"`
 	Keys      []string  `json:"keys,omitempty"`
+	Option    string    `json:"option,omitempty"` // for kind "answer": the dialog's option chosen ("4. No")
 	RequestID string    `json:"request_id,omitempty"`
 	Tool      string    `json:"tool,omitempty"`
 	Hook      string    `json:"hook,omitempty"` // the Claude Code hook event, for kind "hook"

@@ -118,6 +118,47 @@ func TestAutoAnswerOnce(t *testing.T) {
 	}
 }
 
+// TestAutoAnswerChoosesAnOption: a watchdog.answer for one of Claude Code's
+// dialogs names an option, found on the screen that showed the stall and
+// chosen by its keys (its digit, arrows and Enter, Esc for an unnumbered
+// No); the event says which option. An option the dialog does not have
+// once, whatever is selected, sends nothing.
+func TestAutoAnswerChoosesAnOption(t *testing.T) {
+	w := newWorld(t, `  answer:
+    - {pattern: claude-trust, option: "Yes, I trust this folder"}
+    - {pattern: claude-permission, option: "no"}
+    - {pattern: claude-api-key, option: "No"}
+    - {pattern: claude-plan, option: "Yes"}
+`, member{"lead", state.RoleLead, ""}, member{"truster", state.RoleTeammate, ""}, member{"asker", state.RoleTeammate, ""},
+		member{"keyed", state.RoleTeammate, ""}, member{"planner", state.RoleTeammate, ""})
+	w.output("%1", screenFile(t, "claude-trust.txt"))
+	w.output("%2", screenFile(t, "claude-2.1.332-permission.txt"))
+	w.output("%3", screenFile(t, "claude-apikey.txt"))
+	w.output("%4", screenFile(t, "claude-2.1.332-plan.txt"))
+	w.advance(quiet)
+	for _, c := range []struct {
+		member, pane, keys, option string
+	}{
+		{"truster", "%1", "Down Enter", "Yes, I trust this folder"},
+		{"asker", "%2", "4", "4. No"},
+		{"keyed", "%3", "Escape", "No (recommended)"},
+	} {
+		if keys := w.srv.sentKeys(c.pane); len(keys) != 1 || keys[0] != c.keys {
+			t.Errorf("%s: keys sent %q, want one %q", c.member, keys, c.keys)
+		}
+		evs := w.events(state.EventAnswer, c.member)
+		if len(evs) != 1 || evs[0].Option != c.option || evs[0].Detail != "automatic (watchdog.answer)" {
+			t.Errorf("%s: answer events %+v, want one choosing %q", c.member, evs, c.option)
+		}
+	}
+	if keys := w.srv.sentKeys("%4"); len(keys) != 0 {
+		t.Errorf("an option the plan approval has twice was chosen: %q", keys)
+	}
+	if n := len(w.events(state.EventAnswer, "planner")); n != 0 || w.live("planner").State != state.StateStalled {
+		t.Errorf("planner: %d answer events, state %s; want it left stalled for a person", n, w.live("planner").State)
+	}
+}
+
 // TestExitsAndRestarts: what an exit leads to, by policy and status.
 func TestExitsAndRestarts(t *testing.T) {
 	for _, c := range []struct {

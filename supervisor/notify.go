@@ -29,17 +29,22 @@ func (n *notifier) leadPane() string {
 	return ""
 }
 
-// stalled runs once per new stall.
-func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdict) {
+// stalled runs once per new stall, with the screen that showed it.
+func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdict, screen string) {
 	l := n.s.lay
 	if l == nil {
 		return
 	}
 	for _, a := range l.Watchdog.Answer {
-		if a.Pattern == v.Pattern {
-			n.answer(ctx, w, a.Keys, "automatic (watchdog.answer)")
-			break
+		if a.Pattern != v.Pattern {
+			continue
 		}
+		if a.Option != "" {
+			n.choose(ctx, w, a.Option, screen)
+		} else {
+			n.answer(ctx, w, a.Keys, "", "automatic (watchdog.answer)")
+		}
+		break
 	}
 	if cmd := l.Watchdog.Notify.Command; len(cmd) > 0 {
 		go func() {
@@ -89,13 +94,31 @@ func (n *notifier) queueAt(ctx context.Context, text, what string, end int64) {
 	}
 }
 
-func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, how string) {
+// choose answers a Claude Code dialog with the option a watchdog.answer
+// names, read on the screen that showed the stall, as `teamctl answer
+// --option` does. A dialog without that option (or with several starting
+// so) is left to a person: nothing is sent on a guess.
+func (n *notifier) choose(ctx context.Context, w *paneWatch, option, screen string) {
+	d, ok := stallwatch.ReadDialog(screen)
+	if !ok {
+		n.s.log.Warn("watchdog.answer: no options to choose from on the screen", "member", w.member, "option", option)
+		return
+	}
+	o, candidates := d.Find(option)
+	if len(candidates) != 1 {
+		n.s.log.Warn("watchdog.answer: the dialog has no single such option", "member", w.member, "option", option, "options", d.Describe(0))
+		return
+	}
+	n.answer(ctx, w, d.Keys(o), o.String(), "automatic (watchdog.answer)")
+}
+
+func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, option, how string) {
 	args := append([]string{"send-keys", "-t", w.id, "--"}, keys...)
 	if _, err := n.s.srv.Run(ctx, args...); err != nil {
 		n.s.log.Warn("answer", "member", w.member, "err", err)
 		return
 	}
-	n.s.event(state.Event{Kind: state.EventAnswer, Member: w.member, Pane: w.id, Keys: keys, Detail: how})
+	n.s.event(state.Event{Kind: state.EventAnswer, Member: w.member, Pane: w.id, Keys: keys, Option: option, Detail: how})
 }
 
 // taskNotification is what the lead is told, in Claude Code's own

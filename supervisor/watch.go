@@ -604,7 +604,7 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 		w.rechecked = false
 		w.screen = c.screen
 		s.event(state.Event{Kind: state.EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
-		s.notifier.stalled(ctx, w, v)
+		s.notifier.stalled(ctx, w, v, c.screen)
 	case stallwatch.Idle:
 		if prev.State == state.StateStalled {
 			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})

@@ -58,9 +58,10 @@ func (t *Team) Attach(ctx context.Context, member string) (*Attachment, error) {
 	return prepareAttach(ctx, t.Name, member, t.tmuxBin)
 }
 
-// Answer sends keys to a member's pane and records it (see answer).
-func (t *Team) Answer(ctx context.Context, member string, keys []string) error {
-	return answer(ctx, t.Name, member, keys, t.tmuxBin)
+// Answer answers a stalled member — a Claude Code dialog by choosing one of
+// its options — and records it (see answer).
+func (t *Team) Answer(ctx context.Context, member string, a Answer) (*Answered, error) {
+	return answer(ctx, t.Name, member, a, t.tmuxBin)
 }
 
 // Approve lets a teammate run the tool it asked about; requestID "" is its

@@ -125,6 +125,9 @@ func formatEvent(io *iostreams.IO, e state.Event) string {
 			fmt.Fprintf(&b, " signal %d", e.Signal)
 		}
 	case state.EventAnswer:
+		if e.Option != "" {
+			fmt.Fprintf(&b, " chose %s,", v(fmt.Sprintf("%q", e.Option)))
+		}
 		fmt.Fprintf(&b, " keys %s", typedKeys(e.Keys))
 	case state.EventRestart:
 		fmt.Fprintf(&b, " restart #%d", e.Restarts)

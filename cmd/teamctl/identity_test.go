@@ -85,7 +85,7 @@ func TestSupervisorMakesNothingBeforeTheLeadsConfig(t *testing.T) {
 		t.Fatalf("before the lead claimed its team, teams/ and tasks/ hold %q", got)
 	}
 
-	e.MustRun("answer", "lead", "y", "Enter", "--team", "early")
+	e.MustRun("answer", "lead", "y", "--team", "early")
 	scout := waitMember(t, e, "early", "scout", 20*time.Second, func(m memberStatus) bool { return m.State == "waiting-approval" })
 	if scout.Origin != "lead" || scout.Pane == "" {
 		t.Errorf("scout: %+v, want origin lead with its pane", scout)
@@ -122,7 +122,7 @@ func TestSupervisorFollowsTheTeamTheLeadClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e.MustRun("answer", "lead", "y", "Enter", "--team", "mover")
+	e.MustRun("answer", "lead", "y", "--team", "mover")
 	var moved event
 	testenv.Eventually(t, 20*time.Second, "a team-moved event", func() (bool, string) {
 		evs := events(t, e, "mover")
@@ -230,7 +230,7 @@ lead:
 	if err := os.WriteFile(conv, []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.MustRun("answer", "lead", "y", "Enter", "--team", "again")
+	e.MustRun("answer", "lead", "y", "--team", "again")
 	waitMember(t, e, "again", "lead", 20*time.Second, func(m memberStatus) bool { return m.State == "exited" })
 
 	e.MustRun("up", layout)

@@ -324,7 +324,7 @@ members:
 	s := getStatus(t, e, "rofs")
 	m := waitMember(t, e, "rofs", "asker", 20*time.Second, func(m memberStatus) bool { return m.State == "stalled" })
 
-	r := runWith(t, e, 30*time.Second, "", nil, ro, "answer", "asker", "y", "Enter", "--team", "rofs")
+	r := runWith(t, e, 30*time.Second, "", nil, ro, "answer", "asker", "y", "--team", "rofs")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "sent y Enter to asker\n") || !strings.Contains(r.Stderr, "warning: the keys were sent, but could not be recorded") {
 		t.Errorf("answer on a read-only state folder: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -26,6 +26,8 @@ type event struct {
 	ExitCode *int      `json:"exit_code"`
 	Restarts int       `json:"restarts"`
 	Origin   string    `json:"origin"`
+	Keys     []string  `json:"keys"`
+	Option   string    `json:"option"`
 	Detail   string    `json:"detail"`
 }
 
@@ -140,7 +142,7 @@ members:
 			t.Fatalf("the busy member is stalled: %+v", s)
 		}
 	}
-	if r := e.MustRun("answer", "asker", "y", "Enter", "--team", "stall"); r.Stdout != "sent y Enter to asker\n" {
+	if r := e.MustRun("answer", "asker", "y", "--team", "stall"); r.Stdout != "sent y Enter to asker\n" {
 		t.Errorf("answer says %q, want the keys as typed", r.Stdout)
 	}
 	waitMember(t, e, "stall", "asker", 10*time.Second, func(m memberStatus) bool { return m.State != "stalled" })
@@ -363,7 +365,7 @@ func TestEventsFollow(t *testing.T) {
 	testenv.Eventually(t, 20*time.Second, "the stall to be followed", func() (bool, string) {
 		return strings.Contains(out.String(), "stall") && strings.Contains(out.String(), "Overwrite? (y/n)"), out.String()
 	})
-	e.MustRun("answer", "asker", "n", "Enter", "--team", "follow")
+	e.MustRun("answer", "asker", "n", "--team", "follow")
 	testenv.Eventually(t, 20*time.Second, "the answer and the clearing to be followed", func() (bool, string) {
 		return strings.Contains(out.String(), "answer") && strings.Contains(out.String(), "stall-cleared"), out.String()
 	})
@@ -454,7 +456,7 @@ members:
 	if m.Stall == nil || m.Stall.Line != "Overwrite existing config.yaml? (y/n)" {
 		t.Fatalf("stall after the restart: %+v", m.Stall)
 	}
-	e.MustRun("answer", "gen", "y", "Enter", "--team", "again")
+	e.MustRun("answer", "gen", "y", "--team", "again")
 	waitMember(t, e, "again", "gen", 20*time.Second, func(m memberStatus) bool { return m.State == "running" })
 	waitScreen(t, e, "teamctl-again", m.Pane, "answered: y")
 }
