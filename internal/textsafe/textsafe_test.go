@@ -8,17 +8,17 @@ import (
 
 func TestVisible(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain text, ❯ and é":            "plain text, ❯ and é",
-		`back\slash stays`:               `back\slash stays`,
-		"\x1b[2J\x1b]0;pwned\x07":        `\x1b[2J\x1b]0;pwned\a`,
-		"a\nb\tc\rd":                     `a\nb\tc\rd`,
-		"nul\x00 del\x7f":                `nul\x00 del\x7f`,
-		"c1 \u009b31m":                   `c1 \u009b31m`,
-		"raw byte \x9b31m":               `raw byte \x9b31m`,
-		"bidi \u202eevil\u202c \u2066x":  `bidi \u202eevil\u202c \u2066x`,
-		"separators \u2028 \u2029":       `separators \u2028 \u2029`,
-		"":                               "",
-		"\x1b":                           `\x1b`,
+		"plain text, ❯ and é":           "plain text, ❯ and é",
+		`back\slash stays`:              `back\slash stays`,
+		"\x1b[2J\x1b]0;pwned\x07":       `\x1b[2J\x1b]0;pwned\a`,
+		"a\nb\tc\rd":                    `a\nb\tc\rd`,
+		"nul\x00 del\x7f":               `nul\x00 del\x7f`,
+		"c1 \u009b31m":                  `c1 \u009b31m`,
+		"raw byte \x9b31m":              `raw byte \x9b31m`,
+		"bidi \u202eevil\u202c \u2066x": `bidi \u202eevil\u202c \u2066x`,
+		"separators \u2028 \u2029":      `separators \u2028 \u2029`,
+		"":                              "",
+		"\x1b":                          `\x1b`,
 	} {
 		got := Visible(in)
 		if got != want {
