@@ -204,7 +204,8 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 		hctx, hcancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer hcancel()
 		cmd := exec.CommandContext(hctx, e.Bin, "hook")
-		cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=rotate", "TEAMCTL_MEMBER="+member)
+		// A hook records only from a pane (its TMUX_PANE); no member's here.
+		cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=rotate", "TEAMCTL_MEMBER="+member, "TMUX_PANE=%99")
 		b, _ := json.Marshal(map[string]string{"session_id": "s", "hook_event_name": event, "message": message})
 		cmd.Stdin = strings.NewReader(string(b))
 		if out, err := cmd.CombinedOutput(); err != nil {
