@@ -26,7 +26,7 @@ import (
 func newHookCmd(ios *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:     "hook",
-		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead teamctl hook`,
+		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead TMUX_PANE=%0 teamctl hook`,
 		Short:   "Receive a Claude Code hook (called by Claude Code, not by people)",
 		Hidden:  true,
 		Args:    cobra.ArbitraryArgs,
