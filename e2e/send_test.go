@@ -15,10 +15,12 @@ func TestSendReachesTheModel(t *testing.T) {
 	w.e.MustRun("up", w.layout("", member{"alice", first}))
 	w.waitRequest("alice's first turn", func(r fakeapi.Request) bool { return r.UserTextContains(first) })
 	// Claude Code's hooks (teamctl passes them with --settings) call `teamctl
-	// hook` when the turn ends.
-	poll(t, wait, "a hook event from alice", func() (bool, string) {
+	// hook` when the turn ends, in alice's pane: Claude Code passes TMUX_PANE
+	// on to them, and a hook records only with it.
+	pane := w.paneOf("alice")
+	poll(t, wait, "a hook event from alice's pane", func() (bool, string) {
 		for _, e := range w.events() {
-			if e.Kind == "hook" && e.Member == "alice" {
+			if e.Kind == "hook" && e.Member == "alice" && e.Pane == pane {
 				return true, ""
 			}
 		}

@@ -11,10 +11,10 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
 	"github.com/teamctl/teamctl/internal/safefile"
+	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
 // A member's last words are the last lines its pane showed when its program
@@ -153,7 +153,8 @@ func trimBlankEnd(lines []string) []string {
 }
 
 // boundLines keeps the last lines that fit in max bytes (a newline each); a
-// last line longer than that keeps its end.
+// last line longer than that keeps its end, from a whole character (an emoji
+// sequence is not split).
 func boundLines(lines []string, max int) []string {
 	size := 0
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -162,21 +163,9 @@ func boundLines(lines []string, max int) []string {
 			continue
 		}
 		if i == len(lines)-1 {
-			return []string{cutFront(lines[i], max-1)}
+			return []string{textsafe.Tail(lines[i], max-1)}
 		}
 		return lines[i+1:]
 	}
 	return lines
-}
-
-// cutFront keeps the last n bytes of s, starting at a whole character.
-func cutFront(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[len(s)-n:]
-	for len(s) > 0 && !utf8.RuneStart(s[0]) {
-		s = s[1:]
-	}
-	return s
 }

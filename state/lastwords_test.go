@@ -79,6 +79,17 @@ func TestLastWordsKeptBoundedAndPrivate(t *testing.T) {
 	}
 }
 
+// TestAnOverLongLineKeepsWholeCharacters: the end kept of a line too long
+// to keep starts at a grapheme cluster, not inside an emoji ZWJ sequence
+// (which would show another emoji, or a stray joiner).
+func TestAnOverLongLineKeepsWholeCharacters(t *testing.T) {
+	const family = "👨\u200d👩\u200d👧" // 18 bytes
+	got := boundLines([]string{strings.Repeat(family, 10)}, 30)
+	if len(got) != 1 || got[0] != family {
+		t.Errorf("kept %q of a line of families, want one whole family", got)
+	}
+}
+
 // TestLastWordsNeverThroughASymlink: a link planted at a member's file is
 // neither read nor written through, and a link at logs/ is refused.
 func TestLastWordsNeverThroughASymlink(t *testing.T) {

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/notify"
@@ -66,7 +67,7 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 	}
 	note := n.toLead[0]
 	n.toLead = n.toLead[1:]
-	if err := n.s.srv.Type(ctx, w.id, note.text); err != nil {
+	if err := n.s.srv.Type(ctx, w.id, typable(note.text)); err != nil {
 		n.s.log.Warn("type into the lead", "err", err)
 		return
 	}
@@ -75,6 +76,25 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 		n.s.saveLive()
 	}
 	n.s.event(state.Event{Kind: state.EventNotify, Member: w.member, Pane: w.id, Detail: note.what + textsafe.Short(note.text, 300)})
+}
+
+// typable is text as it is typed into the lead's input: on one line (a
+// newline would submit it early, a tab is a key there), and with anything a
+// terminal would act on written as a visible escape, whoever wrote it (a
+// pane's line in a stall notice; the lead queue, which `send` checks but
+// agents can write too). It never holds a key other than text.
+func typable(text string) string {
+	return textsafe.Visible(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(text))
+}
+
+// queueWaiting reports whether texts from the lead queue wait to be typed.
+func (n *notifier) queueWaiting() bool {
+	for _, note := range n.toLead {
+		if note.end > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // leadNote is text for the lead and what to call it in the event.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -251,9 +252,7 @@ func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) e
 	s.srv.Run(ctx, "set-option", "-p", "-t", p.ID, "@teamctl-member", name)
 	detail := fmt.Sprintf("pid %d", p.PID)
 	if refused != "" {
-		if len(refused) > 100 {
-			refused = refused[:100] + "…"
-		}
+		refused = textsafe.Cut(refused, 100)
 		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
 	}
 	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})

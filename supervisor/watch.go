@@ -150,6 +150,10 @@ type daemon struct {
 	// takenOver is when the daemon first saw the lead's own config where a
 	// placeholder held prompts (state.Team.PromptsInPlaceholder).
 	takenOver time.Time
+
+	// hooksRefused are the member and pane pairs of hooks reported as not
+	// from the member's pane (fromHook), each reported once.
+	hooksRefused map[string]bool
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.

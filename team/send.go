@@ -14,11 +14,18 @@ import (
 
 // send gives text to a member: a teammate finds it in its mailbox as a message
 // from team-lead (which starts a turn, as Claude Code's own lead does it); the
-// lead gets it typed into its pane by the supervisor while it is idle. It says
+// lead gets it typed into its pane by the supervisor while it is idle, on one
+// line (each newline or tab typed as a space: a newline would submit it
+// early). Text holding a control character is refused, for either. It says
 // how the text went.
 func send(ctx context.Context, team, member, text string) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", errors.New("nothing to send: the text is empty")
+	}
+	if err := textsafe.CheckText(text); err != nil {
+		// Typed into the lead's pane, it would be keys: shift-tab (\x1b[Z)
+		// changes the permission mode, ^C interrupts, ^U clears the input.
+		return "", fmt.Errorf("not sent: the text holds the control character %w; a message is text, with no control character but tab, newline and carriage return (an escape sequence, ^C or ^U would act as keys)", err)
 	}
 	st, err := loadRunning(team)
 	if err != nil {

@@ -199,12 +199,13 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 	}
 	defer func() { follow.Process.Kill(); follow.Wait() }()
 
-	hook := func(event, member, message string) {
+	hook := func(event, member, pane, message string) {
 		t.Helper()
 		hctx, hcancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer hcancel()
 		cmd := exec.CommandContext(hctx, e.Bin, "hook")
-		cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=rotate", "TEAMCTL_MEMBER="+member)
+		// A hook records only from a pane (its TMUX_PANE).
+		cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=rotate", "TEAMCTL_MEMBER="+member, "TMUX_PANE="+pane)
 		b, _ := json.Marshal(map[string]string{"session_id": "s", "hook_event_name": event, "message": message})
 		cmd.Stdin = strings.NewReader(string(b))
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -220,7 +221,7 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				hook("Notification", "outsider", fmt.Sprintf("ROT-%d-%02d", w, i))
+				hook("Notification", "outsider", "%99", fmt.Sprintf("ROT-%d-%02d", w, i))
 			}
 		}()
 	}
@@ -260,7 +261,7 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 
 	// Phase 2: enough more for the oldest files to go.
 	for i := range 100 {
-		hook("Notification", "outsider", fmt.Sprintf("ROT-9-%02d", i))
+		hook("Notification", "outsider", "%99", fmt.Sprintf("ROT-9-%02d", i))
 	}
 	var names []string
 	for n := 1; n <= 4; n++ {
@@ -301,9 +302,9 @@ func TestEventsRotateAndAreReadAcross(t *testing.T) {
 		last[fmt.Sprint(w)] = i
 	}
 
-	// The supervisor follows the log across all that: a Stop hook now makes
-	// the busy mate idle.
-	hook("Stop", "mate", "")
+	// The supervisor follows the log across all that: a Stop hook from mate's
+	// pane now makes the busy mate idle.
+	hook("Stop", "mate", member(statusOf(t, e, "rotate"), "mate").Pane, "")
 	testenv.Eventually(t, 20*time.Second, "the supervisor to take mate's Stop hook", func() (bool, string) {
 		for _, ev := range events(t, e, "rotate") {
 			if ev.Member == "mate" && ev.Kind == "idle" && ev.Detail == "hook Stop" {

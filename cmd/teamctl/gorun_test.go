@@ -170,7 +170,7 @@ func TestGoRunBinaryIsNotBakedIntoTheTeam(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook)
-	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=gorun", "TEAMCTL_MEMBER=lead")
+	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=gorun", "TEAMCTL_MEMBER=lead", "TMUX_PANE="+s.Members[0].Pane)
 	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/x","hook_event_name":"Stop"}`)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hook %s: %v %s", hook, err, out)

@@ -9,24 +9,30 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
 )
 
 // newHookCmd is what Claude Code's hooks call (teamctl passes them in
 // --settings): it reads the hook's JSON on stdin, appends an event for the
 // supervisor, and exits 0 at once whatever happens — it must never hold up or
-// fail Claude Code.
+// fail Claude Code. The event names the member (TEAMCTL_MEMBER, a name of
+// member shape) and the pane the hook runs in (TMUX_PANE, which tmux sets in
+// every pane and Claude Code passes on to its hooks); the supervisor takes it
+// only for the member whose pane that is. A hook outside a pane, or naming no
+// member, records nothing.
 func newHookCmd(ios *iostreams.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:     "hook",
-		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead teamctl hook`,
+		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead TMUX_PANE=%0 teamctl hook`,
 		Short:   "Receive a Claude Code hook (called by Claude Code, not by people)",
 		Hidden:  true,
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			team, member := os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER")
-			if !state.ValidTeamName(team) {
+			team, member, pane := os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER"), os.Getenv("TMUX_PANE")
+			if !state.ValidTeamName(team) || !claudecode.ValidMemberName(member) || !paneID(pane) {
 				return nil
 			}
 			in := make(chan []byte, 1)
@@ -54,10 +60,23 @@ func newHookCmd(ios *iostreams.IO) *cobra.Command {
 			// Only a team that exists gets the event: a stray TEAMCTL_TEAM must
 			// not make a state folder.
 			if ev, err := state.OpenTeamEventLog(team); err == nil {
-				ev.Append(state.Event{Kind: state.EventHook, Member: member, Hook: h.Event, Detail: detail})
+				ev.Append(state.Event{Kind: state.EventHook, Member: member, Pane: pane, Hook: textsafe.Short(h.Event, 100), Detail: textsafe.Short(detail, 1000)})
 				ev.Close()
 			}
 			return nil
 		},
 	}
+}
+
+// paneID reports whether s is a tmux pane id: % and a number.
+func paneID(s string) bool {
+	if len(s) < 2 || len(s) > 11 || s[0] != '%' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

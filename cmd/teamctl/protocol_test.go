@@ -308,12 +308,14 @@ func TestTasksAreListedAndFollowed(t *testing.T) {
 	}
 }
 
-// TestHookRecordsAnEvent: `teamctl hook`, as Claude Code calls it, appends an
-// event for the member and exits 0 at once; a Stop hook makes the member idle.
+// TestHookRecordsAnEvent: `teamctl hook`, as Claude Code calls it in the
+// member's pane (TMUX_PANE), appends an event for the member and exits 0 at
+// once; a Stop hook makes the member idle.
 func TestHookRecordsAnEvent(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: hooked\nmembers:\n  - name: mate\n    env: {TEAMCTL_STANDIN_SCRIPT: busy}\n"))
+	matePane := member(statusOf(t, e, "hooked"), "mate").Pane
 	// The supervisor follows the events written after its start.
 	testenv.Eventually(t, 10*time.Second, "the supervisor's start", func() (bool, string) {
 		return countEvents(events(t, e, "hooked"), "", "supervisor") == 1, ""
@@ -321,7 +323,7 @@ func TestHookRecordsAnEvent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "hook")
-	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=hooked", "TEAMCTL_MEMBER=mate")
+	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=hooked", "TEAMCTL_MEMBER=mate", "TMUX_PANE="+matePane)
 	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/x","hook_event_name":"Stop"}`)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hook: %v %s", err, out)

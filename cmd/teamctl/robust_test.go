@@ -220,7 +220,7 @@ func TestAgentTextIsShownVisibly(t *testing.T) {
 		t.Fatal(err)
 	}
 	hook := runWith(t, e, 10*time.Second, `{"hook_event_name":"Notification","message":"hook `+strings.ReplaceAll(strings.ReplaceAll(evil, "\x1b", `\u001b`), "\x07", `\u0007`)+`"}`,
-		[]string{"TEAMCTL_TEAM=escapes", "TEAMCTL_MEMBER=mate"}, nil, "hook")
+		[]string{"TEAMCTL_TEAM=escapes", "TEAMCTL_MEMBER=mate", "TMUX_PANE=" + member(statusOf(t, e, "escapes"), "mate").Pane}, nil, "hook")
 	if hook.Code != 0 {
 		t.Fatalf("hook: %+v", hook)
 	}

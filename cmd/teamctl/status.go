@@ -117,7 +117,7 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 	fmt.Fprint(w, tb.Render(io.Width()))
 }
 
-// lastLineWidth bounds an ended member's last line in DETAIL.
+// lastLineWidth bounds an ended member's last line in DETAIL, in columns.
 const lastLineWidth = 60
 
 // lastLine is what an ended member's pane showed last, quoted and cut short
@@ -127,9 +127,8 @@ func lastLine(m team.MemberStatus) string {
 		return ""
 	}
 	line := strings.TrimSpace(m.LastLines[len(m.LastLines)-1])
-	if r := []rune(line); len(r) > lastLineWidth {
-		line = string(r[:lastLineWidth-1]) + "…"
-	}
+	// Cut between characters as the table cuts (an emoji sequence whole).
+	line = table.Cut(line, lastLineWidth)
 	return fmt.Sprintf("last: %q", line)
 }
 

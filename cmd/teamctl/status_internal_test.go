@@ -136,3 +136,20 @@ func TestTerminalWidthFromColumns(t *testing.T) {
 		t.Errorf("piped width %d, want no limit", w)
 	}
 }
+
+// TestLastLineCutsWholeCharacters: an ended member's last line, cut short in
+// DETAIL, keeps an emoji ZWJ sequence whole or leaves it out, and says it was
+// cut; it never shows a part of it (another emoji).
+func TestLastLineCutsWholeCharacters(t *testing.T) {
+	const family = "👨\u200d👩\u200d👧"
+	for _, pad := range []int{50, 55, 57, 58, 59} {
+		line := strings.Repeat("x", pad) + family + " and the rest of the line"
+		got := lastLine(team.MemberStatus{State: state.StateExited, LastLines: []string{line}})
+		if !strings.HasSuffix(got, `…"`) {
+			t.Errorf("pad %d: %s does not end with \"…\"", pad, got)
+		}
+		if strings.Contains(got, "👨") && !strings.Contains(got, `👨\u200d👩\u200d👧`) {
+			t.Errorf("pad %d: %s shows part of the family", pad, got)
+		}
+	}
+}
