@@ -320,7 +320,7 @@ func TestHookRecordsAnEvent(t *testing.T) {
 	testenv.Eventually(t, 10*time.Second, "the supervisor's start", func() (bool, string) {
 		return countEvents(events(t, e, "hooked"), "", "supervisor") == 1, ""
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "hook")
 	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=hooked", "TEAMCTL_MEMBER=mate", "TMUX_PANE="+matePane)
@@ -333,6 +333,8 @@ func TestHookRecordsAnEvent(t *testing.T) {
 		return countEvents(evs, "mate", "hook") == 1 && countEvents(evs, "mate", "idle") >= 1, fmt.Sprint(evs)
 	})
 	// Without a team it does nothing, and still exits 0.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Minute) // a hang guard of its own
+	defer cancel()
 	cmd = exec.CommandContext(ctx, e.Bin, "hook")
 	cmd.Env = e.Environ()
 	cmd.Stdin = strings.NewReader(`not json`)

@@ -376,7 +376,9 @@ members:
 	bound := 8*time.Second + 10*time.Since(start)
 	start = time.Now()
 	r := e.MustRun("down", "--team", "gone", "--timeout", "1s")
-	if !strings.Contains(r.Stdout, "(polite approved the shutdown request), 1 killed") {
+	// stubborn ignores SIGTERM, so it is killed; on a loaded machine a member
+	// that ends at SIGTERM may not get to within the second and is killed too.
+	if !strings.Contains(r.Stdout, "(polite approved the shutdown request), ") || !strings.Contains(r.Stderr, "stubborn did not stop within 1s: killed") {
 		t.Errorf("down output: %s %s", r.Stdout, r.Stderr)
 	}
 	// The Claude Code teammate was asked first, in Claude Code's own protocol,
