@@ -167,7 +167,7 @@ func TestGoRunBinaryIsNotBakedIntoTheTeam(t *testing.T) {
 	testenv.Eventually(t, 10*time.Second, "the supervisor's start", func() (bool, string) {
 		return countEvents(events(t, e, "gorun"), "", "supervisor") >= 1, ""
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook)
 	cmd.Env = append(e.Environ(), "TEAMCTL_TEAM=gorun", "TEAMCTL_MEMBER=lead", "TMUX_PANE="+s.Members[0].Pane)

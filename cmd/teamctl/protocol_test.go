@@ -139,7 +139,7 @@ func TestInboxIsForPeople(t *testing.T) {
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: letters\n"))
 	st, _ := readState(t, e, "letters")
 	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	at := time.Now()
 	req := claudecode.PermissionRequest{RequestID: "perm-7", AgentID: "ghost@" + st.ClaudeTeam, ToolName: "Bash", Input: json.RawMessage(`{"command":"make test"}`)}

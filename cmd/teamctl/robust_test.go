@@ -210,7 +210,7 @@ func TestAgentTextIsShownVisibly(t *testing.T) {
 		return countEvents(events(t, e, "escapes"), "", "supervisor") == 1, ""
 	})
 	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := claudecode.AppendMessage(ctx, inbox, claudecode.Message{From: "mate", Text: "message " + evil, Timestamp: claudecode.Timestamp(time.Now())}); err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestAgentTextIsShownVisibly(t *testing.T) {
 	if err := claudecode.AppendMessage(ctx, inbox, claudecode.PermissionRequestMessage("mate", req, time.Now())); err != nil {
 		t.Fatal(err)
 	}
-	hook := runWith(t, e, 10*time.Second, `{"hook_event_name":"Notification","message":"hook `+strings.ReplaceAll(strings.ReplaceAll(evil, "\x1b", `\u001b`), "\x07", `\u0007`)+`"}`,
+	hook := runWith(t, e, time.Minute, `{"hook_event_name":"Notification","message":"hook `+strings.ReplaceAll(strings.ReplaceAll(evil, "\x1b", `\u001b`), "\x07", `\u0007`)+`"}`,
 		[]string{"TEAMCTL_TEAM=escapes", "TEAMCTL_MEMBER=mate", "TMUX_PANE=" + member(statusOf(t, e, "escapes"), "mate").Pane}, nil, "hook")
 	if hook.Code != 0 {
 		t.Fatalf("hook: %+v", hook)
@@ -386,7 +386,7 @@ func TestTeamsListsTheOthersWhenOneStateIsCorrupt(t *testing.T) {
 func TestHookForAnUnknownTeamMakesNoFolder(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	r := runWith(t, e, 10*time.Second, `{"hook_event_name":"Stop","session_id":"s"}`, []string{"TEAMCTL_TEAM=ghost", "TEAMCTL_MEMBER=m"}, nil, "hook")
+	r := runWith(t, e, time.Minute, `{"hook_event_name":"Stop","session_id":"s"}`, []string{"TEAMCTL_TEAM=ghost", "TEAMCTL_MEMBER=m"}, nil, "hook")
 	if r.Code != 0 {
 		t.Errorf("hook: exit %d %s", r.Code, r.Stderr)
 	}
