@@ -189,7 +189,7 @@ func (f *fakeServer) RunBatch(_ context.Context, b *tmux.Batch) ([]string, error
 }
 
 // ReplacePane puts a new pane with a new process in old's place.
-func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []string) (tmux.NewPane, error) {
+func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []string, member string) (tmux.NewPane, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, p := range f.panes {
@@ -198,7 +198,7 @@ func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []str
 		}
 		f.nextPID++
 		f.nextPane++
-		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window}, version: 1}
+		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window, Member: member}, version: 1}
 		f.panes[i] = np
 		f.relaunched = append(f.relaunched, argv)
 		return tmux.NewPane{ID: np.ID, PID: np.PID, Window: np.Window}, nil
@@ -595,7 +595,7 @@ func mustInbox(t *testing.T, w *world, member string) string {
 // relaunches it in a new pane in its place and records that pane in state.
 func (w *world) relaunchByHand(name string) tmux.NewPane {
 	w.t.Helper()
-	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(name), "/", nil, []string{"/bin/" + name})
+	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(name), "/", nil, []string{"/bin/" + name}, name)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	// tmux.ReplacePane). Through command files, never a tmux command line (the
 	// env may hold secrets); not the control client either: the loop must
 	// never wait on its replies.
-	np, err := s.srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	np, err := s.srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume), m.Name)
 	if err != nil {
 		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return

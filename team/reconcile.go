@@ -111,7 +111,7 @@ func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map
 		if note != "" {
 			u.note("%s", note)
 		}
-		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x))
+		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x), x.Member.Name)
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
 		}

@@ -66,7 +66,7 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 			}
 		}
 	}
-	np, err := srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	np, err := srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume), m.Name)
 	if err != nil {
 		if isNoServer(err) {
 			return 0, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
