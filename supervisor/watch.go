@@ -48,6 +48,12 @@ type SuperviseOptions struct {
 	TmuxBin    string
 	MinBackoff time.Duration // the first restart's delay (default 1s); later ones double it
 	Log        *slog.Logger
+	// A restart relaunches a member as the team's layout plans it
+	// (launch.Relaunch), with its programs found as up finds them:
+	// ClaudeOverride is TEAMCTL_CLAUDE, Teamctl this teamctl, which Claude
+	// Code's hooks call.
+	ClaudeOverride string
+	Teamctl        string
 }
 
 // paneWatch is the supervisor's view of one pane.

@@ -133,10 +133,7 @@ func (u *upRun) resumes(x launch.Launch) bool {
 // (Claude Code refuses a --session-id whose conversation exists: "Session ID
 // … is already in use").
 func (u *upRun) argv(x launch.Launch) []string {
-	if u.resumes(x) {
-		return launch.ResumeArgv(&state.Member{Role: x.Role, Argv: x.Argv})
-	}
-	return x.Argv
+	return x.ArgvFor(u.resumes(x))
 }
 
 func removeMember(ms []state.Member, name string) []state.Member {
