@@ -239,6 +239,13 @@ func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
 	return f.ctl, nil
 }
 
+// ran reports whether Run was called with exactly args.
+func (f *fakeServer) ran(args ...string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.ContainsFunc(f.runs, func(r []string) bool { return slices.Equal(r, args) })
+}
+
 // sentKeys are the keys send-keys sent to pane, each command's keys joined.
 func (f *fakeServer) sentKeys(pane string) []string {
 	f.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
 )
 
 // editState changes state.json as anyone running as the user can (an agent's
@@ -99,5 +100,85 @@ func TestRestartRefusesAnEditedLeadSession(t *testing.T) {
 	}
 	if got := w.live("lead"); got.State != state.StateFailed || !strings.Contains(got.Reason, "lead_session_id") {
 		t.Errorf("lead after its exit: %+v, want failed naming lead_session_id", got)
+	}
+}
+
+// cutShortRelaunch is what a relaunch of member leaves when it is cut short
+// after tmux made the new pane (named for the member, the old one gone) and
+// before state.json recorded it: a supervisor killed there, or a full or
+// read-only state folder.
+func (w *world) cutShortRelaunch(member string) tmux.NewPane {
+	w.t.Helper()
+	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(member), "/", nil, []string{"/bin/" + member}, member)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return np
+}
+
+// TestUnrecordedRunIsAdopted: a supervisor that starts where a relaunch was
+// cut short (the member runs in a pane the state does not record, named for
+// it; its recorded pane gone) takes that pane as the member's: recorded,
+// watched, no exit reported, nothing relaunched, no second copy.
+func TestUnrecordedRunIsAdopted(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, "always"})
+	np := w.cutShortRelaunch("web")
+	w.restartSupervisor()
+	w.advance(time.Minute)
+	st, _ := state.Load("decide")
+	if m, _ := st.Member("web"); m.Pane != np.ID || m.PID != np.PID {
+		t.Errorf("state records web in %s pid %d, want the run in %s pid %d", m.Pane, m.PID, np.ID, np.PID)
+	}
+	if got := w.paneOf("web"); got != np.ID {
+		t.Errorf("web is watched in %s, want %s", got, np.ID)
+	}
+	if got := w.live("web"); got.State != state.StateRunning || got.Pane != np.ID {
+		t.Errorf("web: %+v", got)
+	}
+	if len(w.srv.relaunched) != 1 || len(w.events(state.EventExit, "web")) != 0 {
+		t.Errorf("%d relaunches, exits %v", len(w.srv.relaunched), w.events(state.EventExit, "web"))
+	}
+	if evs := w.events(state.EventAdopted, "web"); len(evs) != 1 || evs[0].Origin != state.OriginLayout {
+		t.Errorf("adopted events %+v, want one of a layout member", evs)
+	}
+	// Watched as web: its exit is restarted as web's.
+	w.exit("web", "3", "")
+	w.advance(time.Minute)
+	if n := len(w.events(state.EventRestart, "web")); n != 1 {
+		t.Errorf("%d restarts after the adopted run exited", n)
+	}
+}
+
+// TestSecondRunIsEnded: a pane named for a member beside the member's
+// recorded pane, which is there (a second run), is ended — its process and
+// its pane — and never watched as the member; the recorded pane stays the
+// member's.
+func TestSecondRunIsEnded(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+	w.srv.mu.Lock()
+	w.srv.nextPID++
+	w.srv.panes = append(w.srv.panes, &fakePane{Pane: tmux.Pane{ID: "%50", PID: w.srv.nextPID, SessionID: "$0", Session: "decide", Member: "web"}, version: 1})
+	w.srv.mu.Unlock()
+	w.srv.ctl.notes <- notification("layout-change", "", "")
+	w.advance(time.Second)
+	deadline := time.Now().Add(time.Minute)
+	for !w.srv.ran("kill-pane", "-t", "%50") {
+		if time.Now().After(deadline) {
+			t.Fatal("the second run's pane was not killed")
+		}
+		time.Sleep(10 * time.Millisecond) // poll interval of a condition wait (endCopy runs off the loop)
+	}
+	if got := w.paneOf("web"); got != "%1" {
+		t.Errorf("web is watched in %s, want its recorded %%1", got)
+	}
+	if w.s.panes["%50"] != nil {
+		t.Errorf("the second run is watched as %s", w.s.panes["%50"].member)
+	}
+	if evs := w.events(state.EventDuplicate, "web"); len(evs) != 1 || evs[0].Pane != "%50" {
+		t.Errorf("duplicate events %+v", evs)
+	}
+	st, _ := state.Load("decide")
+	if m, _ := st.Member("web"); m.Pane != "%1" {
+		t.Errorf("state records web in %s", m.Pane)
 	}
 }

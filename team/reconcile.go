@@ -3,9 +3,11 @@ package team
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -31,6 +33,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	} else {
 		u.target = tmux.SessionTarget(prev.Session)
 	}
+	panes = u.settleCopies(ctx, panes)
 	byID := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byID[p.ID] = p
@@ -90,6 +93,39 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 		return err
 	}
 	return state.Save(u.st)
+}
+
+// settleCopies deals with the panes that run a layout member without being
+// its recorded pane (tmux.UnrecordedCopies: a relaunch cut short between
+// making the pane and recording it) before anything is started, so that up
+// never starts a second copy of a member: the newest copy of a member whose
+// recorded pane is gone is recorded as its pane, every other copy is ended
+// (its process group, then its pane). It returns the panes left.
+func (u *upRun) settleCopies(ctx context.Context, panes []tmux.Pane) []tmux.Pane {
+	recorded := map[string]string{}
+	for _, m := range u.st.Members {
+		if m.Origin != state.OriginLead {
+			recorded[m.Name] = m.Pane
+		}
+	}
+	adopt, end := tmux.UnrecordedCopies(panes, recorded)
+	for name, p := range adopt {
+		m, _ := u.st.Member(name)
+		u.note("%s runs in pane %s, which its relaunch did not record (%s is gone): taken as its pane", name, p.ID, m.Pane)
+		m.Pane, m.Window, m.PID = p.ID, p.Window, p.PID
+	}
+	gone := map[string]bool{}
+	for _, p := range end {
+		u.note("%s ran a second time, in pane %s, which teamctl did not record: ended", p.Member, p.ID)
+		if !p.Dead && p.PID > 0 {
+			proc.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
+		}
+		if _, err := u.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {
+			u.note("could not remove pane %s: %v", p.ID, err)
+		}
+		gone[p.ID] = true
+	}
+	return slices.DeleteFunc(panes, func(p tmux.Pane) bool { return gone[p.ID] })
 }
 
 func (u *upRun) note(format string, a ...any) {
