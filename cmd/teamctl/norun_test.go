@@ -1,0 +1,231 @@
+package main_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// Nothing an agent writes becomes a program run: agents run as the user and
+// can rewrite teamctl's own state.json. These tests write what an agent would
+// and check what runs.
+
+// editState rewrites team's state.json as an agent with a Bash tool could.
+func editState(t *testing.T, e *testenv.Env, team string, fn func(st map[string]any)) {
+	t.Helper()
+	p := filepath.Join(e.StateHome, "teamctl", team, "state.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	fn(st)
+	if b, err = json.Marshal(st); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editMember rewrites member name's record in a state.json being edited.
+func editMember(st map[string]any, name string, fn func(m map[string]any)) {
+	for _, m := range st["members"].([]any) {
+		if m := m.(map[string]any); m["name"] == name {
+			fn(m)
+		}
+	}
+}
+
+// hostileLaunch makes web's record run a program of the agent's, with an
+// environment of its own: what a relaunch must never run.
+func hostileLaunch(marker string) func(st map[string]any) {
+	return func(st map[string]any) {
+		editMember(st, "web", func(m map[string]any) {
+			m["argv"] = []any{"/bin/sh", "-c", "touch " + marker + "; exec sleep 1000"}
+			m["env"] = append(m["env"].([]any), "PWNED=1")
+		})
+	}
+}
+
+// checkRunsTheLayout fails unless pid runs web as the layout says (sleep
+// 1000) without the environment state.json was given.
+func checkRunsTheLayout(t *testing.T, pid int, marker string) {
+	t.Helper()
+	argv, _ := proc.Cmdline(pid)
+	env, _ := proc.Environ(pid)
+	if len(argv) != 2 || filepath.Base(argv[0]) != "sleep" || argv[1] != "1000" || env["PWNED"] != "" || env["TEAMCTL_MEMBER"] != "web" {
+		t.Errorf("web relaunched as %q with PWNED=%q, want the layout's sleep 1000", argv, env["PWNED"])
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the program state.json named ran (%s exists)", marker)
+	}
+}
+
+// TestRelaunchRunsTheLayoutNotState: an argv and env written into
+// state.json for a member run neither by `teamctl restart` nor by the
+// supervisor's restart after an exit: both relaunch it as the layout says.
+func TestRelaunchRunsTheLayoutNotState(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=100ms")
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: norun\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
+	marker := filepath.Join(e.Dir, "pwned")
+
+	editState(t, e, "norun", hostileLaunch(marker))
+	before := member(statusOf(t, e, "norun"), "web")
+	e.MustRun("restart", "web", "--team", "norun")
+	now := waitMember(t, e, "norun", "web", time.Minute, func(m memberStatus) bool { return m.State == "running" && m.PID != before.PID })
+	checkRunsTheLayout(t, now.PID, marker)
+
+	// The supervisor's restart after an exit.
+	testenv.Eventually(t, time.Minute, "the supervisor", func() (bool, string) { return statusOf(t, e, "norun").Supervisor.Running, "" })
+	editState(t, e, "norun", hostileLaunch(marker))
+	syscall.Kill(now.PID, syscall.SIGKILL)
+	again := waitMember(t, e, "norun", "web", time.Minute, func(m memberStatus) bool { return m.State == "running" && m.PID != now.PID && m.PID > 0 })
+	checkRunsTheLayout(t, again.PID, marker)
+}
+
+// TestRestartRefusesALaunchTheLayoutChanged: a member whose launch in the
+// layout file changed since up (its command) is not relaunched from the
+// record nor from the edited file by `teamctl restart`: it is refused, saying
+// `up --recreate`, and keeps running.
+func TestRestartRefusesALaunchTheLayoutChanged(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", "team: changed\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	e.MustRun("up", layout)
+	before := member(statusOf(t, e, "changed"), "web")
+	marker := filepath.Join(e.Dir, "pwned")
+	standInLayout(e, "team.yaml", fmt.Sprintf("team: changed\nmembers:\n  - name: web\n    command: [sh, -c, \"touch %s; exec sleep 1000\"]\n", marker))
+	r := e.Run("restart", "web", "--team", "changed")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "not the one it was started with") || !strings.Contains(r.Stderr, "--recreate") {
+		t.Errorf("restart of a changed member: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if m := member(statusOf(t, e, "changed"), "web"); m.PID != before.PID || m.State != "running" {
+		t.Errorf("web after the refused restart: %+v, was %+v", m, before)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the edited layout's command ran")
+	}
+}
+
+// TestEditedLeadSessionReachesNoArgv: a lost team whose state.json says
+// lead_session_id: --dangerously-skip-permissions (with a transcript by that
+// name, so that it would be resumed) is not brought back with it: up refuses,
+// naming the file and the field, and nothing runs with that flag.
+func TestEditedLeadSessionReachesNoArgv(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := standInLayout(e, "team.yaml", "team: flagged\nmembers:\n  - name: mate\n")
+	e.MustRun("up", layout)
+	reboot(t, e, "flagged")
+	const bad = "--dangerously-skip-permissions"
+	editState(t, e, "flagged", func(st map[string]any) { st["lead_session_id"] = bad })
+	conversation(t, e, bad)
+	r := e.Run("up", layout)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "lead_session_id") || !strings.Contains(r.Stderr, "state.json") {
+		t.Errorf("up with an edited lead_session_id: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, pid := range proc.Matching(func(env map[string]string) bool { return env["TMUX_TMPDIR"] == e.TmuxTmpDir }) {
+		if argv, _ := proc.Cmdline(pid); slices.ContainsFunc(argv, func(a string) bool { return strings.Contains(a, bad) }) {
+			t.Errorf("pid %d runs %q", pid, argv)
+		}
+	}
+}
+
+// killerTmux is a tmux that, while flag exists, SIGKILLs the teamctl that
+// ran it right after a command file holding swap-pane (a relaunch: the new
+// pane made, the old one gone) has run, and removes flag: a relaunch cut
+// short between tmux and state.json.
+func killerTmux(t *testing.T, e *testenv.Env, flag string) string {
+	t.Helper()
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux not installed")
+	}
+	wrapper := e.WriteFile("tmux-killer", fmt.Sprintf(`#!/bin/sh
+%s "$@"
+rc=$?
+if [ -e %[2]s ]; then
+	prev=
+	for a in "$@"; do
+		if [ "$prev" = source-file ] && grep -q swap-pane "$a"; then rm -f %[2]s; kill -9 $PPID; fi
+		prev=$a
+	done
+fi
+exit $rc
+`, tmuxPath, flag))
+	if err := os.Chmod(wrapper, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return wrapper
+}
+
+// webRuns are the processes of this test's world that run web.
+func webRuns(e *testenv.Env) []int {
+	return proc.Matching(func(env map[string]string) bool {
+		return env["TMUX_TMPDIR"] == e.TmuxTmpDir && env["TEAMCTL_MEMBER"] == "web"
+	})
+}
+
+// TestRelaunchCutShortIsAdopted: the supervisor SIGKILLed between making a
+// member's new pane and recording it leaves web running in a pane state.json
+// does not know; `up` then takes that pane as web's rather than starting a
+// second web.
+func TestRelaunchCutShortIsAdopted(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	flag := filepath.Join(e.Dir, "kill-after-relaunch")
+	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+killerTmux(t, e, flag), "TEAMCTL_RESTART_BACKOFF=100ms")
+	layout := standInLayout(e, "team.yaml", "team: cut\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	e.MustRun("up", layout)
+	sup := statusOf(t, e, "cut").Supervisor
+	if !sup.Running {
+		t.Fatal("no supervisor")
+	}
+	before := member(statusOf(t, e, "cut"), "web")
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Kill(before.PID, syscall.SIGKILL)
+	testenv.Eventually(t, time.Minute, "the supervisor killed in its relaunch of web", func() (bool, string) {
+		_, err := os.Stat(flag)
+		return err != nil && !proc.Alive(sup.PID), fmt.Sprint(err)
+	})
+	st, _ := readState(t, e, "cut")
+	var recorded string
+	for _, m := range st.Members {
+		if m.Name == "web" {
+			recorded = m.Pane
+		}
+	}
+	if recorded != before.Pane || len(webRuns(e)) != 1 {
+		t.Fatalf("state records web in %s (was %s), %d runs of web: not the cut-short relaunch this test wants", recorded, before.Pane, len(webRuns(e)))
+	}
+
+	r := e.MustRun("up", layout)
+	if !strings.Contains(r.Stdout, "taken as its pane") {
+		t.Errorf("up does not say it took web's unrecorded pane:\n%s", r.Stdout)
+	}
+	now := waitMember(t, e, "cut", "web", time.Minute, func(m memberStatus) bool { return m.State == "running" })
+	if runs := webRuns(e); len(runs) != 1 || runs[0] != now.PID || now.Pane == before.Pane {
+		t.Errorf("after up: web runs as %v; status says pid %d in %s (its old pane %s)", runs, now.PID, now.Pane, before.Pane)
+	}
+	if out, _ := e.Tmux("teamctl-cut", "list-panes", "-a", "-F", "#{@teamctl-member}"); strings.Count(out, "web\n") != 1 {
+		t.Errorf("panes named for web after up:\n%s", out)
+	}
+}
