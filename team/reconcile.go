@@ -81,7 +81,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 			u.note("%s is no longer in the layout; it keeps running until `teamctl down`", m.Name)
 		}
 	}
-	u.st.LayoutPath, u.st.LayoutDigest = u.l.Path, u.l.Digest
+	u.st.LayoutPath, u.st.LayoutDigest, u.st.LayoutFile = u.l.Path, u.l.Digest, stampOf(u.l.Path)
 
 	if err := u.prepareTeammates(ctx, append(append([]launch.Launch{}, missing...), respawn...)); err != nil {
 		return err

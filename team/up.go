@@ -188,7 +188,7 @@ func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) 
 	st := prev
 	if st == nil {
 		now := time.Now().UTC()
-		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: state.SocketName(l.Team),
+		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, LayoutFile: stampOf(l.Path), Socket: state.SocketName(l.Team),
 			SocketPath: state.SocketPath(l.Team), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
 	}
 	st.Worktrees = wts
@@ -224,7 +224,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		return err
 	}
 	u.st = &state.Team{
-		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
+		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest, LayoutFile: stampOf(u.l.Path),
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
 		// u.st.ClaudeConfig is where up writes (a fresh state and reconcile
 		// both set it from configDir), and is recorded as that.

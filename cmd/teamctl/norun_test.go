@@ -229,3 +229,92 @@ func TestRelaunchCutShortIsAdopted(t *testing.T) {
 		t.Errorf("panes named for web after up:\n%s", out)
 	}
 }
+
+// TestUpAllTakesOnlyTheLayoutItWasBroughtUpFrom: after a reboot, `up --all`
+// brings back a team whose layout file is as it was at up, and passes by one
+// whose file changed since (an agent edited web's command), one whose
+// state.json points at another file (an agent's layout of the same team), and
+// one whose file anyone may now write — running nothing of theirs, each said
+// with the file to look at. status and teams say so too rather than
+// recommending `teamctl up FILE` blindly; `teamctl up FILE`, the person
+// naming it, brings such a team back.
+func TestUpAllTakesOnlyTheLayoutItWasBroughtUpFrom(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	marker := filepath.Join(e.Dir, "pwned")
+	body := func(team, cmd string) string {
+		return fmt.Sprintf("team: %s\nmembers:\n  - name: web\n    command: %s\n", team, cmd)
+	}
+	const sleep = `[sleep, "1000"]`
+	hostile := fmt.Sprintf(`[sh, -c, "touch %s; exec sleep 1000"]`, marker)
+	layouts := map[string]string{}
+	for _, team := range []string{"kept", "edited", "pointed", "opened"} {
+		layouts[team] = standInLayout(e, team+".yaml", body(team, sleep))
+		e.MustRun("up", layouts[team])
+	}
+	for team := range layouts {
+		reboot(t, e, team)
+	}
+	standInLayout(e, "edited.yaml", body("edited", hostile))
+	agents := standInLayout(e, "agents.yaml", body("pointed", hostile))
+	editState(t, e, "pointed", func(st map[string]any) { st["layout_path"] = agents })
+	if err := os.Chmod(layouts["opened"], 0o666); err != nil {
+		t.Fatal(err)
+	}
+
+	r := e.Run("up", "--all")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "3 of 4 lost teams could not be brought back") {
+		t.Errorf("up --all: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	for team, why := range map[string]string{
+		"edited":  "layout " + layouts["edited"] + " changed since the team was brought up from it",
+		"pointed": "layout " + agents + " changed since the team was brought up from it",
+		"opened":  "layout " + layouts["opened"] + " is writable by everyone",
+	} {
+		if !strings.Contains(r.Stderr, "team "+team+": "+why) || !strings.Contains(r.Stderr, "`teamctl up "+layoutOf(team, layouts, agents)+"` brings the team back") {
+			t.Errorf("up --all does not say why %s was passed by (%s):\n%s", team, why, r.Stderr)
+		}
+		out := e.MustRun("status", "--team", team).Stdout
+		if !strings.Contains(out, "team "+team+" is down (lost") {
+			t.Errorf("%s came back:\n%s", team, out)
+		}
+		if !strings.Contains(out, why) || !strings.Contains(out, "look at it, then `teamctl up "+layoutOf(team, layouts, agents)+"`") {
+			t.Errorf("status of %s does not say its layout is not the one it was brought up from:\n%s", team, out)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil || len(webRuns(e)) != 1 {
+		t.Errorf("a command of a layout nobody named ran (%d runs of web, %v)", len(webRuns(e)), err)
+	}
+	if s := statusOf(t, e, "kept"); !s.Supervisor.Running || !live(member(s, "web").State) {
+		t.Errorf("kept after up --all: %+v", s)
+	}
+	teams := e.MustRun("teams")
+	if !strings.Contains(teams.Stderr, "team edited was not brought down but its tmux server is gone; layout "+layouts["edited"]+" changed since") {
+		t.Errorf("teams does not say edited's layout changed:\n%s", teams.Stderr)
+	}
+	var js []struct {
+		Team          string `json:"team"`
+		LayoutProblem string `json:"layout_problem"`
+	}
+	json.Unmarshal([]byte(e.MustRun("teams", "--json").Stdout), &js)
+	for _, j := range js {
+		if (j.Team == "kept") != (j.LayoutProblem == "") {
+			t.Errorf("teams --json: %+v", j)
+		}
+	}
+
+	// Named by the person, the edited layout is theirs: up runs it.
+	e.MustRun("up", layouts["opened"])
+	if s := statusOf(t, e, "opened"); !s.Supervisor.Running || !live(member(s, "web").State) {
+		t.Errorf("opened after `teamctl up FILE`: %+v", s)
+	}
+}
+
+// layoutOf is the layout file state.json names for team in
+// TestUpAllTakesOnlyTheLayoutItWasBroughtUpFrom.
+func layoutOf(team string, layouts map[string]string, agents string) string {
+	if team == "pointed" {
+		return agents
+	}
+	return layouts[team]
+}
