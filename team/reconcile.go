@@ -65,6 +65,9 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 			}
 			missing = append(missing, x)
 		case p.Dead:
+			// Relaunched as the layout the person named plans it (x), as
+			// every relaunch is (launch.Relaunch), never as state.json
+			// recorded it; a launch changed in that layout is theirs to run.
 			respawn = append(respawn, x)
 		case m.Digest != x.Digest && u.o.Recreate:
 			respawn = append(respawn, x)
