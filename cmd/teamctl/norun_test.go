@@ -318,3 +318,29 @@ func layoutOf(team string, layouts map[string]string, agents string) string {
 	}
 	return layouts[team]
 }
+
+// TestRestartOfAWorktreeMemberStaysInItsWorktree: a teammate with its own
+// worktree, relaunched by `teamctl restart` from the layout's plan, runs in
+// its worktree again (the folder only the record holds); a record moving it
+// out of its worktree is refused.
+func TestRestartOfAWorktreeMemberStaysInItsWorktree(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	repo := gitRepo(t, e, "repo")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf("team: wt\nroot: %s\nmembers:\n  - name: mate\n    worktree: true\n", repo)))
+	before := member(statusOf(t, e, "wt"), "mate")
+	if !strings.Contains(before.Cwd, filepath.Join("wt", "mate")) {
+		t.Fatalf("mate runs in %s, not in its worktree", before.Cwd)
+	}
+	e.MustRun("restart", "mate", "--team", "wt")
+	now := waitMember(t, e, "wt", "mate", time.Minute, func(m memberStatus) bool { return m.State != "exited" && m.PID != before.PID && m.PID > 0 })
+	if cwd, _ := proc.Cwd(now.PID); cwd != before.Cwd {
+		t.Errorf("mate relaunched in %s, want its worktree %s", cwd, before.Cwd)
+	}
+	editState(t, e, "wt", func(st map[string]any) {
+		editMember(st, "mate", func(m map[string]any) { m["cwd"] = e.Work })
+	})
+	if r := e.Run("restart", "mate", "--team", "wt"); r.Code == 0 || !strings.Contains(r.Stderr, "is not in its worktree") {
+		t.Errorf("restart with mate's folder moved out of its worktree: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
