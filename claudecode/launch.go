@@ -21,11 +21,23 @@ type LeadSpec struct {
 	Prompt         string   // "" starts without a prompt
 }
 
+// SessionFlags are the flags whose value is a session id: teamctl gives each
+// as one argument, --flag=value (Joined), never as two. teamctl takes the
+// lead's session from its state.json when it resumes or completes a team
+// (anyone running as the user can edit that file); glued to its flag, a value
+// can never be read as a flag of its own. Claude Code's own leader does the
+// same for values that start with "-". Claude Code 2.1.328 and 2.1.332 take
+// both forms (docs/claude-code.md).
+var SessionFlags = []string{"--session-id", "--parent-session-id", "--resume"}
+
+// Joined is flag and its value as one argument: --flag=value.
+func Joined(flag, value string) string { return flag + "=" + value }
+
 // LeadArgv builds the lead's command line. The prompt follows "--", which makes
 // Claude Code take a prompt that starts with "-" literally.
 func LeadArgv(s LeadSpec) []string {
 	argv := append([]string{s.Program}, s.ProgramArgs...)
-	argv = append(argv, "--session-id", s.SessionID)
+	argv = append(argv, Joined("--session-id", s.SessionID))
 	argv = appendIf(argv, "--teammate-mode", s.TeammateMode)
 	argv = appendIf(argv, "--model", s.Model)
 	argv = appendIf(argv, "--permission-mode", s.PermissionMode)
@@ -66,8 +78,10 @@ func TeammateArgv(s TeammateSpec) []string {
 		"--agent-name", s.Name,
 		"--team-name", s.Team)
 	argv = appendIf(argv, "--agent-color", s.Color)
-	argv = append(argv, "--parent-session-id", s.ParentSessionID)
-	argv = appendIf(argv, "--session-id", s.SessionID)
+	argv = append(argv, Joined("--parent-session-id", s.ParentSessionID))
+	if s.SessionID != "" {
+		argv = append(argv, Joined("--session-id", s.SessionID))
+	}
 	if s.PlanModeRequired {
 		argv = append(argv, "--plan-mode-required")
 	}

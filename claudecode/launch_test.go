@@ -12,14 +12,14 @@ func TestLeadArgv(t *testing.T) {
 		want []string
 	}{
 		{"minimal", LeadSpec{Program: "claude", SessionID: "S"},
-			[]string{"claude", "--session-id", "S"}},
+			[]string{"claude", "--session-id=S"}},
 		{"full", LeadSpec{Program: "/bin/claude", ProgramArgs: []string{"--debug"}, SessionID: "S",
 			TeammateMode: "tmux", Model: "opus", PermissionMode: "manual",
 			Args: []string{"--add-dir", "/x"}, Prompt: "-starts with dash"},
-			[]string{"/bin/claude", "--debug", "--session-id", "S", "--teammate-mode", "tmux",
+			[]string{"/bin/claude", "--debug", "--session-id=S", "--teammate-mode", "tmux",
 				"--model", "opus", "--permission-mode", "manual", "--add-dir", "/x", "--", "-starts with dash"}},
 		{"prompt only", LeadSpec{Program: "claude", SessionID: "S", Prompt: "hi"},
-			[]string{"claude", "--session-id", "S", "--", "hi"}},
+			[]string{"claude", "--session-id=S", "--", "hi"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := LeadArgv(tc.spec); !slices.Equal(got, tc.want) {
@@ -46,13 +46,13 @@ func TestTeammateArgv(t *testing.T) {
 	}{
 		{"minimal", TeammateSpec{Program: "claude", Name: "r", Team: "T", ParentSessionID: "P"},
 			[]string{"claude", "--agent-id", "r@T", "--agent-name", "r", "--team-name", "T",
-				"--parent-session-id", "P"}},
+				"--parent-session-id=P"}},
 		{"full", TeammateSpec{Program: "claude", ProgramArgs: []string{"--a"}, Name: "researcher",
 			Team: "session-12345678", Color: "blue", ParentSessionID: "P", PlanModeRequired: true,
 			AgentType: "Explore", Model: "sonnet", PermissionMode: "manual", Args: []string{"--b", "c"}, SessionID: "S"},
 			[]string{"claude", "--a", "--agent-id", "researcher@session-12345678", "--agent-name", "researcher",
-				"--team-name", "session-12345678", "--agent-color", "blue", "--parent-session-id", "P",
-				"--session-id", "S", "--plan-mode-required", "--agent-type", "Explore", "--model", "sonnet",
+				"--team-name", "session-12345678", "--agent-color", "blue", "--parent-session-id=P",
+				"--session-id=S", "--plan-mode-required", "--agent-type", "Explore", "--model", "sonnet",
 				"--permission-mode", "manual", "--b", "c"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

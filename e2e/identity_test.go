@@ -166,13 +166,27 @@ func (w *world) waitLeadRestarted(pid int) (int, []string) {
 	return now, argv
 }
 
-// checkResumed fails unless argv resumes session sid (--resume, no --session-id).
+// checkResumed fails unless argv resumes session sid (--resume=sid, no
+// --session-id).
 func checkResumed(t *testing.T, argv []string, sid string) {
 	t.Helper()
-	i := slices.Index(argv, "--resume")
-	if i < 0 || i+1 >= len(argv) || argv[i+1] != sid || slices.Contains(argv, "--session-id") {
-		t.Errorf("relaunched as %q, want --resume %s", argv, sid)
+	if flagValue(argv, "--resume") != sid || flagValue(argv, "--session-id") != "" {
+		t.Errorf("relaunched as %q, want --resume=%s", argv, sid)
 	}
+}
+
+// flagValue is flag's value in argv, given as --flag=value (as teamctl gives
+// session ids) or as the argument after it; "" when absent.
+func flagValue(argv []string, flag string) string {
+	for i, a := range argv {
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			return v
+		}
+		if a == flag && i+1 < len(argv) {
+			return argv[i+1]
+		}
+	}
+	return ""
 }
 
 // TestLeadSpawnedTeammateIsAdopted: in a layout with only a lead, the teammate
@@ -325,8 +339,8 @@ func TestTeammateResumesItsConversation(t *testing.T) {
 	w.waitRequest("alice's first turn", func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains(first) })
 	alice, _ := w.status().member("alice")
 	argv, _ := proc.Cmdline(alice.PID)
-	if i := slices.Index(argv, "--session-id"); alice.SessionID == "" || i < 0 || argv[i+1] != alice.SessionID || !slices.Contains(argv, "--agent-name") {
-		t.Fatalf("alice %+v runs %q, want --session-id %s beside the identity flags", alice, argv, alice.SessionID)
+	if alice.SessionID == "" || flagValue(argv, "--session-id") != alice.SessionID || !slices.Contains(argv, "--agent-name") {
+		t.Fatalf("alice %+v runs %q, want --session-id=%s beside the identity flags", alice, argv, alice.SessionID)
 	}
 	poll(t, wait, "alice's conversation stored", func() (bool, string) {
 		m, _ := filepath.Glob(filepath.Join(w.e.ClaudeDir, "projects", "*", alice.SessionID+".jsonl"))
@@ -338,7 +352,7 @@ func TestTeammateResumesItsConversation(t *testing.T) {
 	poll(t, wait, "alice running again, resumed", func() (bool, string) {
 		m, _ := w.status().member("alice")
 		argv, _ = proc.Cmdline(m.PID)
-		return m.PID != alice.PID && slices.Contains(argv, "--resume"), fmt.Sprintf("%+v %q", m, argv)
+		return m.PID != alice.PID && flagValue(argv, "--resume") != "", fmt.Sprintf("%+v %q", m, argv)
 	})
 	checkResumed(t, argv, alice.SessionID)
 	if !slices.Contains(argv, "--agent-name") || !slices.Contains(argv, "alice") {

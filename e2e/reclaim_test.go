@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ func TestLeadThatCouldNotTakeItsTeamIsRelaunched(t *testing.T) {
 		var seen []string
 		for _, p := range processesWithHome(w.e.Home) {
 			seen = append(seen, p.String())
-			if p.PID != before.PID && isBinary(p.PID, p.Argv, w.claude) && slices.Contains(p.Argv, "--resume") && slices.Contains(p.Argv, sid) {
+			if p.PID != before.PID && isBinary(p.PID, p.Argv, w.claude) && flagValue(p.Argv, "--resume") == sid {
 				next = p.PID
 				return true, ""
 			}

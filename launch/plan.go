@@ -1,6 +1,7 @@
 // Package launch decides what every pane of a team runs — its argv, its
-// environment, its folder — for a first start (Plan), a relaunch in place and
-// a resumed conversation (RelaunchArgv), with Claude Code's hooks merged into
+// environment, its folder — for a first start (Plan), a relaunch in place
+// (Relaunch: from the layout, never from what state.json recorded) and a
+// resumed conversation (ResumeArgv), with Claude Code's hooks merged into
 // the layout's own --settings, and whether an exit calls for a restart
 // (RestartWanted). It is pure: it runs nothing and changes no file, so the
 // exact launch of any layout is a table test.
@@ -11,7 +12,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
@@ -57,83 +60,92 @@ const digestTeamctl = "teamctl"
 // Plan decides the launch of every member, lead first. leadSession is the lead's
 // Claude Code session UUID; the teammates join the lead's implicit team.
 // A layout's own --settings that cannot be read is an error naming the member.
+// A leadSession that is not a session id (claudecode.ValidSessionID) is an
+// error: it comes from state.json when a team is resumed or completed, which
+// anyone running as the user can edit, and it goes into every Claude Code
+// member's argv (--session-id, --parent-session-id, the team's name).
 func Plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
-	out, err := plan(l, progs, leadSession)
-	if err != nil || progs.Teamctl == "" || progs.Teamctl == digestTeamctl {
-		return out, err
+	if err := checkSession(leadSession); err != nil {
+		return nil, fmt.Errorf("the lead's session: %w", err)
 	}
-	// The digests come from the same plan with the placeholder, so that the
-	// path counts nowhere, however the settings quote it.
-	p := progs
-	p.Teamctl = digestTeamctl
-	fixed, err := plan(l, p, leadSession)
-	if err != nil {
+	var out []Launch
+	var errs []error
+	for _, m := range l.All() {
+		x, err := planMember(l, progs, leadSession, m)
+		errs = append(errs, err)
+		out = append(out, x)
+	}
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
-	}
-	for i := range out {
-		out[i].OldDigest, out[i].Digest, out[i].NoSessionDigest = out[i].Digest, fixed[i].Digest, fixed[i].NoSessionDigest
 	}
 	return out, nil
 }
 
-func plan(l *layouts.Layout, progs Programs, leadSession string) ([]Launch, error) {
-	claudeTeam := claudecode.LeadTeamName(leadSession)
-	var settingsErr error
-	// settings gives a Claude Code member teamctl's hooks, merged into the
-	// layout's own --settings, which leaves the args (Claude Code takes one).
-	settings := func(m layouts.Member) (value string, programArgs, args []string) {
-		if progs.Teamctl == "" {
-			return "", l.Claude.Args, m.Args
-		}
-		value, programArgs, args, err := hookSettings(l.Claude.Args, m, claudecode.ShellQuote(progs.Teamctl)+" hook")
-		settingsErr = errors.Join(settingsErr, err)
-		return value, programArgs, args
+// planMember is the launch of m, one of l's members, with its digests.
+func planMember(l *layouts.Layout, progs Programs, leadSession string, m layouts.Member) (Launch, error) {
+	x, err := launchOf(l, progs, leadSession, m)
+	if err != nil || progs.Teamctl == "" || progs.Teamctl == digestTeamctl {
+		return x, err
 	}
+	// The digests come from the same launch with the placeholder, so that the
+	// path counts nowhere, however the settings quote it.
+	p := progs
+	p.Teamctl = digestTeamctl
+	fixed, err := launchOf(l, p, leadSession, m)
+	if err != nil {
+		return Launch{}, err
+	}
+	x.OldDigest, x.Digest, x.NoSessionDigest = x.Digest, fixed.Digest, fixed.NoSessionDigest
+	return x, nil
+}
+
+// launchOf is the launch of m: the lead when it is l's lead, a plain process
+// when it has a command, else a Claude Code teammate.
+func launchOf(l *layouts.Layout, progs Programs, leadSession string, m layouts.Member) (Launch, error) {
 	teamEnv := envPairs(l.Env)
-	var out []Launch
-
-	lead := l.Lead
-	leadSettings, leadProgramArgs, leadArgs := settings(lead)
-	out = append(out, finish(Launch{
-		Member: lead, Role: state.RoleLead, Cwd: lead.Cwd, SessionID: leadSession,
-		Argv: claudecode.LeadArgv(claudecode.LeadSpec{
-			Program: progs.Claude, ProgramArgs: leadProgramArgs, SessionID: leadSession,
-			TeammateMode: lead.TeammateMode, Model: lead.Model, PermissionMode: lead.PermissionMode,
-			Settings: leadSettings, Args: leadArgs, Prompt: lead.Prompt,
-		}),
-		Env: concat(teamEnv, envPairs(lead.Env), claudecode.LeadEnv(), teamVars(l.Team, lead.Name)),
-	}))
-
-	for _, m := range l.Members {
-		if !m.IsClaude() {
-			argv := append([]string{progs.Plain[m.Name]}, m.Command[1:]...)
-			out = append(out, finish(Launch{
-				Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: argv,
-				Env: concat(teamEnv, envPairs(m.Env), teamVars(l.Team, m.Name)),
-			}))
-			continue
-		}
-		mateSettings, mateProgramArgs, mateArgs := settings(m)
-		spec := claudecode.TeammateSpec{
-			Program: progs.Claude, ProgramArgs: mateProgramArgs, Name: m.Name, Team: claudeTeam,
-			Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
-			AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: mateSettings, Args: mateArgs,
-		}
-		env := concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name))
-		legacy := finish(Launch{Cwd: m.Cwd, Argv: claudecode.TeammateArgv(spec), Env: env})
-		// Its own session, so that a restart resumes its conversation.
-		spec.SessionID = claudecode.TeammateSessionID(leadSession, m.Name)
-		x := finish(Launch{
-			Member: m, Role: state.RoleTeammate, Cwd: m.Cwd, SessionID: spec.SessionID,
-			Argv: claudecode.TeammateArgv(spec), Env: env,
-		})
-		x.NoSessionDigest = legacy.Digest
-		out = append(out, x)
+	if !m.IsClaude() {
+		argv := append([]string{progs.Plain[m.Name]}, m.Command[1:]...)
+		return finish(Launch{
+			Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: argv,
+			Env: concat(teamEnv, envPairs(m.Env), teamVars(l.Team, m.Name)),
+		}), nil
 	}
-	if settingsErr != nil {
-		return nil, settingsErr
+	// Claude Code's hooks, merged into the layout's own --settings, which
+	// leaves the args (Claude Code takes one).
+	settings, programArgs, args := "", l.Claude.Args, m.Args
+	if progs.Teamctl != "" {
+		var err error
+		settings, programArgs, args, err = hookSettings(l.Claude.Args, m, claudecode.ShellQuote(progs.Teamctl)+" hook")
+		if err != nil {
+			return Launch{}, err
+		}
 	}
-	return out, nil
+	if m.Name == l.Lead.Name {
+		return finish(Launch{
+			Member: m, Role: state.RoleLead, Cwd: m.Cwd, SessionID: leadSession,
+			Argv: claudecode.LeadArgv(claudecode.LeadSpec{
+				Program: progs.Claude, ProgramArgs: programArgs, SessionID: leadSession,
+				TeammateMode: m.TeammateMode, Model: m.Model, PermissionMode: m.PermissionMode,
+				Settings: settings, Args: args, Prompt: m.Prompt,
+			}),
+			Env: concat(teamEnv, envPairs(m.Env), claudecode.LeadEnv(), teamVars(l.Team, m.Name)),
+		}), nil
+	}
+	spec := claudecode.TeammateSpec{
+		Program: progs.Claude, ProgramArgs: programArgs, Name: m.Name, Team: claudecode.LeadTeamName(leadSession),
+		Color: m.Color, ParentSessionID: leadSession, PlanModeRequired: m.PlanModeRequired,
+		AgentType: m.AgentType, Model: m.Model, PermissionMode: m.PermissionMode, Settings: settings, Args: args,
+	}
+	env := concat(teamEnv, envPairs(m.Env), claudecode.TeammateEnv(), teamVars(l.Team, m.Name))
+	legacy := finish(Launch{Cwd: m.Cwd, Argv: claudecode.TeammateArgv(spec), Env: env})
+	// Its own session, so that a restart resumes its conversation.
+	spec.SessionID = claudecode.TeammateSessionID(leadSession, m.Name)
+	x := finish(Launch{
+		Member: m, Role: state.RoleTeammate, Cwd: m.Cwd, SessionID: spec.SessionID,
+		Argv: claudecode.TeammateArgv(spec), Env: env,
+	})
+	x.NoSessionDigest = legacy.Digest
+	return x, nil
 }
 
 // finish dedupes the environment (the last setting of a name wins, at the
@@ -145,11 +157,37 @@ func finish(x Launch) Launch {
 		Argv []string
 		Env  []string
 		Cwd  string
-	}{x.Argv, x.Env, x.Cwd})
+	}{spaced(x.Argv), x.Env, x.Cwd})
 	sum := sha256.Sum256(b)
 	x.Digest = hex.EncodeToString(sum[:8])
 	x.OldDigest = x.Digest
 	return x
+}
+
+// spaced is argv with each session flag teamctl joins to its value
+// (claudecode.SessionFlags) split in two again, up to a "--": the digest is
+// of the launch as teamctl up to issue 21 gave it, so that the form changes
+// no member's digest (a running team is not taken for a changed one).
+func spaced(argv []string) []string {
+	var out []string
+	for i, a := range argv {
+		if a == "--" {
+			return append(out, argv[i:]...)
+		}
+		out = append(out, splitSessionFlag(a)...)
+	}
+	return out
+}
+
+// splitSessionFlag is a (--flag=value of a session flag) as two arguments,
+// else a alone.
+func splitSessionFlag(a string) []string {
+	for _, f := range claudecode.SessionFlags {
+		if v, ok := strings.CutPrefix(a, f+"="); ok {
+			return []string{f, v}
+		}
+	}
+	return []string{a}
 }
 
 func envPairs(vs []layouts.EnvVar) []string {

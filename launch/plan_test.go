@@ -37,14 +37,14 @@ func TestPlanArgvAndEnv(t *testing.T) {
 		env  []string
 	}{
 		{"lead", "lead",
-			[]string{"/bin/claude", "--verbose", "--session-id", sid, "--teammate-mode", "tmux", "--model", "opus", "--permission-mode", "manual", "--debug", "--", "-starts with a dash"},
+			[]string{"/bin/claude", "--verbose", "--session-id=" + sid, "--teammate-mode", "tmux", "--model", "opus", "--permission-mode", "manual", "--debug", "--", "-starts with a dash"},
 			[]string{"A=team", "B=lead", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=lead"}},
 		{"researcher", "teammate",
 			[]string{"/bin/claude", "--verbose", "--agent-id", "researcher@" + team, "--agent-name", "researcher", "--team-name", team, "--agent-color", "blue",
-				"--parent-session-id", sid, "--session-id", researcher, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--x"},
+				"--parent-session-id=" + sid, "--session-id=" + researcher, "--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--x"},
 			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=researcher"}},
 		{"plain", "teammate",
-			[]string{"/bin/claude", "--verbose", "--agent-id", "plain@" + team, "--agent-name", "plain", "--team-name", team, "--agent-color", "green", "--parent-session-id", sid, "--session-id", plain},
+			[]string{"/bin/claude", "--verbose", "--agent-id", "plain@" + team, "--agent-name", "plain", "--team-name", team, "--agent-color", "green", "--parent-session-id=" + sid, "--session-id=" + plain},
 			[]string{"A=team", "B=team", "CLAUDECODE=1", "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "TEAMCTL_TEAM=auth-fix", "TEAMCTL_MEMBER=plain"}},
 		{"dev", "process",
 			[]string{"/usr/bin/npm", "run", "dev"},
@@ -75,8 +75,8 @@ func TestPlanKeepsATeammateOfAnOlderTeamctl(t *testing.T) {
 	l := &layouts.Layout{Team: "t", Claude: layouts.Claude{Command: "claude"},
 		Lead: layouts.Member{Name: "lead", Cwd: "/w"}, Members: []layouts.Member{{Name: "r", Cwd: "/w", Color: "blue"}}}
 	x := mustPlan(t, l, Programs{Claude: "/bin/claude"}, sid)[1]
-	old := finish(Launch{Cwd: x.Cwd, Env: x.Env, Argv: slices.Concat(x.Argv[:11], x.Argv[13:])})
-	if x.Argv[11] != "--session-id" || old.Digest == x.Digest || old.Digest != x.NoSessionDigest {
+	old := finish(Launch{Cwd: x.Cwd, Env: x.Env, Argv: slices.Concat(x.Argv[:10], x.Argv[11:])})
+	if !strings.HasPrefix(x.Argv[10], "--session-id=") || old.Digest == x.Digest || old.Digest != x.NoSessionDigest {
 		t.Errorf("argv %q: digest without the session %s, NoSessionDigest %s", x.Argv, old.Digest, x.NoSessionDigest)
 	}
 }

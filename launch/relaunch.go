@@ -1,34 +1,43 @@
 package launch
 
 import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 )
 
-// RelaunchArgv is what a member runs when it is relaunched (in a new pane in
-// its place: tmux.ReplacePane) with the argv, environment and folder it was
-// started with (recorded in state): with resume, the lead or a Claude Code
-// teammate resumes its conversation (--resume) rather than starting a new
-// session under the same id, which Claude Code refuses ("Session ID … is
-// already in use") — the caller knows whether Claude Code stored it.
-func RelaunchArgv(m *state.Member, resume bool) []string {
-	if resume && (m.Role == state.RoleLead || m.Role == state.RoleTeammate) {
-		return ResumeArgv(m)
+// ArgvFor is what x runs: its argv, or, with resume, the same resuming its
+// stored conversation (ResumeArgv) — for the lead and a Claude Code teammate;
+// a plain process runs its argv. Claude Code refuses a --session-id whose
+// conversation exists ("Session ID … is already in use"): the caller knows
+// whether Claude Code stored it (claudecode.SessionExists of x.SessionID).
+func (x Launch) ArgvFor(resume bool) []string {
+	if resume && (x.Role == state.RoleLead || x.Role == state.RoleTeammate) {
+		return ResumeArgv(x.Role, x.Argv)
 	}
-	return m.Argv
+	return x.Argv
 }
 
-// ResumeArgv is a member's argv for a relaunch that resumes its conversation:
-// `--session-id U` becomes `--resume U`, and a lead's first prompt is not sent
+// ResumeArgv is a Claude Code member's argv for a relaunch that resumes its
+// conversation: its --session-id becomes --resume (joined to the id, as
+// claudecode gives session flags), and a lead's first prompt is not sent
 // again. (One that never stored a conversation is relaunched as it was started.)
-func ResumeArgv(m *state.Member) []string {
+func ResumeArgv(role string, argv []string) []string {
 	var out []string
-	for i := 0; i < len(m.Argv); i++ {
-		a := m.Argv[i]
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
 		switch {
-		case a == "--session-id" && i+1 < len(m.Argv):
-			out = append(out, "--resume", m.Argv[i+1])
+		case strings.HasPrefix(a, "--session-id="):
+			out = append(out, claudecode.Joined("--resume", strings.TrimPrefix(a, "--session-id=")))
+		case a == "--session-id" && i+1 < len(argv):
+			out = append(out, claudecode.Joined("--resume", argv[i+1]))
 			i++
-		case a == "--" && m.Role == state.RoleLead:
+		case a == "--" && role == state.RoleLead:
 			return out // the first prompt, which the resumed conversation already has
 		default:
 			out = append(out, a)
@@ -89,4 +98,113 @@ func tmuxColour(c string) string {
 		return "colour213"
 	}
 	return c
+}
+
+// ErrChanged means the layout no longer gives a member the launch it was
+// started with.
+var ErrChanged = errors.New("its launch in the layout is not the one it was started with")
+
+// Relaunch is the launch of member name of team st for a relaunch in its
+// place (the supervisor's restart after an exit, `teamctl restart`): its
+// launch as layout l plans it now, never the argv, environment or folder
+// state.json recorded. Anyone running as the user (an agent's Bash or Edit
+// tool) can rewrite state.json, and what teamctl runs must not be what that
+// file says; the record only picks out which launch the member was started
+// with, by its digest. A member whose launch in the layout is not that one —
+// the layout changed since up, or the record was edited — is refused
+// (ErrChanged): `teamctl up`, with the layout the person names, decides what
+// runs then.
+//
+// Why not run the record once its digest matches it: the digest is a hash
+// anyone can recompute, so a record that agrees with itself proves nothing;
+// the layout is the person's file and the plan teamctl's own.
+//
+// l is the team's layout, read again for each relaunch (up may have recorded
+// a new launch since); progs its programs, resolved as up resolves them. A
+// member with a worktree works where up placed it, in its worktree, which
+// only the record holds (finding it asks git): that folder is taken only
+// inside the member's own worktree, <folder>/<team>/<member>, and counts in
+// the digest like the rest.
+func Relaunch(l *layouts.Layout, progs Programs, st *state.Team, name string) (Launch, error) {
+	m, ok := st.Member(name)
+	switch {
+	case !ok:
+		return Launch{}, fmt.Errorf("team %s has no member %q", st.Team, name)
+	case m.Origin == state.OriginLead:
+		return Launch{}, fmt.Errorf("%s was spawned by the lead, which relaunches its own teammates", name)
+	case l.Team != st.Team:
+		return Launch{}, fmt.Errorf("the layout %s is team %s's, not %s's", l.Path, l.Team, st.Team)
+	}
+	if err := checkSession(st.LeadSessionID); err != nil {
+		return Launch{}, fmt.Errorf("state.json of team %s: lead_session_id: %w", st.Team, err)
+	}
+	lm, ok := layoutMember(l, name)
+	if !ok {
+		return Launch{}, fmt.Errorf("%s is no longer in the layout %s: %w", name, l.Path, ErrChanged)
+	}
+	if lm.Worktree != nil {
+		cwd, err := worktreeCwd(st, m)
+		if err != nil {
+			return Launch{}, err
+		}
+		lm.Cwd = cwd
+	}
+	x, err := planMember(l, progs, st.LeadSessionID, lm)
+	if err != nil {
+		return Launch{}, err
+	}
+	if !startedAs(m, x) {
+		return Launch{}, fmt.Errorf("%s: %w (the layout %s, its programs or TEAMCTL_CLAUDE changed since `teamctl up`, or state.json was edited); `teamctl up %s --recreate` relaunches it as the layout says now",
+			name, ErrChanged, l.Path, l.Path)
+	}
+	return x, nil
+}
+
+// startedAs reports whether x is the launch m was started with, as reconcile
+// tells an unchanged member: its digest, or one an older teamctl recorded
+// for the same launch (OldDigest, NoSessionDigest).
+func startedAs(m *state.Member, x Launch) bool {
+	switch {
+	case m.Digest == "" || m.Role != x.Role:
+		return false
+	case m.Digest == x.Digest || m.Digest == x.OldDigest:
+		return true
+	}
+	return m.Role == state.RoleTeammate && m.SessionID == "" && m.Digest == x.NoSessionDigest
+}
+
+func layoutMember(l *layouts.Layout, name string) (layouts.Member, bool) {
+	for _, m := range l.All() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return layouts.Member{}, false
+}
+
+// worktreeCwd is the folder on record of m, a member with a worktree, when it
+// is inside m's own worktree: <folder>/<team>/<member> (the one recorded for
+// m when teamctl made it).
+func worktreeCwd(st *state.Team, m *state.Member) (string, error) {
+	cwd := filepath.Clean(m.Cwd)
+	recorded := ""
+	for _, w := range st.Worktrees {
+		if w.Member == m.Name {
+			recorded = filepath.Clean(w.Path)
+		}
+	}
+	for d := cwd; filepath.IsAbs(d) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == m.Name && filepath.Base(filepath.Dir(d)) == st.Team && (recorded == "" || d == recorded) {
+			return cwd, nil
+		}
+	}
+	return "", fmt.Errorf("%s's folder on record, %q, is not in its worktree (…/%s/%s): was state.json edited? `teamctl up --recreate` relaunches it", m.Name, m.Cwd, st.Team, m.Name)
+}
+
+// checkSession says what is wrong with a lead's session id, nil when it is one.
+func checkSession(id string) error {
+	if !claudecode.ValidSessionID(id) {
+		return fmt.Errorf("%q is not a Claude Code session id (a UUID)", id)
+	}
+	return nil
 }

@@ -8,11 +8,15 @@ import (
 )
 
 func TestRestartArgvResumesTheLead(t *testing.T) {
-	lead := &state.Member{Role: state.RoleLead, SessionID: "U",
-		Argv: []string{"/bin/claude", "--session-id", "U", "--teammate-mode", "tmux", "--model", "opus", "--", "first prompt"}}
-	want := []string{"/bin/claude", "--resume", "U", "--teammate-mode", "tmux", "--model", "opus"}
-	if got := ResumeArgv(lead); !reflect.DeepEqual(got, want) {
+	argv := []string{"/bin/claude", "--session-id=U", "--teammate-mode", "tmux", "--model", "opus", "--", "first prompt"}
+	want := []string{"/bin/claude", "--resume=U", "--teammate-mode", "tmux", "--model", "opus"}
+	if got := ResumeArgv(state.RoleLead, argv); !reflect.DeepEqual(got, want) {
 		t.Errorf("lead: %q, want %q", got, want)
+	}
+	// As teamctl up to issue 21 gave it: the same.
+	spaced := []string{"/bin/claude", "--session-id", "U", "--teammate-mode", "tmux", "--model", "opus", "--", "first prompt"}
+	if got := ResumeArgv(state.RoleLead, spaced); !reflect.DeepEqual(got, want) {
+		t.Errorf("lead, --session-id U: %q, want %q", got, want)
 	}
 }
 
@@ -20,14 +24,14 @@ func TestRestartArgvResumesTheLead(t *testing.T) {
 // --resume; arguments after a "--" of its own stay (only a lead's "--" is
 // followed by its first prompt).
 func TestRestartArgvResumesATeammate(t *testing.T) {
-	mate := &state.Member{Role: state.RoleTeammate, SessionID: "T",
-		Argv: []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id", "U", "--session-id", "T", "--x", "--", "y"}}
-	want := []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id", "U", "--resume", "T", "--x", "--", "y"}
-	if got := ResumeArgv(mate); !reflect.DeepEqual(got, want) {
+	x := Launch{Role: state.RoleTeammate, SessionID: "T",
+		Argv: []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id=U", "--session-id=T", "--x", "--", "y"}}
+	want := []string{"/bin/claude", "--agent-id", "r@s", "--parent-session-id=U", "--resume=T", "--x", "--", "y"}
+	if got := ResumeArgv(x.Role, x.Argv); !reflect.DeepEqual(got, want) {
 		t.Errorf("teammate: %q, want %q", got, want)
 	}
-	if got := RelaunchArgv(mate, true); !reflect.DeepEqual(got, want) {
-		t.Errorf("RelaunchArgv of a teammate that resumes: %q, want %q", got, want)
+	if got := x.ArgvFor(true); !reflect.DeepEqual(got, want) {
+		t.Errorf("ArgvFor of a teammate that resumes: %q, want %q", got, want)
 	}
 }
 
@@ -54,25 +58,25 @@ func TestRestartWanted(t *testing.T) {
 	}
 }
 
-// TestRelaunchArgv: a member is relaunched with the argv it started with;
-// the lead and a Claude Code teammate resume their conversation only when told
-// Claude Code stored it, and a plain process never does.
-func TestRelaunchArgv(t *testing.T) {
-	lead := &state.Member{Role: state.RoleLead, Argv: []string{"/bin/claude", "--session-id", "U", "--", "go"}}
-	mate := &state.Member{Role: state.RoleTeammate, Argv: []string{"/bin/claude", "--agent-id", "m@T", "--session-id", "M"}}
-	proc := &state.Member{Role: state.RoleProcess, Argv: []string{"/bin/web", "--session-id", "X"}}
+// TestArgvFor: a member is launched with its argv; the lead and a Claude Code
+// teammate resume their conversation only when told Claude Code stored it,
+// and a plain process never does.
+func TestArgvFor(t *testing.T) {
+	lead := Launch{Role: state.RoleLead, Argv: []string{"/bin/claude", "--session-id=U", "--", "go"}}
+	mate := Launch{Role: state.RoleTeammate, Argv: []string{"/bin/claude", "--agent-id", "m@T", "--session-id=M"}}
+	proc := Launch{Role: state.RoleProcess, Argv: []string{"/bin/web", "--session-id=X"}}
 	for _, c := range []struct {
-		m      *state.Member
+		x      Launch
 		resume bool
 		want   []string
 	}{
-		{lead, true, []string{"/bin/claude", "--resume", "U"}},
-		{lead, false, []string{"/bin/claude", "--session-id", "U", "--", "go"}},
-		{mate, true, []string{"/bin/claude", "--agent-id", "m@T", "--resume", "M"}},
-		{proc, true, []string{"/bin/web", "--session-id", "X"}},
+		{lead, true, []string{"/bin/claude", "--resume=U"}},
+		{lead, false, []string{"/bin/claude", "--session-id=U", "--", "go"}},
+		{mate, true, []string{"/bin/claude", "--agent-id", "m@T", "--resume=M"}},
+		{proc, true, []string{"/bin/web", "--session-id=X"}},
 	} {
-		if got := RelaunchArgv(c.m, c.resume); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("RelaunchArgv(%q, %v) = %q, want %q", c.m.Argv, c.resume, got, c.want)
+		if got := c.x.ArgvFor(c.resume); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ArgvFor(%q, %v) = %q, want %q", c.x.Argv, c.resume, got, c.want)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func TestPlanWithoutHooksLeavesTheLayoutsSettingsAlone(t *testing.T) {
 	l := &layouts.Layout{Team: "t", Claude: layouts.Claude{Command: "claude", Args: []string{"--settings", "missing.json"}},
 		Lead: layouts.Member{Name: "lead", Cwd: t.TempDir()}}
 	plan := mustPlan(t, l, Programs{Claude: "/bin/claude"}, sid)
-	if want := []string{"/bin/claude", "--settings", "missing.json", "--session-id", sid}; !slices.Equal(plan[0].Argv, want) {
+	if want := []string{"/bin/claude", "--settings", "missing.json", "--session-id=" + sid}; !slices.Equal(plan[0].Argv, want) {
 		t.Errorf("argv %q, want %q", plan[0].Argv, want)
 	}
 }

@@ -46,4 +46,5 @@ const (
 	EventTeamMoved         EventKind = "team-moved" // the lead claimed a Claude Code team of another name; the supervisor follows it
 	EventResume            EventKind = "resume"     // up brought a lost team back: who resumed its conversation, who started afresh
 	EventLost              EventKind = "lost"       // a teammate the lead spawned, gone with the team's server: the lead's to spawn again
+	EventDuplicate         EventKind = "duplicate"  // a second run of a member, in a pane teamctl did not record (a relaunch cut short): ended
 )

@@ -51,6 +51,11 @@ type Team struct {
 	Members       []Member   `json:"members"`
 	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
 
+	// LayoutFile is the layout file's owner and mode when up read it: with
+	// LayoutDigest, what its file must still have before teamctl takes it
+	// again without the person naming it (up --all).
+	LayoutFile *FileStamp `json:"layout_file,omitempty"`
+
 	// ClaudeTeamSession is the leadSessionId of ClaudeTeam's config when the
 	// lead claimed a team not named after its session (the supervisor's
 	// team-moved); "" otherwise.
@@ -66,6 +71,13 @@ type Team struct {
 	// `up` started it afresh (`up --fresh`, or after `down`): kept so that
 	// clean still finds their folders.
 	Earlier []Earlier `json:"earlier,omitempty"`
+}
+
+// FileStamp is who owns a file and who may write to it.
+type FileStamp struct {
+	UID  int    `json:"uid"`
+	GID  int    `json:"gid"`
+	Mode string `json:"mode"` // permission bits in octal, as chmod takes them: "0644"
 }
 
 // Earlier is one earlier life of a team: its Claude Code team and the

@@ -17,8 +17,9 @@ type tmuxServer interface {
 	RunBatch(ctx context.Context, b *tmux.Batch) ([]string, error)
 	Run(ctx context.Context, args ...string) (string, error)
 	Type(ctx context.Context, pane, text string) error
-	// ReplacePane relaunches a pane's member in a new pane in its place.
-	ReplacePane(ctx context.Context, old, dir string, env, argv []string) (tmux.NewPane, error)
+	// ReplacePane relaunches a pane's member in a new pane in its place,
+	// named for the member in the same batch.
+	ReplacePane(ctx context.Context, old, dir string, env, argv []string, member string) (tmux.NewPane, error)
 	// Control attaches a control client to the session target names.
 	Control(ctx context.Context, target string) (controlClient, error)
 	// Listening says whether the server still listens on its socket (tmux's

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
@@ -117,7 +118,10 @@ type fakeServer struct {
 	nextPID int
 	// relaunched are the argvs ReplacePane ran; nextPane numbers new panes.
 	relaunched [][]string
-	nextPane   int
+	// relaunchEnv and relaunchDir are the env and folder of each.
+	relaunchEnv [][]string
+	relaunchDir []string
+	nextPane    int
 	// historyFails makes the control client's history captures fail (a
 	// client being replaced, a slow tmux); Run's still answer.
 	historyFails bool
@@ -189,7 +193,7 @@ func (f *fakeServer) RunBatch(_ context.Context, b *tmux.Batch) ([]string, error
 }
 
 // ReplacePane puts a new pane with a new process in old's place.
-func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []string) (tmux.NewPane, error) {
+func (f *fakeServer) ReplacePane(_ context.Context, old, dir string, env, argv []string, member string) (tmux.NewPane, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, p := range f.panes {
@@ -198,9 +202,11 @@ func (f *fakeServer) ReplacePane(_ context.Context, old, _ string, _, argv []str
 		}
 		f.nextPID++
 		f.nextPane++
-		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window}, version: 1}
+		np := &fakePane{Pane: tmux.Pane{ID: fmt.Sprintf("%%%d", f.nextPane), PID: f.nextPID, SessionID: p.SessionID, Session: p.Session, Window: p.Window, Member: member}, version: 1}
 		f.panes[i] = np
 		f.relaunched = append(f.relaunched, argv)
+		f.relaunchEnv = append(f.relaunchEnv, env)
+		f.relaunchDir = append(f.relaunchDir, dir)
 		return tmux.NewPane{ID: np.ID, PID: np.PID, Window: np.Window}, nil
 	}
 	return tmux.NewPane{}, fmt.Errorf("can't find pane %s", old)
@@ -231,6 +237,13 @@ func (f *fakeServer) Listening() bool { return true }
 
 func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
 	return f.ctl, nil
+}
+
+// ran reports whether Run was called with exactly args.
+func (f *fakeServer) ran(args ...string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.ContainsFunc(f.runs, func(r []string) bool { return slices.Equal(r, args) })
 }
 
 // sentKeys are the keys send-keys sent to pane, each command's keys joined.
@@ -312,6 +325,12 @@ type world struct {
 	heldWords []captureReq
 }
 
+// The world's lead session, and the teamctl its members' hooks call.
+const (
+	worldLeadSession = "0123abcd-0000-4000-8000-000000000000"
+	worldTeamctl     = "/bin/teamctl"
+)
+
 // member is a member of the world's team: role lead, teammate or process.
 type member struct {
 	name, role, restart string
@@ -348,25 +367,47 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	if err := os.WriteFile(layout, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := layouts.Parse(layout); err != nil {
+	l, err := layouts.Parse(layout)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The team's launches as up records them: a restart relaunches a member
+	// as the layout plans it, with these programs, while it is the launch
+	// recorded.
+	claude := filepath.Join(dir, "claude")
+	if err := os.WriteFile(claude, []byte("#!/bin/sh\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	progs, err := launch.ResolvePrograms(l, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs.Teamctl = worldTeamctl
+	plan, err := launch.Plan(l, progs, worldLeadSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	launches := map[string]launch.Launch{}
+	for _, x := range plan {
+		launches[x.Member.Name] = x
 	}
 	srv := &fakeServer{nextPID: 5_000_000, nextPane: 99} // pids no process can have: /proc knows none of them
 	srv.ctl = &fakeControl{srv: srv, notes: make(chan tmux.Notification, 64), done: make(chan struct{})}
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	st := &state.Team{Team: "decide", LayoutPath: layout, Session: "decide", ClaudeTeam: "session-0123abcd",
-		ClaudeConfig: filepath.Join(home, ".claude"), LeadSessionID: "0123abcd-0000-4000-8000-000000000000", CreatedAt: now}
+		ClaudeConfig: filepath.Join(home, ".claude"), LeadSessionID: worldLeadSession, CreatedAt: now}
 	for i, m := range members {
 		id := fmt.Sprintf("%%%d", i)
 		srv.nextPID++
 		srv.panes = append(srv.panes, &fakePane{Pane: tmux.Pane{ID: id, PID: srv.nextPID, SessionID: "$0", Session: "decide", Member: m.name}, version: 1})
+		x := launches[m.name]
 		st.Members = append(st.Members, state.Member{Name: m.name, Role: m.role, Origin: state.OriginLayout, Pane: id, PID: srv.nextPID,
-			Argv: []string{"/bin/" + m.name}, Cwd: dir, Restart: m.restart, StartedAt: now})
+			SessionID: x.SessionID, Argv: x.Argv, Env: x.Env, Cwd: x.Cwd, Digest: x.Digest, Restart: m.restart, StartedAt: now})
 	}
 	if err := state.Save(st); err != nil {
 		t.Fatal(err)
 	}
-	st, err := state.Load("decide")
+	st, err = state.Load("decide")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +421,8 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	if os.Getenv("DECIDE_LOG") != "" {
 		logTo = os.Stderr
 	}
-	s := newDaemon("decide", SuperviseOptions{Log: slog.New(slog.NewTextHandler(logTo, nil))}, st, ev, srv, clk)
+	o := SuperviseOptions{Log: slog.New(slog.NewTextHandler(logTo, nil)), ClaudeOverride: claude, Teamctl: worldTeamctl}
+	s := newDaemon("decide", o, st, ev, srv, clk)
 	w := &world{t: t, ctx: context.Background(), s: s, srv: srv, clock: clk}
 	if err := s.connect(w.ctx); err != nil {
 		t.Fatal(err)
@@ -595,7 +637,7 @@ func mustInbox(t *testing.T, w *world, member string) string {
 // relaunches it in a new pane in its place and records that pane in state.
 func (w *world) relaunchByHand(name string) tmux.NewPane {
 	w.t.Helper()
-	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(name), "/", nil, []string{"/bin/" + name})
+	np, err := w.srv.ReplacePane(w.ctx, w.paneOf(name), "/", nil, []string{"/bin/" + name}, name)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/launch"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -52,10 +53,11 @@ func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 	s.log.Info("restart scheduled", "member", w.member, "in", delay)
 }
 
-// doRestart relaunches a member in its own pane with the argv and environment
-// it was started with; the lead and the teammates resume their conversation
-// (--resume) when Claude Code stored it, instead of starting a new session
-// under the same id (which Claude Code refuses).
+// doRestart relaunches a member in its own pane with the launch it was
+// started with, as the team's layout plans it (relaunchOf); the lead and the
+// teammates resume their conversation (--resume) when Claude Code stored it,
+// instead of starting a new session under the same id (which Claude Code
+// refuses).
 func (s *daemon) doRestart(ctx context.Context, pane string) {
 	w := s.panes[pane]
 	if w == nil || w.live.State != state.StateExited {
@@ -97,8 +99,13 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	case wordsMissed:
 		s.keepWordsNow(ctx, w)
 	}
-	resume := claudecode.SessionExists(s.claudeDir, m.SessionID)
-	if prompt := s.lay.PromptOf(m.Name); m.Role == state.RoleTeammate && prompt != "" && !resume {
+	l, x, err := s.relaunchOf(m)
+	if err != nil {
+		s.cannotRelaunch(w, err)
+		return
+	}
+	resume := claudecode.SessionExists(s.claudeDir, x.SessionID)
+	if prompt := x.Member.Prompt; m.Role == state.RoleTeammate && prompt != "" && !resume {
 		// A relaunched teammate that does not resume is a new Claude Code
 		// session: it has not seen it. (Its team's config first: see
 		// claudecode.EnsureTeamConfig.)
@@ -114,13 +121,13 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	// tmux.ReplacePane). Through command files, never a tmux command line (the
 	// env may hold secrets); not the control client either: the loop must
 	// never wait on its replies.
-	np, err := s.srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	np, err := s.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, x.ArgvFor(resume), m.Name)
 	if err != nil {
 		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
 	var b tmux.Batch
-	for _, c := range launch.Decoration(np.ID, m.Name, s.lay.ColorOf(m.Name)) {
+	for _, c := range launch.Decoration(np.ID, m.Name, l.ColorOf(m.Name)) {
 		b.Add(c...)
 	}
 	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
@@ -133,6 +140,8 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 		sm.Restarts++
 		sm.Pane, sm.Window, sm.PID = np.ID, np.Window, pid
 		sm.StartedAt = s.clock.Now().UTC()
+		// What runs now, as up records a launch.
+		sm.Argv, sm.Env, sm.Cwd, sm.Digest, sm.SessionID = x.Argv, x.Env, x.Cwd, x.Digest, x.SessionID
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
@@ -143,6 +152,36 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	s.saveLive()
 	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
 	s.leadStarted(m)
+}
+
+// relaunchOf is m's launch for a restart and the layout it comes from: the
+// team's layout read again (up may have recorded a new launch since) and
+// planned by launch.Relaunch, never the argv and environment state.json
+// holds (anyone running as the user can edit it).
+func (s *daemon) relaunchOf(m *state.Member) (*layouts.Layout, launch.Launch, error) {
+	l, err := layouts.Parse(s.st.LayoutPath)
+	if err != nil {
+		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
+	}
+	progs, err := launch.ResolvePrograms(l, s.o.ClaudeOverride)
+	if err != nil {
+		return nil, launch.Launch{}, err
+	}
+	progs.Teamctl = s.o.Teamctl
+	x, err := launch.Relaunch(l, progs, s.st, m.Name)
+	return l, x, err
+}
+
+// cannotRelaunch makes a member whose restart cannot be planned failed, with
+// why: nothing restarts it until a person does (`teamctl up --recreate`,
+// `teamctl restart`).
+func (s *daemon) cannotRelaunch(w *paneWatch, why error) {
+	reason := "not restarted: " + why.Error()
+	now := s.clock.Now().UTC()
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateFailed, Since: now, ExitCode: w.live.ExitCode, Reason: reason}
+	s.live.Members[w.member] = w.live
+	s.saveLive()
+	s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: reason})
 }
 
 // putOffForTeamLock puts a Claude Code lead's restart off while Claude Code's

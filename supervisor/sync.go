@@ -2,7 +2,9 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,9 +56,15 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 	}
 	seen := map[string]bool{}
 	changed := false
+	skip := s.copies(ctx, panes)
+	for id := range s.ending {
+		if !slices.ContainsFunc(panes, func(p tmux.Pane) bool { return p.ID == id }) {
+			delete(s.ending, id) // gone
+		}
+	}
 	for _, p := range panes {
 		seen[p.ID] = true
-		if s.panes[p.ID] != nil {
+		if s.panes[p.ID] != nil || skip[p.ID] || s.ending[p.ID] {
 			continue
 		}
 		name, origin, refused := s.memberOf(p)
@@ -151,6 +159,131 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 	}
 	return nil
 }
+
+// copies deals with the panes that run a layout member without being its
+// recorded pane (tmux.UnrecordedCopies): a relaunch cut short between making
+// the pane and recording it (a supervisor killed, a full or read-only state
+// folder). The newest copy of a member whose recorded pane is gone is
+// adopted as that member (recorded, and watched as it); every other copy is
+// ended (endCopy). It returns the panes not to watch now: those being ended,
+// and every copy while someone holds the team's lock (an up or a restart
+// between making a pane and recording it): they are looked at again shortly.
+func (s *daemon) copies(ctx context.Context, panes []tmux.Pane) (skip map[string]bool) {
+	adopt, end := s.unrecorded(panes)
+	if len(adopt)+len(end) == 0 {
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, 0)
+	unlock, err := state.Lock(lctx, s.team)
+	cancel()
+	switch {
+	case err == nil:
+		defer unlock()
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		skip = map[string]bool{}
+		for _, p := range adopt {
+			skip[p.ID] = true
+		}
+		for _, p := range end {
+			skip[p.ID] = true
+		}
+		s.syncIn(250 * time.Millisecond)
+		return skip
+	default: // no lock to be had (a read-only folder…): decided all the same
+		s.log.Warn("unrecorded copies without the team's lock", "err", err)
+	}
+	// What is recorded now, under the lock: a relaunch may have just been.
+	if st, err := state.Load(s.team); err == nil {
+		s.st = st
+	}
+	adopt, end = s.unrecorded(panes)
+	skip = map[string]bool{}
+	for name, p := range adopt {
+		s.adoptCopy(name, p)
+	}
+	for _, p := range end {
+		skip[p.ID] = true
+		s.endCopy(ctx, p)
+	}
+	return skip
+}
+
+// unrecorded are the panes of s's listing that copy a layout member: those
+// not watched whose @teamctl-member names a member teamctl relaunches, and
+// not its pane (the one state records, or the one the daemon watches as it).
+func (s *daemon) unrecorded(panes []tmux.Pane) (adopt map[string]tmux.Pane, end []tmux.Pane) {
+	listed := map[string]bool{}
+	for _, p := range panes {
+		listed[p.ID] = true
+	}
+	recorded := map[string]string{}
+	for _, m := range s.st.Members {
+		if m.Origin == state.OriginLayout || m.Origin == "" {
+			recorded[m.Name] = m.Pane
+			if w := s.watchOf(m.Name); w != nil && !listed[m.Pane] && listed[w.id] {
+				// Relaunched by this daemon, whose record failed (a
+				// read-only state folder): the pane it watches is the one.
+				recorded[m.Name] = w.id
+			}
+		}
+	}
+	var unwatched []tmux.Pane
+	for _, p := range panes {
+		if s.panes[p.ID] == nil && !s.ending[p.ID] {
+			unwatched = append(unwatched, p)
+		}
+	}
+	// The watched panes are listed for UnrecordedCopies to see a recorded
+	// pane there; only unwatched ones can be copies.
+	for _, p := range panes {
+		if s.panes[p.ID] != nil {
+			unwatched = append(unwatched, tmux.Pane{ID: p.ID})
+		}
+	}
+	return tmux.UnrecordedCopies(unwatched, recorded)
+}
+
+// adoptCopy records pane p as layout member name's, whose recorded pane is
+// gone: its relaunch made p and was not recorded. sync then watches it as
+// that member (memberOf finds it in the state).
+func (s *daemon) adoptCopy(name string, p tmux.Pane) {
+	m, ok := s.st.Member(name)
+	if !ok {
+		return
+	}
+	old := m.Pane
+	m.Pane, m.Window, m.PID = p.ID, p.Window, p.PID
+	s.st.UpdatedAt = s.clock.Now().UTC()
+	if err := state.Save(s.st); err != nil {
+		// Watched as the member all the same: this daemon's copy of the
+		// state has it, and the next start records it again.
+		s.log.Error("state", "err", err)
+	}
+	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLayout,
+		Detail: fmt.Sprintf("pid %d: a run of %s in a pane its relaunch did not record (%s is gone); adopted as %s", p.PID, name, old, name)})
+}
+
+// endCopy ends a second run of a member in pane p, which the state does not
+// record (tmux.UnrecordedCopies): its process group (SIGTERM, grace,
+// SIGKILL; p is of the team's own server's listing, so its pid is the pane's
+// program), then the pane. Off the loop, which must not wait for it; until p
+// is gone from the listing, sync leaves it be.
+func (s *daemon) endCopy(ctx context.Context, p tmux.Pane) {
+	s.ending[p.ID] = true
+	s.event(state.Event{Kind: state.EventDuplicate, Member: p.Member, Pane: p.ID,
+		Detail: fmt.Sprintf("pid %d: a second run of %s in a pane the state does not record; ended", p.PID, p.Member)})
+	go func() {
+		if !p.Dead && p.PID > 0 {
+			proc.End(ctx, []proc.Target{proc.Group(p.PID)}, copyGrace)
+		}
+		if _, err := s.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {
+			s.log.Warn("end a second run", "pane", p.ID, "err", err)
+		}
+	}()
+}
+
+// copyGrace is how long a second run of a member gets to end on SIGTERM.
+const copyGrace = 5 * time.Second
 
 // memberOf names a pane: a member from state, else a teammate the lead
 // recorded in its team config (tmuxPaneId), else "" (not known yet). A name

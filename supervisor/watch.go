@@ -48,6 +48,12 @@ type SuperviseOptions struct {
 	TmuxBin    string
 	MinBackoff time.Duration // the first restart's delay (default 1s); later ones double it
 	Log        *slog.Logger
+	// A restart relaunches a member as the team's layout plans it
+	// (launch.Relaunch), with its programs found as up finds them:
+	// ClaudeOverride is TEAMCTL_CLAUDE, Teamctl this teamctl, which Claude
+	// Code's hooks call.
+	ClaudeOverride string
+	Teamctl        string
 }
 
 // paneWatch is the supervisor's view of one pane.
@@ -140,8 +146,9 @@ type daemon struct {
 	notifier   *notifier
 	files      *followed
 	nameTries  map[string]int
-	teamPID    int // the lead process checkTeam last looked for
-	teamTries  int // checkTeam's looks for the team teamPID claimed
+	ending     map[string]bool // panes of second runs of a member being ended (endCopy)
+	teamPID    int             // the lead process checkTeam last looked for
+	teamTries  int             // checkTeam's looks for the team teamPID claimed
 	// teamCandidate is another team the lead was seen to claim, since teamSince.
 	teamCandidate string
 	teamSince     time.Time
@@ -214,7 +221,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
-		nameTries: map[string]int{},
+		nameTries: map[string]int{}, ending: map[string]bool{},
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}

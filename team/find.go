@@ -101,6 +101,9 @@ type TeamSummary struct {
 	// brings it back. LastSeen is when it was last seen alive.
 	Lost     bool       `json:"lost,omitempty"`
 	LastSeen *time.Time `json:"last_seen,omitempty"`
+	// LayoutProblem: a lost team's layout file is not the one it was
+	// brought up from (Status.LayoutProblem); up --all passes it by.
+	LayoutProblem string `json:"layout_problem,omitempty"`
 	// Error says why the team could not be looked at (a corrupt state.json,
 	// say); the other fields are then empty.
 	Error string `json:"error,omitempty"`
@@ -123,7 +126,7 @@ func List(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
 			out = append(out, TeamSummary{Team: n, Error: err.Error()})
 			continue
 		}
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor, Lost: s.Lost, LastSeen: s.LastSeen}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor, Lost: s.Lost, LastSeen: s.LastSeen, LayoutProblem: s.LayoutProblem}
 		for _, m := range s.Members {
 			if m.State != state.StateExited && m.State != state.StateFailed {
 				ts.Running++

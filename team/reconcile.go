@@ -3,9 +3,11 @@ package team
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -31,6 +33,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	} else {
 		u.target = tmux.SessionTarget(prev.Session)
 	}
+	panes = u.settleCopies(ctx, panes)
 	byID := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byID[p.ID] = p
@@ -62,6 +65,9 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 			}
 			missing = append(missing, x)
 		case p.Dead:
+			// Relaunched as the layout the person named plans it (x), as
+			// every relaunch is (launch.Relaunch), never as state.json
+			// recorded it; a launch changed in that layout is theirs to run.
 			respawn = append(respawn, x)
 		case m.Digest != x.Digest && u.o.Recreate:
 			respawn = append(respawn, x)
@@ -78,7 +84,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 			u.note("%s is no longer in the layout; it keeps running until `teamctl down`", m.Name)
 		}
 	}
-	u.st.LayoutPath, u.st.LayoutDigest = u.l.Path, u.l.Digest
+	u.st.LayoutPath, u.st.LayoutDigest, u.st.LayoutFile = u.l.Path, u.l.Digest, stampOf(u.l.Path)
 
 	if err := u.prepareTeammates(ctx, append(append([]launch.Launch{}, missing...), respawn...)); err != nil {
 		return err
@@ -90,6 +96,39 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 		return err
 	}
 	return state.Save(u.st)
+}
+
+// settleCopies deals with the panes that run a layout member without being
+// its recorded pane (tmux.UnrecordedCopies: a relaunch cut short between
+// making the pane and recording it) before anything is started, so that up
+// never starts a second copy of a member: the newest copy of a member whose
+// recorded pane is gone is recorded as its pane, every other copy is ended
+// (its process group, then its pane). It returns the panes left.
+func (u *upRun) settleCopies(ctx context.Context, panes []tmux.Pane) []tmux.Pane {
+	recorded := map[string]string{}
+	for _, m := range u.st.Members {
+		if m.Origin != state.OriginLead {
+			recorded[m.Name] = m.Pane
+		}
+	}
+	adopt, end := tmux.UnrecordedCopies(panes, recorded)
+	for name, p := range adopt {
+		m, _ := u.st.Member(name)
+		u.note("%s runs in pane %s, which its relaunch did not record (%s is gone): taken as its pane", name, p.ID, m.Pane)
+		m.Pane, m.Window, m.PID = p.ID, p.Window, p.PID
+	}
+	gone := map[string]bool{}
+	for _, p := range end {
+		u.note("%s ran a second time, in pane %s, which teamctl did not record: ended", p.Member, p.ID)
+		if !p.Dead && p.PID > 0 {
+			proc.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
+		}
+		if _, err := u.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {
+			u.note("could not remove pane %s: %v", p.ID, err)
+		}
+		gone[p.ID] = true
+	}
+	return slices.DeleteFunc(panes, func(p tmux.Pane) bool { return gone[p.ID] })
 }
 
 func (u *upRun) note(format string, a ...any) {
@@ -111,7 +150,7 @@ func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map
 		if note != "" {
 			u.note("%s", note)
 		}
-		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x))
+		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x), x.Member.Name)
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
 		}
@@ -133,10 +172,7 @@ func (u *upRun) resumes(x launch.Launch) bool {
 // (Claude Code refuses a --session-id whose conversation exists: "Session ID
 // … is already in use").
 func (u *upRun) argv(x launch.Launch) []string {
-	if u.resumes(x) {
-		return launch.ResumeArgv(&state.Member{Role: x.Role, Argv: x.Argv})
-	}
-	return x.Argv
+	return x.ArgvFor(u.resumes(x))
 }
 
 func removeMember(ms []state.Member, name string) []state.Member {

@@ -3,9 +3,12 @@ package team
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
@@ -35,6 +38,12 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	if m.Origin == state.OriginLead {
 		return 0, fmt.Errorf("%s was spawned by the lead, which restarts its own teammates; teamctl restarts only the layout's members", member)
 	}
+	// What it runs is decided before anything is ended: a launch that cannot
+	// be relaunched leaves the member as it is.
+	l, x, err := relaunchOf(st, m.Name)
+	if err != nil {
+		return 0, fmt.Errorf("restart %s: %w", member, err)
+	}
 	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
 	// The running one ends first: what it leaves (its stored conversation, a
 	// prompt it read) is what the new run starts from.
@@ -45,19 +54,20 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 		}
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
-	for _, p := range panes {
-		if p.ID == m.Pane {
-			if _, err := clearForRelaunch(ctx, srv, st, m, p, nil); err != nil {
-				return 0, fmt.Errorf("restart %s: %w", member, err)
-			}
-		}
+	// Only the member's pane as the server lists it is relaunched, never a
+	// target state.json names that is not one of the team's panes.
+	i := slices.IndexFunc(panes, func(p tmux.Pane) bool { return p.ID == m.Pane })
+	if i < 0 {
+		return 0, fmt.Errorf("restart %s: its pane %s is gone: `teamctl up %s` brings it back", member, m.Pane, st.LayoutPath)
+	}
+	if _, err := clearForRelaunch(ctx, srv, st, m, panes[i], nil); err != nil {
+		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
 	// One that resumes its stored conversation has had its prompt.
 	claudeDir := ClaudeConfigDir(st)
-	resume := claudecode.SessionExists(claudeDir, m.SessionID)
+	resume := claudecode.SessionExists(claudeDir, x.SessionID)
 	if m.Role == state.RoleTeammate && !resume {
-		l, _ := layouts.Parse(st.LayoutPath) // an unreadable layout: no prompt to give again
-		if prompt := l.PromptOf(m.Name); prompt != "" {
+		if prompt := x.Member.Prompt; prompt != "" {
 			if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
 				return 0, err
 			}
@@ -66,14 +76,13 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 			}
 		}
 	}
-	np, err := srv.ReplacePane(ctx, m.Pane, m.Cwd, m.Env, launch.RelaunchArgv(m, resume))
+	np, err := srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, x.ArgvFor(resume), m.Name)
 	if err != nil {
 		if isNoServer(err) {
 			return 0, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
 		}
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
-	l, _ := layouts.Parse(st.LayoutPath) // nil when unreadable: no colour
 	var b tmux.Batch
 	for _, c := range launch.Decoration(np.ID, m.Name, l.ColorOf(m.Name)) {
 		b.Add(c...)
@@ -84,6 +93,7 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	// own, so that status and the event say how often the member started again.
 	m.Restarts++
 	m.Pane, m.Window, m.PID, m.StartedAt = np.ID, np.Window, pid, time.Now().UTC()
+	m.Argv, m.Env, m.Cwd, m.Digest, m.SessionID = x.Argv, x.Env, x.Cwd, x.Digest, x.SessionID
 	st.UpdatedAt = m.StartedAt
 	if err := state.Save(st); err != nil {
 		return pid, err
@@ -94,4 +104,25 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	}
 	defer ev.Close()
 	return pid, ev.Append(state.Event{Kind: state.EventRestart, Member: member, Pane: m.Pane, Restarts: m.Restarts, Detail: fmt.Sprintf("(by a person) pid %d", pid)})
+}
+
+// relaunchOf is member name's launch for a relaunch, and the layout it comes
+// from: launch.Relaunch of the team's layout, with the programs found as up
+// finds them (TEAMCTL_CLAUDE, and this teamctl for Claude Code's hooks).
+// Never the argv and environment state.json records: anyone running as the
+// user can edit that file, and what a relaunch runs must not be what it says.
+func relaunchOf(st *state.Team, name string) (*layouts.Layout, launch.Launch, error) {
+	l, err := layouts.Parse(st.LayoutPath)
+	if err != nil {
+		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
+	}
+	progs, err := launch.ResolvePrograms(l, os.Getenv("TEAMCTL_CLAUDE"))
+	if err != nil {
+		return nil, launch.Launch{}, err
+	}
+	if progs.Teamctl, err = selfexe.Path(); err != nil {
+		return nil, launch.Launch{}, err
+	}
+	x, err := launch.Relaunch(l, progs, st, name)
+	return l, x, err
 }

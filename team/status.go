@@ -19,10 +19,15 @@ type Status struct {
 	// Lost: the team was not brought down, but its tmux server is gone (a
 	// reboot, a killed server); LastSeen is when its supervisor last wrote.
 	// `teamctl up` resumes it.
-	Lost       bool             `json:"lost,omitempty"`
-	LastSeen   *time.Time       `json:"last_seen,omitempty"`
-	Supervisor SupervisorStatus `json:"supervisor"`
-	Members    []MemberStatus   `json:"members"`
+	Lost     bool       `json:"lost,omitempty"`
+	LastSeen *time.Time `json:"last_seen,omitempty"`
+	// LayoutProblem says, for a lost team, why its layout file is not taken
+	// again without the person naming it (changed since up, open to others):
+	// `up --all` passes it by, and `teamctl up FILE` is for the person who
+	// has looked at it. "" when the file is the one it was brought up from.
+	LayoutProblem string           `json:"layout_problem,omitempty"`
+	Supervisor    SupervisorStatus `json:"supervisor"`
+	Members       []MemberStatus   `json:"members"`
 }
 
 // SupervisorStatus says whether the team's supervisor runs.
@@ -107,6 +112,7 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 		if !seen.IsZero() {
 			s.LastSeen = &seen
 		}
+		s.LayoutProblem = LayoutProblem(st)
 	}
 	if pid, _ := state.SupervisorPID(team); pid != 0 && st.Running() {
 		s.Supervisor = SupervisorStatus{Running: true, PID: max(pid, 0)}

@@ -122,16 +122,41 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	if !alive {
 		u.warnUntrusted(ctx, l)
 	}
+	resume := prev != nil && !o.Fresh && (prev.Running() || o.Resume) && prev.LeadSessionID != ""
+	if alive || resume {
+		// The lead's session goes into every Claude Code member's argv.
+		if err := checkLeadSession(prev, alive); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case alive:
 		err = u.reconcile(ctx, prev)
-	case prev != nil && !o.Fresh && (prev.Running() || o.Resume) && prev.LeadSessionID != "":
+	case resume:
 		err = u.start(ctx, prev, true)
 	default:
 		err = u.start(ctx, prev, false)
 	}
 	u.res.Team = u.st
 	return u.res, err
+}
+
+// checkLeadSession refuses a state whose lead session is not a session id
+// (claudecode.ValidSessionID): up takes it from state.json, which anyone
+// running as the user can edit, to resume or complete the team, and it goes
+// into every Claude Code member's argv (--session-id, --resume,
+// --parent-session-id) — `--dangerously-skip-permissions` would read as a flag.
+func checkLeadSession(prev *state.Team, alive bool) error {
+	if claudecode.ValidSessionID(prev.LeadSessionID) {
+		return nil
+	}
+	fix := "`teamctl up --fresh` starts the team anew"
+	if alive {
+		fix = "fix the file, or `teamctl down` the team and `teamctl up` it anew"
+	}
+	dir, _ := state.Dir(prev.Team)
+	return fmt.Errorf("%s: field \"lead_session_id\" is %q, not a Claude Code session id (a UUID); was the file edited? %s",
+		filepath.Join(dir, "state.json"), prev.LeadSessionID, fix)
 }
 
 // sameFile reports whether two layout paths name the same file: equal once
@@ -163,7 +188,7 @@ func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) 
 	st := prev
 	if st == nil {
 		now := time.Now().UTC()
-		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, Socket: state.SocketName(l.Team),
+		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, LayoutFile: stampOf(l.Path), Socket: state.SocketName(l.Team),
 			SocketPath: state.SocketPath(l.Team), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
 	}
 	st.Worktrees = wts
@@ -199,7 +224,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		return err
 	}
 	u.st = &state.Team{
-		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest,
+		Team: u.l.Team, LayoutPath: u.l.Path, LayoutDigest: u.l.Digest, LayoutFile: stampOf(u.l.Path),
 		Socket: state.SocketName(u.l.Team), SocketPath: state.SocketPath(u.l.Team), Session: u.l.Team,
 		// u.st.ClaudeConfig is where up writes (a fresh state and reconcile
 		// both set it from configDir), and is recorded as that.

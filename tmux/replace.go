@@ -2,6 +2,8 @@ package tmux
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,7 +25,7 @@ import (
 // So a member is relaunched in a new pane that takes the old one's place:
 // the new pane is made in a window of its own (there is always room for one),
 // swapped into the old pane's position, and the old pane goes with that
-// window. The new pane has a new id.
+// window, all in one batch. The new pane has a new id.
 
 // NewPane is a pane ReplacePane made.
 type NewPane struct {
@@ -32,37 +34,73 @@ type NewPane struct {
 }
 
 // ReplacePane runs argv (no shell: CommandArgs) in dir with env in a new pane
-// that takes pane old's place, and removes old. The command that makes the
-// pane goes through a command file (env may hold secrets).
-func (s *Server) ReplacePane(ctx context.Context, old, dir string, env, argv []string) (NewPane, error) {
-	win, err := s.Run(ctx, "display-message", "-p", "-t", old, "#{window_id}")
+// that takes pane old's place, and removes old. The new pane is named for
+// member (its @teamctl-member) in the same tmux batch that makes it, swaps it
+// in and removes old: whoever relaunches a member records the new pane only
+// after, and a relaunch cut short there (its process killed, a full or
+// read-only state folder) leaves a pane that still says whose it is, which
+// the next start adopts (UnrecordedCopies) rather than starting a second
+// copy. The batch goes through a command file (env may hold secrets).
+func (s *Server) ReplacePane(ctx context.Context, old, dir string, env, argv []string, member string) (NewPane, error) {
+	where, err := s.Run(ctx, "display-message", "-p", "-t", old, "#{session_id}"+sep+"#{window_id}")
 	if err != nil {
 		return NewPane{}, fmt.Errorf("relaunch %s: %w", old, err)
 	}
+	session, win, _ := strings.Cut(strings.TrimSpace(where), sep)
+	if !sessionIDRE.MatchString(session) || !strings.HasPrefix(win, "@") {
+		return NewPane{}, fmt.Errorf("relaunch %s: tmux said %q of its window", old, where)
+	}
+	// The new window gets a name nothing else has, by which the batch's later
+	// commands find its pane: tmux prints the new pane's id only to the
+	// client, after the batch.
+	name, err := tempWindowName()
+	if err != nil {
+		return NewPane{}, fmt.Errorf("relaunch %s: %w", old, err)
+	}
+	created := session + ":=" + name
 	var b Batch
-	args := []string{"new-window", "-a", "-d", "-t", strings.TrimSpace(win), "-c", EscapeFormat(dir)}
+	args := []string{"new-window", "-a", "-d", "-t", win, "-n", name, "-c", EscapeFormat(dir)}
 	for _, kv := range env {
 		args = append(args, "-e", kv)
 	}
 	args = append(args, "-P", "-F", "#{pane_id}"+sep+"#{pane_pid}")
 	b.Add(append(args, CommandArgs(argv)...)...)
+	b.Add("set-option", "-p", "-t", created, "@teamctl-member", member)
+	b.Add("swap-pane", "-d", "-s", created, "-t", old)
+	b.Add("kill-pane", "-t", old)
 	out, err := s.RunBatch(ctx, &b)
-	if err != nil {
+	np, perr := newPane(out)
+	switch {
+	case err != nil && perr == nil:
+		return np, fmt.Errorf("put the new pane %s in %s's place: %w", np.ID, old, err)
+	case err != nil:
 		return NewPane{}, fmt.Errorf("relaunch in a new pane: %w", err)
+	case perr != nil:
+		return NewPane{}, perr
 	}
+	np.Window = win
+	return np, nil
+}
+
+// newPane reads the pane new-window printed (-P).
+func newPane(out []string) (NewPane, error) {
 	if len(out) != 1 {
 		return NewPane{}, fmt.Errorf("relaunch in a new pane: tmux printed %q", out)
 	}
 	id, pidText, _ := strings.Cut(out[0], sep)
 	pid, err := strconv.Atoi(pidText)
-	if err != nil || !strings.HasPrefix(id, "%") {
+	if err != nil || !paneIDRE.MatchString(id) {
 		return NewPane{}, fmt.Errorf("relaunch in a new pane: tmux printed %q", out[0])
 	}
-	var swap Batch
-	swap.Add("swap-pane", "-d", "-s", id, "-t", old)
-	swap.Add("kill-pane", "-t", old)
-	if _, err := s.RunBatch(ctx, &swap); err != nil {
-		return NewPane{ID: id, PID: pid}, fmt.Errorf("put the new pane %s in %s's place: %w", id, old, err)
+	return NewPane{ID: id, PID: pid}, nil
+}
+
+// tempWindowName is a window name no other window has: teamctl-relaunch-
+// and 16 random hex digits.
+func tempWindowName() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
 	}
-	return NewPane{ID: id, PID: pid, Window: strings.TrimSpace(win)}, nil
+	return "teamctl-relaunch-" + hex.EncodeToString(b[:]), nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func TestReplacePaneSurvivesALaggingControlClient(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond) // poll interval of a condition wait
 	}
-	np, err := s.ReplacePane(ctx, "%1", dir, []string{"MARK=replaced"}, []string{"sh", "-c", `echo "$MARK in $PWD"; exec sleep 600`})
+	np, err := s.ReplacePane(ctx, "%1", dir, []string{"MARK=replaced"}, []string{"sh", "-c", `echo "$MARK in $PWD"; exec sleep 600`}, "web")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +93,9 @@ func TestReplacePaneSurvivesALaggingControlClient(t *testing.T) {
 	after := paneAt(t, s, np.ID)
 	if after.Left != before.Left || after.Top != before.Top || after.Window != before.Window {
 		t.Errorf("the new pane is at %+v, the old one was at %+v", after, before)
+	}
+	if after.Member != "web" {
+		t.Errorf("the new pane's @teamctl-member is %q, want web", after.Member)
 	}
 	panes, _ := s.ListPanes(ctx)
 	for _, p := range panes {
@@ -117,4 +121,60 @@ func paneAt(t *testing.T, s *Server, id string) Pane {
 	}
 	t.Fatalf("no pane %s", id)
 	return Pane{}
+}
+
+// TestReplacePaneNamesThePaneInTheBatchThatMakesIt: the new pane's
+// @teamctl-member is set by the same tmux invocation (one command file) that
+// makes the pane, swaps it in and removes the old one, so that no relaunch cut
+// short after tmux ran leaves a pane that does not say whose it is.
+func TestReplacePaneNamesThePaneInTheBatchThatMakesIt(t *testing.T) {
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux not installed")
+	}
+	dir := t.TempDir()
+	tt, err := os.MkdirTemp("", "rp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tt)
+	t.Setenv("TMUX_TMPDIR", tt)
+	// A tmux that keeps a copy of every command file it is given.
+	files := filepath.Join(dir, "files")
+	wrapper := filepath.Join(dir, "tmux")
+	script := "#!/bin/sh\nprev=\nfor a in \"$@\"; do\n\tif [ \"$prev\" = source-file ]; then { cat \"$a\"; echo; echo ===; } >>" + files + "; fi\n\tprev=$a\ndone\nexec " + tmuxPath + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Socket: "rpb", Bin: wrapper}
+	defer s.KillServer(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "t", "-x", "80", "-y", "20", "sleep", "600")
+	if _, err := s.StartBatch(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	np, err := s.ReplacePane(ctx, "%0", dir, nil, []string{"sleep", "601"}, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := paneAt(t, s, np.ID); p.Member != "web" {
+		t.Errorf("the new pane's @teamctl-member is %q, want web", p.Member)
+	}
+	data, err := os.ReadFile(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made string
+	for _, f := range strings.Split(string(data), "===") {
+		if strings.Contains(f, `"new-window"`) {
+			made = f
+		}
+	}
+	for _, want := range []string{`"@teamctl-member" "web"`, `"swap-pane"`, `"kill-pane"`} {
+		if !strings.Contains(made, want) {
+			t.Errorf("the command file that makes the pane has no %s:\n%s", want, made)
+		}
+	}
 }

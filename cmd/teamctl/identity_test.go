@@ -178,7 +178,7 @@ func TestTeammateRestartResumesItsSession(t *testing.T) {
 		}
 	}
 	argv, _ := proc.Cmdline(pid)
-	if sid == "" || sid == st.LeadSessionID || !slices.Contains(argv, "--session-id") || !slices.Contains(argv, sid) {
+	if sid == "" || sid == st.LeadSessionID || after(argv, "--session-id") != sid {
 		t.Fatalf("mate's session %q (lead's %s), argv %q", sid, st.LeadSessionID, argv)
 	}
 	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "mate.json")
@@ -201,8 +201,7 @@ func TestTeammateRestartResumesItsSession(t *testing.T) {
 		now, _ = proc.Cmdline(m.PID)
 		return m.PID != pid && len(now) > 0, fmt.Sprintf("%+v %q", m, now)
 	})
-	i := slices.Index(now, "--resume")
-	if i < 0 || i+1 >= len(now) || now[i+1] != sid || slices.Contains(now, "--session-id") || !slices.Contains(now, "--agent-name") {
+	if after(now, "--resume") != sid || hasFlag(now, "--session-id") || !slices.Contains(now, "--agent-name") {
 		t.Errorf("relaunched as %q, want --resume %s with the identity flags", now, sid)
 	}
 	if n := prompts(); n != 1 {
@@ -238,7 +237,7 @@ lead:
 	if err != nil {
 		t.Fatal(err, out)
 	}
-	if !strings.Contains(out, "--resume "+st.LeadSessionID) || strings.Contains(out, "--session-id") || strings.Contains(out, "First prompt.") {
-		t.Errorf("up relaunched the lead as %q, want --resume %s without its first prompt", out, st.LeadSessionID)
+	if !strings.Contains(out, "--resume="+st.LeadSessionID) || strings.Contains(out, "--session-id") || strings.Contains(out, "First prompt.") {
+		t.Errorf("up relaunched the lead as %q, want --resume=%s without its first prompt", out, st.LeadSessionID)
 	}
 }

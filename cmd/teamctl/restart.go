@@ -14,10 +14,13 @@ func newRestartCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "restart MEMBER",
 		Short: "Relaunch a member in its pane, running or not (a failed one starts afresh)",
-		Long: `Relaunch a layout member in its own pane with the argv, environment and folder
-it was started with, as the supervisor does after an exit: the lead resumes its
+		Long: `Relaunch a layout member in its own pane with the launch it was started with,
+as the team's layout plans it (never the argv and environment state.json
+records), as the supervisor does after an exit: the lead resumes its
 conversation, a Claude Code teammate gets its prompt in its mailbox again. A
-failed member is given a clean slate: its next exits are restarted again.`,
+member whose launch the layout no longer gives (the layout changed since up)
+is refused: teamctl up --recreate relaunches it as the layout says. A failed
+member is given a clean slate: its next exits are restarted again.`,
 		Example: `  teamctl restart web
   teamctl restart researcher --team auth-fix`,
 		Args: cobra.ExactArgs(1),

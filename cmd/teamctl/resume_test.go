@@ -71,12 +71,23 @@ func argvOf(t *testing.T, e *testenv.Env, team, name string) []string {
 	return argv
 }
 
-// after is the argument after flag in argv ("" when absent).
+// after is flag's value in argv, given as --flag=value or as the argument
+// after it ("" when absent).
 func after(argv []string, flag string) string {
-	if i := slices.Index(argv, flag); i >= 0 && i+1 < len(argv) {
-		return argv[i+1]
+	for i, a := range argv {
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			return v
+		}
+		if a == flag && i+1 < len(argv) {
+			return argv[i+1]
+		}
 	}
 	return ""
+}
+
+// hasFlag reports whether argv has flag, alone or as --flag=value.
+func hasFlag(argv []string, flag string) bool {
+	return slices.ContainsFunc(argv, func(a string) bool { return a == flag || strings.HasPrefix(a, flag+"=") })
 }
 
 func sessionOf(st stateFile, name string) string {
@@ -165,7 +176,7 @@ members:
 		t.Errorf("sessions now: lead %s team %s mate %s; were %s %s %s", now.LeadSessionID, now.ClaudeTeam, sessionOf(now, "mate"), lead, before.ClaudeTeam, mate)
 	}
 	la := argvOf(t, e, "back", "lead")
-	if after(la, "--resume") != lead || slices.Contains(la, "--session-id") || slices.Contains(la, "LEAD-FIRST-7f3") {
+	if after(la, "--resume") != lead || hasFlag(la, "--session-id") || slices.Contains(la, "LEAD-FIRST-7f3") {
 		t.Errorf("the lead runs %q, want --resume %s and no first prompt", la, lead)
 	}
 	ma := argvOf(t, e, "back", "mate")
@@ -173,7 +184,7 @@ members:
 		t.Errorf("mate runs %q, want --resume %s with its identity flags", ma, mate)
 	}
 	na := argvOf(t, e, "back", "newbie")
-	if after(na, "--session-id") != newbie || slices.Contains(na, "--resume") {
+	if after(na, "--session-id") != newbie || hasFlag(na, "--resume") {
 		t.Errorf("newbie runs %q, want a fresh start under --session-id %s", na, newbie)
 	}
 	if n := inboxCount(e, now, "mate", "MATE-FIRST-7f3"); n != 1 {

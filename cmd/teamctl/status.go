@@ -68,6 +68,11 @@ func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	switch {
 	case st.StoppedAt != nil:
 		fmt.Fprintf(&b, "team %s is down (since %s)\n", team, st.StoppedAt.Local().Format(time.DateTime))
+	case st.Lost && st.LayoutProblem != "":
+		// Not `teamctl up FILE` blindly: that file is not the one the team
+		// was brought up from.
+		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; %s: look at it, then `teamctl up %s` brings it back, every conversation resumed\n",
+			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.LayoutProblem), textsafe.Visible(st.Layout))
 	case st.Lost:
 		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; `teamctl up %s` brings it back, every conversation resumed (`--fresh` starts it anew)\n",
 			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.Layout))

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor"
 	"github.com/teamctl/teamctl/team"
@@ -58,7 +59,14 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, name string, to
 		out = w
 	}
 	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level}))
-	o := supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log}
+	// A restart relaunches a member as the layout plans it, with the programs
+	// up found: the same TEAMCTL_CLAUDE (up's environment is this one), and
+	// this teamctl for Claude Code's hooks.
+	self, err := selfexe.Path()
+	if err != nil {
+		return err
+	}
+	o := supervisor.SuperviseOptions{TmuxBin: g.tmuxBin, Log: log, ClaudeOverride: os.Getenv("TEAMCTL_CLAUDE"), Teamctl: self}
 	if v := os.Getenv("TEAMCTL_RESTART_BACKOFF"); v != "" {
 		// The first restart's delay; tests make crash loops quick with it.
 		d, err := time.ParseDuration(v)
@@ -67,7 +75,7 @@ func supervise(cmd *cobra.Command, io *iostreams.IO, g *globals, name string, to
 		}
 		o.MinBackoff = d
 	}
-	err := supervisor.Supervise(cmd.Context(), name, o)
+	err = supervisor.Supervise(cmd.Context(), name, o)
 	if errors.Is(err, state.ErrSupervised) {
 		fmt.Fprintf(io.ErrOut, "teamctl: %v; nothing to do\n", err)
 		return nil

@@ -42,6 +42,8 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 				switch {
 				case t.Error != "":
 					fmt.Fprintf(io.ErrOut, "teamctl: team %s: %s\n", v(t.Team), textsafe.Lines(t.Error))
+				case t.Lost && t.LayoutProblem != "":
+					fmt.Fprintf(io.ErrOut, "teamctl: team %s was not brought down but its tmux server is gone; %s: look at it, then `teamctl up %s` brings it back (`teamctl up --all` passes it by)\n", v(t.Team), textsafe.Lines(t.LayoutProblem), v(t.Layout))
 				case t.Lost:
 					fmt.Fprintf(io.ErrOut, "teamctl: team %s was not brought down but its tmux server is gone: `teamctl up %s` (or `teamctl up --all`) brings it back, every conversation resumed\n", v(t.Team), v(t.Layout))
 				case t.Up && !t.Supervisor.Running:

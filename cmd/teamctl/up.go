@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -54,7 +55,9 @@ conversation, plain processes as they were, worktrees as they are; a member
 whose conversation Claude Code did not store starts afresh, and teammates the
 lead had spawned are left to the lead. --fresh starts it anew instead (the old
 conversations stay on record for clean); --resume resumes a team stopped with
-down too. --all brings back every lost team, each from its own layout file.
+down too. --all brings back every lost team, each from its own layout file,
+as it was when the team was brought up: a file changed since, or that others
+may write, is passed by (said, with the file) until you name it yourself.
 
 Without LAYOUT, up takes the current folder's layout file: teamctl.yaml,
 teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`,
@@ -78,7 +81,7 @@ teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`
 	}
 	cmd.Flags().BoolVar(&o.fresh, "fresh", false, "start a lost team anew instead of resuming its conversations")
 	cmd.Flags().BoolVar(&o.resume, "resume", false, "resume a team stopped with down too, not only a lost one")
-	cmd.Flags().BoolVar(&o.all, "all", false, "bring back every team that is lost (state says up, server gone), each from its layout")
+	cmd.Flags().BoolVar(&o.all, "all", false, "bring back every team that is lost (state says up, server gone), each from its layout as it was at up")
 	cmd.Flags().BoolVar(&o.recreate, "recreate", false, "restart members whose launch changed in the layout")
 	cmd.Flags().BoolVar(&o.changeFile, "layout-change", false, "let a team that is up from another layout file follow this one")
 	cmd.Flags().DurationVar(&o.configWait, "config-wait", 5*time.Second, "how long the lead gets to write its team config before teamctl writes a minimal one")
@@ -176,9 +179,11 @@ func upAll(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error
 		if !o.quiet {
 			fmt.Fprintf(io.Out, "== %s (%s)\n", textsafe.Visible(t.Team), textsafe.Visible(t.Layout))
 		}
-		l, err := layouts.Parse(t.Layout)
-		if err == nil && l.Team != t.Team {
-			err = fmt.Errorf("%s is now the layout of team %q, not %q", t.Layout, l.Team, t.Team)
+		// Only the file the person named at up, as it was then: a layout
+		// changed since, or open to others, waits for them to name it.
+		l, err := team.ResumeLayout(t.Team)
+		if errors.Is(err, team.ErrLayoutNotTrusted) {
+			err = fmt.Errorf("%w; look at it, then `teamctl up %s` brings the team back", err, t.Layout)
 		}
 		if err == nil {
 			err = upLayout(cmd, io, g, l, o, os.Getenv("TEAMCTL_CLAUDE"))

@@ -134,12 +134,12 @@ members:
 	}
 	// Claude Code's hooks call this teamctl (`teamctl hook`), through --settings.
 	hooks := claudecode.HookSettings(claudecode.ShellQuote(e.Bin) + " hook")
-	wantLead := []string{e.Bin, "stand-in", "--session-id", sid, "--teammate-mode", "tmux", "--model", "opus", "--permission-mode", "manual", "--settings", hooks, "--", "Coordinate the team."}
+	wantLead := []string{e.Bin, "stand-in", "--session-id=" + sid, "--teammate-mode", "tmux", "--model", "opus", "--permission-mode", "manual", "--settings", hooks, "--", "Coordinate the team."}
 	if got := argv("lead"); !reflect.DeepEqual(got, wantLead) {
 		t.Errorf("lead argv\n got %q\nwant %q", got, wantLead)
 	}
 	wantRes := []string{e.Bin, "stand-in", "--agent-id", "researcher@" + claudeTeam, "--agent-name", "researcher", "--team-name", claudeTeam,
-		"--agent-color", "blue", "--parent-session-id", sid, "--session-id", claudecode.TeammateSessionID(sid, "researcher"),
+		"--agent-color", "blue", "--parent-session-id=" + sid, "--session-id=" + claudecode.TeammateSessionID(sid, "researcher"),
 		"--plan-mode-required", "--agent-type", "general-purpose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--settings", hooks}
 	if got := argv("researcher"); !reflect.DeepEqual(got, wantRes) {
 		t.Errorf("researcher argv\n got %q\nwant %q", got, wantRes)
