@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
@@ -97,7 +96,7 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 	for _, w := range list {
 		if w.Recorded && w.Folder == "" && layoutFolder == nil {
 			layoutFolder = new(string)
-			if l, err := layouts.Parse(st.LayoutPath); err == nil {
+			if l, err := parseLayout(st.LayoutPath); err == nil {
 				*layoutFolder = l.Worktrees
 			}
 		}

@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -394,7 +396,8 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	srv := &fakeServer{nextPID: 5_000_000, nextPane: 99} // pids no process can have: /proc knows none of them
 	srv.ctl = &fakeControl{srv: srv, notes: make(chan tmux.Notification, 64), done: make(chan struct{})}
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	st := &state.Team{Team: "decide", LayoutPath: layout, Session: "decide", ClaudeTeam: "session-0123abcd",
+	sum := sha256.Sum256([]byte(body))
+	st := &state.Team{Team: "decide", LayoutPath: layout, LayoutDigest: hex.EncodeToString(sum[:]), LayoutFile: state.StampOf(layout), Session: "decide", ClaudeTeam: "session-0123abcd",
 		ClaudeConfig: filepath.Join(home, ".claude"), LeadSessionID: worldLeadSession, CreatedAt: now}
 	for i, m := range members {
 		id := fmt.Sprintf("%%%d", i)

@@ -305,3 +305,29 @@ func TestNoticeAfterAnExitKeepsTheRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestAnEditedLayoutIsNotTaken: a supervisor started after the layout file
+// changed since up read it (an agent may have edited it: it runs its notify
+// command) takes the default watchdog settings, not the file's, until up
+// records the file again.
+func TestAnEditedLayoutIsNotTaken(t *testing.T) {
+	w := newWorld(t, "  quiet: 1s\n  notify: {command: [touch, /tmp/teamctl-should-not-exist]}\n", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+	if w.s.lay == nil || w.s.quiet != time.Second {
+		t.Fatalf("the layout as up read it was not taken: quiet %s", w.s.quiet)
+	}
+	f, err := os.OpenFile(w.s.st.LayoutPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("# edited\n")
+	f.Close()
+	w.restartSupervisor()
+	if w.s.lay != nil || w.s.quiet != quiet {
+		t.Errorf("an edited layout was taken: quiet %s, notify %v", w.s.quiet, w.s.lay != nil)
+	}
+	w.output("%1", "Overwrite? (y/n)")
+	w.advance(quiet)
+	if got := w.live("web").State; got != state.StateStalled {
+		t.Errorf("with the default settings, web is %s, want stalled", got)
+	}
+}

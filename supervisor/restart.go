@@ -159,7 +159,11 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 // planned by launch.Relaunch, never the argv and environment state.json
 // holds (anyone running as the user can edit it).
 func (s *daemon) relaunchOf(m *state.Member) (*layouts.Layout, launch.Launch, error) {
-	l, err := layouts.Parse(s.st.LayoutPath)
+	data, err := state.ReadLayoutFile(s.st.LayoutPath)
+	if err != nil {
+		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
+	}
+	l, err := layouts.ParseBytes(s.st.LayoutPath, data)
 	if err != nil {
 		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
 	}

@@ -251,11 +251,18 @@ func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
 	return nil
 }
 
-// configure reads the watchdog settings from the team's layout file.
+// configure reads the watchdog settings from the team's layout file, as up
+// read it (state.Team.LayoutBytes): its notify command runs programs, and the
+// file may sit where the agents work. A layout changed since up (or not the
+// user's alone) gives the default settings until `teamctl up` takes it.
 func (s *daemon) configure() {
 	s.quiet = 2 * time.Second
 	patterns := stallwatch.DefaultPatterns()
-	l, err := layouts.Parse(s.st.LayoutPath)
+	var l *layouts.Layout
+	data, err := s.st.LayoutBytes()
+	if err == nil {
+		l, err = layouts.ParseBytes(s.st.LayoutPath, data)
+	}
 	// Claude Code's folder, where the daemon writes configs, mailboxes and
 	// prompts and whose team folders it follows: as up gave it to the lead,
 	// from the layout and this process's environment (which up's was), never
@@ -265,7 +272,7 @@ func (s *daemon) configure() {
 		s.claudeDir = launch.ClaudeConfigDir(l, os.Getenv)
 	}
 	if err != nil {
-		s.log.Warn("layout unreadable; default watchdog settings", "layout", s.st.LayoutPath, "err", err)
+		s.log.Warn("layout not taken; default watchdog settings until `teamctl up` takes it", "layout", s.st.LayoutPath, "err", err)
 	} else {
 		s.lay = l
 		s.quiet = l.Watchdog.Quiet

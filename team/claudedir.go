@@ -17,9 +17,16 @@ import (
 // team's. Never state.json's claude_config: anyone running as the user (a
 // member's Bash tool) can write that file, and a folder taken from it would
 // be where teamctl writes and what clean removes. "" when none can be told.
+//
+// The layout is read only when it is still the file up was given (checkLayout:
+// the same bytes, owned by the user, a regular file, so a FIFO put at its
+// path cannot block this): a layout an agent wrote or edited does not choose
+// the folder either.
 func ClaudeConfigDir(st *state.Team) string {
-	if l, err := layouts.Parse(st.LayoutPath); err == nil && l.Team == st.Team {
-		return launch.ClaudeConfigDir(l, os.Getenv)
+	if data, err := checkLayout(st); err == nil {
+		if l, err := layouts.ParseBytes(st.LayoutPath, data); err == nil && l.Team == st.Team {
+			return launch.ClaudeConfigDir(l, os.Getenv)
+		}
 	}
 	d, _ := claudecode.ConfigDir()
 	return d

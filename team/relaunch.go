@@ -112,7 +112,11 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 // Never the argv and environment state.json records: anyone running as the
 // user can edit that file, and what a relaunch runs must not be what it says.
 func relaunchOf(st *state.Team, name string) (*layouts.Layout, launch.Launch, error) {
-	l, err := layouts.Parse(st.LayoutPath)
+	data, err := state.ReadLayoutFile(st.LayoutPath) // a FIFO there must not block
+	if err != nil {
+		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
+	}
+	l, err := layouts.ParseBytes(st.LayoutPath, data)
 	if err != nil {
 		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
 	}
