@@ -10,7 +10,7 @@ import (
 
 // checkTasks reports new tasks and status changes as "task" events.
 func (s *daemon) checkTasks() {
-	tasks, err := claudecode.ReadTasks(s.claudeDir, s.st.ClaudeTeam)
+	tasks, _, err := claudecode.ReadTasks(s.claudeDir, s.st.ClaudeTeam)
 	if err != nil {
 		return
 	}
