@@ -46,10 +46,11 @@ type followed struct {
 	events      string
 	eventsAt    state.EventCursor // how far the event log was read, across rotations
 	queue       string
-	members     map[string]bool   // the config's members as last read, to report changes
-	corruptMark string            // size and mtime of the lead inbox last reported corrupt
-	tooLarge    bool              // the lead inbox was reported too large, and has not been read since
-	tasks       map[string]string // task id → status, as last read
+	members     map[string]bool            // the config's members as last read, to report changes
+	corruptMark string                     // size and mtime of the lead inbox last reported corrupt
+	tooLarge    bool                       // the lead inbox was reported too large, and has not been read since
+	tasks       map[string]string          // task id → status, as last read
+	refused     map[string]map[string]bool // "inbox", "config", "tasks" → the files reported refused (file-refused), until read again
 	soon        *time.Timer
 	fire        chan struct{}
 	mu          sync.Mutex
@@ -161,7 +162,13 @@ func (m *followed) rewatch() {
 		if have[d] {
 			continue
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		// Lstat: a team folder, inboxes/ or tasks folder that is a link is
+		// not watched (its files are refused); the folders above may be links.
+		stat := os.Stat
+		if d == p.teamDir || d == p.inboxes || d == p.tasksDir {
+			stat = os.Lstat
+		}
+		if fi, err := stat(d); err != nil || !fi.IsDir() {
 			continue
 		}
 		if m.w.Add(d) == nil {
@@ -177,7 +184,7 @@ func (m *followed) rewatch() {
 func (m *followed) kind(name string) string {
 	p := m.claude()
 	switch {
-	case name == p.leadInbox:
+	case name == p.leadInbox, name == p.inboxes: // inboxes/ itself: one put there as a link is reported
 		return "inbox"
 	case name == m.events:
 		return "events"
@@ -294,16 +301,52 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	}
 }
 
+// refusals reports, once each, the files of kind ("inbox", "config",
+// "tasks") that teamctl would not read now (path → why), as file-refused
+// events; a file read again since is reported again when next refused.
+func (s *daemon) refusals(kind string, now map[string]error) {
+	if s.files.refused == nil {
+		s.files.refused = map[string]map[string]bool{}
+	}
+	was := s.files.refused[kind]
+	paths := make([]string, 0, len(now))
+	for p := range now {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		if !was[p] {
+			s.event(state.Event{Kind: state.EventFileRefused, Detail: fmt.Sprintf("not read: %v", now[p])})
+		}
+	}
+	if len(now) == 0 {
+		delete(s.files.refused, kind)
+		return
+	}
+	s.files.refused[kind] = map[string]bool{}
+	for p := range now {
+		s.files.refused[kind][p] = true
+	}
+}
+
 // readLeadInbox turns the lead inbox's new messages into state and events.
 func (s *daemon) readLeadInbox() {
 	leadInbox := s.files.claude().leadInbox
 	msgs, err := claudecode.ReadMailbox(leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
 	var large *claudecode.MailboxTooLargeError
+	var link *claudecode.LinkError
 	if !errors.As(err, &large) {
 		s.files.tooLarge = false
 	}
+	if errors.As(err, &link) {
+		s.refusals("inbox", map[string]error{link.Path: err})
+	} else {
+		s.refusals("inbox", nil)
+	}
 	switch {
+	case link != nil:
+		// Reported (refusals); nothing read.
 	case errors.As(err, &large):
 		// Not loaded (claudecode refuses it unread); reported once while it
 		// stays too large, however often teammates write to it.
@@ -485,9 +528,21 @@ func toRules(rs []layouts.Rule) []permrules.Rule {
 // restarted, takes over under the same name. With no layout teammate running
 // nothing is written: the lead makes its own, and a folder made before it
 // would send it to another team. It also reports changes to the member list.
-// It never rewrites a config that exists: that file is the lead's.
+// It never rewrites a config that exists: that file is the lead's. One it
+// would not read (too large, a link) is reported once (file-refused).
 func (s *daemon) checkConfig() {
-	cfg, err := claudecode.ReadTeamConfig(s.files.claude().config)
+	path := s.files.claude().config
+	cfg, err := claudecode.ReadTeamConfig(path)
+	var large *claudecode.TooLargeError
+	var link *claudecode.LinkError
+	switch {
+	case errors.As(err, &large):
+		s.refusals("config", map[string]error{path: err})
+	case errors.As(err, &link):
+		s.refusals("config", map[string]error{link.Path: err})
+	default:
+		s.refusals("config", nil)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if !s.teammatesRunning() {
 			return
