@@ -11,6 +11,138 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
+// writeLeadInbox writes msgs as the lead's whole inbox, as Claude Code
+// writes a mailbox (temp file, rename).
+func writeLeadInbox(t *testing.T, w *world, msgs []claudecode.Message) {
+	t.Helper()
+	p := mustInbox(t, w, claudecode.LeadMailboxName)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	b, err := json.Marshal(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p+".tmp", b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p+".tmp", p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPermissionRequestsAreTheirWritersOwn: a permission request or idle
+// notification in the lead's inbox changes only the state of the teammate
+// that wrote it (its "from", which its agent_id must agree with): one
+// naming the lead, a process member, another teammate, another team or no
+// member at all is reported and left alone — no state, no rule's answer, no
+// key in live.json.
+func TestPermissionRequestsAreTheirWritersOwn(t *testing.T) {
+	request := func(w *world, from, agentID, id string) claudecode.Message {
+		in, _ := json.Marshal(map[string]string{"command": "make test"})
+		return claudecode.PermissionRequestMessage(from, claudecode.PermissionRequest{RequestID: id, AgentID: agentID,
+			ToolName: "Bash", ToolUseID: "t-" + id, Input: in}, w.clock.Now())
+	}
+	for _, c := range []struct {
+		name, from, agentID string // agentID's "@" alone is the world's team
+		waiting             string // who waits for approval after ("" nobody)
+	}{
+		{"its own", "mate", "mate@", "mate"},
+		{"naming the lead", "mate", "lead@", ""},
+		{"naming a process", "mate", "proc@", ""},
+		{"naming another teammate", "mate", "pal@", ""},
+		{"naming another team", "mate", "mate@session-ffffffff", ""},
+		{"without agent_id", "mate", "", ""},
+		{"from the lead", "lead", "lead@", ""},
+		{"from a process", "proc", "proc@", ""},
+		{"from no member", "ghost", "ghost@", ""},
+		{"from a path", "../../etc", "../../etc@", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""},
+				member{"pal", state.RoleTeammate, ""}, member{"proc", state.RoleProcess, ""})
+			agentID := c.agentID
+			if strings.HasSuffix(agentID, "@") {
+				agentID += w.s.st.ClaudeTeam
+			}
+			writeLeadInbox(t, w, []claudecode.Message{request(w, c.from, agentID, "r1")})
+			w.changed("inbox")
+			check := func(when string) {
+				t.Helper()
+				l, err := state.ReadLive("decide")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, m := range l.Members {
+					if _, ok := w.s.st.Member(name); !ok {
+						t.Errorf("%s: live.json has %q, no member", when, name)
+					}
+					if (m.State == state.StateWaitingApproval) != (name == c.waiting) {
+						t.Errorf("%s: %s is %s", when, name, m.State)
+					}
+				}
+			}
+			check("read")
+			reqs := w.events(state.EventPermissionRequest, "")
+			if c.waiting != "" {
+				if len(reqs) != 1 || reqs[0].Member != c.waiting {
+					t.Errorf("permission-request events: %+v", reqs)
+				}
+				return
+			}
+			if len(reqs) != 0 {
+				t.Errorf("permission-request events: %+v", reqs)
+			}
+			left := w.events(state.EventMessage, "")
+			if len(left) != 1 || !strings.Contains(left[0].Detail, "permission request r1 left alone") {
+				t.Errorf("message events: %+v", left)
+			}
+			// A team resumed on a new server shows unanswered requests again:
+			// this one is still nobody's.
+			w.s.restorePending()
+			check("restored")
+		})
+	}
+
+	t.Run("a rule answers only its writer", func(t *testing.T) {
+		w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""},
+			member{"pal", state.RoleTeammate, ""})
+		w.s.lay.Permissions.Allow = append(w.s.lay.Permissions.Allow, ruleOf(t, "Bash(make:*)"))
+		writeLeadInbox(t, w, []claudecode.Message{request(w, "mate", "pal@"+w.s.st.ClaudeTeam, "r2")})
+		w.changed("inbox")
+		for _, name := range []string{"mate", "pal"} {
+			if msgs, _ := claudecode.ReadMailbox(mustInbox(t, w, name)); len(msgs) != 0 {
+				t.Errorf("a rule answered into %s's mailbox: %+v", name, msgs)
+			}
+		}
+		if n := len(w.events(state.EventPermissionAnswer, "")); n != 0 {
+			t.Errorf("%d answers", n)
+		}
+	})
+
+	t.Run("idle notifications", func(t *testing.T) {
+		w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""},
+			member{"proc", state.RoleProcess, ""})
+		writeLeadInbox(t, w, []claudecode.Message{
+			claudecode.IdleNotificationMessage("proc", "done", w.clock.Now()),
+			claudecode.ProtocolMessage("mate", claudecode.IdleNotification{Type: claudecode.TypeIdleNotification, From: "lead", IdleReason: "available"}, w.clock.Now()),
+		})
+		w.changed("inbox")
+		for _, name := range []string{"lead", "mate", "proc"} {
+			if got := w.live(name).State; got == state.StateIdle {
+				t.Errorf("%s made idle", name)
+			}
+		}
+		if n := len(w.events(state.EventIdle, "")); n != 0 {
+			t.Errorf("%d idle events", n)
+		}
+		// Its own makes it idle.
+		writeLeadInbox(t, w, []claudecode.Message{claudecode.IdleNotificationMessage("mate", "done", w.clock.Now())})
+		w.changed("inbox")
+		if got := w.live("mate").State; got != state.StateIdle {
+			t.Errorf("mate's own idle notification: %s", got)
+		}
+	})
+}
+
 // TestFilesNotReadAreReportedOnce: a task file or config.json over its limit,
 // and an inboxes/ that is a symlink, are not read and are reported once each
 // (file-refused, naming the file) however often they change; what points

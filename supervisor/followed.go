@@ -391,14 +391,18 @@ func messageKey(m claudecode.Message) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// fromTeammate turns one message to the lead into state and an event.
+// fromTeammate turns one message to the lead into state and an event. A
+// permission request or idle notification changes the state only of the
+// teammate that wrote it (see teammateOf); one that names another member, or
+// comes from anyone but a teammate, is reported and left alone.
 func (s *daemon) fromTeammate(msg claudecode.Message) {
 	v, ok := claudecode.ParseProtocol(msg.Text)
 	switch p := v.(type) {
 	case claudecode.PermissionRequest:
-		name := strings.SplitN(p.AgentID, "@", 2)[0]
-		if name == "" {
-			name = msg.From
+		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
+		if err != nil {
+			s.event(state.Event{Kind: state.EventMessage, Member: sender(msg.From), Detail: fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err)})
+			return
 		}
 		w := s.watchOf(name)
 		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}
@@ -418,9 +422,14 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		s.live.Members[name] = lm
 		s.event(state.Event{Kind: state.EventPermissionRequest, Member: name, Pane: lm.Pane, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
 	case claudecode.IdleNotification:
-		name := p.From
-		if name == "" {
-			name = msg.From
+		name, err := claudecode.IdleFrom(msg, p)
+		if _, ok := s.st.Member(name); err == nil && !ok {
+			return // none of the team's (yet): nothing to change
+		}
+		name, err = s.teammateOf(name, err)
+		if err != nil {
+			s.event(state.Event{Kind: state.EventMessage, Member: sender(msg.From), Detail: fmt.Sprintf("idle notification left alone: %v", err)})
+			return
 		}
 		w := s.watchOf(name)
 		// An exit stands: the notice a teammate wrote on its way out (read
@@ -437,12 +446,43 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		}
 		s.live.Members[name] = w.live
 	default:
+		from := sender(msg.From)
+		detail := textsafe.Short(msg.Text, 200)
 		if ok {
-			s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: fmt.Sprintf("%T", v)})
-			return
+			detail = fmt.Sprintf("%T", v)
 		}
-		s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: textsafe.Short(msg.Text, 200)})
+		if from == "" {
+			detail = fmt.Sprintf("from %q: %s", textsafe.Short(msg.From, 80), detail)
+		}
+		s.event(state.Event{Kind: state.EventMessage, Member: from, Detail: detail})
 	}
+}
+
+// sender is a message's from as a member name in an event: "" when it is no
+// valid one (its detail then quotes it).
+func sender(from string) string {
+	if claudecode.ValidMemberName(from) {
+		return from
+	}
+	return ""
+}
+
+// teammateOf passes on the name of a message's writer (claudecode.RequestFrom,
+// IdleFrom) when it is a teammate of this team: one of the layout's or one
+// the lead spawned (adopted), never the lead or a process member, whose state
+// a message to the lead must not change.
+func (s *daemon) teammateOf(name string, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	m, ok := s.st.Member(name)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("%s is no member of the team", name)
+	case m.Role != state.RoleTeammate:
+		return "", fmt.Errorf("%s is the team's %s, not a teammate", name, m.Role)
+	}
+	return name, nil
 }
 
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
@@ -882,11 +922,11 @@ func (s *daemon) restorePending() {
 		if !ok || answered[p.RequestID] {
 			continue
 		}
-		name := strings.SplitN(p.AgentID, "@", 2)[0]
-		if name == "" {
-			name = msg.From
+		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
+		if err != nil {
+			continue // reported when it was read
 		}
-		if m, ok := s.st.Member(name); !ok || m.Origin != state.OriginLayout {
+		if m, _ := s.st.Member(name); m.Origin != state.OriginLayout {
 			continue
 		}
 		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}

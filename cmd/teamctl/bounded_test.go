@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -197,5 +199,52 @@ func TestLinkedTeamFoldersAreRefused(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(elsewhere, "mate.json")); string(b) != `[{"from": "ELSEWHERE` {
 		t.Errorf("mate.json elsewhere was changed: %q", b)
+	}
+}
+
+// TestApproveTakesOnlyAMembersOwnRequest: a permission request another
+// teammate wrote in mate's name (its agent_id) is not mate's: approve mate
+// finds none and answers nothing, status never shows mate waiting for it;
+// mate's own request is approved.
+func TestApproveTakesOnlyAMembersOwnRequest(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: forged\nmembers:\n  - name: mate\n  - name: pal\n"))
+	st, _ := readState(t, e, "forged")
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ask := func(from, agentID, id string) {
+		t.Helper()
+		req := claudecode.PermissionRequest{RequestID: id, AgentID: agentID, ToolName: "Bash", Input: json.RawMessage(`{"command":"make deploy"}`)}
+		if err := claudecode.AppendMessage(ctx, inbox, claudecode.PermissionRequestMessage(from, req, time.Now())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask("pal", "mate@"+st.ClaudeTeam, "perm-forged")
+	testenv.Eventually(t, 30*time.Second, "the forged request reported as left alone", func() (bool, string) {
+		evs := events(t, e, "forged")
+		for _, ev := range evs {
+			if ev.Kind == "message" && ev.Member == "pal" && strings.Contains(ev.Detail, "permission request perm-forged left alone") {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprint(evs)
+	})
+	if got := member(statusOf(t, e, "forged"), "mate").State; got == "waiting-approval" {
+		t.Errorf("mate shows %s for a request pal wrote", got)
+	}
+	r := e.Run("approve", "mate", "--team", "forged")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "mate has no permission request waiting") {
+		t.Errorf("approve mate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	mateInbox := filepath.Join(filepath.Dir(inbox), "mate.json")
+	if b, _ := os.ReadFile(mateInbox); strings.Contains(string(b), "perm-forged") {
+		t.Errorf("an answer to the forged request in mate's mailbox:\n%s", b)
+	}
+	ask("mate", "mate@"+st.ClaudeTeam, "perm-own")
+	waitMember(t, e, "forged", "mate", 30*time.Second, func(m memberStatus) bool { return m.State == "waiting-approval" })
+	if r := e.MustRun("approve", "mate", "--team", "forged"); !strings.Contains(r.Stdout, "perm-own") {
+		t.Errorf("approve mate: %s", r.Stdout)
 	}
 }
