@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,93 @@ func writeLeadInbox(t *testing.T, w *world, msgs []claudecode.Message) {
 	}
 	if err := os.Rename(p+".tmp", p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func plain(from string, i int) claudecode.Message {
+	return claudecode.Message{From: from, Text: fmt.Sprintf("message %d", i), Timestamp: fmt.Sprintf("2026-12-01T09:00:%02d.%03dZ", i/1000%60, i%1000)}
+}
+
+// TestMessagesToTheLeadAreCounted: a flood of messages to the lead makes a
+// bounded number of events — each sender's first few one by one, the rest
+// counted and reported with their number when the minute ends — and a
+// message read once is not counted again, however many the inbox holds.
+func TestMessagesToTheLeadAreCounted(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	const flood = 6000 // more than the keys of seen messages live.json keeps
+	var msgs []claudecode.Message
+	for i := range flood {
+		msgs = append(msgs, plain("mate", i))
+	}
+	// More senders than are counted by name, enough messages for the
+	// window's limit.
+	for i := range messageSenders + 5 {
+		for j := range 3 {
+			msgs = append(msgs, plain(fmt.Sprintf("other%d", i), j))
+		}
+	}
+	msgs = append(msgs, plain("../../etc", 1))
+	writeLeadInbox(t, w, msgs)
+	w.changed("inbox")
+
+	oneByOne := func() (mate, all int) {
+		for _, e := range w.events(state.EventMessage, "") {
+			if strings.Contains(e.Detail, "more messages") {
+				continue
+			}
+			all++
+			if e.Member == "mate" {
+				mate++
+			}
+		}
+		return mate, all
+	}
+	if mate, all := oneByOne(); mate != messagesPerSender || all != messagesPerWindow {
+		t.Errorf("%d message events from mate, %d in all; want %d and %d", mate, all, messagesPerSender, messagesPerWindow)
+	}
+
+	// Read again with one more: the 6000 are not counted again.
+	msgs = append(msgs, plain("mate", flood))
+	writeLeadInbox(t, w, msgs)
+	w.changed("inbox")
+	w.advance(messageWindow)
+	w.changed() // what the window's timer marked
+
+	held, mateCount := 0, ""
+	for _, e := range w.events(state.EventMessage, "") {
+		if !strings.Contains(e.Detail, "more messages") {
+			continue
+		}
+		var n int
+		fmt.Sscan(e.Detail, &n)
+		held += n
+		if e.Member == "mate" {
+			mateCount = e.Detail
+		}
+		if e.Member != "mate" && e.Member != "" && !strings.HasPrefix(e.Member, "other") {
+			t.Errorf("a count for %q: %s", e.Member, e.Detail)
+		}
+	}
+	if want := fmt.Sprintf("%d more messages from mate in a minute", flood+1-messagesPerSender); !strings.Contains(mateCount, want) {
+		t.Errorf("mate's count: %q, want %q", mateCount, want)
+	}
+	if total := len(msgs); held+messagesPerWindow != total {
+		t.Errorf("%d counted + %d one by one, want the %d messages", held, messagesPerWindow, total)
+	}
+	if n := len(w.events(state.EventMessage, "")); n > messagesPerWindow+messageSenders+2 {
+		t.Errorf("%d message events for %d messages", n, len(msgs))
+	}
+	if live := w.s.live.Members; live["../../etc"] != nil {
+		t.Error("live.json has a member named ../../etc")
+	}
+
+	// The next minute starts afresh.
+	msgs = append(msgs, claudecode.Message{From: "mate", Text: "AFTER", Timestamp: "2026-12-01T09:02:00.000Z"})
+	writeLeadInbox(t, w, msgs)
+	w.changed("inbox")
+	evs := w.events(state.EventMessage, "mate")
+	if last := evs[len(evs)-1]; last.Detail != "AFTER" {
+		t.Errorf("the next minute's message: %+v", last)
 	}
 }
 

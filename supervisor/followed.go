@@ -51,6 +51,7 @@ type followed struct {
 	tooLarge    bool                       // the lead inbox was reported too large, and has not been read since
 	tasks       map[string]string          // task id → status, as last read
 	refused     map[string]map[string]bool // "inbox", "config", "tasks" → the files reported refused (file-refused), until read again
+	msgs        messageQuota               // messages to the lead reported one by one, and counted (messages.go)
 	soon        *time.Timer
 	fire        chan struct{}
 	mu          sync.Mutex
@@ -296,6 +297,9 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	if dirty["tasks"] {
 		s.checkTasks()
 	}
+	if dirty["messages"] {
+		s.flushMessages()
+	}
 	if dirty["inbox"] || dirty["events"] || dirty["queue"] {
 		s.saveLive()
 	}
@@ -371,14 +375,26 @@ func (s *daemon) readLeadInbox() {
 		for _, k := range s.live.LeadInboxSeen {
 			seen[k] = true
 		}
-		for _, msg := range msgs {
-			k := messageKey(msg)
+		// Messages are appended: what comes before the last one seen was
+		// seen, even when it is older than the keys kept (a mailbox of
+		// 200k messages would otherwise be reported again at every read).
+		keys := make([]string, len(msgs))
+		from := 0
+		for i := len(msgs) - 1; i >= 0; i-- {
+			keys[i] = messageKey(msgs[i])
+			if seen[keys[i]] {
+				from = i + 1
+				break
+			}
+		}
+		for i := from; i < len(msgs); i++ {
+			k := keys[i]
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
 			s.live.LeadInboxSeen = append(s.live.LeadInboxSeen, k)
-			s.fromTeammate(msg)
+			s.fromTeammate(msgs[i])
 		}
 		if n := len(s.live.LeadInboxSeen); n > maxSeenLeadInboxEntries {
 			s.live.LeadInboxSeen = s.live.LeadInboxSeen[n-maxSeenLeadInboxEntries:]
@@ -401,7 +417,7 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 	case claudecode.PermissionRequest:
 		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
 		if err != nil {
-			s.event(state.Event{Kind: state.EventMessage, Member: sender(msg.From), Detail: fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err)})
+			s.message(sender(msg.From), fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err))
 			return
 		}
 		w := s.watchOf(name)
@@ -428,7 +444,7 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		}
 		name, err = s.teammateOf(name, err)
 		if err != nil {
-			s.event(state.Event{Kind: state.EventMessage, Member: sender(msg.From), Detail: fmt.Sprintf("idle notification left alone: %v", err)})
+			s.message(sender(msg.From), fmt.Sprintf("idle notification left alone: %v", err))
 			return
 		}
 		w := s.watchOf(name)
@@ -454,7 +470,7 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		if from == "" {
 			detail = fmt.Sprintf("from %q: %s", textsafe.Short(msg.From, 80), detail)
 		}
-		s.event(state.Event{Kind: state.EventMessage, Member: from, Detail: detail})
+		s.message(from, detail)
 	}
 }
 
