@@ -287,14 +287,16 @@ func DeliverPrompt(ctx context.Context, configDir, team, member, text string) er
 
 // RequestFrom is the name of the teammate whose permission request req came
 // in msg, in the lead's inbox of Claude Code team team: msg.From, when it is a
-// ValidMemberName and req.AgentID is exactly from@team. Otherwise it says why
-// the request is nobody's.
+// ValidMemberName and req.AgentID names it — as Claude Code writes it, the
+// name alone (seen, 2.1.328 and 2.1.332, though the teammate runs with
+// --agent-id NAME@TEAM), or NAME@TEAM of this team. Otherwise it says why the
+// request is nobody's.
 func RequestFrom(msg Message, req PermissionRequest, team string) (string, error) {
 	if !ValidMemberName(msg.From) {
 		return "", fmt.Errorf("its sender %q is no member name", quoted(msg.From))
 	}
-	if want := msg.From + "@" + team; req.AgentID != want {
-		return "", fmt.Errorf("it was written by %q but its agent_id is %q, not %q", msg.From, quoted(req.AgentID), want)
+	if req.AgentID != msg.From && req.AgentID != msg.From+"@"+team {
+		return "", fmt.Errorf("it was written by %q but its agent_id is %q, not %q or %q", msg.From, quoted(req.AgentID), msg.From, msg.From+"@"+team)
 	}
 	return msg.From, nil
 }

@@ -142,7 +142,9 @@ func TestRequestAndIdleAreTheirWritersOwn(t *testing.T) {
 		{"mate", "mate@" + team, "mate", ""},
 		{"mate", "lead@" + team, "", `written by "mate" but its agent_id is "lead@session-12345678"`},
 		{"mate", "mate@session-ffffffff", "", "agent_id"},
-		{"mate", "mate", "", "agent_id"},
+		{"mate", "mate", "mate", ""}, // as Claude Code writes it
+		{"mate", "pal", "", "agent_id"},
+		{"mate", "mate@", "", "agent_id"},
 		{"mate", "", "", "agent_id"},
 		{"", "mate@" + team, "", "no member name"},
 		{"../../etc", "../../etc@" + team, "", "no member name"},

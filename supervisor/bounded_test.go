@@ -133,7 +133,9 @@ func TestPermissionRequestsAreTheirWritersOwn(t *testing.T) {
 		name, from, agentID string // agentID's "@" alone is the world's team
 		waiting             string // who waits for approval after ("" nobody)
 	}{
-		{"its own", "mate", "mate@", "mate"},
+		{"its own", "mate", "mate", "mate"}, // as Claude Code writes agent_id
+		{"its own, with the team", "mate", "mate@", "mate"},
+		{"naming the lead alone", "mate", "lead", ""},
 		{"naming the lead", "mate", "lead@", ""},
 		{"naming a process", "mate", "proc@", ""},
 		{"naming another teammate", "mate", "pal@", ""},
