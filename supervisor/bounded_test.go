@@ -144,6 +144,8 @@ func TestPermissionRequestsAreTheirWritersOwn(t *testing.T) {
 		{"from the lead", "lead", "lead@", ""},
 		{"from a process", "proc", "proc@", ""},
 		{"from no member", "ghost", "ghost@", ""},
+		{"from one the lead spawned, its pane not adopted yet", "scout", "scout", "scout"},
+		{"from the lead's name in config.json", "team-lead", "team-lead", ""},
 		{"from a path", "../../etc", "../../etc@", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,6 +154,17 @@ func TestPermissionRequestsAreTheirWritersOwn(t *testing.T) {
 			agentID := c.agentID
 			if strings.HasSuffix(agentID, "@") {
 				agentID += w.s.st.ClaudeTeam
+			}
+			// The lead's config lists a teammate it spawned (scout) before
+			// the daemon adopts its pane.
+			st := w.s.st
+			cfg := claudecode.MinimalTeamConfig(st.ClaudeTeam, st.LeadSessionID, "/", os.Getpid(), w.clock.Now())
+			cfg.Members = append(cfg.Members, claudecode.TeamMember{AgentID: "scout@" + st.ClaudeTeam, Name: "scout", TmuxPaneID: "%7", BackendType: "tmux"})
+			cfgPath, _ := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam)
+			os.MkdirAll(filepath.Dir(cfgPath), 0o700)
+			b, _ := json.Marshal(cfg)
+			if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+				t.Fatal(err)
 			}
 			writeLeadInbox(t, w, []claudecode.Message{request(w, c.from, agentID, "r1")})
 			w.changed("inbox")
@@ -162,7 +175,7 @@ func TestPermissionRequestsAreTheirWritersOwn(t *testing.T) {
 					t.Fatal(err)
 				}
 				for name, m := range l.Members {
-					if _, ok := w.s.st.Member(name); !ok {
+					if _, ok := w.s.st.Member(name); !ok && name != c.waiting {
 						t.Errorf("%s: live.json has %q, no member", when, name)
 					}
 					if (m.State == state.StateWaitingApproval) != (name == c.waiting) {

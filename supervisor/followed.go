@@ -485,20 +485,39 @@ func sender(from string) string {
 
 // teammateOf passes on the name of a message's writer (claudecode.RequestFrom,
 // IdleFrom) when it is a teammate of this team: one of the layout's or one
-// the lead spawned (adopted), never the lead or a process member, whose state
-// a message to the lead must not change.
+// the lead spawned, never the lead or a process member, whose state a
+// message to the lead must not change.
 func (s *daemon) teammateOf(name string, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
 	m, ok := s.st.Member(name)
 	switch {
-	case !ok:
-		return "", fmt.Errorf("%s is no member of the team", name)
-	case m.Role != state.RoleTeammate:
+	case ok && m.Role != state.RoleTeammate:
 		return "", fmt.Errorf("%s is the team's %s, not a teammate", name, m.Role)
+	case !ok && !s.spawnedByLead(name):
+		return "", fmt.Errorf("%s is no member of the team", name)
 	}
 	return name, nil
+}
+
+// spawnedByLead reports whether name is a teammate the lead spawned whose
+// pane the daemon has not adopted yet: one the team's config.json lists
+// besides the lead. Its request waits in live.json for the pane (sync).
+func (s *daemon) spawnedByLead(name string) bool {
+	if name == claudecode.LeadMailboxName {
+		return false
+	}
+	cfg, err := claudecode.ReadTeamConfig(s.files.claude().config)
+	if err != nil {
+		return false
+	}
+	for _, m := range cfg.Members {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,

@@ -52,24 +52,64 @@ func peakKB(t *testing.T, pid int) int {
 	return 0
 }
 
+// peakRSSTo, set, makes this test binary a small helper (see init) that runs
+// the command of its arguments and writes that command's peak resident
+// memory (getrusage's maxrss, KiB) to the file the variable names. A child
+// started from the test itself would count the test's own peak: Go starts
+// children with vfork, sharing the parent's memory until exec, and Linux
+// counts that memory's peak in the child's. This helper is small and fresh.
+const peakRSSTo = "TEAMCTL_TEST_PEAK_RSS_TO"
+
+func init() {
+	out := os.Getenv(peakRSSTo)
+	if out == "" || len(os.Args) < 2 {
+		return
+	}
+	os.Unsetenv(peakRSSTo)
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "peak RSS helper:", err)
+		os.Exit(125)
+	}
+	kb := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	if err := os.WriteFile(out, []byte(fmt.Sprint(kb)), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "peak RSS helper:", err)
+		os.Exit(125)
+	}
+	os.Exit(cmd.ProcessState.ExitCode())
+}
+
 // runMeasured runs teamctl like e.Run and also returns its peak resident
-// memory in KiB (getrusage's maxrss of the child).
+// memory in KiB, measured by the helper above.
 func runMeasured(t *testing.T, e *testenv.Env, args ...string) (testenv.Result, int64) {
 	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peakFile := filepath.Join(t.TempDir(), "peak")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, e.Bin, args...)
-	cmd.Env, cmd.Dir = e.Environ(), e.Work
+	cmd := exec.CommandContext(ctx, self, append([]string{e.Bin}, args...)...)
+	cmd.Env, cmd.Dir = append(e.Environ(), peakRSSTo+"="+peakFile), e.Work
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
-	err := cmd.Run()
+	err = cmd.Run()
 	r := testenv.Result{Stdout: so.String(), Stderr: se.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.Code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("teamctl %v: %v", args, err)
 	}
-	return r, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	b, err := os.ReadFile(peakFile)
+	if err != nil {
+		t.Fatalf("teamctl %v: no peak measured (%v)\n%s", args, err, r.Stderr)
+	}
+	var kb int64
+	fmt.Sscan(string(b), &kb)
+	return r, kb
 }
 
 // TestLargeClaudeCodeFilesAreNotRead: a 400 MB task file and a 300 MB
