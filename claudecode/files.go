@@ -14,8 +14,8 @@ import (
 
 // Claude Code's team files are written by its agents, which run as the user:
 // anything can be there. So every file teamctl reads from them is bounded (a
-// 400 MB task file or a 300 MB config.json once took the supervisor to
-// 800 MB) and read where it is: a symlink at a team's folder, its inboxes/,
+// 400 MB task file and a 300 MB config.json once took the supervisor to
+// 1 GB) and read where it is: a symlink at a team's folder, its inboxes/,
 // its tasks folder or one of their files is never followed (an inboxes/
 // linked elsewhere once had teamctl read a mailbox there and write a
 // .corrupt copy beside it). The folders above a team's (the config folder,
