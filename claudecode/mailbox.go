@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -133,58 +132,25 @@ func parseMailbox(data []byte) ([]Message, error) {
 // them, so only a stuck one grows this large.
 var MaxMailboxBytes int64 = 16 << 20
 
-// MailboxTooLargeError says a mailbox is over MaxMailboxBytes and was not read.
-type MailboxTooLargeError struct {
-	Path  string
-	Size  int64
-	Limit int64
-}
-
-func (e *MailboxTooLargeError) Error() string {
-	return fmt.Sprintf("mailbox %s is too large to read (%s; teamctl reads up to %s): move it aside and look at it with other tools",
-		e.Path, humanBytes(e.Size), humanBytes(e.Limit))
-}
-
-func humanBytes(n int64) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
-
 // readMailboxFile reads a mailbox file, refusing one over MaxMailboxBytes
-// before reading it. A missing file is empty (nil, nil).
+// before reading it, and one that is, or whose inboxes/ or team folder is, a
+// symlink (*LinkError). A missing file is empty (nil, nil).
 func readMailboxFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	if err := noLinksAbove(path, 2); err != nil {
+		return nil, err
+	}
+	data, err := readCapped(path, "mailbox", MaxMailboxBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	limit := MaxMailboxBytes
-	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
-		return nil, &MailboxTooLargeError{Path: path, Size: fi.Size(), Limit: limit}
-	}
-	// It may grow between the stat and the read: read no more than the limit.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		size := int64(len(data))
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
-		return nil, &MailboxTooLargeError{Path: path, Size: size, Limit: limit}
-	}
-	return data, nil
+	return data, err
 }
 
-// ReadMailbox reads a mailbox without locking it. A missing file is an empty
-// mailbox; a file that does not parse gives a *CorruptMailboxError (without Copy),
-// one over MaxMailboxBytes a *MailboxTooLargeError.
+// ReadMailbox reads a mailbox (teams/TEAM/inboxes/NAME.json) without locking
+// it. A missing file is an empty mailbox; a file that does not parse gives a
+// *CorruptMailboxError (without Copy), one over MaxMailboxBytes a
+// *MailboxTooLargeError, and a symlink at the file, its inboxes/ or its team
+// folder a *LinkError.
 func ReadMailbox(path string) ([]Message, error) {
 	data, err := readMailboxFile(path)
 	if err != nil {
@@ -208,10 +174,20 @@ var StaleLockAge = 10 * time.Second
 // overwritten: it is copied to path+".corrupt" (once: a copy already there is
 // kept, so retries do not pile up copies) and a *CorruptMailboxError is
 // returned. A file over MaxMailboxBytes is neither read nor written
-// (*MailboxTooLargeError). When fn returns an error nothing is written.
+// (*MailboxTooLargeError), nor is anything written through a symlink at the
+// file, its inboxes/ or its team folder (*LinkError). When fn returns an
+// error nothing is written.
 func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Message, error)) error {
+	// Before MkdirAll (which follows links) and after it (in case one was
+	// made meanwhile): the lock, the mailbox and any .corrupt copy go there.
+	if err := noLinksAbove(path, 2); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("mailbox %s: %w", path, err)
+	}
+	if err := noLinksAbove(path, 2); err != nil {
+		return err
 	}
 	unlock, err := lockMailbox(ctx, path)
 	if err != nil {
@@ -221,7 +197,8 @@ func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Messa
 
 	data, err := readMailboxFile(path)
 	var large *MailboxTooLargeError
-	if errors.As(err, &large) {
+	var link *LinkError
+	if errors.As(err, &large) || errors.As(err, &link) {
 		return err
 	}
 	if err != nil {
@@ -277,7 +254,7 @@ func lockMailbox(ctx context.Context, path string) (func(), error) {
 	for {
 		err := os.Mkdir(lock, 0o700)
 		if err == nil {
-			ours, err := os.Stat(lock)
+			ours, err := os.Lstat(lock)
 			if err != nil {
 				os.Remove(lock)
 				return nil, fmt.Errorf("mailbox %s: stat own lock: %w", path, err)
@@ -285,7 +262,7 @@ func lockMailbox(ctx context.Context, path string) (func(), error) {
 			return func() {
 				// A holder slower than StaleLockAge may have had its lock broken and
 				// retaken by another writer: remove only its own.
-				if fi, err := os.Stat(lock); err == nil && sameLock(fi, ours) {
+				if fi, err := os.Lstat(lock); err == nil && sameLock(fi, ours) {
 					os.RemoveAll(lock)
 				}
 			}, nil
@@ -293,7 +270,7 @@ func lockMailbox(ctx context.Context, path string) (func(), error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("mailbox %s: take lock: %w", path, err)
 		}
-		fi, err := os.Stat(lock)
+		fi, err := os.Lstat(lock)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // released meanwhile
 		}
@@ -340,13 +317,13 @@ func breakLock(lock string, seen fs.FileInfo) (bool, error) {
 			return false, fmt.Errorf("take break lock: %w", err)
 		}
 		// Another waiter is breaking it, unless that one died doing so.
-		if fi, err := os.Stat(brk); err == nil && time.Since(fi.ModTime()) > staleBreakAge {
+		if fi, err := os.Lstat(brk); err == nil && time.Since(fi.ModTime()) > staleBreakAge {
 			os.Remove(brk)
 		}
 		return false, nil
 	}
 	defer os.Remove(brk)
-	fi, err := os.Stat(lock)
+	fi, err := os.Lstat(lock)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Protocol messages travel as the Text of a mailbox Message: a JSON object encoded
@@ -276,4 +277,51 @@ func DeliverPrompt(ctx context.Context, configDir, team, member, text string) er
 		return fmt.Errorf("give %s its prompt: %w", member, err)
 	}
 	return nil
+}
+
+// Who wrote a message to the lead's inbox: every teammate writes into that one
+// file, each message with "from" set by Claude Code to the writer's own name.
+// What a message says about its writer inside its text (a permission
+// request's agent_id, an idle notification's from) is taken only when it
+// agrees: a message naming someone else is nobody's.
+
+// RequestFrom is the name of the teammate whose permission request req came
+// in msg, in the lead's inbox of Claude Code team team: msg.From, when it is a
+// ValidMemberName and req.AgentID names it — as Claude Code writes it, the
+// name alone (seen, 2.1.328 and 2.1.332, though the teammate runs with
+// --agent-id NAME@TEAM), or NAME@TEAM of this team. Otherwise it says why the
+// request is nobody's.
+func RequestFrom(msg Message, req PermissionRequest, team string) (string, error) {
+	if !ValidMemberName(msg.From) {
+		return "", fmt.Errorf("its sender %q is no member name", quoted(msg.From))
+	}
+	if req.AgentID != msg.From && req.AgentID != msg.From+"@"+team {
+		return "", fmt.Errorf("it was written by %q but its agent_id is %q, not %q or %q", msg.From, quoted(req.AgentID), msg.From, msg.From+"@"+team)
+	}
+	return msg.From, nil
+}
+
+// IdleFrom is the name of the teammate whose idle notification n came in
+// msg: msg.From, when it is a ValidMemberName and n names no one else.
+func IdleFrom(msg Message, n IdleNotification) (string, error) {
+	if !ValidMemberName(msg.From) {
+		return "", fmt.Errorf("its sender %q is no member name", quoted(msg.From))
+	}
+	if n.From != "" && n.From != msg.From {
+		return "", fmt.Errorf("it was written by %q but names %q", msg.From, quoted(n.From))
+	}
+	return msg.From, nil
+}
+
+// quoted is a name an agent wrote, cut short for an error (it may be any size).
+func quoted(s string) string {
+	const most = 80
+	if len(s) <= most {
+		return s
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -3,6 +3,7 @@ package claudecode
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -126,5 +127,43 @@ func TestProtocolMessageInAMailbox(t *testing.T) {
 	v, ok := ParseProtocol(msgs[0].Text)
 	if req, _ := v.(ShutdownRequest); !ok || req.Reason != `say "bye" <now>` || req.RequestID != "s-1" {
 		t.Errorf("ParseProtocol = %#v, %v", v, ok)
+	}
+}
+
+// TestRequestAndIdleAreTheirWritersOwn: a permission request or idle
+// notification is its writer's (the message's from) only when what it says
+// inside agrees; a long name an agent wrote is cut in the error.
+func TestRequestAndIdleAreTheirWritersOwn(t *testing.T) {
+	const team = "session-12345678"
+	long := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		from, agentID, want, err string
+	}{
+		{"mate", "mate@" + team, "mate", ""},
+		{"mate", "lead@" + team, "", `written by "mate" but its agent_id is "lead@session-12345678"`},
+		{"mate", "mate@session-ffffffff", "", "agent_id"},
+		{"mate", "mate", "mate", ""}, // as Claude Code writes it
+		{"mate", "pal", "", "agent_id"},
+		{"mate", "mate@", "", "agent_id"},
+		{"mate", "", "", "agent_id"},
+		{"", "mate@" + team, "", "no member name"},
+		{"../../etc", "../../etc@" + team, "", "no member name"},
+		{"-rf", "-rf@" + team, "", "no member name"},
+		{"mate", long, "", "…"},
+	} {
+		got, err := RequestFrom(Message{From: tc.from}, PermissionRequest{AgentID: tc.agentID}, team)
+		if got != tc.want || (tc.err == "") != (err == nil) || err != nil && (!strings.Contains(err.Error(), tc.err) || len(err.Error()) > 400) {
+			t.Errorf("RequestFrom(%q, %.20q) = %q, %v", tc.from, tc.agentID, got, err)
+		}
+	}
+	for _, tc := range []struct{ from, names, want string }{
+		{"mate", "mate", "mate"},
+		{"mate", "", "mate"},
+		{"mate", "lead", ""},
+		{"../x", "../x", ""},
+	} {
+		if got, _ := IdleFrom(Message{From: tc.from}, IdleNotification{From: tc.names}); got != tc.want {
+			t.Errorf("IdleFrom(%q naming %q) = %q, want %q", tc.from, tc.names, got, tc.want)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -13,7 +12,7 @@ import (
 // SettingsSource reads a --settings value the way Claude Code takes it: inline
 // JSON when it starts with "{", otherwise the path of a JSON file, relative to
 // dir (the folder Claude Code runs in). It returns the JSON text and the file
-// it came from ("" for inline JSON).
+// it came from ("" for inline JSON). A file over MaxSettingsBytes is not read.
 func SettingsSource(value, dir string) (data []byte, file string, err error) {
 	if strings.HasPrefix(strings.TrimSpace(value), "{") {
 		return []byte(value), "", nil
@@ -25,7 +24,7 @@ func SettingsSource(value, dir string) (data []byte, file string, err error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
 	}
-	data, err = os.ReadFile(file)
+	data, err = readCappedFollow(file, "file", MaxSettingsBytes)
 	if err != nil {
 		return nil, file, fmt.Errorf("read settings file: %w", err)
 	}

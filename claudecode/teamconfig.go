@@ -57,9 +57,11 @@ type TeamMember struct {
 	BackendType   string            `json:"backendType,omitempty"`
 }
 
-// ReadTeamConfig reads and decodes a team config.
+// ReadTeamConfig reads and decodes a team config (teams/TEAM/config.json). One
+// over MaxTeamConfigBytes is a *TooLargeError and is not read; a symlink at it
+// or at its team folder is a *LinkError. A missing one is fs.ErrNotExist.
 func ReadTeamConfig(path string) (*TeamConfig, error) {
-	data, err := os.ReadFile(path)
+	data, err := readTeamConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +70,13 @@ func ReadTeamConfig(path string) (*TeamConfig, error) {
 		return nil, fmt.Errorf("team config %s: %w", path, err)
 	}
 	return &c, nil
+}
+
+func readTeamConfigFile(path string) ([]byte, error) {
+	if err := noLinksAbove(path, 1); err != nil {
+		return nil, err
+	}
+	return readCapped(path, "team config", MaxTeamConfigBytes)
 }
 
 // MinimalTeamConfig is the config Claude Code writes for a lead's implicit team at
@@ -194,11 +203,18 @@ func (c *TeamConfig) LeadGone() bool {
 }
 
 // WriteTeamConfigIfMissing writes cfg to path unless a file is there already, which
-// is never replaced (it may be the real lead's). It writes a temp file and hard-links
+// is never replaced (it may be the real lead's), nor written through a team
+// folder that is a symlink (*LinkError). It writes a temp file and hard-links
 // it into place, so the existence check and the write are one atomic step.
 func WriteTeamConfigIfMissing(path string, cfg TeamConfig) (written bool, err error) {
+	if err := noLinksAbove(path, 1); err != nil {
+		return false, err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return false, fmt.Errorf("team config %s: %w", path, err)
+	}
+	if err := noLinksAbove(path, 1); err != nil {
+		return false, err // made a link meanwhile: the file would go where it points
 	}
 	if _, err := os.Lstat(path); err == nil {
 		return false, nil
@@ -247,7 +263,7 @@ func WaitTeamConfig(ctx context.Context, path string) error {
 // TeamConfigReady reports whether path holds a complete JSON object now (see
 // WaitTeamConfig).
 func TeamConfigReady(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := readTeamConfigFile(path)
 	if err != nil {
 		return false
 	}
@@ -303,10 +319,6 @@ func WaitTeamConfigUnlocked(ctx context.Context, path string) (waited bool, err 
 	}
 }
 
-// maxTeamConfig is the largest config.json ClaimedTeam reads: Claude Code's
-// are a few KiB; anything far larger is not one.
-const maxTeamConfig = 1 << 20
-
 // ClaimedTeam finds the team that the lead process pid claimed: the one
 // folder under configDir/teams whose config.json names pid as leadProcess in
 // this pid space with pid's own start time. A config without procStart, or
@@ -316,7 +328,7 @@ const maxTeamConfig = 1 << 20
 // counts. ok is false when no team names it, and when two do (only one is
 // the lead's, and nothing tells which). Folders whose names are no ValidName,
 // and files that are not plain files or are too large to be a config, are
-// passed over.
+// passed over (ReadTeamConfig).
 func ClaimedTeam(configDir string, pid int) (name string, cfg *TeamConfig, ok bool) {
 	start := procStart(pid)
 	if pid <= 0 || start == "" {
@@ -331,11 +343,7 @@ func ClaimedTeam(configDir string, pid int) (name string, cfg *TeamConfig, ok bo
 		if !e.IsDir() || !ValidName(e.Name()) {
 			continue
 		}
-		path := filepath.Join(configDir, "teams", e.Name(), "config.json")
-		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxTeamConfig {
-			continue
-		}
-		c, err := ReadTeamConfig(path)
+		c, err := ReadTeamConfig(filepath.Join(configDir, "teams", e.Name(), "config.json"))
 		if err != nil || c.LeadProcess == nil || c.LeadProcess.PID != pid || c.LeadProcess.PIDSpace != space || c.LeadProcess.ProcStart != start {
 			continue
 		}

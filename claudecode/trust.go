@@ -33,9 +33,10 @@ type projectTrust struct {
 // dir or a folder above it is trusted, but inside a git checkout only up to the
 // checkout's top (top; "" outside git) — a trusted folder above a repository
 // does not cover it — and a linked worktree is also covered by its main
-// checkout's top (main; "" for none).
+// checkout's top (main; "" for none). A config over MaxGlobalConfigBytes is
+// an error, not read.
 func Trusted(path, dir, top, main string) (bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := readCappedFollow(path, "file", MaxGlobalConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -78,7 +79,7 @@ func Trusted(path, dir, top, main string) (bool, error) {
 // every other key (of the file and of dir's own entry). A file that is not a
 // JSON object is left alone and is an error.
 func Trust(path, dir string) error {
-	b, err := os.ReadFile(path)
+	b, err := readCappedFollow(path, "file", MaxGlobalConfigBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read Claude Code's config: %w", err)
 	}

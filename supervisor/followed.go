@@ -46,10 +46,12 @@ type followed struct {
 	events      string
 	eventsAt    state.EventCursor // how far the event log was read, across rotations
 	queue       string
-	members     map[string]bool   // the config's members as last read, to report changes
-	corruptMark string            // size and mtime of the lead inbox last reported corrupt
-	tooLarge    bool              // the lead inbox was reported too large, and has not been read since
-	tasks       map[string]string // task id → status, as last read
+	members     map[string]bool            // the config's members as last read, to report changes
+	corruptMark string                     // size and mtime of the lead inbox last reported corrupt
+	tooLarge    bool                       // the lead inbox was reported too large, and has not been read since
+	tasks       map[string]string          // task id → status, as last read
+	refused     map[string]map[string]bool // "inbox", "config", "tasks" → the files reported refused (file-refused), until read again
+	msgs        messageQuota               // messages to the lead reported one by one, and counted (messages.go)
 	soon        *time.Timer
 	fire        chan struct{}
 	mu          sync.Mutex
@@ -161,7 +163,13 @@ func (m *followed) rewatch() {
 		if have[d] {
 			continue
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		// Lstat: a team folder, inboxes/ or tasks folder that is a link is
+		// not watched (its files are refused); the folders above may be links.
+		stat := os.Stat
+		if d == p.teamDir || d == p.inboxes || d == p.tasksDir {
+			stat = os.Lstat
+		}
+		if fi, err := stat(d); err != nil || !fi.IsDir() {
 			continue
 		}
 		if m.w.Add(d) == nil {
@@ -177,7 +185,7 @@ func (m *followed) rewatch() {
 func (m *followed) kind(name string) string {
 	p := m.claude()
 	switch {
-	case name == p.leadInbox:
+	case name == p.leadInbox, name == p.inboxes: // inboxes/ itself: one put there as a link is reported
 		return "inbox"
 	case name == m.events:
 		return "events"
@@ -289,8 +297,39 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	if dirty["tasks"] {
 		s.checkTasks()
 	}
+	if dirty["messages"] {
+		s.flushMessages()
+	}
 	if dirty["inbox"] || dirty["events"] || dirty["queue"] {
 		s.saveLive()
+	}
+}
+
+// refusals reports, once each, the files of kind ("inbox", "config",
+// "tasks") that teamctl would not read now (path → why), as file-refused
+// events; a file read again since is reported again when next refused.
+func (s *daemon) refusals(kind string, now map[string]error) {
+	if s.files.refused == nil {
+		s.files.refused = map[string]map[string]bool{}
+	}
+	was := s.files.refused[kind]
+	paths := make([]string, 0, len(now))
+	for p := range now {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		if !was[p] {
+			s.event(state.Event{Kind: state.EventFileRefused, Detail: fmt.Sprintf("not read: %v", now[p])})
+		}
+	}
+	if len(now) == 0 {
+		delete(s.files.refused, kind)
+		return
+	}
+	s.files.refused[kind] = map[string]bool{}
+	for p := range now {
+		s.files.refused[kind][p] = true
 	}
 }
 
@@ -300,10 +339,18 @@ func (s *daemon) readLeadInbox() {
 	msgs, err := claudecode.ReadMailbox(leadInbox)
 	var corrupt *claudecode.CorruptMailboxError
 	var large *claudecode.MailboxTooLargeError
+	var link *claudecode.LinkError
 	if !errors.As(err, &large) {
 		s.files.tooLarge = false
 	}
+	if errors.As(err, &link) {
+		s.refusals("inbox", map[string]error{link.Path: err})
+	} else {
+		s.refusals("inbox", nil)
+	}
 	switch {
+	case link != nil:
+		// Reported (refusals); nothing read.
 	case errors.As(err, &large):
 		// Not loaded (claudecode refuses it unread); reported once while it
 		// stays too large, however often teammates write to it.
@@ -328,14 +375,26 @@ func (s *daemon) readLeadInbox() {
 		for _, k := range s.live.LeadInboxSeen {
 			seen[k] = true
 		}
-		for _, msg := range msgs {
-			k := messageKey(msg)
+		// Messages are appended: what comes before the last one seen was
+		// seen, even when it is older than the keys kept (a mailbox of
+		// 200k messages would otherwise be reported again at every read).
+		keys := make([]string, len(msgs))
+		from := 0
+		for i := len(msgs) - 1; i >= 0; i-- {
+			keys[i] = messageKey(msgs[i])
+			if seen[keys[i]] {
+				from = i + 1
+				break
+			}
+		}
+		for i := from; i < len(msgs); i++ {
+			k := keys[i]
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
 			s.live.LeadInboxSeen = append(s.live.LeadInboxSeen, k)
-			s.fromTeammate(msg)
+			s.fromTeammate(msgs[i])
 		}
 		if n := len(s.live.LeadInboxSeen); n > maxSeenLeadInboxEntries {
 			s.live.LeadInboxSeen = s.live.LeadInboxSeen[n-maxSeenLeadInboxEntries:]
@@ -348,14 +407,18 @@ func messageKey(m claudecode.Message) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// fromTeammate turns one message to the lead into state and an event.
+// fromTeammate turns one message to the lead into state and an event. A
+// permission request or idle notification changes the state only of the
+// teammate that wrote it (see teammateOf); one that names another member, or
+// comes from anyone but a teammate, is reported and left alone.
 func (s *daemon) fromTeammate(msg claudecode.Message) {
 	v, ok := claudecode.ParseProtocol(msg.Text)
 	switch p := v.(type) {
 	case claudecode.PermissionRequest:
-		name := strings.SplitN(p.AgentID, "@", 2)[0]
-		if name == "" {
-			name = msg.From
+		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
+		if err != nil {
+			s.message(sender(msg.From), fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err))
+			return
 		}
 		w := s.watchOf(name)
 		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}
@@ -375,9 +438,14 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		s.live.Members[name] = lm
 		s.event(state.Event{Kind: state.EventPermissionRequest, Member: name, Pane: lm.Pane, Detail: fmt.Sprintf("%s %s: %s", p.ToolName, p.RequestID, req.Input), RequestID: p.RequestID, Tool: p.ToolName})
 	case claudecode.IdleNotification:
-		name := p.From
-		if name == "" {
-			name = msg.From
+		name, err := claudecode.IdleFrom(msg, p)
+		if _, ok := s.st.Member(name); err == nil && !ok {
+			return // none of the team's (yet): nothing to change
+		}
+		name, err = s.teammateOf(name, err)
+		if err != nil {
+			s.message(sender(msg.From), fmt.Sprintf("idle notification left alone: %v", err))
+			return
 		}
 		w := s.watchOf(name)
 		// An exit stands: the notice a teammate wrote on its way out (read
@@ -394,12 +462,62 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 		}
 		s.live.Members[name] = w.live
 	default:
+		from := sender(msg.From)
+		detail := textsafe.Short(msg.Text, 200)
 		if ok {
-			s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: fmt.Sprintf("%T", v)})
-			return
+			detail = fmt.Sprintf("%T", v)
 		}
-		s.event(state.Event{Kind: state.EventMessage, Member: msg.From, Detail: textsafe.Short(msg.Text, 200)})
+		if from == "" {
+			detail = fmt.Sprintf("from %q: %s", textsafe.Short(msg.From, 80), detail)
+		}
+		s.message(from, detail)
 	}
+}
+
+// sender is a message's from as a member name in an event: "" when it is no
+// valid one (its detail then quotes it).
+func sender(from string) string {
+	if claudecode.ValidMemberName(from) {
+		return from
+	}
+	return ""
+}
+
+// teammateOf passes on the name of a message's writer (claudecode.RequestFrom,
+// IdleFrom) when it is a teammate of this team: one of the layout's or one
+// the lead spawned, never the lead or a process member, whose state a
+// message to the lead must not change.
+func (s *daemon) teammateOf(name string, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	m, ok := s.st.Member(name)
+	switch {
+	case ok && m.Role != state.RoleTeammate:
+		return "", fmt.Errorf("%s is the team's %s, not a teammate", name, m.Role)
+	case !ok && !s.spawnedByLead(name):
+		return "", fmt.Errorf("%s is no member of the team", name)
+	}
+	return name, nil
+}
+
+// spawnedByLead reports whether name is a teammate the lead spawned whose
+// pane the daemon has not adopted yet: one the team's config.json lists
+// besides the lead. Its request waits in live.json for the pane (sync).
+func (s *daemon) spawnedByLead(name string) bool {
+	if name == claudecode.LeadMailboxName {
+		return false
+	}
+	cfg, err := claudecode.ReadTeamConfig(s.files.claude().config)
+	if err != nil {
+		return false
+	}
+	for _, m := range cfg.Members {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // readAnswers clears the requests that `teamctl approve` or `deny` answered,
@@ -485,9 +603,21 @@ func toRules(rs []layouts.Rule) []permrules.Rule {
 // restarted, takes over under the same name. With no layout teammate running
 // nothing is written: the lead makes its own, and a folder made before it
 // would send it to another team. It also reports changes to the member list.
-// It never rewrites a config that exists: that file is the lead's.
+// It never rewrites a config that exists: that file is the lead's. One it
+// would not read (too large, a link) is reported once (file-refused).
 func (s *daemon) checkConfig() {
-	cfg, err := claudecode.ReadTeamConfig(s.files.claude().config)
+	path := s.files.claude().config
+	cfg, err := claudecode.ReadTeamConfig(path)
+	var large *claudecode.TooLargeError
+	var link *claudecode.LinkError
+	switch {
+	case errors.As(err, &large):
+		s.refusals("config", map[string]error{path: err})
+	case errors.As(err, &link):
+		s.refusals("config", map[string]error{link.Path: err})
+	default:
+		s.refusals("config", nil)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if !s.teammatesRunning() {
 			return
@@ -856,11 +986,11 @@ func (s *daemon) restorePending() {
 		if !ok || answered[p.RequestID] {
 			continue
 		}
-		name := strings.SplitN(p.AgentID, "@", 2)[0]
-		if name == "" {
-			name = msg.From
+		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
+		if err != nil {
+			continue // reported when it was read
 		}
-		if m, ok := s.st.Member(name); !ok || m.Origin != state.OriginLayout {
+		if m, _ := s.st.Member(name); m.Origin != state.OriginLayout {
 			continue
 		}
 		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -8,9 +9,19 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
-// checkTasks reports new tasks and status changes as "task" events.
+// checkTasks reports new tasks and status changes as "task" events, and task
+// files it would not read (too large, a link) once each as file-refused.
 func (s *daemon) checkTasks() {
-	tasks, err := claudecode.ReadTasks(s.claudeDir, s.st.ClaudeTeam)
+	tasks, skipped, err := claudecode.ReadTasks(s.claudeDir, s.st.ClaudeTeam)
+	refused := map[string]error{}
+	var link *claudecode.LinkError
+	if errors.As(err, &link) {
+		refused[link.Path] = err
+	}
+	for _, sk := range skipped {
+		refused[sk.Path] = sk.Err
+	}
+	s.refusals("tasks", refused)
 	if err != nil {
 		return
 	}

@@ -3,7 +3,6 @@ package team
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/state"
@@ -44,7 +43,9 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 }
 
 // pendingRequest finds member's permission request: the one named, else the
-// newest from that member that no answer in the event log names.
+// newest from that member that no answer in the event log names. A request is
+// member's when member wrote it and its agent_id names member
+// (claudecode.RequestFrom).
 func pendingRequest(configDir, claudeTeam, team, member, id string) (claudecode.PermissionRequest, error) {
 	inbox, err := claudecode.InboxPath(configDir, claudeTeam, claudecode.LeadMailboxName)
 	if err != nil {
@@ -64,7 +65,12 @@ func pendingRequest(configDir, claudeTeam, team, member, id string) (claudecode.
 	for i := len(msgs) - 1; i >= 0; i-- {
 		v, _ := claudecode.ParseProtocol(msgs[i].Text)
 		p, ok := v.(claudecode.PermissionRequest)
-		if !ok || strings.SplitN(p.AgentID, "@", 2)[0] != member && msgs[i].From != member {
+		if !ok {
+			continue
+		}
+		// Member's own: written by it, naming it (not one another teammate
+		// wrote in its name).
+		if from, err := claudecode.RequestFrom(msgs[i], p, claudeTeam); err != nil || from != member {
 			continue
 		}
 		if id != "" && p.RequestID == id {

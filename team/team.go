@@ -85,11 +85,12 @@ func (t *Team) Send(ctx context.Context, member, text string) (string, error) {
 // write to).
 func (t *Team) Inbox(member string) ([]claudecode.Message, error) { return inbox(t.Name, member) }
 
-// Tasks are the team's Claude Code tasks, by id.
-func (t *Team) Tasks() ([]claudecode.Task, error) {
+// Tasks are the team's Claude Code tasks, by id, and the task files left
+// out unread (too large, a symlink: see claudecode.ReadTasks).
+func (t *Team) Tasks() ([]claudecode.Task, []claudecode.Skipped, error) {
 	st, err := t.State()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return claudecode.ReadTasks(ClaudeConfigDir(st), st.ClaudeTeam)
 }

@@ -24,9 +24,12 @@ func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tasks, err := t.Tasks()
+			tasks, skipped, err := t.Tasks()
 			if err != nil {
 				return err
+			}
+			for _, sk := range skipped {
+				fmt.Fprintf(ios.ErrOut, "teamctl: warning: left out: %s\n", textsafe.Lines(sk.Err.Error()))
 			}
 			if asJSON {
 				if tasks == nil {
