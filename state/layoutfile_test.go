@@ -78,4 +78,3 @@ func TestCheckLayout(t *testing.T) {
 		t.Errorf("no layout_path: %v", err)
 	}
 }
-
