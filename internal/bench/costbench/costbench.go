@@ -30,6 +30,10 @@ type Config struct {
 	Duration, Every time.Duration
 	Quiet           time.Duration
 	Settle          time.Duration // after the team prints, before the first window
+	// MinRounds: the reference watcher's window lasts until it has made this
+	// many rounds of captures, however long that takes (the smoke test's
+	// count of what was asked, not of what fits in a time); 0 for none.
+	MinRounds int
 	Bin             string        // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
 }
 
@@ -125,8 +129,8 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	var self0, kids0, self1, kids1 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids0)
-	ref := func(ctx context.Context) error {
-		n, err := reference(ctx, w, panes, cfg.Every)
+	ref := func(wctx context.Context) error {
+		n, err := reference(ctx, wctx, w, panes, cfg.Every, cfg.MinRounds)
 		rep.Captures = n
 		return err
 	}
@@ -227,25 +231,32 @@ func measure(ctx context.Context, d time.Duration, work func(context.Context) er
 
 // reference is claude-squad's way of watching: every interval, for each pane in
 // turn, a `tmux capture-pane -p -J -t PANE` process, and a hash of the screen
-// to tell whether it changed. It returns how many captures it made.
-func reference(ctx context.Context, w *world.World, panes []string, every time.Duration) (int, error) {
+// to tell whether it changed. It goes on until its window ends, and until it
+// made minRounds rounds, and returns how many captures it made.
+func reference(ctx, window context.Context, w *world.World, panes []string, every time.Duration, minRounds int) (int, error) {
 	last := map[string][sha256.Size]byte{}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	n := 0
-	for {
+	for round := 0; ; round++ {
+		// Until the rounds asked for are made, the window's end does not
+		// count; after, it ends the round, a capture on its way included.
+		in := window
+		if round < minRounds {
+			in = ctx
+		}
 		select {
-		case <-ctx.Done():
+		case <-in.Done():
 			return n, nil
 		case <-tick.C:
 		}
 		for _, p := range panes {
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			cctx, cancel := context.WithTimeout(in, 5*time.Second)
 			cmd := exec.CommandContext(cctx, "tmux", "-L", state.SocketName(team), "capture-pane", "-p", "-J", "-t", p)
 			cmd.Env = w.Env
 			out, err := cmd.Output()
 			cancel()
-			if ctx.Err() != nil {
+			if in.Err() != nil {
 				return n, nil
 			}
 			if err != nil {
