@@ -34,7 +34,7 @@ type Config struct {
 	// many rounds of captures, however long that takes (the smoke test's
 	// count of what was asked, not of what fits in a time); 0 for none.
 	MinRounds int
-	Bin             string        // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
+	Bin       string // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
 }
 
 // Report is the whole result, as -json prints it. CPU figures are seconds.
