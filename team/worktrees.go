@@ -148,6 +148,9 @@ func (u *upRun) trust(m layouts.Member, p WorktreePlace) error {
 		return err
 	}
 	if !u.l.Trust {
+		if runsStandIn(u.l) {
+			return nil // teamctl's stand-in asks nothing
+		}
 		u.note("%s's worktree %s is not trusted by Claude Code, which will ask first (`teamctl answer` or attach); `trust: true` in the layout records it as trusted", m.Name, dir)
 		return nil
 	}
@@ -198,7 +201,14 @@ type FolderTrust struct {
 
 // TrustOf tells, for every Claude Code member of l, whether Claude Code will
 // start in its folder without asking whether to trust it.
+//
+// A layout whose Claude Code is teamctl's own stand-in (`teamctl demo`, the
+// tests: `claude: {command: …/teamctl, args: [stand-in]}`) meets no trust
+// dialog: nothing is said of it.
 func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
+	if runsStandIn(l) {
+		return nil
+	}
 	u := &upRun{l: l}
 	var out []FolderTrust
 	for _, m := range l.All() {
@@ -222,4 +232,15 @@ func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
 		out = append(out, ft)
 	}
 	return out
+}
+
+// runsStandIn tells whether l's Claude Code members run teamctl's built-in
+// stand-in rather than Claude Code.
+// TEAMCTL_CLAUDE, which up takes over the layout's claude.command, counts.
+func runsStandIn(l *layouts.Layout) bool {
+	prog := l.Claude.Command
+	if o := os.Getenv("TEAMCTL_CLAUDE"); o != "" {
+		prog = o
+	}
+	return len(l.Claude.Args) > 0 && l.Claude.Args[0] == "stand-in" && strings.HasPrefix(filepath.Base(prog), "teamctl")
 }

@@ -364,11 +364,18 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE="+e.Bin)
+	// A program named claude, as Claude Code is (the stand-in under its own
+	// name meets no trust dialog, and nothing is said of it).
+	claude := e.WriteFile("bin/claude", fmt.Sprintf("#!/bin/sh\nexec %q stand-in \"$@\"\n", e.Bin))
+	if err := os.Chmod(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE="+claude)
 	repo := gitRepo(t, e, "repo")
 	body := "root: repo\nworktrees: ../elsewhere\nmembers:\n  - name: wt\n    worktree: true\n  - name: plain\n    cwd: src\n"
-	untrusted := standInLayout(e, "a.yaml", "team: a\n"+body)
-	byUp := standInLayout(e, "b.yaml", "team: b\ntrust: true\n"+body)
+	head := fmt.Sprintf("claude:\n  command: %q\n", claude)
+	untrusted := e.WriteFile("a.yaml", head+"team: a\n"+body)
+	byUp := e.WriteFile("b.yaml", head+"team: b\ntrust: true\n"+body)
 	doctor := func(layout string) map[string]string {
 		r := e.Run("doctor", "--json", layout)
 		var checks []struct {
@@ -411,6 +418,11 @@ func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 		}
 	}
 	e.MustRun("down", "--team", "a", "--now")
+	// The stand-in under its own name (teamctl demo's) is said nothing of.
+	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE=") // the layout's own claude.command
+	if r := e.MustRun("up", standInLayout(e, "c.yaml", "team: c\n"+body)); strings.Contains(r.Stdout, "trust dialog") || strings.Contains(r.Stdout, "not trusted") {
+		t.Errorf("up of a stand-in team speaks of Claude Code's trust dialog:\n%s", r.Stdout)
+	}
 	// up with trust: true records the worktree as trusted, keeping the rest.
 	os.MkdirAll(e.ClaudeDir, 0o700)
 	os.WriteFile(filepath.Join(e.ClaudeDir, ".claude.json"), []byte(`{"numStartups": 3}`), 0o600)
