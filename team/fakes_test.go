@@ -64,7 +64,7 @@ const fakeTeamctl = "/bin/teamctl"
 // Code's folder in a temp folder, and the claude program.
 func newFakeWorld(t *testing.T) *fakeWorld {
 	t.Helper()
-	dir := t.TempDir()
+	dir := memDir(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	t.Setenv("TMUX_TMPDIR", dir)
 	home := filepath.Join(dir, "home")
@@ -80,6 +80,19 @@ func newFakeWorld(t *testing.T) *fakeWorld {
 		clock:   &fakeClock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)},
 		servers: map[string]*fakeServer{}, nextPID: 5_000_000, // pids no process has: nothing real is ever signalled
 		stubborn: map[int]bool{}, leadWritesConfig: true}
+}
+
+// memDir is a temp folder on a memory file system (/dev/shm) when there is
+// one: every state.json, mailbox and team config is written atomically, with
+// an fsync that on a disk waits for the journal every other test's writes
+// fill (as claudecode's memInbox).
+func memDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("/dev/shm", "teamctl-team-")
+	if err != nil {
+		return t.TempDir() // no /dev/shm: on disk, only slower
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // world is the verbs' world made of the fakes.
