@@ -19,7 +19,7 @@ import (
 
 // DownOptions tune Down.
 type DownOptions struct {
-	TmuxBin  string
+	TmuxBin  string        // the team's tmux (Team.Down sets it to Open's)
 	Timeout  time.Duration // grace period between SIGTERM and SIGKILL (default 10s)
 	Now      bool          // skip the teammates' shutdown_request and its wait
 	Progress io.Writer
