@@ -20,7 +20,7 @@ import (
 // timeout) and waits until its lock is free, so nothing restarts a member while
 // the team is taken down.
 func StopSupervisor(ctx context.Context, team string, timeout time.Duration) error {
-	return stopSupervisor(ctx, realProcs{}, team, timeout)
+	return stopSupervisor(ctx, realWorld("").procs, team, timeout)
 }
 
 func stopSupervisor(ctx context.Context, procs processes, team string, timeout time.Duration) error {

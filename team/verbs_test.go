@@ -2,6 +2,7 @@ package team
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -379,5 +380,68 @@ func TestAttach(t *testing.T) {
 	f.wantLog("select-window -t %1 ; select-pane -t %1", "list-panes", "show-options -gv prefix")
 	if a.target != "$0" || a.Prefix != "C-b" {
 		t.Errorf("attaches to %q (prefix %q), want $0 (C-b)", a.target, a.Prefix)
+	}
+}
+
+// TestFindFor: which team a command is about — the flag, else TEAMCTL_TEAM,
+// else the one team up (its server holding its panes), else the one up with
+// the member named — asking each team's own server.
+func TestFindFor(t *testing.T) {
+	beta := "team: beta\nmembers:\n  - name: tester\n    command: [/bin/sh, -c, \"sleep 1000\"]\n"
+	for _, c := range []struct {
+		name, flag, env, member string
+		up                      []string // the teams up, of alpha and beta (both have state)
+		want, err               string
+	}{
+		{name: "the flag", flag: "beta", up: []string{"alpha"}, want: "beta"},
+		{name: "TEAMCTL_TEAM", env: "beta", up: []string{"alpha"}, want: "beta"},
+		{name: "the one team up", up: []string{"alpha"}, want: "alpha"},
+		{name: "none up", err: "no team is up (teams with state: alpha, beta)"},
+		{name: "two up, none named", up: []string{"alpha", "beta"}, err: "2 teams are up (alpha, beta): name one with --team or TEAMCTL_TEAM"},
+		{name: "two up, the one with the member", up: []string{"alpha", "beta"}, member: "tester", want: "beta"},
+		{name: "two up, neither with the member", up: []string{"alpha", "beta"}, member: "nobody", err: "2 teams are up (alpha, beta) and none has a member nobody"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeWorld(t)
+			f.up(f.layout("alpha.yaml", alpha))
+			f.up(f.layout("beta.yaml", beta))
+			for _, name := range []string{"alpha", "beta"} {
+				if !slices.Contains(c.up, name) {
+					f.server(name).lose()
+				}
+			}
+			t.Setenv("TEAMCTL_TEAM", c.env)
+			got, err := findFor(f.ctx, f.world(), c.flag, c.member)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("find: %q, %v; want an error saying %q", got, err, c.err)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Errorf("find: %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+}
+
+// TestList: every team with state, each as its status says: up with the
+// members that run, lost when its server went without a down.
+func TestList(t *testing.T) {
+	f := newFakeWorld(t)
+	f.up(f.layout("alpha.yaml", alpha))
+	f.up(f.layout("beta.yaml", "team: beta\n"))
+	f.server("alpha").exit("sh", 1)
+	f.server("beta").lose()
+	ts, err := list(f.ctx, f.world())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ts {
+		got = append(got, fmt.Sprintf("%s up=%v lost=%v %d/%d", s.Team, s.Up, s.Lost, s.Running, s.Members))
+	}
+	if want := []string{"alpha up=true lost=false 2/3", "beta up=false lost=true 0/1"}; !slices.Equal(got, want) {
+		t.Errorf("listed %q, want %q", got, want)
 	}
 }
