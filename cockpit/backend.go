@@ -36,6 +36,11 @@ type (
 	Option   = stallwatch.Option
 )
 
+// NotRecordedError is an answer whose keys were sent but could not be
+// recorded in the team's events, as `teamctl answer` has it: it happened, and
+// must not be sent again.
+type NotRecordedError = team.NotRecordedError
+
 // readDialog reads the Claude Code dialog on a pane's screen (its lines),
 // with the very function `teamctl answer` chooses its options by.
 func readDialog(lines []string) (Dialog, bool) {
@@ -112,9 +117,9 @@ func (t Teamctl) Answer(ctx context.Context, name, member string, a Answer) (Ans
 		return Answered{}, err
 	}
 	got, err := tm.Answer(ctx, member, a)
-	var nr *team.NotRecordedError
+	var nr *NotRecordedError
 	if errors.As(err, &nr) {
-		return *got, &NotRecordedError{Err: nr.Err}
+		return *got, nr
 	}
 	if err != nil {
 		return Answered{}, err

@@ -72,16 +72,6 @@ type Snapshot struct {
 // Worktree is a member's git worktree.
 type Worktree struct{ Path, Branch string }
 
-// NotRecordedError is an answer whose keys were sent but could not be
-// recorded in the team's events: it happened, and must not be sent again.
-type NotRecordedError struct{ Err error }
-
-func (e *NotRecordedError) Error() string {
-	return fmt.Sprintf("the keys were sent, but could not be recorded in the team's events: %v", e.Err)
-}
-
-func (e *NotRecordedError) Unwrap() error { return e.Err }
-
 // Member states, as status reports them.
 const (
 	stateRunning  = state.StateRunning

@@ -2,11 +2,10 @@ package supervisor
 
 import (
 	"context"
-	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // A member's last words: when its program ends, the last lines of its pane
@@ -59,20 +58,20 @@ func (s *daemon) keepWordsNow(ctx context.Context, w *paneWatch) {
 	w.words = wordsKept // one try: the restart must not wait on tmux
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, err := s.srv.Run(cctx, tmux.HistoryArgs(w.wordsOf.pane, tmux.HistoryLines)...)
-	if err != nil {
+	if err := relaunch.KeepWords(cctx, s.srv, s.team, w.member, w.wordsOf.run(), s.clock.Now()); err != nil {
 		s.log.Warn("last words not kept", "member", w.member, "pane", w.wordsOf.pane, "err", err)
-		return
 	}
-	s.writeWords(w.member, w.wordsOf, strings.Split(out, "\n"))
 }
 
 // writeWords stores a pane's captured lines as the member's last words,
 // without tmux's own "Pane is dead" line under them.
 func (s *daemon) writeWords(member string, e *ended, captured []string) {
-	lw := state.LastWords{Pane: e.pane, PID: e.pid, ExitCode: e.code, Signal: e.sig, At: s.clock.Now().UTC(),
-		Lines: tmux.WithoutDeadNotice(tmux.TrimCapture(captured))}
-	if err := state.WriteLastWords(s.team, member, lw); err != nil {
+	if err := state.WriteLastWords(s.team, member, relaunch.Words(e.run(), captured, s.clock.Now())); err != nil {
 		s.log.Warn("last words not kept", "member", member, "err", err)
 	}
+}
+
+// run is the run e that ended, as a relaunch keeps its words.
+func (e *ended) run() relaunch.Ended {
+	return relaunch.Ended{Pane: e.pane, PID: e.pid, ExitCode: e.code, Signal: e.sig}
 }

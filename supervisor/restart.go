@@ -8,9 +8,8 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/launch"
-	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // afterExit decides what a member's exit leads to: nothing (policy, or a
@@ -54,7 +53,7 @@ func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 }
 
 // doRestart relaunches a member in its own pane with the launch it was
-// started with, as the team's layout plans it (relaunchOf); the lead and the
+// started with, as the team's layout plans it (relaunch.Plan); the lead and the
 // teammates resume their conversation (--resume) when Claude Code stored it,
 // instead of starting a new session under the same id (which Claude Code
 // refuses).
@@ -99,49 +98,30 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	case wordsMissed:
 		s.keepWordsNow(ctx, w)
 	}
-	l, x, err := s.relaunchOf(m)
+	l, x, err := relaunch.Plan(s.st, m.Name, s.o.ClaudeOverride, s.o.Teamctl)
 	if err != nil {
 		s.cannotRelaunch(w, err)
 		return
 	}
-	resume := claudecode.SessionExists(s.claudeDir, x.SessionID)
-	if prompt := x.Member.Prompt; m.Role == state.RoleTeammate && prompt != "" && !resume {
-		// A relaunched teammate that does not resume is a new Claude Code
-		// session: it has not seen it. (Its team's config first: see
-		// claudecode.EnsureTeamConfig.)
-		_, err := claudecode.EnsureTeamConfig(s.claudeDir, s.st.ClaudeTeam, s.st.ClaudeLeadSession(), m.Cwd, s.clock.Now())
-		if err == nil {
-			err = claudecode.DeliverPrompt(ctx, s.claudeDir, s.st.ClaudeTeam, m.Name, prompt)
-		}
-		if err != nil {
-			s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
-		}
+	resume := relaunch.Resumes(s.claudeDir, x)
+	if err := relaunch.GivePrompt(ctx, s.claudeDir, s.st, m, x, resume, s.clock.Now()); err != nil {
+		s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 	}
-	// In a new pane in its place: respawn-pane can crash tmux (see
-	// tmux.ReplacePane). Through command files, never a tmux command line (the
-	// env may hold secrets); not the control client either: the loop must
-	// never wait on its replies.
-	np, err := s.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, x.ArgvFor(resume), m.Name)
+	// Through the team's server, not the control client: the loop must never
+	// wait on its replies.
+	np, err := relaunch.InPlace(ctx, s.srv, m, x, resume)
 	if err != nil {
 		s.event(state.Event{Kind: state.EventFailed, Member: w.member, Pane: w.id, Detail: "restart: " + err.Error()})
 		return
 	}
-	var b tmux.Batch
-	for _, c := range launch.Decoration(np.ID, m.Name, l.ColorOf(m.Name)) {
-		b.Add(c...)
-	}
-	if _, err := s.srv.RunBatch(ctx, &b); err != nil {
+	if err := relaunch.Decorate(ctx, s.srv, np.ID, m.Name, l.ColorOf(m.Name)); err != nil {
 		s.log.Warn("name the relaunched pane", "member", m.Name, "err", err)
 	}
 	s.moveWatch(w, np.ID)
 	w.reclaiming = false
 	pid := np.PID
 	restarts, err := s.updateMemberLocked(w.member, func(sm *state.Member) {
-		sm.Restarts++
-		sm.Pane, sm.Window, sm.PID = np.ID, np.Window, pid
-		sm.StartedAt = s.clock.Now().UTC()
-		// What runs now, as up records a launch.
-		sm.Argv, sm.Env, sm.Cwd, sm.Digest, sm.SessionID = x.Argv, x.Env, x.Cwd, x.Digest, x.SessionID
+		relaunch.Record(sm, x, np, s.clock.Now())
 	})
 	if err != nil {
 		s.log.Error("state", "err", err)
@@ -152,28 +132,6 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 	s.saveLive()
 	s.event(state.Event{Kind: state.EventRestart, Member: w.member, Pane: w.id, Restarts: restarts, Detail: fmt.Sprintf("pid %d", pid)})
 	s.leadStarted(m)
-}
-
-// relaunchOf is m's launch for a restart and the layout it comes from: the
-// team's layout read again (up may have recorded a new launch since) and
-// planned by launch.Relaunch, never the argv and environment state.json
-// holds (anyone running as the user can edit it).
-func (s *daemon) relaunchOf(m *state.Member) (*layouts.Layout, launch.Launch, error) {
-	data, err := state.ReadLayoutFile(s.st.LayoutPath)
-	if err != nil {
-		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
-	}
-	l, err := layouts.ParseBytes(s.st.LayoutPath, data)
-	if err != nil {
-		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
-	}
-	progs, err := launch.ResolvePrograms(l, s.o.ClaudeOverride)
-	if err != nil {
-		return nil, launch.Launch{}, err
-	}
-	progs.Teamctl = s.o.Teamctl
-	x, err := launch.Relaunch(l, progs, s.st, m.Name)
-	return l, x, err
 }
 
 // cannotRelaunch makes a member whose restart cannot be planned failed, with

@@ -14,7 +14,7 @@ import (
 // Cmd attaches a terminal to the team's session.
 type Attachment struct {
 	Prefix string // the team server's prefix key, for the detach hint
-	srv    *tmux.Server
+	srv    tmuxServer
 	target string // the member's session, exactly
 }
 
@@ -25,7 +25,8 @@ func (a *Attachment) Cmd(ctx context.Context, message string) *exec.Cmd {
 }
 
 // prepareAttach selects member's pane (and its window) so that attaching lands on it.
-func prepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachment, error) {
+func (t *Team) prepareAttach(ctx context.Context, member string) (*Attachment, error) {
+	team := t.Name
 	st, err := state.Load(team)
 	if err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func prepareAttach(ctx context.Context, team, member, tmuxBin string) (*Attachme
 		}
 		return nil, fmt.Errorf("team %s has no member %q (members: %s)", team, member, strings.Join(names, ", "))
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
+	srv := t.srv()
 	var b tmux.Batch
 	b.Add("select-window", "-t", m.Pane)
 	b.Add("select-pane", "-t", m.Pane)

@@ -19,7 +19,7 @@ import (
 
 // DownOptions tune Down.
 type DownOptions struct {
-	TmuxBin  string
+	TmuxBin  string        // the team's tmux (Team.Down sets it to Open's)
 	Timeout  time.Duration // grace period between SIGTERM and SIGKILL (default 10s)
 	Now      bool          // skip the teammates' shutdown_request and its wait
 	Progress io.Writer
@@ -56,7 +56,7 @@ func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
 // that socket from being ended; the errors come back after. A state folder
 // that cannot be written (no lock file to take, the stop not recorded) is a
 // warning in the result, not a failure: the team is down.
-func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) {
+func down(ctx context.Context, w world, team string, o DownOptions) (*DownResult, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -76,7 +76,7 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
+	srv := w.tmux(team)
 	if !st.Running() {
 		// Down already: nothing to stop, and its recorded stop stays as it was.
 		// A server or supervisor left running despite the record is stopped below.
@@ -88,7 +88,7 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	}
 	var errs []error
 	// The supervisor goes first, so that nothing restarts a member being stopped.
-	if err := StopSupervisor(ctx, team, 5*time.Second); err != nil {
+	if err := stopSupervisor(ctx, w.procs, team, 5*time.Second); err != nil {
 		if ctx.Err() != nil {
 			return res, err
 		}
@@ -122,7 +122,7 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		groups[p.PID] = name
 	}
 	if !o.Now {
-		res.ShutDown = askTeammatesToShutDown(ctx, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
+		res.ShutDown = askTeammatesToShutDown(ctx, w, st, panes, groups, min(o.Timeout/2, 5*time.Second), o.Progress)
 	}
 	// The lead goes last: while it runs, its teammates can still reach it (its
 	// mailbox, its team config), and a lead ended first would clean its team
@@ -133,11 +133,11 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 		delete(groups, lead.PID)
 	}
 	for _, gs := range []map[int]string{groups, leads} {
-		terminate(ctx, gs, o.Timeout, res, o.Progress)
+		terminate(ctx, w.procs, gs, o.Timeout, res, o.Progress)
 	}
 	// The stop is recorded before the server goes: whoever looks meanwhile
 	// (status, status -w, top) would otherwise take the team for lost.
-	now := time.Now().UTC()
+	now := w.clock.Now().UTC()
 	st.StoppedAt = &now
 	st.UpdatedAt = now
 	if err := state.Save(st); err != nil {
@@ -146,7 +146,14 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 	if err := srv.KillServer(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("stop the team's tmux server: %w", err))
 	}
-	res.Strays = endStrays(ctx, st, min(o.Timeout, 2*time.Second))
+	// What the team left outside its panes' process groups: Claude Code runs
+	// each Bash command in a session of its own, and when Claude Code is
+	// SIGKILLed those shells live on, reparented to init. They still carry the
+	// TMUX variable tmux gave every process of the team's panes, naming the
+	// team's own socket, which is how they are found: nothing of another
+	// server (another team, or the same team name under another TMUX_TMPDIR)
+	// matches.
+	res.Strays = w.procs.EndStrays(ctx, state.SocketPath(st.Team), min(o.Timeout, 2*time.Second))
 	if len(res.Strays) > 0 && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "ended %d process(es) of the team that had left its panes: %v\n", len(res.Strays), res.Strays)
 	}
@@ -156,7 +163,7 @@ func down(ctx context.Context, team string, o DownOptions) (*DownResult, error) 
 
 // terminate ends the process groups gs (pgid → member name) with the one stop
 // loop, and says which needed SIGKILL.
-func terminate(ctx context.Context, gs map[int]string, timeout time.Duration, res *DownResult, progress io.Writer) {
+func terminate(ctx context.Context, procs processes, gs map[int]string, timeout time.Duration, res *DownResult, progress io.Writer) {
 	if len(gs) == 0 {
 		return
 	}
@@ -164,7 +171,7 @@ func terminate(ctx context.Context, gs map[int]string, timeout time.Duration, re
 	for pgid := range gs {
 		targets = append(targets, proc.Group(pgid))
 	}
-	r := proc.End(ctx, targets, timeout)
+	r := procs.End(ctx, targets, timeout)
 	for _, t := range r.Terminated {
 		res.Terminated = append(res.Terminated, gs[t.PID])
 	}
@@ -191,22 +198,12 @@ func leadPane(st *state.Team, panes []tmux.Pane) tmux.Pane {
 	return tmux.Pane{}
 }
 
-// endStrays ends what the team left outside its panes' process groups: Claude
-// Code runs each Bash command in a session of its own, and when Claude Code is
-// SIGKILLed those shells live on, reparented to init. They still carry the TMUX
-// variable tmux gave every process of the team's panes, naming the team's own
-// socket, which is how they are found: nothing of another server (another team,
-// or the same team name under another TMUX_TMPDIR) matches.
-func endStrays(ctx context.Context, st *state.Team, grace time.Duration) []int {
-	return proc.EndStrays(ctx, state.SocketPath(st.Team), grace)
-}
-
 // askTeammatesToShutDown sends each running Claude Code teammate Claude Code's
 // own shutdown_request and waits up to wait for them to end by themselves (a
 // teammate hands the request to its model, which may refuse: so there is a
 // deadline, and what is left gets SIGTERM as usual). It returns, sorted, the
 // teammates that approved the request and ended.
-func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) []string {
+func askTeammatesToShutDown(ctx context.Context, w world, st *state.Team, panes []tmux.Pane, groups map[int]string, wait time.Duration, progress io.Writer) []string {
 	byPane := map[string]tmux.Pane{}
 	for _, p := range panes {
 		byPane[p.ID] = p
@@ -230,7 +227,7 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 		}
 		id := claudecode.NewSessionID()
 		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(id, "the team is going down (teamctl down)", time.Now()))
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.ShutdownRequestMessage(id, "the team is going down (teamctl down)", w.clock.Now()))
 		cancel()
 		if err == nil {
 			asked[p.PID] = m.Name
@@ -248,7 +245,7 @@ func askTeammatesToShutDown(ctx context.Context, st *state.Team, panes []tmux.Pa
 	for pgid := range asked {
 		targets = append(targets, proc.Group(pgid))
 	}
-	gone := proc.Wait(ctx, targets, wait)
+	gone := w.procs.Wait(ctx, targets, wait)
 	approved := shutdownApprovals(st, requests)
 	// In the order of their names, so that what down says is the same each time.
 	pgids := slices.SortedFunc(maps.Keys(asked), func(a, b int) int { return strings.Compare(asked[a], asked[b]) })

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // ErrNoTeamUp is FindTeam's error when no team is up (and none was named):
@@ -26,13 +25,17 @@ func Find(ctx context.Context, flag, tmuxBin string) (string, error) {
 // FindFor is Find for a command about one member: with several teams up and
 // none named, the one team that has a member of that name is the one.
 func FindFor(ctx context.Context, flag, tmuxBin, member string) (string, error) {
+	return findFor(ctx, realWorld(tmuxBin), flag, member)
+}
+
+func findFor(ctx context.Context, w world, flag, member string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
 	if env := os.Getenv("TEAMCTL_TEAM"); env != "" {
 		return env, nil
 	}
-	names, live, err := UpTeams(ctx, tmuxBin)
+	names, live, err := upTeams(ctx, w)
 	if err != nil {
 		return "", err
 	}
@@ -69,6 +72,10 @@ func FindFor(ctx context.Context, flag, tmuxBin, member string) (string, error) 
 // UpTeams returns the teams teamctl has state for, and of those the ones
 // that are up (state says so and their tmux server runs them).
 func UpTeams(ctx context.Context, tmuxBin string) (names, up []string, err error) {
+	return upTeams(ctx, realWorld(tmuxBin))
+}
+
+func upTeams(ctx context.Context, w world) (names, up []string, err error) {
 	names, err = state.List()
 	if err != nil {
 		return nil, nil, err
@@ -78,8 +85,7 @@ func UpTeams(ctx context.Context, tmuxBin string) (names, up []string, err error
 		if err != nil || !st.Running() {
 			continue
 		}
-		srv := &tmux.Server{Socket: state.SocketName(n), Bin: tmuxBin}
-		if ok, _ := teamUp(ctx, srv, st); ok {
+		if ok, _ := teamUp(ctx, w.tmux(n), st); ok {
 			up = append(up, n)
 		}
 	}
@@ -112,13 +118,17 @@ type TeamSummary struct {
 // List summarises every team with state. A team that cannot be looked
 // at is listed with its error rather than hiding the others.
 func List(ctx context.Context, tmuxBin string) ([]TeamSummary, error) {
+	return list(ctx, realWorld(tmuxBin))
+}
+
+func list(ctx context.Context, w world) ([]TeamSummary, error) {
 	names, err := state.List()
 	if err != nil {
 		return nil, err
 	}
 	out := []TeamSummary{}
 	for _, n := range names {
-		s, err := getStatus(ctx, n, tmuxBin)
+		s, err := getStatus(ctx, w, n)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -24,11 +25,11 @@ const relaunchGrace = 5 * time.Second
 // (waitTeamLock). p is from the team's own server's list-panes: its pid is the
 // pane's, whose process group is the member's. What the pane showed is kept
 // as the member's last words (keepLastWords). It returns waitTeamLock's note.
-func clearForRelaunch(ctx context.Context, srv *tmux.Server, st *state.Team, m *state.Member, p tmux.Pane, say func(string, ...any)) (note string, err error) {
+func clearForRelaunch(ctx context.Context, w world, srv tmuxServer, st *state.Team, m *state.Member, p tmux.Pane, say func(string, ...any)) (note string, err error) {
 	if !p.Dead && p.PID > 0 {
-		proc.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
+		w.procs.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
 	}
-	keepLastWords(ctx, srv, st.Team, m, p)
+	keepLastWords(ctx, srv, st.Team, m, p, w.clock.Now())
 	if m.Role != state.RoleLead || m.SessionID == "" {
 		return "", nil
 	}
@@ -48,6 +49,7 @@ func waitTeamLock(ctx context.Context, configDir, leadSession string, say func(s
 	if err != nil {
 		return "", err
 	}
+	// The wall clock, not the world's: the lock's age is its file's.
 	if claudecode.TeamLockFresh(cfg, time.Now()) == 0 {
 		return "", nil
 	}
@@ -69,20 +71,16 @@ func waitTeamLock(ctx context.Context, configDir, leadSession string, say func(s
 // replaces it (and what it showed goes with it), unless the supervisor kept
 // them of that run already: with no supervisor running, or for a run a
 // person ends now, nobody else would. Best effort: the relaunch goes on.
-func keepLastWords(ctx context.Context, srv *tmux.Server, team string, m *state.Member, p tmux.Pane) {
+func keepLastWords(ctx context.Context, srv tmuxServer, team string, m *state.Member, p tmux.Pane, now time.Time) {
 	if p.ID == "" {
 		return // no pane to read
 	}
 	if lw, _ := state.ReadLastWords(team, m.Name); lw.Of(p.ID, p.PID) {
 		return
 	}
-	lines, err := srv.CaptureHistory(ctx, p.ID, tmux.HistoryLines)
-	if err != nil {
-		return
-	}
-	lw := state.LastWords{Pane: p.ID, PID: p.PID, At: time.Now().UTC(), Lines: tmux.WithoutDeadNotice(lines)}
+	e := relaunch.Ended{Pane: p.ID, PID: p.PID}
 	if p.Dead {
-		lw.ExitCode, lw.Signal = p.DeadStatus, p.DeadSignal
+		e.ExitCode, e.Signal = p.DeadStatus, p.DeadSignal
 	}
-	state.WriteLastWords(team, m.Name, lw)
+	relaunch.KeepWords(ctx, srv, team, m.Name, e, now)
 }

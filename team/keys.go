@@ -9,7 +9,6 @@ import (
 
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // NotRecordedError is an answer whose keys were sent but which could not be
@@ -82,7 +81,8 @@ func (a Answer) check() error {
 // tells of an answer that was not sent; when only the record fails, the error
 // is a *NotRecordedError. Any other error means nothing was sent, so trying
 // again is safe.
-func answer(ctx context.Context, team, member string, a Answer, tmuxBin string) (*Answered, error) {
+func (t *Team) answer(ctx context.Context, member string, a Answer) (*Answered, error) {
+	team := t.Name
 	if err := a.check(); err != nil {
 		return nil, err
 	}
@@ -96,11 +96,11 @@ func answer(ctx context.Context, team, member string, a Answer, tmuxBin string) 
 	}
 	var stall *Stall
 	if !a.Force {
-		if stall, err = stalledOn(ctx, team, member, tmuxBin); err != nil {
+		if stall, err = t.stalledOn(ctx, member); err != nil {
 			return nil, err
 		}
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
+	srv := t.srv()
 	screen, err := srv.CapturePane(ctx, m.Pane)
 	if err != nil {
 		return nil, fmt.Errorf("answer %s: look at its screen: %w", member, err)
@@ -129,8 +129,9 @@ func answer(ctx context.Context, team, member string, a Answer, tmuxBin string) 
 
 // stalledOn is what member is stalled on, as status says (the supervisor's
 // verdict), or why it is not to be answered.
-func stalledOn(ctx context.Context, team, member, tmuxBin string) (*Stall, error) {
-	s, err := getStatus(ctx, team, tmuxBin)
+func (t *Team) stalledOn(ctx context.Context, member string) (*Stall, error) {
+	team := t.Name
+	s, err := getStatus(ctx, t.w, team)
 	if err != nil {
 		return nil, err
 	}

@@ -20,12 +20,16 @@ import (
 // timeout) and waits until its lock is free, so nothing restarts a member while
 // the team is taken down.
 func StopSupervisor(ctx context.Context, team string, timeout time.Duration) error {
+	return stopSupervisor(ctx, realWorld("").procs, team, timeout)
+}
+
+func stopSupervisor(ctx context.Context, procs processes, team string, timeout time.Duration) error {
 	pid, err := state.SupervisorPID(team)
 	if err != nil || pid == 0 {
 		return err
 	}
 	if pid > 0 {
-		proc.End(ctx, []proc.Target{proc.Process(pid)}, timeout)
+		procs.End(ctx, []proc.Target{proc.Process(pid)}, timeout)
 	}
 	// The kernel drops the flock with the process: wait for that (a holder
 	// that has not written its pid yet gets the same time to finish starting).

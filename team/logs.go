@@ -43,7 +43,7 @@ func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print fun
 	if err != nil {
 		return err
 	}
-	srv := t.Server()
+	srv := t.srv()
 	pane, err := paneOf(ctx, srv, st, m)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print fun
 
 // paneOf is m's pane on the team's server, nil when it has none there (the
 // team is down, its server gone, its pane closed).
-func paneOf(ctx context.Context, srv *tmux.Server, st *state.Team, m *state.Member) (*tmux.Pane, error) {
+func paneOf(ctx context.Context, srv tmuxServer, st *state.Team, m *state.Member) (*tmux.Pane, error) {
 	if !st.Running() {
 		return nil, nil
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/launch"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -121,7 +121,7 @@ func (u *upRun) settleCopies(ctx context.Context, panes []tmux.Pane) []tmux.Pane
 	for _, p := range end {
 		u.note("%s ran a second time, in pane %s, which teamctl did not record: ended", p.Member, p.ID)
 		if !p.Dead && p.PID > 0 {
-			proc.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
+			u.w.procs.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
 		}
 		if _, err := u.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {
 			u.note("could not remove pane %s: %v", p.ID, err)
@@ -143,18 +143,18 @@ func (u *upRun) note(format string, a ...any) {
 func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map[string]tmux.Pane) error {
 	for _, x := range launches {
 		m, _ := u.st.Member(x.Member.Name)
-		note, err := clearForRelaunch(ctx, u.srv, u.st, m, panes[m.Pane], u.progress)
+		note, err := clearForRelaunch(ctx, u.w, u.srv, u.st, m, panes[m.Pane], u.progress)
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
 		}
 		if note != "" {
 			u.note("%s", note)
 		}
-		np, err := u.srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, u.argv(x), x.Member.Name)
+		np, err := relaunch.InPlace(ctx, u.srv, m, x, u.resumes(x))
 		if err != nil {
 			return fmt.Errorf("relaunch %s: %w", x.Member.Name, err)
 		}
-		if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", np.ID, np.PID, np.Window), time.Now().UTC()); err != nil {
+		if err := u.record(x, fmt.Sprintf("%s\x1f%d\x1f%s", np.ID, np.PID, np.Window), u.w.clock.Now().UTC()); err != nil {
 			return err
 		}
 		u.res.Respawned = append(u.res.Respawned, x.Member.Name)

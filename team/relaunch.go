@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"time"
 
-	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/internal/selfexe"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -21,7 +19,8 @@ import (
 // failed member starts again with a clean crash-loop window (the supervisor
 // sees its pane's new process). Teammates the lead spawned are the lead's to
 // restart, not teamctl's.
-func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, err error) {
+func (t *Team) restartMember(ctx context.Context, member string) (pid int, err error) {
+	team := t.Name
 	unlock, err := state.Lock(ctx, team)
 	if err != nil {
 		return 0, err
@@ -40,11 +39,11 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	}
 	// What it runs is decided before anything is ended: a launch that cannot
 	// be relaunched leaves the member as it is.
-	l, x, err := relaunchOf(st, m.Name)
+	l, x, err := t.relaunchOf(st, m.Name)
 	if err != nil {
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
+	srv := t.srv()
 	// The running one ends first: what it leaves (its stored conversation, a
 	// prompt it read) is what the new run starts from.
 	panes, err := srv.ListPanes(ctx)
@@ -60,40 +59,27 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 	if i < 0 {
 		return 0, fmt.Errorf("restart %s: its pane %s is gone: `teamctl up %s` brings it back", member, m.Pane, st.LayoutPath)
 	}
-	if _, err := clearForRelaunch(ctx, srv, st, m, panes[i], nil); err != nil {
+	if _, err := clearForRelaunch(ctx, t.w, srv, st, m, panes[i], nil); err != nil {
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
 	// One that resumes its stored conversation has had its prompt.
 	claudeDir := ClaudeConfigDir(st)
-	resume := claudecode.SessionExists(claudeDir, x.SessionID)
-	if m.Role == state.RoleTeammate && !resume {
-		if prompt := x.Member.Prompt; prompt != "" {
-			if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
-				return 0, err
-			}
-			if err := claudecode.DeliverPrompt(ctx, claudeDir, st.ClaudeTeam, m.Name, prompt); err != nil {
-				return 0, err
-			}
-		}
+	resume := relaunch.Resumes(claudeDir, x)
+	if err := relaunch.GivePrompt(ctx, claudeDir, st, m, x, resume, t.w.clock.Now()); err != nil {
+		return 0, err
 	}
-	np, err := srv.ReplacePane(ctx, m.Pane, x.Cwd, x.Env, x.ArgvFor(resume), m.Name)
+	np, err := relaunch.InPlace(ctx, srv, m, x, resume)
 	if err != nil {
 		if isNoServer(err) {
 			return 0, fmt.Errorf("team %s's tmux server is gone: `teamctl up %s` brings it back", team, st.LayoutPath)
 		}
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
-	var b tmux.Batch
-	for _, c := range launch.Decoration(np.ID, m.Name, l.ColorOf(m.Name)) {
-		b.Add(c...)
-	}
-	srv.RunBatch(ctx, &b) // a pane without its title still works
+	relaunch.Decorate(ctx, srv, np.ID, m.Name, l.ColorOf(m.Name)) // a pane without its title still works
 	pid = np.PID
 	// A person's restart is a restart: counted as the supervisor counts its
 	// own, so that status and the event say how often the member started again.
-	m.Restarts++
-	m.Pane, m.Window, m.PID, m.StartedAt = np.ID, np.Window, pid, time.Now().UTC()
-	m.Argv, m.Env, m.Cwd, m.Digest, m.SessionID = x.Argv, x.Env, x.Cwd, x.Digest, x.SessionID
+	relaunch.Record(m, x, np, t.w.clock.Now())
 	st.UpdatedAt = m.StartedAt
 	if err := state.Save(st); err != nil {
 		return pid, err
@@ -107,26 +93,12 @@ func restartMember(ctx context.Context, team, member, tmuxBin string) (pid int, 
 }
 
 // relaunchOf is member name's launch for a relaunch, and the layout it comes
-// from: launch.Relaunch of the team's layout, with the programs found as up
-// finds them (TEAMCTL_CLAUDE, and this teamctl for Claude Code's hooks).
-// Never the argv and environment state.json records: anyone running as the
-// user can edit that file, and what a relaunch runs must not be what it says.
-func relaunchOf(st *state.Team, name string) (*layouts.Layout, launch.Launch, error) {
-	data, err := state.ReadLayoutFile(st.LayoutPath) // a FIFO there must not block
-	if err != nil {
-		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
-	}
-	l, err := layouts.ParseBytes(st.LayoutPath, data)
-	if err != nil {
-		return nil, launch.Launch{}, fmt.Errorf("the team's layout: %w", err)
-	}
-	progs, err := launch.ResolvePrograms(l, os.Getenv("TEAMCTL_CLAUDE"))
+// from (relaunch.Plan), with the programs found as up finds them:
+// TEAMCTL_CLAUDE, and this teamctl for Claude Code's hooks.
+func (t *Team) relaunchOf(st *state.Team, name string) (*layouts.Layout, launch.Launch, error) {
+	self, err := t.w.teamctl()
 	if err != nil {
 		return nil, launch.Launch{}, err
 	}
-	if progs.Teamctl, err = selfexe.Path(); err != nil {
-		return nil, launch.Launch{}, err
-	}
-	x, err := launch.Relaunch(l, progs, st, name)
-	return l, x, err
+	return relaunch.Plan(st, name, os.Getenv("TEAMCTL_CLAUDE"), self)
 }

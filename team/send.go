@@ -18,7 +18,8 @@ import (
 // line (each newline or tab typed as a space: a newline would submit it
 // early). Text holding a control character is refused, for either. It says
 // how the text went.
-func send(ctx context.Context, team, member, text string) (string, error) {
+func (t *Team) send(ctx context.Context, member, text string) (string, error) {
+	team := t.Name
 	if strings.TrimSpace(text) == "" {
 		return "", errors.New("nothing to send: the text is empty")
 	}
@@ -57,12 +58,12 @@ func send(ctx context.Context, team, member, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, time.Now()); err != nil {
+	if _, err := claudecode.EnsureTeamConfig(claudeDir, st.ClaudeTeam, st.ClaudeLeadSession(), m.Cwd, t.w.clock.Now()); err != nil {
 		return "", fmt.Errorf("send to %s: %w", member, err)
 	}
 	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(text, time.Now())); err != nil {
+	if err := claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(text, t.w.clock.Now())); err != nil {
 		return "", fmt.Errorf("send to %s: %w", member, err)
 	}
 	ev.Append(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: "from teamctl send: " + textsafe.Short(text, 200)})

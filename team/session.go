@@ -20,7 +20,7 @@ func sessionTarget(st *state.Team, panes []tmux.Pane) string {
 
 // teamUp reports whether the team's server runs and holds at least one of its
 // panes (by pane id or teamctl's mark, never by session name).
-func teamUp(ctx context.Context, srv *tmux.Server, st *state.Team) (bool, error) {
+func teamUp(ctx context.Context, srv tmuxServer, st *state.Team) (bool, error) {
 	panes, err := srv.ListPanes(ctx)
 	if errors.Is(err, tmux.ErrNoServer) {
 		return false, nil

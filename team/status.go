@@ -75,12 +75,12 @@ const LastLinesShown = 10
 // state.json, what its tmux server says of each pane (asked once; tmux is the
 // judge of running versus exited), and, while a supervisor runs, what it
 // knows (live.json: idle, stalled, waiting-approval, failed).
-func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
+func getStatus(ctx context.Context, w world, team string) (*Status, error) {
 	st, err := state.Load(team)
 	if err != nil {
 		return nil, err
 	}
-	srv := &tmux.Server{Socket: state.SocketName(team), Bin: tmuxBin}
+	srv := w.tmux(team)
 	byID := map[string]tmux.Pane{}
 	gone := false
 	if st.Running() {
@@ -127,7 +127,7 @@ func getStatus(ctx context.Context, team, tmuxBin string) (*Status, error) {
 // addLastLines gives each ended member the last lines its pane showed: its
 // last words as the supervisor kept them, or, when it kept none of that run
 // (none runs, or not yet), as its dead pane still shows them.
-func addLastLines(ctx context.Context, srv *tmux.Server, s *Status, byID map[string]tmux.Pane) {
+func addLastLines(ctx context.Context, srv tmuxServer, s *Status, byID map[string]tmux.Pane) {
 	for i := range s.Members {
 		m := &s.Members[i]
 		if !m.State.Ended() {

@@ -20,48 +20,59 @@ import (
 type Team struct {
 	Name    string
 	tmuxBin string
+	w       world // tmux, the clock, signals (realWorld, or a test's fakes)
 }
 
 // Open opens the team called name, which must have state (state.ErrNotFound
 // otherwise). tmuxBin is the tmux program ("" for tmux from PATH).
 func Open(ctx context.Context, name, tmuxBin string) (*Team, error) {
+	t, err := open(name, realWorld(tmuxBin))
+	if t != nil {
+		t.tmuxBin = tmuxBin
+	}
+	return t, err
+}
+
+// open opens the team called name in world w.
+func open(name string, w world) (*Team, error) {
 	if _, err := state.Dir(name); err != nil {
 		return nil, err // an invalid name says so
 	}
 	if _, err := state.Load(name); err != nil {
 		return nil, err
 	}
-	return &Team{Name: name, tmuxBin: tmuxBin}, nil
+	return &Team{Name: name, w: w}, nil
 }
 
 // State is the team's state as it is now on disk.
 func (t *Team) State() (*state.Team, error) { return state.Load(t.Name) }
 
 // Server is the team's private tmux server.
-func (t *Team) Server() *tmux.Server {
-	return &tmux.Server{Socket: state.SocketName(t.Name), Bin: t.tmuxBin}
-}
+func (t *Team) Server() *tmux.Server { return serverOf(t.Name, t.tmuxBin) }
+
+// srv is the team's tmux server in the team's world.
+func (t *Team) srv() tmuxServer { return t.w.tmux(t.Name) }
 
 // Status is every member's state: the one place it is decided (see getStatus).
 func (t *Team) Status(ctx context.Context) (*Status, error) {
-	return getStatus(ctx, t.Name, t.tmuxBin)
+	return getStatus(ctx, t.w, t.Name)
 }
 
 // Down stops the team (see down).
 func (t *Team) Down(ctx context.Context, o DownOptions) (*DownResult, error) {
 	o.TmuxBin = t.tmuxBin
-	return down(ctx, t.Name, o)
+	return down(ctx, t.w, t.Name, o)
 }
 
 // Attach selects member's pane for attaching (see prepareAttach).
 func (t *Team) Attach(ctx context.Context, member string) (*Attachment, error) {
-	return prepareAttach(ctx, t.Name, member, t.tmuxBin)
+	return t.prepareAttach(ctx, member)
 }
 
 // Answer answers a stalled member — a Claude Code dialog by choosing one of
 // its options — and records it (see answer).
 func (t *Team) Answer(ctx context.Context, member string, a Answer) (*Answered, error) {
-	return answer(ctx, t.Name, member, a, t.tmuxBin)
+	return t.answer(ctx, member, a)
 }
 
 // Approve lets a teammate run the tool it asked about; requestID "" is its
@@ -78,7 +89,7 @@ func (t *Team) Deny(ctx context.Context, member, requestID, reason string) (stri
 
 // Send gives text to a member and says how it went (see send).
 func (t *Team) Send(ctx context.Context, member, text string) (string, error) {
-	return send(ctx, t.Name, member, text)
+	return t.send(ctx, member, text)
 }
 
 // Inbox is a member's Claude Code mailbox (the lead's: the one teammates
@@ -98,7 +109,7 @@ func (t *Team) Tasks() ([]claudecode.Task, []claudecode.Skipped, error) {
 // Restart relaunches a layout member in its pane and returns its new pid
 // (see restartMember).
 func (t *Team) Restart(ctx context.Context, member string) (int, error) {
-	return restartMember(ctx, t.Name, member, t.tmuxBin)
+	return t.restartMember(ctx, member)
 }
 
 // SupervisorPID is the pid of the team's running supervisor, 0 when none runs.
@@ -116,5 +127,5 @@ func (t *Team) StartSupervisor(exe string) (pid int, started bool, err error) {
 
 // StopSupervisor ends the team's supervisor and waits until it is gone.
 func (t *Team) StopSupervisor(ctx context.Context, timeout time.Duration) error {
-	return StopSupervisor(ctx, t.Name, timeout)
+	return stopSupervisor(ctx, t.w.procs, t.Name, timeout)
 }

@@ -62,10 +62,14 @@ const idFormat = "#{pane_id}\x1f#{pane_pid}\x1f#{window_id}"
 // Up brings the team of layout l up on its private tmux server, or completes it
 // when it is already up: running members are left alone, missing ones started.
 func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) {
+	return up(ctx, l, o, realWorld(o.TmuxBin))
+}
+
+func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult, error) {
 	if o.ConfigWait == 0 {
 		o.ConfigWait = 5 * time.Second
 	}
-	if _, err := tmux.CheckVersion(ctx, o.TmuxBin); err != nil {
+	if err := w.checkTmux(ctx); err != nil {
 		return nil, err
 	}
 	if err := CheckSocket(l.Team); err != nil {
@@ -87,7 +91,7 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	}
 	defer unlock()
 
-	u := &upRun{l: l, o: o, progs: progs, srv: &tmux.Server{Socket: SocketName(l.Team), Bin: o.TmuxBin}, res: &UpResult{}}
+	u := &upRun{l: l, o: o, progs: progs, w: w, srv: w.tmux(l.Team), res: &UpResult{}}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
 		return nil, err
@@ -100,7 +104,8 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	}
 	alive := len(panes) > 0
 	if alive && (prev == nil || !prev.Running()) {
-		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, u.srv.Socket, u.srv.Socket, l.Team)
+		socket := SocketName(l.Team)
+		return nil, fmt.Errorf("team %q has a tmux server (%s) that teamctl has no state for: stop it with `tmux -L %s kill-server`, or `teamctl down --team %s`", l.Team, socket, socket, l.Team)
 	}
 	if alive && !o.LayoutChange && !o.Recreate && prev.LayoutPath != "" && !sameFile(prev.LayoutPath, l.Path) {
 		// Same team name, another file: most likely two layouts that picked the
@@ -114,7 +119,7 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 	wl, wts, err := u.prepareWorktrees(ctx, known)
 	if err != nil {
 		if len(wts) > len(known) {
-			recordWorktrees(prev, l, wts)
+			recordWorktrees(prev, l, wts, w.clock.Now())
 		}
 		return nil, err
 	}
@@ -175,7 +180,8 @@ type upRun struct {
 	l      *layouts.Layout
 	o      UpOptions
 	progs  launch.Programs
-	srv    *tmux.Server
+	w      world
+	srv    tmuxServer
 	res    *UpResult
 	st     *state.Team
 	target string           // the team's session, exactly (its id once the server runs)
@@ -184,10 +190,10 @@ type upRun struct {
 
 // recordWorktrees saves the worktrees made by an up that failed later, so
 // that clean knows them as teamctl's.
-func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree) {
+func recordWorktrees(prev *state.Team, l *layouts.Layout, wts []state.Worktree, now time.Time) {
 	st := prev
 	if st == nil {
-		now := time.Now().UTC()
+		now = now.UTC()
 		st = &state.Team{Team: l.Team, LayoutPath: l.Path, LayoutDigest: l.Digest, LayoutFile: stampOf(l.Path), Socket: state.SocketName(l.Team),
 			SocketPath: state.SocketPath(l.Team), Session: l.Team, CreatedAt: now, UpdatedAt: now, StoppedAt: &now}
 	}
@@ -214,7 +220,7 @@ func (u *upRun) configDir() string { return launch.ClaudeConfigDir(u.l, os.Geten
 // messages were reported are kept. Otherwise it starts anew, and prev's Claude
 // Code team is kept on record (Earlier) for clean.
 func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error {
-	now := time.Now().UTC()
+	now := u.w.clock.Now().UTC()
 	leadSession := claudecode.NewSessionID()
 	if resume {
 		leadSession = prev.LeadSessionID
@@ -310,7 +316,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		u.srv.KillServer(context.WithoutCancel(ctx))
 		return fmt.Errorf("start the team's tmux server: unexpected output %q", out)
 	}
-	if err := u.record(lead, out[0], time.Now().UTC()); err != nil {
+	if err := u.record(lead, out[0], u.w.clock.Now().UTC()); err != nil {
 		return err
 	}
 	u.res.Started = append(u.res.Started, lead.Member.Name)
@@ -353,7 +359,7 @@ func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 		// A placeholder, which a Claude Code lead that is only slow takes over
 		// under the same name when it gets there (one naming the lead's own
 		// process would send it to another team).
-		written, werr := claudecode.EnsureTeamConfig(u.st.ClaudeConfig, u.st.ClaudeTeam, u.st.ClaudeLeadSession(), u.l.Lead.Cwd, time.Now())
+		written, werr := claudecode.EnsureTeamConfig(u.st.ClaudeConfig, u.st.ClaudeTeam, u.st.ClaudeLeadSession(), u.l.Lead.Cwd, u.w.clock.Now())
 		if werr != nil {
 			return fmt.Errorf("write the team config teammates need: %w", werr)
 		}
@@ -379,7 +385,7 @@ func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 			return err
 		}
 		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(x.Member.Prompt, time.Now()))
+		err = claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(x.Member.Prompt, u.w.clock.Now()))
 		cancel()
 		if err != nil {
 			return fmt.Errorf("give %s its prompt: %w", x.Member.Name, err)
@@ -421,7 +427,7 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if err != nil {
 		return err
 	}
-	started := time.Now().UTC() // each member's own start: after the lead's, after the config wait
+	started := u.w.clock.Now().UTC() // each member's own start: after the lead's, after the config wait
 	for i, x := range launches {
 		if err := u.record(x, out[i], started); err != nil {
 			return err
@@ -444,7 +450,7 @@ func (u *upRun) runCreate(ctx context.Context, b *tmux.Batch, launches []launch.
 	if err != nil {
 		for i, line := range out {
 			if i < len(launches) {
-				_ = u.record(launches[i], line, time.Now().UTC())
+				_ = u.record(launches[i], line, u.w.clock.Now().UTC())
 			}
 		}
 		_ = state.Save(u.st)

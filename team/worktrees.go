@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/launch"
@@ -111,7 +110,7 @@ func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 			// only at <folder>/<team>/<member>.
 			ours = append(ours, state.Worktree{
 				Member: m.Name, Path: p.Path, Main: p.Repo.Main, Folder: p.Folder, Branch: p.Branch,
-				Base: made.Base, CreatedBranch: made.CreatedBranch, CreatedAt: time.Now().UTC(),
+				Base: made.Base, CreatedBranch: made.CreatedBranch, CreatedAt: u.w.clock.Now().UTC(),
 			})
 		case i >= 0 && ours[i].Folder == "" && ours[i].Main == p.Repo.Main:
 			ours[i].Folder = p.Folder // recorded by an older teamctl
@@ -167,7 +166,7 @@ func (u *upRun) trust(m layouts.Member, p WorktreePlace) error {
 func (u *upRun) warnUntrusted(ctx context.Context, l *layouts.Layout) {
 	var dirs []string
 	who := map[string][]string{}
-	for _, ft := range TrustOf(ctx, l) {
+	for _, ft := range u.w.trustOf(ctx, l) {
 		if ft.Trusted || ft.ByUp || ft.Err != nil || ft.Worktree {
 			continue
 		}
