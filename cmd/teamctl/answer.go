@@ -86,6 +86,8 @@ idle Claude Code is a prompt. --force sends the answer anyway.`,
 	cmd.Flags().StringVar(&a.Option, "option", "", "choose the dialog's option that reads `TEXT` (or the only one starting with it)")
 	cmd.Flags().BoolVar(&keys, "keys", false, "send the arguments after MEMBER as tmux keys, as they are (y Enter, Down Enter)")
 	cmd.Flags().BoolVar(&a.Force, "force", false, "answer even a member that is not stalled (the keys become its input)")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }
 

@@ -30,6 +30,8 @@ func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }
 
@@ -56,5 +58,7 @@ func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why, told to the teammate")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }

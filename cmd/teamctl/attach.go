@@ -13,7 +13,7 @@ import (
 )
 
 func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use: "attach MEMBER",
 		Example: `  teamctl attach lead
   teamctl attach researcher --team auth-fix`,
@@ -27,6 +27,9 @@ func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			return attach(cmd, io, t, args[0])
 		},
 	}
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
+	return cmd
 }
 
 func attach(cmd *cobra.Command, io *iostreams.IO, t *team.Team, member string) error {

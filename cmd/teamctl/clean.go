@@ -158,8 +158,10 @@ or a plan with nothing to do, needs neither.`,
 	f.BoolVar(&o.Force, "force", false, "remove worktrees and branches holding work too, once a snapshot holds it")
 	f.BoolVar(&o.Snapshots, "snapshots", false, "remove snapshots (of TEAM, or every team's) instead, and nothing else")
 	f.StringVar(&olderThan, "older-than", "", "with --snapshots: only those older than this (30d, 12h)")
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	addJSONFlag(cmd, &asJSON, "print the report as JSON")
 	f.BoolVarP(&yes, "yes", "y", false, "do not ask before cleaning every team (needed without a terminal, unless a team is named)")
+	g.addTeamFlag(cmd, "the team to clean, as the TEAM argument")
+	cmd.ValidArgsFunction = completeTeams
 	return cmd
 }
 

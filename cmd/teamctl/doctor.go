@@ -66,6 +66,6 @@ dialog.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
 	return cmd
 }

@@ -72,5 +72,6 @@ Code's files are left alone.`,
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "grace period between SIGTERM and SIGKILL")
 	cmd.Flags().BoolVar(&now, "now", false, "skip asking the teammates to shut down: SIGTERM at once")
+	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }

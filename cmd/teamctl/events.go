@@ -84,10 +84,11 @@ last N of them. With --follow, new events are printed as they happen after those
 		},
 	}
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing events as they happen")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object a line")
+	addJSONFlag(cmd, &asJSON, "print one JSON object a line")
 	cmd.Flags().StringVar(&since, "since", "", "only events from then on: a duration back from now (10m) or an RFC 3339 time")
 	cmd.Flags().IntVar(&tail, "tail", 0, "only the last N events (then new ones, with -f)")
 	cmd.Flags().Lookup("tail").DefValue = "all"
+	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 

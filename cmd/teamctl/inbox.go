@@ -51,7 +51,9 @@ notifications, shutdowns) are shown by their type and what matters in them.
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }
 

@@ -45,5 +45,7 @@ its screen, best effort.`,
 	}
 	cmd.Flags().IntVarP(&o.Lines, "lines", "n", team.DefaultLogLines, "print the last N lines of each run")
 	cmd.Flags().BoolVarP(&o.Follow, "follow", "f", false, "keep printing the lines the pane prints")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }

@@ -1,17 +1,37 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/state"
 )
 
-func newRestartCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	return &cobra.Command{
+// restartOptions are what `teamctl restart` acts on.
+type restartOptions struct {
+	IO     *iostreams.IO
+	Member string
+	// Open opens the team that has the member.
+	Open func(ctx context.Context, member string) (restarter, error)
+}
+
+// restarter is what restart needs of a team (a *team.Team).
+type restarter interface {
+	Restart(ctx context.Context, member string) (int, error)
+	State() (*state.Team, error)
+}
+
+// newRestartCmd makes `teamctl restart`; runF, when not nil, is run in
+// restartRun's place (tests of the flags).
+func newRestartCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *restartOptions) error) *cobra.Command {
+	opts := &restartOptions{IO: ios, Open: func(ctx context.Context, member string) (restarter, error) {
+		return g.openMember(ctx, member)
+	}}
+	cmd := &cobra.Command{
 		Use:   "restart MEMBER",
 		Short: "Relaunch a member in its pane, running or not (a failed one starts afresh)",
 		Long: `Relaunch a layout member in its own pane with the launch it was started with,
@@ -25,24 +45,35 @@ member is given a clean slate: its next exits are restarted again.`,
   teamctl restart researcher --team auth-fix`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			opts.Member = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			pid, err := t.Restart(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "restarted %s (pid %d)%s\n", textsafe.Visible(args[0]), pid, restartCount(t, args[0]))
-			return nil
+			return restartRun(cmd.Context(), opts)
 		},
 	}
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
+	return cmd
+}
+
+func restartRun(ctx context.Context, opts *restartOptions) error {
+	t, err := opts.Open(ctx, opts.Member)
+	if err != nil {
+		return err
+	}
+	pid, err := t.Restart(ctx, opts.Member)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "restarted %s (pid %d)%s\n", textsafe.Visible(opts.Member), pid, restartCount(t, opts.Member))
+	return nil
 }
 
 // restartCount is ": restart #N (by a person)", N the member's restarts as
 // state.json now has them; "" when the state cannot be read (the restart is
 // done all the same).
-func restartCount(t *team.Team, member string) string {
+func restartCount(t restarter, member string) string {
 	st, err := t.State()
 	if err != nil {
 		return ""

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -58,7 +59,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newCleanCmd(io, g),
 		newSnapshotsCmd(io, g),
 		newRestoreCmd(io),
-		newRestartCmd(io, g),
+		newRestartCmd(io, g, nil),
 		newTopCmd(io, g),
 		newLogsCmd(io, g),
 		newVersionCmd(io),
@@ -67,26 +68,6 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	// Made now rather than by Execute, so that they get examples and usage errors too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		switch c.Name() {
-		case "attach", "approve", "deny", "send", "inbox", "answer", "restart", "logs":
-			c.ValidArgsFunction = completeMembers(g)
-		case "clean":
-			c.ValidArgsFunction = completeTeams
-		}
-		// --team only where a command acts on one team: elsewhere it is an
-		// unknown flag, not a flag silently ignored.
-		switch c.Name() {
-		case "down", "status", "attach", "events", "answer", "approve", "deny", "send", "inbox", "tasks", "supervise", "restart", "top", "logs":
-			c.Flags().StringVar(&g.team, "team", "", "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)")
-			c.RegisterFlagCompletionFunc("team", completeTeams)
-		case "clean":
-			c.Flags().StringVar(&g.team, "team", "", "the team to clean, as the TEAM argument")
-			c.RegisterFlagCompletionFunc("team", completeTeams)
-		case "snapshots":
-			c.Flags().StringVar(&g.team, "team", "", "only the snapshots of this team")
-		}
-	}
 	addGeneratedExamples(root)
 	checkUsage(root)
 	return root
@@ -132,9 +113,14 @@ func (g *globals) openNamed(cmd *cobra.Command, name string) (*team.Team, error)
 // openFor is open for a command about member: with several teams up and
 // none named, the one that has such a member.
 func (g *globals) openFor(cmd *cobra.Command, member string) (*team.Team, error) {
-	name, err := team.FindFor(cmd.Context(), g.team, g.tmuxBin, member)
+	return g.openMember(cmd.Context(), member)
+}
+
+// openMember is openFor with a context, for a command's run function.
+func (g *globals) openMember(ctx context.Context, member string) (*team.Team, error) {
+	name, err := team.FindFor(ctx, g.team, g.tmuxBin, member)
 	if err != nil {
 		return nil, err
 	}
-	return team.Open(cmd.Context(), name, g.tmuxBin)
+	return team.Open(ctx, name, g.tmuxBin)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use: "send MEMBER TEXT|-",
 		Example: `  teamctl send researcher "Look at the token refresh too."
   git diff | teamctl send lead -`,
@@ -38,4 +38,7 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
+	return cmd
 }

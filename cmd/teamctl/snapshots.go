@@ -55,7 +55,8 @@ commit's subject, and the repository. teamctl restore NAME brings one back.`,
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
+	g.addTeamFlag(cmd, "only the snapshots of this team")
 	return cmd
 }
 
@@ -93,6 +94,6 @@ The worktree is yours: no team records it and clean never removes it.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was restored as JSON")
+	addJSONFlag(cmd, &asJSON, "print what was restored as JSON")
 	return cmd
 }

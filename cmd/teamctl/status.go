@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	goio "io"
 	"os"
@@ -54,8 +53,9 @@ each changed frame is printed after a blank line.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
 	cmd.Flags().BoolVarP(&watch, "watch", "w", false, "redraw whenever the team's state changes, until Ctrl-C")
+	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 
@@ -83,12 +83,6 @@ func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	}
 	writeStatusTable(&b, io, st, now)
 	return b.String()
-}
-
-func writeJSON(io *iostreams.IO, v any) error {
-	enc := json.NewEncoder(io.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func printStatusTable(io *iostreams.IO, st *team.Status) {

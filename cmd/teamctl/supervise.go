@@ -41,6 +41,7 @@ the background (log: the team's supervisor.log).`,
 	// What `up` starts: the log goes to the team's supervisor.log, rotated.
 	cmd.Flags().BoolVar(&toFile, "log-to-file", false, "log to the team's supervisor.log (rotated by size) instead of stderr")
 	cmd.Flags().MarkHidden("log-to-file")
+	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 

@@ -41,7 +41,8 @@ func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
+	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 

@@ -54,7 +54,7 @@ func newTeamsCmd(io *iostreams.IO, g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &asJSON, "")
 	return cmd
 }
 

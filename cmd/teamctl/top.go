@@ -13,7 +13,7 @@ import (
 )
 
 func newTopCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use: "top",
 		Example: `  teamctl top
   teamctl top --team demo`,
@@ -62,4 +62,6 @@ It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`
 				In: io.In, Out: io.Out, Color: io.ColorOn(), Nested: tmux.Nested()})
 		},
 	}
+	g.addTeamFlag(cmd, teamFlagUsage)
+	return cmd
 }

@@ -75,7 +75,7 @@ checks the layout file of the current folder: teamctl.yaml, teamctl.yml,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON: {file, valid, team, lead, members, problems: [{file, line, col, path, message}]}")
+	addJSONFlag(cmd, &asJSON, "print the report as JSON: {file, valid, team, lead, members, problems: [{file, line, col, path, message}]}")
 	return cmd
 }
 
