@@ -71,9 +71,12 @@ members:
 	if !slices.Equal(m.LastLines, []string{"first words", "LAST-WORDS-XYZ"}) {
 		t.Errorf("status --json last_lines %q, want the member's two lines", m.LastLines)
 	}
-	if row := statusRow(t, e, "words", "m"); !regexp.MustCompile(`exited \(3\) .*last: "LAST-WORDS-XYZ"`).MatchString(row) {
-		t.Errorf("status row of m: %q, want its last line in DETAIL", row)
-	}
+	// tmux may call the pane dead a moment before it has reaped the program
+	// and knows its exit status: the row says "exited (3)" once it does.
+	testenv.Eventually(t, time.Minute, "status to show m exited (3) with its last line in DETAIL", func() (bool, string) {
+		row := statusRow(t, e, "words", "m")
+		return regexp.MustCompile(`exited \(3\) .*last: "LAST-WORDS-XYZ"`).MatchString(row), row
+	})
 	out := e.MustRun("logs", "m", "-n", "5", "--team", "words").Stdout
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) > 5 || !strings.Contains(out, "first words\nLAST-WORDS-XYZ\n") {
