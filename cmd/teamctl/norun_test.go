@@ -23,6 +23,17 @@ import (
 // editState rewrites team's state.json as an agent with a Bash tool could.
 func editState(t *testing.T, e *testenv.Env, team string, fn func(st map[string]any)) {
 	t.Helper()
+	// Under the team's lock, as every writer of state.json works: the
+	// supervisor's own update (a relaunch's pid, say) would else put back
+	// the record it read a moment before.
+	lock, err := os.OpenFile(filepath.Join(e.StateHome, "teamctl", team, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(e.StateHome, "teamctl", team, "state.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -36,7 +47,10 @@ func editState(t *testing.T, e *testenv.Env, team string, fn func(st map[string]
 	if b, err = json.Marshal(st); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, b, 0o600); err != nil {
+	if err := os.WriteFile(p+".edit", b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p+".edit", p); err != nil {
 		t.Fatal(err)
 	}
 }
