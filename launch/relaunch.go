@@ -208,3 +208,37 @@ func checkSession(id string) error {
 	}
 	return nil
 }
+
+// RuleFolder is member name's folder as far as teamctl placed it, for the
+// relative patterns of its permission rules (Read(.env), Edit(src/**)): the
+// layout's folder for it, or its folder on record when that lies in its own
+// worktree; for a teammate the lead spawned, the lead's folder when the
+// record says it works there (as Claude Code places them). Never a folder
+// only state.json or Claude Code's config says: an agent can write those, and
+// a folder moved out of reach of a deny rule would let it read what the rule
+// keeps from it. "" when teamctl cannot vouch for one: rules that need it
+// then leave the call to a person.
+func RuleFolder(l *layouts.Layout, st *state.Team, name string) string {
+	m, ok := st.Member(name)
+	if !ok || l == nil || l.Team != st.Team {
+		return ""
+	}
+	if m.Origin == state.OriginLead {
+		if lead := l.Lead; filepath.Clean(m.Cwd) == filepath.Clean(lead.Cwd) && lead.Worktree == nil {
+			return lead.Cwd
+		}
+		return ""
+	}
+	lm, ok := layoutMember(l, name)
+	if !ok {
+		return ""
+	}
+	if lm.Worktree == nil {
+		return lm.Cwd
+	}
+	cwd, err := worktreeCwd(st, m)
+	if err != nil {
+		return ""
+	}
+	return cwd
+}

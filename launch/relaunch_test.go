@@ -138,3 +138,48 @@ func TestDigestOfTheJoinedForm(t *testing.T) {
 		t.Errorf("digest %s of %q differs from %s of %q", now.Digest, x.Argv, old.Digest, spacedArgv)
 	}
 }
+
+// TestRuleFolderIsTheOneTeamctlPlaced: the folder a member's permission rules
+// anchor at is the layout's (a record moved elsewhere is not taken), its
+// folder inside its own worktree, the lead's for a teammate the lead spawned
+// there, and none where teamctl cannot vouch for one.
+func TestRuleFolderIsTheOneTeamctlPlaced(t *testing.T) {
+	l := relaunchLayout()
+	st := recorded(t, l)
+	st.Members = append(st.Members,
+		state.Member{Name: "scout", Role: state.RoleTeammate, Origin: state.OriginLead, Cwd: "/w/"},
+		state.Member{Name: "stray", Role: state.RoleTeammate, Origin: state.OriginLead, Cwd: "/home/you"})
+	edit := func(name, cwd string) *state.Team {
+		c := *st
+		c.Members = slices.Clone(st.Members)
+		for i := range c.Members {
+			if c.Members[i].Name == name {
+				c.Members[i].Cwd = cwd
+			}
+		}
+		return &c
+	}
+	for _, c := range []struct {
+		name, member string
+		st           *state.Team
+		want         string
+	}{
+		{"the lead", "lead", st, "/w"},
+		{"a process", "web", st, "/w"},
+		{"a process whose record moved", "web", edit("web", "/home/you"), "/w"},
+		{"a teammate in its worktree", "mate", st, "/wt/t/mate/svc"},
+		{"a teammate moved out of its worktree", "mate", edit("mate", "/home/you"), ""},
+		{"a teammate spawned in the lead's folder", "scout", st, "/w"},
+		{"a teammate spawned elsewhere", "stray", st, ""},
+		{"no such member", "nobody", st, ""},
+	} {
+		if got := RuleFolder(l, c.st, c.member); got != c.want {
+			t.Errorf("%s: RuleFolder %q, want %q", c.name, got, c.want)
+		}
+	}
+	other := *l
+	other.Team = "other"
+	if got := RuleFolder(&other, st, "lead"); got != "" {
+		t.Errorf("another team's layout: %q", got)
+	}
+}
