@@ -72,7 +72,7 @@ type Snapshot struct {
 // Worktree is a member's git worktree.
 type Worktree struct{ Path, Branch string }
 
-// Member states, as status reports them.
+// Member states, roles and origins, as status reports them.
 const (
 	stateRunning  = state.StateRunning
 	stateIdle     = state.StateIdle
@@ -80,8 +80,8 @@ const (
 	stateWaiting  = state.StateWaitingApproval
 	stateExited   = state.StateExited
 	stateFailed   = state.StateFailed
-	roleProcess   = "process"
-	originLead    = "lead"
+	roleProcess   = state.RoleProcess
+	originLead    = state.OriginLead
 	actionTimeout = 30 * time.Second // one action: tmux, a mailbox lock, the state lock
 )
 

@@ -191,7 +191,7 @@ func role(r Member) string {
 	if r.Origin == originLead {
 		return "spawned" // a teammate the lead spawned itself
 	}
-	return r.Role
+	return string(r.Role)
 }
 
 // sections are the heights of the parts of the screen that grow.

@@ -7,8 +7,8 @@
 // events.jsonl (every transition, appended by all, rotated by size), the lead
 // queue (text for the lead), the members' last words (logs/: what a pane
 // showed when its program ended), the supervisor's lock and log; the names of
-// member states and event kinds; and the team's socket name. File I/O only:
-// it runs nothing.
+// member states, roles, origins and event kinds; and the team's socket name.
+// File I/O only: it runs nothing.
 package state
 
 import (
@@ -115,8 +115,8 @@ type Worktree struct {
 // Member is one pane of the team.
 type Member struct {
 	Name      string    `json:"name"`
-	Role      string    `json:"role"`   // "lead", "teammate" or "process"
-	Origin    string    `json:"origin"` // "layout", or "lead" for a teammate the lead spawned itself
+	Role      Role      `json:"role"`
+	Origin    Origin    `json:"origin"` // "" in a file from before origins: layout
 	Pane      string    `json:"pane"`
 	Window    string    `json:"window,omitempty"`
 	PID       int       `json:"pid"`
@@ -129,19 +129,6 @@ type Member struct {
 	StartedAt time.Time `json:"started_at"`
 	Restarts  int       `json:"restarts"`
 }
-
-// Origins.
-const (
-	OriginLayout = "layout"
-	OriginLead   = "lead"
-)
-
-// Roles.
-const (
-	RoleLead     = "lead"
-	RoleTeammate = "teammate"
-	RoleProcess  = "process"
-)
 
 // ClaudeLeadSession is the leadSessionId of the team's Claude Code team: the
 // lead's session, or the one recorded for a team the lead moved to.
