@@ -383,11 +383,3 @@ func (t *Team) PanesLeadFirst() []string {
 	}
 	return ids
 }
-
-// IsStatusFile reports whether a file of a team's folder, by name, is one
-// whose change may change the team's status: what up and down record
-// (state.json), what the supervisor knows (live.json), what happened
-// (events.jsonl). Live views watch these.
-func IsStatusFile(name string) bool {
-	return name == "state.json" || name == "live.json" || name == "events.jsonl"
-}
