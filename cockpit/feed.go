@@ -4,28 +4,24 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
 
 // Source is what the feed reads of a team: the same status `teamctl status`
-// shows, its events, and the folder those live in; and the folder of every
-// team's folder.
+// shows, its events, and what changes in the folders those live in (one
+// team's, or every team's).
 type Source interface {
 	Status(ctx context.Context, team string) (*Snapshot, error)
 	TailEvents(team string, back int64) (EventReader, error)
-	StateDir(team string) (string, error)
-	TeamsDir() (string, error)
+	Watch(ctx context.Context, o WatchOptions) (*Watcher, error)
 }
 
 // EventReader gives the events appended since its last Read.
@@ -52,16 +48,14 @@ const (
 	reconnectMax = 5 * time.Second
 )
 
-// teamFiles are the team's files whose change is a change of its status.
-var teamFiles = map[string]bool{"state.json": true, "live.json": true}
-
 // LiveFeed is the Feed of a running program. It follows the teams shown, each
 // by a follower of its own:
 //
-//   - the team's state folder, with fsnotify: a change of state.json or
-//     live.json is a new look at the status (supervisor.GetStatus, as `status`
-//     has it), an append to events.jsonl is read from where the last read
-//     ended. No polling: a change is on screen as soon as it is written.
+//   - the team's state folder, through a watch of its own (Source.Watch): a
+//     change of state.json or live.json is a new look at the status (team's
+//     Status, as `status` has it), an append to events.jsonl is read from
+//     where the last read ended. No polling: a change is on screen as soon as
+//     it is written.
 //   - the focused team's tmux server (the selected member's), through one
 //     control-mode client (tmux -C), for that team alone: pane exits (a
 //     subscription) and panes coming and going are a new look at the status;
@@ -74,9 +68,9 @@ var teamFiles = map[string]bool{"state.json": true, "live.json": true}
 //     the other teams are followed through their folders alone, which their
 //     supervisors keep.
 //
-// With others, a scout watches the other teams' folders (fsnotify on the
-// folder of teams and on each team's own) and says when a team may have come
-// up or gone: a team folder made or removed, a state.json written.
+// With others, a scout watches the other teams' folders (a watch of every
+// team's, but those followed) and says when a team may have come up or gone:
+// a team folder made or removed, a state.json written.
 //
 // What it finds goes to the program through an outbox that keeps the latest
 // status of each team and screen and the events since the last delivery, so a
@@ -279,20 +273,12 @@ func (fl *follower) run(ctx context.Context) {
 		}
 	}()
 	fl.captureFire = make(chan struct{}, 1)
-	var events <-chan fsnotify.Event
-	var errs <-chan error
+	var changes <-chan Changes
 	var tail EventReader
-	if dir, err := fl.f.src.StateDir(fl.team); err != nil {
-		fl.put(StatusMsg{Team: fl.team, Err: err})
-		return
-	} else if w, err := fsnotify.NewWatcher(); err != nil {
-		fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state: %w", err)})
+	if w, err := fl.f.src.Watch(ctx, WatchOptions{Team: fl.team}); err != nil {
+		fl.put(StatusMsg{Team: fl.team, Err: err}) // the status is still looked at, on tmux's word
 	} else {
-		defer w.Close()
-		if err := w.Add(dir); err != nil {
-			fl.put(StatusMsg{Team: fl.team, Err: fmt.Errorf("watch the team's state folder %s: %w", dir, err)})
-		}
-		events, errs = w.Events, w.Errors
+		changes = w.C
 	}
 	if t, err := fl.f.src.TailEvents(fl.team, eventsBack); err == nil {
 		tail = t
@@ -310,25 +296,19 @@ func (fl *follower) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-events:
+		case c, ok := <-changes:
 			if !ok {
-				events = nil
+				changes = nil
 				continue
 			}
-			switch name := filepath.Base(ev.Name); {
-			case teamFiles[name]:
+			// Lost changes are every change: look again at everything.
+			what := c.Of(fl.team)
+			if what&changedStatus != 0 {
 				fl.wantStatus(ctx)
-			case name == "events.jsonl":
+			}
+			if what&changedEvents != 0 {
 				fl.readEvents(tail)
 			}
-		case _, ok := <-errs:
-			if !ok {
-				errs = nil
-				continue
-			}
-			// An overflowed queue lost changes: look again at everything.
-			fl.wantStatus(ctx)
-			fl.readEvents(tail)
 		case n, ok := <-notes:
 			if ok {
 				fl.note(ctx, n)
@@ -717,9 +697,9 @@ func (o *outbox) run(ctx context.Context, send func(tea.Msg)) {
 }
 
 // scout watches the teams the feed does not follow, for a team coming up
-// or going: fsnotify on the folder of teams (a team's folder made or
-// removed) and on each such team's folder (its state.json written, as `up`
-// and `down` do). It only says so; the program then asks which teams are up.
+// or going: a watch of every team's folder but those followed (a team's
+// folder made or removed, its state.json written, as `up` and `down` do). It
+// only says so; the program then asks which teams are up.
 type scout struct {
 	f       *LiveFeed
 	cancel  context.CancelFunc
@@ -729,76 +709,28 @@ type scout struct {
 
 func (sc *scout) run(ctx context.Context) {
 	defer close(sc.done)
-	root, err := sc.f.src.TeamsDir()
+	// A followed team's folder is its follower's.
+	w, err := sc.f.src.Watch(ctx, WatchOptions{Skip: sc.f.following})
 	if err != nil {
-		return
+		return // no folder of teams yet: a team up made one, so none is up
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return
-	}
-	defer w.Close()
-	if err := w.Add(root); err != nil {
-		return // no team folder yet: a team up made one, so none is up
-	}
-	watched := map[string]bool{}
-	sc.sync(w, root, watched)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-sc.changed:
-			sc.sync(w, root, watched)
-		case ev, ok := <-w.Events:
+			w.Rescan()
+		case c, ok := <-w.C:
 			if !ok {
 				return
 			}
-			switch dir, name := filepath.Dir(ev.Name), filepath.Base(ev.Name); {
-			case dir == root && state.ValidTeamName(name):
-				sc.sync(w, root, watched) // a team's folder made or removed
-				sc.f.out.put(TeamsChangedMsg{})
-			case dir != root && name == "state.json":
+			upDown := c.Lost // lost changes: look again
+			for _, what := range c.Teams {
+				upDown = upDown || what&changedUpDown != 0
+			}
+			if upDown {
 				sc.f.out.put(TeamsChangedMsg{})
 			}
-		case _, ok := <-w.Errors:
-			if !ok {
-				return
-			}
-			// An overflowed queue lost changes: look again.
-			sc.sync(w, root, watched)
-			sc.f.out.put(TeamsChangedMsg{})
-		}
-	}
-}
-
-// sync watches the folder of each team not followed, and no other: a
-// followed team's folder is its follower's. A symlink is not a team's folder
-// (ReadDir does not follow it).
-func (sc *scout) sync(w *fsnotify.Watcher, root string, watched map[string]bool) {
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	seen := map[string]bool{}
-	for _, e := range ents {
-		name := e.Name()
-		if !e.IsDir() || !state.ValidTeamName(name) {
-			continue
-		}
-		seen[name] = true
-		want := !sc.f.following(name)
-		switch {
-		case want && !watched[name]:
-			watched[name] = w.Add(filepath.Join(root, name)) == nil
-		case !want && watched[name]:
-			w.Remove(filepath.Join(root, name)) // gone already, if removed
-			delete(watched, name)
-		}
-	}
-	for name := range watched {
-		if !seen[name] {
-			w.Remove(filepath.Join(root, name))
-			delete(watched, name)
 		}
 	}
 }

@@ -8,7 +8,7 @@
 // everything through two small interfaces: a Backend, the very functions
 // teamctl's commands call (so an action is the command's own code path and is
 // recorded in events.jsonl as the command records it), and a Feed, which
-// follows the teams (feed.go: their state folders through fsnotify, the
+// follows the teams (feed.go: their state folders through state.Watch, the
 // selected member's tmux server through a control-mode client) and hands the
 // program what changed. backend.go is the only file that knows where those
 // functions live.
