@@ -27,6 +27,25 @@ type (
 	Event            = state.Event
 )
 
+// memberState is a member's state, as status reports it.
+type memberState = state.MemberState
+
+// Member states, roles and origins, as status reports them.
+const (
+	stateRunning = state.StateRunning
+	stateIdle    = state.StateIdle
+	stateStalled = state.StateStalled
+	stateWaiting = state.StateWaitingApproval
+	stateExited  = state.StateExited
+	stateFailed  = state.StateFailed
+	roleProcess  = state.RoleProcess
+	originLead   = state.OriginLead
+)
+
+// socketName is the name (tmux -L) of the team's tmux server, as every
+// command derives it.
+func socketName(team string) string { return state.SocketName(team) }
+
 // A watch of teams' state folders and what it delivers, as state.Watch has
 // them.
 type (
@@ -93,8 +112,8 @@ func (t Teamctl) UpTeams(ctx context.Context) ([]string, error) {
 	return up, nil
 }
 
-// Status is `teamctl status` (GetStatus: the one place a member's state is
-// decided), with the worktrees teamctl made for the members.
+// Status is `teamctl status` (team's Status: the one place a member's state
+// is decided), with the worktrees teamctl made for the members.
 func (t Teamctl) Status(ctx context.Context, name string) (*Snapshot, error) {
 	tm, err := t.open(ctx, name)
 	if err != nil {
