@@ -68,7 +68,7 @@ func (fl *follower) run(ctx context.Context) {
 	var changes <-chan Changes
 	var tail EventReader
 	if w, err := fl.f.src.Watch(ctx, WatchOptions{Team: fl.team}); err != nil {
-		fl.put(StatusMsg{Team: fl.team, Err: err}) // the status is still looked at, on tmux's word
+		fl.put(StatusMsg{Team: fl.team, Err: err}) // the team is looked at all the same: now, and on tmux's word
 	} else {
 		changes = w.C
 	}

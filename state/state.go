@@ -8,7 +8,8 @@
 // queue (text for the lead), the members' last words (logs/: what a pane
 // showed when its program ended), the supervisor's lock and log; the names of
 // member states, roles, origins and event kinds; and the team's socket name.
-// File I/O only: it runs nothing.
+// Live views (status -w, top) learn what changed in teams' folders through
+// its one watch of them (Watch). File I/O only: it runs nothing.
 package state
 
 import (
