@@ -27,6 +27,40 @@ type (
 	Event            = state.Event
 )
 
+// memberState is a member's state, as status reports it.
+type memberState = state.MemberState
+
+// Member states, roles and origins, as status reports them.
+const (
+	stateRunning = state.StateRunning
+	stateIdle    = state.StateIdle
+	stateStalled = state.StateStalled
+	stateWaiting = state.StateWaitingApproval
+	stateExited  = state.StateExited
+	stateFailed  = state.StateFailed
+	roleProcess  = state.RoleProcess
+	originLead   = state.OriginLead
+)
+
+// socketName is the name (tmux -L) of the team's tmux server, as every
+// command derives it.
+func socketName(team string) string { return state.SocketName(team) }
+
+// A watch of teams' state folders and what it delivers, as state.Watch has
+// them.
+type (
+	Watcher      = state.Watcher
+	WatchOptions = state.WatchOptions
+	Changes      = state.Changes
+)
+
+// The changes of a team's folder the feed acts on.
+const (
+	changedStatus = state.ChangedState | state.ChangedLive   // a new look at the team's status
+	changedEvents = state.ChangedEvents                      // its events appended are read
+	changedUpDown = state.ChangedFolder | state.ChangedState // a team not followed may have come up or gone
+)
+
 // An answer to a stalled member and what it sent, as `teamctl answer` has
 // them; a Claude Code dialog and its options, as `teamctl answer` reads them.
 type (
@@ -78,8 +112,8 @@ func (t Teamctl) UpTeams(ctx context.Context) ([]string, error) {
 	return up, nil
 }
 
-// Status is `teamctl status` (GetStatus: the one place a member's state is
-// decided), with the worktrees teamctl made for the members.
+// Status is `teamctl status` (team's Status: the one place a member's state
+// is decided), with the worktrees teamctl made for the members.
 func (t Teamctl) Status(ctx context.Context, name string) (*Snapshot, error) {
 	tm, err := t.open(ctx, name)
 	if err != nil {
@@ -103,11 +137,10 @@ func (t Teamctl) TailEvents(team string, back int64) (EventReader, error) {
 	return state.TailEvents(team, back)
 }
 
-// StateDir is the team's state folder, whose files the feed watches.
-func (t Teamctl) StateDir(team string) (string, error) { return state.Dir(team) }
-
-// TeamsDir is the folder of every team's state folder.
-func (t Teamctl) TeamsDir() (string, error) { return state.Root() }
+// Watch watches one team's state folder, or every team's (state.Watch).
+func (t Teamctl) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
+	return state.Watch(ctx, o)
+}
 
 // Answer is `teamctl answer`. Keys that went out but could not be recorded are
 // a NotRecordedError: sent, and not to be sent again.

@@ -3,26 +3,24 @@
 // of the selected member's pane, the teams' events — where a person acts on a
 // member with one key. It is a Bubble Tea program (charm.land/bubbletea/v2).
 //
-// The model (this file and view.go) is pure: it is fed messages — the teams'
-// statuses, their events, the selected pane's screen, keys — and does
+// The model (model.go, its keys and actions in keys.go and actions.go, its
+// view in view.go, table.go and detail.go) is pure: it is fed messages — the
+// teams' statuses, their events, the selected pane's screen, keys — and does
 // everything through two small interfaces: a Backend, the very functions
 // teamctl's commands call (so an action is the command's own code path and is
 // recorded in events.jsonl as the command records it), and a Feed, which
-// follows the teams (feed.go: their state folders through fsnotify, the
-// selected member's tmux server through a control-mode client) and hands the
-// program what changed. backend.go is the only file that knows where those
-// functions live.
+// follows the teams (feed.go, follower.go, control.go, scout.go: their state
+// folders through state.Watch, the selected member's tmux server through a
+// control-mode client) and hands the program what changed. backend.go is the
+// only file that knows where those functions live.
 package cockpit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os/exec"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
@@ -30,7 +28,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/state"
 )
 
 // Backend is what the cockpit does to a team: the functions behind `teamctl
@@ -72,18 +69,8 @@ type Snapshot struct {
 // Worktree is a member's git worktree.
 type Worktree struct{ Path, Branch string }
 
-// Member states, as status reports them.
-const (
-	stateRunning  = state.StateRunning
-	stateIdle     = state.StateIdle
-	stateStalled  = state.StateStalled
-	stateWaiting  = state.StateWaitingApproval
-	stateExited   = state.StateExited
-	stateFailed   = state.StateFailed
-	roleProcess   = "process"
-	originLead    = "lead"
-	actionTimeout = 30 * time.Second // one action: tmux, a mailbox lock, the state lock
-)
+// actionTimeout bounds one action: tmux, a mailbox lock, the state lock.
+const actionTimeout = 30 * time.Second
 
 // Messages the Feed sends.
 type (
@@ -567,337 +554,4 @@ func (m *Model) scroll() {
 
 func (m *Model) say(text string, isErr bool) {
 	m.status, m.statusErr = text, isErr
-}
-
-// key handles a key press in the current mode.
-func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	switch m.mode {
-	case modeHelp:
-		m.mode = modeTable
-		if k.String() == "q" {
-			return tea.Quit
-		}
-		return nil
-	case modeInput:
-		return m.inputKey(k)
-	case modeConfirm:
-		m.mode = modeTable
-		if k.String() == "y" {
-			return m.restart(m.target)
-		}
-		m.say("restart cancelled", false)
-		return nil
-	}
-	r := m.selected()
-	switch k.String() {
-	case "q", "ctrl+c":
-		return tea.Quit
-	case "?":
-		m.mode = modeHelp
-		return nil
-	case "up", "k":
-		return m.move(-1)
-	case "down", "j":
-		return m.move(1)
-	case "pgup":
-		return m.move(-max(1, m.layout().table-1))
-	case "pgdown":
-		return m.move(max(1, m.layout().table-1))
-	case "home", "g":
-		return m.move(-len(m.rows))
-	case "end", "G":
-		return m.move(len(m.rows))
-	case "b":
-		m.bell = !m.bell
-		m.say("bell "+onOff(m.bell), false)
-		return nil
-	case "tab":
-		return m.nextTeam()
-	case "v":
-		if !m.all {
-			m.show(true, "")
-			return m.relist() // teams may have come up since the last look
-		}
-		team := m.team
-		switch {
-		case r != nil:
-			team = r.Team
-		case len(m.teams) > 0 && !slices.Contains(m.teams, team):
-			team = m.teams[0]
-		}
-		if team == "" {
-			m.say("no team is up", true)
-			return nil
-		}
-		m.show(false, team)
-		return nil
-	}
-	if r == nil {
-		m.say("no member selected", true)
-		return nil
-	}
-	who, mk := m.who(r.key()), r.key()
-	switch k.String() {
-	case "y", "n":
-		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, stateWord(r.Member)), true)
-			return nil
-		}
-		return m.yesNo(r, k.String())
-	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
-		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, stateWord(r.Member), k.String()), true)
-			return nil
-		}
-		return m.choose(r, k.String())
-	case "enter":
-		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, stateWord(r.Member)), true)
-			return nil
-		}
-		if d, ok := m.dialogOf(r); ok {
-			o := d.Options[d.Selected]
-			return m.answer(mk, Answer{Reply: strconv.Itoa(o.Index + 1), Expect: o.String()})
-		}
-		return m.answer(mk, Answer{Keys: []string{"Enter"}})
-	case "a":
-		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
-			return nil
-		}
-		return m.approve(mk)
-	case "d":
-		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
-			return nil
-		}
-		return m.ask("deny", mk, "optional reason")
-	case "s":
-		if r.Role == roleProcess {
-			m.say(fmt.Sprintf("%s is a plain process, not Claude Code: attach (t) to type into it", who), true)
-			return nil
-		}
-		return m.ask("send", mk, "message")
-	case "t":
-		return m.attach(mk)
-	case "r":
-		if r.Origin == originLead {
-			m.say(fmt.Sprintf("%s was spawned by the lead, which restarts its own teammates", who), true)
-			return nil
-		}
-		m.mode, m.target = modeConfirm, mk
-		return nil
-	}
-	return nil
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-// move moves the selection by d rows.
-func (m *Model) move(d int) tea.Cmd {
-	if len(m.rows) == 0 {
-		return nil
-	}
-	i := max(0, min(len(m.rows)-1, m.selIndex()+d))
-	m.sel, m.settled = m.rows[i].key(), true
-	m.scroll()
-	m.refocus()
-	return nil
-}
-
-// ask opens the one-line input for send or deny.
-func (m *Model) ask(what string, member memberKey, placeholder string) tea.Cmd {
-	m.mode, m.inputFor, m.target = modeInput, what, member
-	m.input.Reset()
-	m.input.Placeholder = placeholder
-	return m.input.Focus()
-}
-
-func (m *Model) inputKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc", "ctrl+c":
-		m.mode = modeTable
-		m.input.Blur()
-		m.say(m.inputFor+" cancelled", false)
-		return nil
-	case "enter":
-		m.mode = modeTable
-		m.input.Blur()
-		text := m.input.Value()
-		if m.inputFor == "deny" {
-			return m.deny(m.target, strings.TrimSpace(text))
-		}
-		if strings.TrimSpace(text) == "" {
-			m.say("nothing sent: the message is empty", true)
-			return nil
-		}
-		return m.send(m.target, text)
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	return cmd
-}
-
-// The actions: each one the command's own function, run off the UI with a
-// deadline, its outcome shown on the status line.
-
-func (m *Model) action(do func(ctx context.Context) (string, error)) tea.Cmd {
-	ctx := m.o.Ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
-		defer cancel()
-		text, err := do(ctx)
-		if err != nil {
-			var nr *NotRecordedError
-			if errors.As(err, &nr) {
-				return failMsg{fmt.Errorf("%s; warning: %w", text, err)}
-			}
-			return failMsg{err}
-		}
-		return doneMsg{text}
-	}
-}
-
-// Each acts on the member's own team.
-
-// dialogOf is the Claude Code dialog on r's screen as last captured, read
-// as `teamctl answer` reads it.
-func (m *Model) dialogOf(r *row) (Dialog, bool) {
-	if m.screen.Team != r.Team || m.screen.Pane != r.Pane {
-		return Dialog{}, false
-	}
-	return readDialog(m.screen.Lines)
-}
-
-// yesNo answers y or n: on a Claude Code dialog the option it means, where
-// one plainly is (the person sees which, and it must still be there when
-// the answer goes); at a prompt the letter, then Enter.
-func (m *Model) yesNo(r *row, reply string) tea.Cmd {
-	d, ok := m.dialogOf(r)
-	switch {
-	case !ok && r.Stall != nil && isDialog(r.Stall.Pattern):
-		m.say(fmt.Sprintf("%s waits at a Claude Code dialog whose options are not on screen (yet): t attaches", m.who(r.key())), true)
-		return nil
-	case !ok:
-		return m.answer(r.key(), Answer{Reply: reply})
-	}
-	o, ok := d.Yes()
-	word := "yes"
-	if reply == "n" {
-		o, ok = d.No()
-		word = "no"
-	}
-	if !ok {
-		m.say(fmt.Sprintf("%s's dialog has no single plain %s: choose its option by number (%s)", m.who(r.key()), word, d.Describe(optionWidth)), true)
-		return nil
-	}
-	return m.answer(r.key(), Answer{Reply: reply, Expect: o.String()})
-}
-
-// choose answers with the option numbered n of the dialog on r's screen.
-func (m *Model) choose(r *row, n string) tea.Cmd {
-	who := m.who(r.key())
-	d, ok := m.dialogOf(r)
-	if !ok {
-		m.say(fmt.Sprintf("%s shows no options to choose from: y/n answer a prompt, t attaches", who), true)
-		return nil
-	}
-	i, _ := strconv.Atoi(n)
-	o, ok := d.Number(i)
-	if !ok {
-		m.say(fmt.Sprintf("%s's dialog has no option %d: %s", who, i, d.Describe(optionWidth)), true)
-		return nil
-	}
-	return m.answer(r.key(), Answer{Reply: n, Expect: o.String()})
-}
-
-// optionWidth is how much of an option's text the status line quotes.
-const optionWidth = 28
-
-func (m *Model) answer(k memberKey, a Answer) tea.Cmd {
-	who := m.who(k)
-	m.say(fmt.Sprintf("answering %s…", who), false)
-	return m.action(func(ctx context.Context) (string, error) {
-		got, err := m.o.Backend.Answer(ctx, k.team, k.name, a)
-		if got.Option != "" {
-			return fmt.Sprintf("chose %q for %s (sent %s)", got.Option, who, strings.Join(got.Keys, " ")), err
-		}
-		return fmt.Sprintf("sent %s to %s", strings.Join(got.Keys, " "), who), err
-	})
-}
-
-func (m *Model) approve(k memberKey) tea.Cmd {
-	who := m.who(k)
-	return m.action(func(ctx context.Context) (string, error) {
-		id, err := m.o.Backend.Approve(ctx, k.team, k.name)
-		return fmt.Sprintf("approved %s's request %s", who, textsafe.Visible(id)), err
-	})
-}
-
-func (m *Model) deny(k memberKey, reason string) tea.Cmd {
-	who := m.who(k)
-	return m.action(func(ctx context.Context) (string, error) {
-		id, err := m.o.Backend.Deny(ctx, k.team, k.name, reason)
-		return fmt.Sprintf("denied %s's request %s", who, textsafe.Visible(id)), err
-	})
-}
-
-func (m *Model) send(k memberKey, text string) tea.Cmd {
-	who := m.who(k)
-	return m.action(func(ctx context.Context) (string, error) {
-		how, err := m.o.Backend.Send(ctx, k.team, k.name, text)
-		return fmt.Sprintf("sent to %s: %s", who, how), err
-	})
-}
-
-func (m *Model) restart(k memberKey) tea.Cmd {
-	who := m.who(k)
-	m.say("restarting "+who+"…", false)
-	return m.action(func(ctx context.Context) (string, error) {
-		pid, err := m.o.Backend.Restart(ctx, k.team, k.name)
-		return fmt.Sprintf("restarted %s (pid %d)", who, pid), err
-	})
-}
-
-// attach prepares the attachment off the UI; attachMsg then suspends the UI
-// for it (tea.ExecProcess) until the person detaches.
-func (m *Model) attach(k memberKey) tea.Cmd {
-	who, ctx := m.who(k), m.o.Ctx
-	return func() tea.Msg {
-		cmd, prefix, err := m.o.Backend.Attach(ctx, k.team, k.name)
-		if err != nil {
-			return failMsg{err}
-		}
-		return attachMsg{member: who, prefix: prefix, cmd: cmd}
-	}
-}
-
-func (m *Model) detachKeys(prefix string) string {
-	if prefix == "" {
-		prefix = "C-b"
-	}
-	if m.o.Nested {
-		return prefix + " " + prefix + " d"
-	}
-	return prefix + " d"
-}
-
-// nextTeam lists the teams that are up, then shows the next stop after this
-// view: all teams, then each team, then all teams again.
-func (m *Model) nextTeam() tea.Cmd {
-	ctx := m.o.Ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
-		defer cancel()
-		teams, err := m.o.Backend.UpTeams(ctx)
-		if err != nil {
-			return failMsg{fmt.Errorf("list the teams: %w", err)}
-		}
-		return switchMsg{teams}
-	}
 }

@@ -25,7 +25,7 @@ import (
 // additions (given to tmux as -e, in order, later names winning), and its folder.
 type Launch struct {
 	Member    layouts.Member
-	Role      string
+	Role      state.Role
 	Argv      []string
 	Env       []string // NAME=VALUE
 	Cwd       string

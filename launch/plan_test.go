@@ -59,7 +59,7 @@ func TestPlanArgvAndEnv(t *testing.T) {
 		if x == nil {
 			t.Fatalf("no launch for %s", c.name)
 		}
-		if x.Role != c.role || !reflect.DeepEqual(x.Argv, c.argv) || !reflect.DeepEqual(x.Env, c.env) {
+		if string(x.Role) != c.role || !reflect.DeepEqual(x.Argv, c.argv) || !reflect.DeepEqual(x.Env, c.env) {
 			t.Errorf("%s:\n role %s\n argv %q\n want %q\n env  %q\n want %q", c.name, x.Role, x.Argv, c.argv, x.Env, c.env)
 		}
 	}

@@ -27,7 +27,7 @@ func (x Launch) ArgvFor(resume bool) []string {
 // conversation: its --session-id becomes --resume (joined to the id, as
 // claudecode gives session flags), and a lead's first prompt is not sent
 // again. (One that never stored a conversation is relaunched as it was started.)
-func ResumeArgv(role string, argv []string) []string {
+func ResumeArgv(role state.Role, argv []string) []string {
 	var out []string
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]

@@ -123,7 +123,7 @@ func TestKeepWords(t *testing.T) {
 func TestGivePrompt(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		role   string
+		role   state.Role
 		resume bool
 		prompt string
 		given  bool

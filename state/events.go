@@ -32,7 +32,7 @@ type Event struct {
 	ExitCode  *int      `json:"exit_code,omitempty"`
 	Signal    int       `json:"signal,omitempty"`
 	Restarts  int       `json:"restarts,omitempty"`
-	Origin    string    `json:"origin,omitempty"`
+	Origin    Origin    `json:"origin,omitempty"`
 	Keys      []string  `json:"keys,omitempty"`
 	Option    string    `json:"option,omitempty"` // for kind "answer": the dialog's option chosen ("4. No")
 	RequestID string    `json:"request_id,omitempty"`

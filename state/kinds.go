@@ -49,3 +49,22 @@ const (
 	EventLost              EventKind = "lost"       // a teammate the lead spawned, gone with the team's server: the lead's to spawn again
 	EventDuplicate         EventKind = "duplicate"  // a second run of a member, in a pane teamctl did not record (a relaunch cut short): ended
 )
+
+// Role is what a member is in its team, as state.json and status record it.
+type Role string
+
+// Roles.
+const (
+	RoleLead     Role = "lead"     // the team's Claude Code lead
+	RoleTeammate Role = "teammate" // a Claude Code teammate
+	RoleProcess  Role = "process"  // a plain program, not Claude Code
+)
+
+// Origin is who started a member, as state.json, status and events record it.
+type Origin string
+
+// Origins.
+const (
+	OriginLayout Origin = "layout" // teamctl, from the layout
+	OriginLead   Origin = "lead"   // the lead: a teammate it spawned itself
+)

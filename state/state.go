@@ -7,8 +7,9 @@
 // events.jsonl (every transition, appended by all, rotated by size), the lead
 // queue (text for the lead), the members' last words (logs/: what a pane
 // showed when its program ended), the supervisor's lock and log; the names of
-// member states and event kinds; and the team's socket name. File I/O only:
-// it runs nothing.
+// member states, roles, origins and event kinds; and the team's socket name.
+// Live views (status -w, top) learn what changed in teams' folders through
+// its one watch of them (Watch). File I/O only: it runs nothing.
 package state
 
 import (
@@ -115,8 +116,8 @@ type Worktree struct {
 // Member is one pane of the team.
 type Member struct {
 	Name      string    `json:"name"`
-	Role      string    `json:"role"`   // "lead", "teammate" or "process"
-	Origin    string    `json:"origin"` // "layout", or "lead" for a teammate the lead spawned itself
+	Role      Role      `json:"role"`
+	Origin    Origin    `json:"origin"` // "" in a file from before origins: layout
 	Pane      string    `json:"pane"`
 	Window    string    `json:"window,omitempty"`
 	PID       int       `json:"pid"`
@@ -129,19 +130,6 @@ type Member struct {
 	StartedAt time.Time `json:"started_at"`
 	Restarts  int       `json:"restarts"`
 }
-
-// Origins.
-const (
-	OriginLayout = "layout"
-	OriginLead   = "lead"
-)
-
-// Roles.
-const (
-	RoleLead     = "lead"
-	RoleTeammate = "teammate"
-	RoleProcess  = "process"
-)
 
 // ClaudeLeadSession is the leadSessionId of the team's Claude Code team: the
 // lead's session, or the one recorded for a team the lead moved to.
@@ -395,12 +383,4 @@ func (t *Team) PanesLeadFirst() []string {
 		}
 	}
 	return ids
-}
-
-// IsStatusFile reports whether a file of a team's folder, by name, is one
-// whose change may change the team's status: what up and down record
-// (state.json), what the supervisor knows (live.json), what happened
-// (events.jsonl). Live views watch these.
-func IsStatusFile(name string) bool {
-	return name == "state.json" || name == "live.json" || name == "events.jsonl"
 }

@@ -335,7 +335,9 @@ const (
 
 // member is a member of the world's team: role lead, teammate or process.
 type member struct {
-	name, role, restart string
+	name    string
+	role    state.Role
+	restart string
 }
 
 // newWorld makes a team of members (panes %0, %1, … in order) with the

@@ -290,7 +290,7 @@ const copyGrace = 5 * time.Second
 // from the config that teamctl may not use (claudecode.ValidMemberName: a
 // newline, a slash, …) is refused: the pane gets a generated name, and the
 // refused one comes back for the adoption event to report.
-func (s *daemon) memberOf(p tmux.Pane) (name, origin, refused string) {
+func (s *daemon) memberOf(p tmux.Pane) (name string, origin state.Origin, refused string) {
 	if _, known := s.memberInPane(p.ID); !known {
 		// up or teamctl restart may have relaunched a member in a new pane
 		// (tmux.ReplacePane) and recorded it since this daemon read state.

@@ -58,25 +58,26 @@ type SuperviseOptions struct {
 
 // paneWatch is the supervisor's view of one pane.
 type paneWatch struct {
-	id, member, origin string
-	pid                int // the pane's current process, as tmux last said
-	lastOutput         time.Time
-	timer              timer // the quiet (or settle) timer; it hands the loop this watch, not an id
-	armed              bool
-	capturing          bool // a capture of it is on its way
-	again              bool // a look was asked for while a capture was on its way: take another
-	live               *state.LiveMember
-	screen             string
-	exits              []time.Time
-	restartTimer       timer
-	lockWaitSince      time.Time // a lead's restart put off for Claude Code's lock since
-	exitPID            string    // the process whose exit was handled last
-	statusTries        int       // asks for an exit status tmux did not have yet
-	rechecked          bool      // the settle look since the pane became stalled or idle was taken
-	reclaiming         bool      // a lead ended to take its own Claude Code team over (reclaimOwnTeam): restarted whatever its policy
-	words              wordsState
-	wordsOf            *ended // the run whose last words are kept (or being kept)
-	restartWaits       bool   // a restart waits for those words: the pane goes with it
+	id, member    string
+	origin        state.Origin
+	pid           int // the pane's current process, as tmux last said
+	lastOutput    time.Time
+	timer         timer // the quiet (or settle) timer; it hands the loop this watch, not an id
+	armed         bool
+	capturing     bool // a capture of it is on its way
+	again         bool // a look was asked for while a capture was on its way: take another
+	live          *state.LiveMember
+	screen        string
+	exits         []time.Time
+	restartTimer  timer
+	lockWaitSince time.Time // a lead's restart put off for Claude Code's lock since
+	exitPID       string    // the process whose exit was handled last
+	statusTries   int       // asks for an exit status tmux did not have yet
+	rechecked     bool      // the settle look since the pane became stalled or idle was taken
+	reclaiming    bool      // a lead ended to take its own Claude Code team over (reclaimOwnTeam): restarted whatever its policy
+	words         wordsState
+	wordsOf       *ended // the run whose last words are kept (or being kept)
+	restartWaits  bool   // a restart waits for those words: the pane goes with it
 }
 
 // wordsState is where the last words of a pane's run that ended are.

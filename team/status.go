@@ -47,7 +47,7 @@ type Stall struct {
 // MemberStatus is one member in Status.
 type MemberStatus struct {
 	Name      string            `json:"name"`
-	Role      string            `json:"role"`
+	Role      state.Role        `json:"role"`
 	Pane      string            `json:"pane"`
 	PID       int               `json:"pid"`
 	State     state.MemberState `json:"state"`
@@ -56,7 +56,7 @@ type MemberStatus struct {
 	SessionID string            `json:"session_id"`
 	Restarts  int               `json:"restarts"`
 	StartedAt time.Time         `json:"started_at"`
-	Origin    string            `json:"origin"`            // layout, or lead for a teammate the lead spawned
+	Origin    state.Origin      `json:"origin"`            // layout, or lead for a teammate the lead spawned
 	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
 	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
 	Reason    string            `json:"reason,omitempty"`  // when failed

@@ -41,7 +41,7 @@ func completeMembers(g *globals) func(*cobra.Command, []string, string) ([]strin
 				continue
 			}
 			for _, m := range st.Members {
-				desc := m.Role + ", " + string(m.State) // shells that show descriptions show the state
+				desc := string(m.Role) + ", " + string(m.State) // shells that show descriptions show the state
 				if len(teams) > 1 {
 					desc = "team " + st.Team + ", " + desc
 				}

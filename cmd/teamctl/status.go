@@ -109,7 +109,7 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 		if m.ExitCode != nil {
 			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
-		tb.Add(table.Text(v(m.Name)), table.Text(v(m.Role)), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
+		tb.Add(table.Text(v(m.Name)), table.Text(v(string(m.Role))), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
 			table.Cell{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
 			table.Text(v(m.Cwd)), table.Text(v(memberDetail(m, now))))
 	}
@@ -142,7 +142,7 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 		detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
 	case m.Reason != "":
 		detail = m.Reason
-	case m.Origin == "lead":
+	case m.Origin == state.OriginLead:
 		detail = "spawned by the lead"
 	}
 	if last := lastLine(m); last != "" {

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
@@ -20,22 +17,15 @@ const (
 	watchTimeout  = 5 * time.Second        // one look at the team (state files and tmux)
 )
 
-// watchStatus shows the team's status until ctx ends: again whenever one of its
-// watched files changes (debounced) and every second. On a terminal each frame
-// replaces the last; otherwise a frame is printed, after a blank line, only
-// when it differs from the last printed other than by the passing of time.
+// watchStatus shows the team's status until ctx ends: again whenever a file
+// of its folder that counts changes (state.Watch, debounced) and every
+// second. On a terminal each frame replaces the last; otherwise a frame is
+// printed, after a blank line, only when it differs from the last printed
+// other than by the passing of time.
 func watchStatus(ctx context.Context, io *iostreams.IO, t *team.Team) error {
-	dir, err := state.Dir(t.Name)
+	w, err := state.Watch(ctx, state.WatchOptions{Team: t.Name, Debounce: watchDebounce})
 	if err != nil {
 		return err
-	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return fmt.Errorf("watch the team's state: %w", err)
-	}
-	defer w.Close()
-	if err := w.Add(dir); err != nil {
-		return fmt.Errorf("watch the team's state folder %s: %w", dir, err)
 	}
 
 	tty := io.IsTTY()
@@ -74,27 +64,16 @@ func watchStatus(ctx context.Context, io *iostreams.IO, t *team.Team) error {
 	draw()
 	tick := time.NewTicker(watchTick)
 	defer tick.Stop()
-	var debounce <-chan time.Time
-	events, errs := w.Events, w.Errors
+	changes := w.C
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case ev, ok := <-events:
+		case _, ok := <-changes:
 			if !ok {
-				events = nil // the ticks still redraw
+				changes = nil // the ticks still redraw
 				continue
 			}
-			if state.IsStatusFile(filepath.Base(ev.Name)) && debounce == nil {
-				debounce = time.After(watchDebounce)
-			}
-		case _, ok := <-errs:
-			if !ok {
-				errs = nil
-			}
-			// A lost event is made up for by the next tick.
-		case <-debounce:
-			debounce = nil
 			draw()
 		case <-tick.C:
 			draw()
