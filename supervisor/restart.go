@@ -12,6 +12,15 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
+// Restart limits: more than maxExits exits within exitWindow and the member is
+// failed; the delay before a restart doubles from minBackoff to maxBackoff.
+var (
+	maxExits   = 5
+	exitWindow = 2 * time.Minute
+	minBackoff = time.Second
+	maxBackoff = 60 * time.Second
+)
+
 // afterExit decides what a member's exit leads to: nothing (policy, or a
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
