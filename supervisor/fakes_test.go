@@ -22,6 +22,7 @@ import (
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -431,14 +432,14 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 		t.Fatal(err)
 	}
 	evPath, _ := state.EventsPath("decide")
-	paths, err := pathsOf(s.claudeDir, st.ClaudeTeam)
+	paths, err := filewatch.PathsOf(s.claudeDir, st.ClaudeTeam)
 	if err != nil {
 		t.Fatal(err)
 	}
 	queue, _ := state.LeadQueuePath("decide")
 	// The files followed, without fsnotify: a test says what changed (changed).
-	s.files = &followed{paths: paths, events: evPath, queue: queue,
-		fire: make(chan struct{}, 1), dirty: map[string]bool{}, eventsAt: state.EventsEnd(evPath)}
+	s.files = filewatch.Unwatched(paths, evPath, queue)
+	s.seen.eventsPath, s.seen.eventsAt = evPath, state.EventsEnd(evPath)
 	if err := s.begin(w.ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -567,13 +568,8 @@ func (w *world) exit(who, status, signal string) {
 
 // changed tells the daemon that followed files changed (inbox, events,
 // queue, config, tasks) and lets it read them.
-func (w *world) changed(what ...string) {
-	m := w.s.files
-	m.mu.Lock()
-	for _, k := range what {
-		m.dirty[k] = true
-	}
-	m.mu.Unlock()
+func (w *world) changed(what ...filewatch.Kind) {
+	w.s.files.Mark(what...)
 	w.s.readFollowed(w.ctx, false)
 	w.settle()
 }

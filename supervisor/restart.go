@@ -10,6 +10,7 @@ import (
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 )
 
 // Restart limits: more than maxExits exits within exitWindow and the member is
@@ -195,7 +196,7 @@ func (s *daemon) putOffForTeamLock(w *paneWatch, m *state.Member) bool {
 // lead, runs again.
 func (s *daemon) leadStarted(m *state.Member) {
 	if m.Role == state.RoleLead && s.files != nil {
-		s.files.mark("teams")
+		s.files.Mark(filewatch.Teams)
 	}
 }
 

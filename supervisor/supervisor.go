@@ -6,8 +6,20 @@
 // teammates the lead spawns; answers by rule; text typed into an idle lead.
 // It records what it knows in the team's state folder (package state), which
 // is all the lifecycle verbs (package team) see of it: the two never import
-// each other. It reaches tmux and the time through small interfaces (deps.go),
-// so its decisions are tested in milliseconds (decisions_test.go).
+// each other. It reaches tmux, the time and the lead's processes through
+// small interfaces (deps.go), so its decisions are tested in milliseconds
+// (decisions_test.go).
+//
+// Its files, a concern each: the daemon and its loop (supervisor.go), its
+// control client (control.go); the panes' output, quiet periods and
+// captures, judged stalled, idle or working (watch.go); exits (exits.go),
+// restarts (restart.go) and last words (lastwords.go); the panes adopted and
+// named (sync.go); the files followed (followed.go, with package
+// internal/filewatch saying which changed) and what they decide: the lead's
+// inbox (inbox.go), answers and rules (answers.go), hooks (hooks.go), the
+// team's config and prompts given again (teamconfig.go), the team the lead
+// claimed (teammove.go), tasks, messages and the lead queue; notices
+// (notify.go).
 package supervisor
 
 import (
@@ -23,6 +35,7 @@ import (
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -67,16 +80,12 @@ type daemon struct {
 	beat       chan struct{} // the heartbeat: live.json rewritten, so a lost team says when it was last seen
 	queueRead  int64         // how far the lead queue was read (live.json has how far it was typed)
 	notifier   *notifier
-	files      *followed
+	files      *filewatch.Watcher // which followed files changed (nil: none are watched)
+	seen       filesSeen          // what the decisions remember of them
 	nameTries  map[string]int
 	ending     map[string]bool // panes of second runs of a member being ended (endCopy)
-	teamPID    int             // the lead process checkTeam last looked for
-	teamTries  int             // checkTeam's looks for the team teamPID claimed
-	// teamCandidate is another team the lead was seen to claim, since teamSince.
-	teamCandidate string
-	teamSince     time.Time
-	teamReclaims  int    // leads relaunched in a row to take their own team over
-	teamRefused   string // the last team the lead claimed that the daemon would not follow (logged once)
+	procs      processes       // the lead's processes (teammove.go)
+	teamLook   teamLook        // checkTeam's look for the team the lead claimed
 	// takenOver is when the daemon first saw the lead's own config where a
 	// placeholder held prompts (state.Team.PromptsInPlaceholder).
 	takenOver time.Time
@@ -127,7 +136,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
-	defer s.files.close()
+	defer s.files.Close()
 	if err := s.begin(ctx, prev); err != nil {
 		return err
 	}
@@ -144,7 +153,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
-		nameTries: map[string]int{}, ending: map[string]bool{},
+		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{},
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -276,10 +285,28 @@ func (s *daemon) heartbeat() {
 	})
 }
 
-// followedFire is the mailbox watch's signal (never, when mailboxes are not watched).
-func (s *daemon) followedFire() <-chan struct{} {
-	if s.files == nil {
-		return nil
+// watchOf is the watch of member name's pane, or nil.
+func (s *daemon) watchOf(name string) *paneWatch {
+	for _, w := range s.panes {
+		if w.member == name {
+			return w
+		}
 	}
-	return s.files.fire
+	return nil
+}
+
+func (s *daemon) leadName() string {
+	for _, m := range s.st.Members {
+		if m.Role == state.RoleLead {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+func (s *daemon) leadCwd() string {
+	if m, ok := s.st.Member(s.leadName()); ok {
+		return m.Cwd
+	}
+	return ""
 }
