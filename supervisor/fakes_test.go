@@ -648,3 +648,67 @@ func (w *world) relaunchByHand(name string) tmux.NewPane {
 	}
 	return np
 }
+
+// fakeProcs are the lead's processes as a test says they are: which run
+// under which (tree), the team each claims (claim; none when nil), and the
+// process groups the daemon ended.
+type fakeProcs struct {
+	tree       map[int][]int
+	claim      func(pid int) (string, *claudecode.TeamConfig, bool)
+	claims     int // ClaimedTeam's calls
+	terminated []int
+}
+
+func (p *fakeProcs) Tree(pid int) []int { return append([]int{pid}, p.tree[pid]...) }
+
+func (p *fakeProcs) ClaimedTeam(_ string, pid int) (string, *claudecode.TeamConfig, bool) {
+	p.claims++
+	if p.claim == nil {
+		return "", nil, false
+	}
+	return p.claim(pid)
+}
+
+func (p *fakeProcs) TerminateGroup(pgid int) error {
+	p.terminated = append(p.terminated, pgid)
+	return nil
+}
+
+// written are the events the daemon wrote while do ran, in order.
+func (w *world) written(do func()) []state.Event {
+	w.t.Helper()
+	before, err := state.ReadEvents("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	do()
+	after, err := state.ReadEvents("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return after[len(before):]
+}
+
+// wantEvent is an event a decision writes: its kind, member and a part of
+// its detail.
+type wantEvent struct {
+	kind           state.EventKind
+	member, detail string
+}
+
+// checkEvents says where got are not exactly the events of want.
+func checkEvents(t *testing.T, got []state.Event, want []wantEvent) {
+	t.Helper()
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(got); i++ {
+		ok = got[i].Kind == want[i].kind && got[i].Member == want[i].member && strings.Contains(got[i].Detail, want[i].detail)
+	}
+	if ok {
+		return
+	}
+	var s []string
+	for _, e := range got {
+		s = append(s, fmt.Sprintf("%s %s %q", e.Kind, e.Member, e.Detail))
+	}
+	t.Errorf("events written:\n\t%s\nwant %+v", strings.Join(s, "\n\t"), want)
+}
