@@ -46,13 +46,13 @@ func (s *daemon) follow() error {
 		return err
 	}
 	queue, _ := state.LeadQueuePath(s.team)
+	at := state.EventsEnd(evPath) // answers before this start are in live.json already
 	w, err := filewatch.Watch(paths, evPath, queue)
 	if err != nil {
 		return err
 	}
 	s.files = w
-	s.seen.eventsPath = evPath
-	s.seen.eventsAt = state.EventsEnd(evPath) // answers before this start are in live.json already
+	s.seen.eventsPath, s.seen.eventsAt = evPath, at
 	return nil
 }
 
