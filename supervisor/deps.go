@@ -2,14 +2,17 @@ package supervisor
 
 import (
 	"context"
+	"syscall"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/tmux"
 )
 
 // The daemon reaches the world through these small interfaces, declared here
-// where they are used, so that its decisions can be tested with a fake tmux
-// and a fake clock (decisions_test.go) in milliseconds.
+// where they are used, so that its decisions can be tested with a fake tmux,
+// a fake clock and fake processes (decisions_test.go) in milliseconds.
 
 // tmuxServer is what the daemon asks of the team's tmux server.
 type tmuxServer interface {
@@ -49,6 +52,19 @@ type timer interface {
 	Reset(d time.Duration) bool
 }
 
+// processes is what the daemon asks of the machine's processes about the
+// lead (internal/proc, claudecode), so that following the team it claimed,
+// and relaunching it to take its own, are tested without real processes.
+type processes interface {
+	// Tree is pid and the processes under it.
+	Tree(pid int) []int
+	// ClaimedTeam is the Claude Code team in configDir whose config names
+	// process pid (its pid and start time) as its lead.
+	ClaimedTeam(configDir string, pid int) (name string, cfg *claudecode.TeamConfig, ok bool)
+	// TerminateGroup sends SIGTERM to the process group pgid.
+	TerminateGroup(pgid int) error
+}
+
 // realServer is the team's real tmux server.
 type realServer struct{ *tmux.Server }
 
@@ -67,3 +83,12 @@ func (realClock) Now() time.Time { return time.Now() }
 func (realClock) AfterFunc(d time.Duration, f func()) timer {
 	return time.AfterFunc(d, f)
 }
+
+// realProcs are the machine's processes.
+type realProcs struct{}
+
+func (realProcs) Tree(pid int) []int { return proc.Tree(pid) }
+func (realProcs) ClaimedTeam(configDir string, pid int) (string, *claudecode.TeamConfig, bool) {
+	return claudecode.ClaimedTeam(configDir, pid)
+}
+func (realProcs) TerminateGroup(pgid int) error { return syscall.Kill(-pgid, syscall.SIGTERM) }

@@ -22,6 +22,7 @@ import (
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -433,14 +434,14 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 		t.Fatal(err)
 	}
 	evPath, _ := state.EventsPath("decide")
-	paths, err := pathsOf(s.claudeDir, st.ClaudeTeam)
+	paths, err := filewatch.PathsOf(s.claudeDir, st.ClaudeTeam)
 	if err != nil {
 		t.Fatal(err)
 	}
 	queue, _ := state.LeadQueuePath("decide")
 	// The files followed, without fsnotify: a test says what changed (changed).
-	s.files = &followed{paths: paths, events: evPath, queue: queue,
-		fire: make(chan struct{}, 1), dirty: map[string]bool{}, eventsAt: state.EventsEnd(evPath)}
+	s.files = filewatch.Unwatched(paths, evPath, queue)
+	s.seen.eventsPath, s.seen.eventsAt = evPath, state.EventsEnd(evPath)
 	if err := s.begin(w.ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -569,13 +570,8 @@ func (w *world) exit(who, status, signal string) {
 
 // changed tells the daemon that followed files changed (inbox, events,
 // queue, config, tasks) and lets it read them.
-func (w *world) changed(what ...string) {
-	m := w.s.files
-	m.mu.Lock()
-	for _, k := range what {
-		m.dirty[k] = true
-	}
-	m.mu.Unlock()
+func (w *world) changed(what ...filewatch.Kind) {
+	w.s.files.Mark(what...)
 	w.s.readFollowed(w.ctx, false)
 	w.settle()
 }
@@ -653,4 +649,68 @@ func (w *world) relaunchByHand(name string) tmux.NewPane {
 		w.t.Fatal(err)
 	}
 	return np
+}
+
+// fakeProcs are the lead's processes as a test says they are: which run
+// under which (tree), the team each claims (claim; none when nil), and the
+// process groups the daemon ended.
+type fakeProcs struct {
+	tree       map[int][]int
+	claim      func(pid int) (string, *claudecode.TeamConfig, bool)
+	claims     int // ClaimedTeam's calls
+	terminated []int
+}
+
+func (p *fakeProcs) Tree(pid int) []int { return append([]int{pid}, p.tree[pid]...) }
+
+func (p *fakeProcs) ClaimedTeam(_ string, pid int) (string, *claudecode.TeamConfig, bool) {
+	p.claims++
+	if p.claim == nil {
+		return "", nil, false
+	}
+	return p.claim(pid)
+}
+
+func (p *fakeProcs) TerminateGroup(pgid int) error {
+	p.terminated = append(p.terminated, pgid)
+	return nil
+}
+
+// written are the events the daemon wrote while do ran, in order.
+func (w *world) written(do func()) []state.Event {
+	w.t.Helper()
+	before, err := state.ReadEvents("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	do()
+	after, err := state.ReadEvents("decide")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return after[len(before):]
+}
+
+// wantEvent is an event a decision writes: its kind, member and a part of
+// its detail.
+type wantEvent struct {
+	kind           state.EventKind
+	member, detail string
+}
+
+// checkEvents says where got are not exactly the events of want.
+func checkEvents(t *testing.T, got []state.Event, want []wantEvent) {
+	t.Helper()
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(got); i++ {
+		ok = got[i].Kind == want[i].kind && got[i].Member == want[i].member && strings.Contains(got[i].Detail, want[i].detail)
+	}
+	if ok {
+		return
+	}
+	var s []string
+	for _, e := range got {
+		s = append(s, fmt.Sprintf("%s %s %q", e.Kind, e.Member, e.Detail))
+	}
+	t.Errorf("events written:\n\t%s\nwant %+v", strings.Join(s, "\n\t"), want)
 }

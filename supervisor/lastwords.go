@@ -16,6 +16,25 @@ import (
 // off the loop), and a restart due before it is back waits for it
 // (doRestart).
 
+// wordsState is where the last words of a pane's run that ended are.
+type wordsState int
+
+const (
+	wordsNone    wordsState = iota // no run ended since the watch began (or it ran again)
+	wordsKeeping                   // a capture of them is on its way
+	wordsKept                      // in the team's folder (state.WriteLastWords), or given up on
+	wordsMissed                    // the capture failed: doRestart takes them itself
+)
+
+// ended is a run of a pane that ended: its program and how.
+type ended struct {
+	seq  int // counts a watch's ended runs: a capture of an earlier one is stale
+	pane string
+	pid  int
+	code *int
+	sig  int
+}
+
 // keepWords has the last words of w's run that just ended captured.
 func (s *daemon) keepWords(w *paneWatch, code *int, sig int) {
 	seq := 1

@@ -102,7 +102,7 @@ func (w *world) restartSupervisor() {
 		}
 	}
 	s := newDaemon("decide", old.o, st, old.ev, w.srv, w.clock)
-	s.files = old.files
+	s.files, s.seen = old.files, old.seen
 	w.s = s
 	if err := s.connect(w.ctx); err != nil {
 		w.t.Fatal(err)

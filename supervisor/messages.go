@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 )
 
 // Messages to the lead are reported one event each only up to a rate: a
@@ -24,8 +25,12 @@ const (
 	messageSenders    = 20
 )
 
+// messagesDue marks the end of a message window due (filewatch.Watcher.Mark):
+// it is reported in the loop's turn that reads the followed files.
+const messagesDue filewatch.Kind = "messages"
+
 // messageQuota counts the window's messages. The daemon's loop alone uses it
-// (followed.msgs).
+// (filesSeen.msgs).
 type messageQuota struct {
 	start  time.Time      // the window's first message; zero when no window is open
 	shown  map[string]int // sender → messages reported one by one
@@ -39,7 +44,7 @@ type messageQuota struct {
 // name, "" for one named otherwise) as an event, or counts it when the
 // window's quota is spent.
 func (s *daemon) message(from, detail string) {
-	q := &s.files.msgs
+	q := &s.seen.msgs
 	now := s.clock.Now()
 	if !q.start.IsZero() && now.Sub(q.start) >= messageWindow {
 		s.flushMessages()
@@ -62,14 +67,14 @@ func (s *daemon) message(from, detail string) {
 		q.timer = true
 		// The window's end is the daemon loop's to report: the timer only
 		// marks it due.
-		s.clock.AfterFunc(q.start.Add(messageWindow).Sub(now), func() { s.files.mark("messages") })
+		s.clock.AfterFunc(q.start.Add(messageWindow).Sub(now), func() { s.files.Mark(messagesDue) })
 	}
 }
 
 // flushMessages ends the message window when it is over, reporting what it
 // counted: one event a sender, with how many.
 func (s *daemon) flushMessages() {
-	q := &s.files.msgs
+	q := &s.seen.msgs
 	if q.start.IsZero() || s.clock.Now().Sub(q.start) < messageWindow {
 		return
 	}
@@ -91,5 +96,5 @@ func (s *daemon) flushMessages() {
 		s.event(state.Event{Kind: state.EventMessage, Detail: fmt.Sprintf(
 			"%d more messages from other senders in a minute, counted, not reported one by one (over %d senders)", q.others, messageSenders)})
 	}
-	s.files.msgs = messageQuota{}
+	s.seen.msgs = messageQuota{}
 }

@@ -10,6 +10,16 @@ import (
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
+)
+
+// Restart limits: more than maxExits exits within exitWindow and the member is
+// failed; the delay before a restart doubles from minBackoff to maxBackoff.
+var (
+	maxExits   = 5
+	exitWindow = 2 * time.Minute
+	minBackoff = time.Second
+	maxBackoff = 60 * time.Second
 )
 
 // afterExit decides what a member's exit leads to: nothing (policy, or a
@@ -186,7 +196,7 @@ func (s *daemon) putOffForTeamLock(w *paneWatch, m *state.Member) bool {
 // lead, runs again.
 func (s *daemon) leadStarted(m *state.Member) {
 	if m.Role == state.RoleLead && s.files != nil {
-		s.files.mark("teams")
+		s.files.Mark(filewatch.Teams)
 	}
 }
 

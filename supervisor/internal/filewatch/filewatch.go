@@ -1,0 +1,292 @@
+// Package filewatch tells the supervisor which of a team's files changed,
+// with fsnotify: the lead's inbox, the team's event log and lead queue, the
+// lead's team config (and the other teams' folders beside it, one of which
+// the lead may claim) and the tasks folder. What a change means is the
+// supervisor's to decide; this package only says what changed, a burst of
+// file events (a rename into place is several) at a time.
+//
+// It creates nothing in Claude Code's folders: a Claude Code lead that finds
+// its team folder there before its config.json claims another team
+// (docs/claude-code.md). So it watches the nearest folder that exists — the
+// config folder, teams/, then the team's folder and its inboxes/ (tasks/ and
+// tasks/<team> likewise) — and each one further down as it appears, and has
+// what a newly watched one holds read, since it may have been written before
+// the watch began.
+package filewatch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/teamctl/teamctl/claudecode"
+)
+
+// Kind is one of the things followed, as the supervisor reads them.
+type Kind string
+
+// The kinds of files a change is about. Mark takes kinds of the
+// supervisor's own as well (a look due later), which Take hands back alike.
+const (
+	Inbox  Kind = "inbox"  // the lead's inbox, or inboxes/ itself
+	Events Kind = "events" // the team's event log
+	Queue  Kind = "queue"  // the lead queue
+	Config Kind = "config" // the team's config.json, or the team's folder
+	Tasks  Kind = "tasks"  // the team's tasks folder or a file in it
+	Teams  Kind = "teams"  // another team's folder: the lead may have claimed it
+)
+
+// files are the kinds Take(true) hands back: every file followed.
+var files = []Kind{Inbox, Events, Queue, Config, Tasks, Teams}
+
+// Debounce is how long a burst of file events is gathered into one signal.
+const Debounce = 20 * time.Millisecond
+
+// Paths are the Claude Code files and folders of a team's Claude Code team,
+// from the config folder down.
+type Paths struct {
+	ConfigDir, Teams, TeamDir, Inboxes, LeadInbox, Config, TasksRoot, TasksDir string
+}
+
+// PathsOf are the paths of Claude Code team team in Claude Code's folder
+// configDir.
+func PathsOf(configDir, team string) (Paths, error) {
+	inbox, err := claudecode.InboxPath(configDir, team, claudecode.LeadMailboxName)
+	if err != nil {
+		return Paths{}, err
+	}
+	cfg, err := claudecode.TeamConfigPath(configDir, team)
+	if err != nil {
+		return Paths{}, err
+	}
+	tasks, err := claudecode.TasksDir(configDir, team)
+	if err != nil {
+		return Paths{}, err
+	}
+	return Paths{ConfigDir: configDir, Teams: filepath.Join(configDir, "teams"), TeamDir: filepath.Dir(cfg),
+		Inboxes: filepath.Dir(inbox), LeadInbox: inbox, Config: cfg, TasksRoot: filepath.Dir(tasks), TasksDir: tasks}, nil
+}
+
+// dirs are the folders watched when they exist, each below the one before.
+func (p Paths) dirs() []string {
+	return []string{p.ConfigDir, p.Teams, p.TeamDir, p.Inboxes, p.TasksRoot, p.TasksDir}
+}
+
+// Watcher follows a team's files and says which changed since it was last
+// asked (Take), signalling on Fire when something did.
+type Watcher struct {
+	w             *fsnotify.Watcher // nil: Unwatched
+	events, queue string
+	fire          chan struct{}
+
+	mu       sync.Mutex
+	soon     *time.Timer
+	dirty    map[Kind]bool // what changed since the last Take
+	paths    Paths         // Move changes them when the team moves
+	ancestor string        // the folder watched while the config folder is not there
+}
+
+// Watch starts following the files of Claude Code team paths, the team's
+// event log events and its lead queue queue (in the event log's folder).
+func Watch(paths Paths, events, queue string) (*Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch mailboxes: %w", err)
+	}
+	if err := w.Add(filepath.Dir(events)); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("watch %s: %w", filepath.Dir(events), err)
+	}
+	m := Unwatched(paths, events, queue)
+	m.w = w
+	m.rewatch()
+	go m.run()
+	return m, nil
+}
+
+// Unwatched is a Watcher that watches nothing: what changed is what Mark
+// says (the supervisor's decision tests).
+func Unwatched(paths Paths, events, queue string) *Watcher {
+	return &Watcher{events: events, queue: queue, paths: paths, fire: make(chan struct{}, 1), dirty: map[Kind]bool{}}
+}
+
+// run turns fsnotify's events into marks until the watcher is closed.
+func (m *Watcher) run() {
+	for {
+		select {
+		case ev, ok := <-m.w.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				p := m.Paths()
+				if slices.Contains(p.dirs(), ev.Name) || strings.HasPrefix(p.ConfigDir, ev.Name+string(filepath.Separator)) {
+					m.rewatch() // one of the team's folders (or one above them) came or went
+				}
+			}
+			if what := m.kind(ev.Name); what != "" {
+				m.Mark(what)
+			}
+		case _, ok := <-m.w.Errors:
+			if !ok {
+				return
+			}
+		}
+	}
+}
+
+// Fire signals that something changed since the last Take.
+func (m *Watcher) Fire() <-chan struct{} { return m.fire }
+
+// Take returns what changed since the last call (every file when all is set).
+func (m *Watcher) Take(all bool) map[Kind]bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.dirty
+	m.dirty = map[Kind]bool{}
+	if all {
+		for _, k := range files {
+			d[k] = true
+		}
+	}
+	return d
+}
+
+// Mark says that what changed, for the next Take, and signals on Fire
+// shortly.
+func (m *Watcher) Mark(what ...Kind) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range what {
+		m.dirty[k] = true
+	}
+	m.later()
+}
+
+// Paths are the Claude Code team's paths followed now.
+func (m *Watcher) Paths() Paths {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.paths
+}
+
+// Move follows Claude Code team paths instead (the lead claimed another
+// team), and has what it holds read.
+func (m *Watcher) Move(paths Paths) {
+	m.mu.Lock()
+	m.paths = paths
+	m.mu.Unlock()
+	m.rewatch()
+	m.Mark(Inbox, Config, Tasks)
+}
+
+// Close stops watching.
+func (m *Watcher) Close() {
+	if m != nil && m.w != nil {
+		m.w.Close()
+	}
+}
+
+// rewatch watches every folder of the team's that exists and is not watched
+// yet (a watch goes with its folder), and has whatever a newly watched one
+// holds read, since it may have been written before the watch began.
+func (m *Watcher) rewatch() {
+	if m.w == nil {
+		return // no watcher (the decision tests say what changed themselves)
+	}
+	p := m.Paths()
+	have := map[string]bool{}
+	for _, d := range m.w.WatchList() {
+		have[d] = true
+	}
+	// Until the config folder itself is there, its nearest folder that is,
+	// which tells when it comes; no longer once it has.
+	m.mu.Lock()
+	ancestor := m.ancestor
+	m.mu.Unlock()
+	if fi, err := os.Stat(p.ConfigDir); err == nil && fi.IsDir() {
+		if ancestor != "" {
+			m.w.Remove(ancestor)
+			ancestor = ""
+		}
+	} else {
+		d := filepath.Dir(p.ConfigDir)
+		for ; d != filepath.Dir(d); d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				break
+			}
+		}
+		if d != ancestor {
+			if ancestor != "" {
+				m.w.Remove(ancestor)
+			}
+			if m.w.Add(d) == nil {
+				ancestor = d
+			}
+		}
+	}
+	m.mu.Lock()
+	m.ancestor = ancestor
+	m.mu.Unlock()
+	added := false
+	for _, d := range p.dirs() {
+		if have[d] {
+			continue
+		}
+		// Lstat: a team folder, inboxes/ or tasks folder that is a link is
+		// not watched (its files are refused); the folders above may be links.
+		stat := os.Stat
+		if d == p.TeamDir || d == p.Inboxes || d == p.TasksDir {
+			stat = os.Lstat
+		}
+		if fi, err := stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		if m.w.Add(d) == nil {
+			added = true
+		}
+	}
+	if added {
+		m.Mark(Inbox, Config, Tasks, Teams)
+	}
+}
+
+// kind says which of the followed things a file event is about ("" for none).
+func (m *Watcher) kind(name string) Kind {
+	p := m.Paths()
+	switch {
+	case name == p.LeadInbox, name == p.Inboxes: // inboxes/ itself: one put there as a link is reported
+		return Inbox
+	case name == m.events:
+		return Events
+	case name == m.queue:
+		return Queue
+	case name == p.Config, name == p.TeamDir:
+		return Config
+	case filepath.Dir(name) == p.TasksDir, name == p.TasksDir:
+		return Tasks
+	case filepath.Dir(name) == p.Teams:
+		return Teams
+	}
+	return ""
+}
+
+// later gathers a burst of file events into one signal. It runs under m.mu.
+func (m *Watcher) later() {
+	if m.soon != nil {
+		m.soon.Reset(Debounce)
+		return
+	}
+	m.soon = time.AfterFunc(Debounce, func() {
+		select {
+		case m.fire <- struct{}{}:
+		default:
+		}
+	})
+}

@@ -1,0 +1,139 @@
+package filewatch
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// waitFor waits for the watcher to say that what changed, taking every mark
+// on the way.
+func waitFor(t *testing.T, m *Watcher, what Kind) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-m.Fire():
+			if m.Take(false)[what] {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no change of %s reported", what)
+		}
+	}
+}
+
+// TestFoldersAreWatchedAsTheyAppear: with no Claude Code folder at all, the
+// watch makes none, and reports the lead's inbox, the config and the tasks
+// once their folders appear one below the other, and another team's folder
+// appearing beside the team's.
+func TestFoldersAreWatchedAsTheyAppear(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	if err := os.Mkdir(stateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	configDir := filepath.Join(dir, "home", ".claude")
+	p, err := PathsOf(configDir, "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := os.Lstat(filepath.Join(dir, "home")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the watch made a folder of Claude Code's: %v", err)
+	}
+
+	write := func(path, body string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// As Claude Code writes its files: a temp file renamed into place.
+		if err := os.WriteFile(path+".tmp", []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(p.LeadInbox, "[]")
+	waitFor(t, m, Inbox)
+	write(p.LeadInbox, `[{"from":"mate","text":"hi","timestamp":"2026-12-01T09:00:00.000Z"}]`)
+	waitFor(t, m, Inbox)
+	write(p.Config, "{}")
+	waitFor(t, m, Config)
+	write(filepath.Join(p.TasksDir, "1.json"), "{}")
+	waitFor(t, m, Tasks)
+	if err := os.Mkdir(filepath.Join(p.Teams, "session-77777777"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, Teams)
+	write(filepath.Join(stateDir, "events.jsonl"), "")
+	waitFor(t, m, Events)
+}
+
+// TestWhatAFileEventIsAbout: each file and folder followed is its kind;
+// anything else in the folders watched is nothing.
+func TestWhatAFileEventIsAbout(t *testing.T) {
+	p, err := PathsOf("/c", "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Unwatched(p, "/s/events.jsonl", "/s/lead-queue.jsonl")
+	for _, c := range []struct {
+		name string
+		want Kind
+	}{
+		{p.LeadInbox, Inbox},
+		{p.Inboxes, Inbox},
+		{filepath.Join(p.Inboxes, "mate.json"), ""},
+		{"/s/events.jsonl", Events},
+		{"/s/events.jsonl.1", ""},
+		{"/s/lead-queue.jsonl", Queue},
+		{p.Config, Config},
+		{p.TeamDir, Config},
+		{p.TasksDir, Tasks},
+		{filepath.Join(p.TasksDir, "7.json"), Tasks},
+		{filepath.Join(p.Teams, "session-77777777"), Teams},
+		{"/c/settings.json", ""},
+	} {
+		if got := m.kind(c.name); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTakeAndMove: Take hands back what was marked, once; every file when
+// asked for all; Move follows another team's paths and has them read.
+func TestTakeAndMove(t *testing.T) {
+	p, _ := PathsOf("/c", "session-0123abcd")
+	m := Unwatched(p, "/s/events.jsonl", "/s/lead-queue.jsonl")
+	m.Mark(Events, "messages")
+	if got := m.Take(false); len(got) != 2 || !got[Events] || !got["messages"] {
+		t.Errorf("Take: %v", got)
+	}
+	if got := m.Take(false); len(got) != 0 {
+		t.Errorf("Take again: %v", got)
+	}
+	if got := m.Take(true); len(got) != len(files) {
+		t.Errorf("Take(true): %v", got)
+	}
+	q, _ := PathsOf("/c", "session-77777777")
+	m.Move(q)
+	if got := m.Take(false); len(got) != 3 || !got[Inbox] || !got[Config] || !got[Tasks] {
+		t.Errorf("Take after Move: %v", got)
+	}
+	if m.Paths() != q {
+		t.Errorf("paths after Move: %+v", m.Paths())
+	}
+	if got := m.kind(q.Config); got != Config {
+		t.Errorf("the new team's config: %q", got)
+	}
+}
