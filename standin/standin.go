@@ -31,6 +31,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/internal/proc"
 )
 
 // Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
@@ -257,16 +258,7 @@ func procStartOf(pid int) (string, error) {
 	if pid <= 0 {
 		return "", fs.ErrNotExist
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", err
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 20 {
-		return "", fs.ErrNotExist
-	}
-	return f[19], nil
+	return proc.StartTime(pid)
 }
 
 // otherTeam is a team of another, random name and its leadSessionId, as
