@@ -347,6 +347,26 @@ func List() ([]string, error) {
 	return names, nil
 }
 
+// RawStates returns the bytes of every team's state.json that can be read,
+// whether it loads or not (a newer format, a mismatch): for a search that
+// must miss nothing any of them names (selfexe keeps the copies of teamctl
+// that members' argv and hooks name).
+func RawStates() [][]byte {
+	teams, err := List()
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	for _, team := range teams {
+		if dir, err := Dir(team); err == nil {
+			if b, err := os.ReadFile(filepath.Join(dir, "state.json")); err == nil {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
 // Lock takes the team's exclusive lock (flock on a file in its state folder), so
 // that two `up` or `down` runs for one team never interleave. The lock goes with
 // the process, so a crashed holder never leaves it stuck.
