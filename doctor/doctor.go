@@ -20,6 +20,7 @@ import (
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // TestedClaudeVersion is the newest Claude Code version teamctl was tested
@@ -93,11 +94,10 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 }
 
 func checkGit(ctx context.Context) Check {
-	path, err := exec.LookPath("git")
-	if err != nil {
+	out, err := worktrees.GitVersion(ctx)
+	if errors.Is(err, worktrees.ErrNoGit) {
 		return Check{Name: "git", Detail: "git not found (worktrees need it)", Fix: "install git (Debian/Ubuntu: apt-get install git)"}
 	}
-	out, err := runVersion(ctx, path, "--version")
 	if err != nil {
 		return Check{Name: "git", Detail: err.Error(), Fix: "reinstall git"}
 	}
