@@ -6,9 +6,10 @@
 // the team's lock), live.json (what the daemon knows of each member now),
 // events.jsonl (every transition, appended by all, rotated by size), the lead
 // queue (text for the lead), the members' last words (logs/: what a pane
-// showed when its program ended), the supervisor's lock and log; the names of
-// member states and event kinds; and the team's socket name. File I/O only:
-// it runs nothing.
+// showed when its program ended), the supervisor's lock and log (and stopping
+// the supervisor that holds the lock: StopSupervisor); the names of member
+// states and event kinds; and the team's socket name. File I/O only: it runs
+// nothing, and signals only through the stop loop it is given.
 package state
 
 import (
@@ -43,7 +44,7 @@ type Team struct {
 	SocketPath    string     `json:"socket_path"`     // always SocketPath(Team); Load refuses anything else
 	Session       string     `json:"session"`         // always Team; Load refuses anything else
 	ClaudeTeam    string     `json:"claude_team"`     // the lead's implicit team, session-XXXXXXXX
-	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code folder up found for the team; a record only: never read back as a path (team.ClaudeConfigDir)
+	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code folder up found for the team; a record only: never read back as a path (relaunch.ClaudeConfigDir)
 	LeadSessionID string     `json:"lead_session_id"` // kept so a restart can resume
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
