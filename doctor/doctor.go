@@ -18,8 +18,8 @@ import (
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/trust"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -155,7 +155,7 @@ func checkClaudeDir() Check {
 // every Claude Code member's folder (else it stops at its trust dialog).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
 	var out []Check
-	for _, ft := range team.TrustOf(ctx, l) {
+	for _, ft := range trust.Of(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
 		case ft.Err != nil:

@@ -1,7 +1,9 @@
-// Package worktrees is the only code that runs git: it makes members' worktrees,
-// tells what removing one would lose, keeps that work as a snapshot (a commit
-// under refs/teamctl/snapshots/) and brings it back, removes worktrees the
-// way git wants to, and says which git there is (GitVersion, for doctor).
+// Package worktrees is the only code that runs git: it places members'
+// worktrees (PlaceOf: from the layout, where git says the repository is) and
+// makes them, tells what removing one would lose, keeps that work as a
+// snapshot (a commit under refs/teamctl/snapshots/) and brings it back,
+// removes worktrees the way git wants to, and says which git there is
+// (GitVersion, for doctor).
 package worktrees
 
 import (
