@@ -6,10 +6,9 @@
 // the team's lock), live.json (what the daemon knows of each member now),
 // events.jsonl (every transition, appended by all, rotated by size), the lead
 // queue (text for the lead), the members' last words (logs/: what a pane
-// showed when its program ended), the supervisor's lock and log (and stopping
-// the supervisor that holds the lock: StopSupervisor); the names of member
-// states and event kinds; and the team's socket name. File I/O only: it runs
-// nothing, and signals only through the stop loop it is given.
+// showed when its program ended), the supervisor's lock and log; the names of
+// member states and event kinds; and the team's socket name. File I/O only:
+// it runs nothing.
 package state
 
 import (

@@ -116,7 +116,9 @@ type Ender func(ctx context.Context, targets []proc.Target, grace time.Duration)
 
 // StopSupervisor ends the team's supervisor with end (SIGTERM, then SIGKILL
 // after timeout) and waits until its lock is free, so nothing restarts a
-// member while the team is taken down.
+// member while the team is taken down. It is here, with the lock that says
+// which process the supervisor is; state itself signals nothing but through
+// end.
 func StopSupervisor(ctx context.Context, team string, timeout time.Duration, end Ender) error {
 	pid, err := SupervisorPID(team)
 	if err != nil || pid == 0 {
