@@ -2,19 +2,14 @@ package claudecode
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/internal/proc"
 )
 
 // TeamConfig is teams/TEAM/config.json as Claude Code 2.1.328 writes it. Times are
@@ -163,30 +158,21 @@ func PIDSpace() string {
 }
 
 // procStart returns the start time (field 22 of /proc/PID/stat, in clock ticks since
-// boot) that tells a process from a later one with the same pid.
+// boot) that tells a process from a later one with the same pid; "" when there is
+// no such process.
 func procStart(pid int) string {
-	start, _ := procStat(pid)
+	start, _ := proc.StartTime(pid)
 	return start
 }
 
-// procStat returns pid's start time (see procStart) and state (field 3: 'Z' for
-// a zombie); "" when there is no such process.
-func procStat(pid int) (start, state string) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", ""
+// living is pid's start time (see procStart) when it runs now (neither a
+// zombie nor gone), else "".
+func living(pid int) string {
+	st, err := proc.ReadStat(pid)
+	if err != nil || !st.Living() {
+		return ""
 	}
-	// Field 2, the command, is in parentheses and may hold spaces; count after it.
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", ""
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3
-	if len(f) < 20 {
-		return "", ""
-	}
-	return f[19], f[0]
+	return st.StartTime
 }
 
 // LeadGone reports whether c names a lead process that is gone in this pid
@@ -198,14 +184,14 @@ func (c *TeamConfig) LeadGone() bool {
 	if lp == nil || lp.PIDSpace != PIDSpace() {
 		return false
 	}
-	start, state := procStat(lp.PID)
-	return start == "" || state == "Z" || state == "X" || (lp.ProcStart != "" && lp.ProcStart != start)
+	start := living(lp.PID)
+	return start == "" || (lp.ProcStart != "" && lp.ProcStart != start)
 }
 
 // WriteTeamConfigIfMissing writes cfg to path unless a file is there already, which
 // is never replaced (it may be the real lead's), nor written through a team
-// folder that is a symlink (*LinkError). It writes a temp file and hard-links
-// it into place, so the existence check and the write are one atomic step.
+// folder that is a symlink (*LinkError). The existence check and the write
+// are one atomic step (atomicfile.WriteNew).
 func WriteTeamConfigIfMissing(path string, cfg TeamConfig) (written bool, err error) {
 	if err := noLinksAbove(path, 1); err != nil {
 		return false, err
@@ -216,27 +202,11 @@ func WriteTeamConfigIfMissing(path string, cfg TeamConfig) (written bool, err er
 	if err := noLinksAbove(path, 1); err != nil {
 		return false, err // made a link meanwhile: the file would go where it points
 	}
-	if _, err := os.Lstat(path); err == nil {
-		return false, nil
-	}
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return false, fmt.Errorf("team config %s: %w", path, err)
 	}
-	var r [8]byte
-	rand.Read(r[:])
-	tmp := path + ".new-" + hex.EncodeToString(r[:])
-	if err := atomicfile.WriteFile(tmp, data, 0o600); err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil
-		}
-		return false, fmt.Errorf("team config %s: %w", path, err)
-	}
-	return true, nil
+	return atomicfile.WriteNew(path, data, 0o600)
 }
 
 // WaitTeamConfig waits until path holds a complete JSON object (so a half-written
@@ -366,8 +336,8 @@ func (c *TeamConfig) LeadAlive() bool {
 	if lp == nil || lp.PID <= 0 {
 		return false
 	}
-	start, state := procStat(lp.PID)
-	if start == "" || state == "Z" || state == "X" {
+	start := living(lp.PID)
+	if start == "" {
 		return false
 	}
 	return lp.ProcStart == "" || lp.ProcStart == start

@@ -12,8 +12,8 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -21,21 +21,18 @@ import (
 // few KiB.
 const maxTeamConfig = 1 << 20
 
-// claudeDirOf is Claude Code's folder of team st: from its layout and the
-// environment clean runs in (team.ClaudeConfigDir), never state.json's
-// claude_config, which anyone running as the user can rewrite to name any
-// folder.
-func claudeDirOf(st *state.Team) string { return team.ClaudeConfigDir(st) }
-
 // claudeLife is one of a team's Claude Code teams, by name, in its config folder.
 type claudeLife struct{ configDir, name string }
 
 // claudeLives are the Claude Code teams of team's lives that are its own to
 // remove (claudeTeamOf), each once, in configDir, Claude Code's folder of the
 // team. What is not is noted and left alone, and so is a folder state.json
-// records that is not configDir.
+// records that is not configDir. Claude Code's folder of the team is the one
+// its layout and the environment clean runs in give (relaunch.ClaudeConfigDir),
+// never state.json's claude_config, which anyone running as the user can
+// rewrite to name any folder.
 func (p *planner) claudeLives(name string, st *state.Team, ours func(pid int) bool) []claudeLife {
-	configDir := claudeDirOf(st)
+	configDir := relaunch.ClaudeConfigDir(st)
 	var lives []claudeLife
 	seen := map[string]bool{}
 	for _, life := range st.Lives() {

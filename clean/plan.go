@@ -17,7 +17,6 @@ import (
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -364,7 +363,7 @@ func pidGone(pid int, start string) bool {
 // stopSupervisor stops team name's supervisor, so that nothing restarts or
 // writes what clean removes.
 func stopSupervisor(ctx context.Context, name string) error {
-	return team.StopSupervisor(ctx, name, 5*time.Second)
+	return state.StopSupervisor(ctx, name, 5*time.Second, proc.End)
 }
 
 // parseLayout parses the layout file state.json names as it is now, never

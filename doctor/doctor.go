@@ -18,8 +18,9 @@ import (
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/trust"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // TestedClaudeVersion is the newest Claude Code version teamctl was tested
@@ -93,11 +94,10 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 }
 
 func checkGit(ctx context.Context) Check {
-	path, err := exec.LookPath("git")
-	if err != nil {
+	out, err := worktrees.GitVersion(ctx)
+	if errors.Is(err, worktrees.ErrNoGit) {
 		return Check{Name: "git", Detail: "git not found (worktrees need it)", Fix: "install git (Debian/Ubuntu: apt-get install git)"}
 	}
-	out, err := runVersion(ctx, path, "--version")
 	if err != nil {
 		return Check{Name: "git", Detail: err.Error(), Fix: "reinstall git"}
 	}
@@ -155,7 +155,7 @@ func checkClaudeDir() Check {
 // every Claude Code member's folder (else it stops at its trust dialog).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
 	var out []Check
-	for _, ft := range team.TrustOf(ctx, l) {
+	for _, ft := range trust.Of(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
 		case ft.Err != nil:

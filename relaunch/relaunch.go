@@ -2,12 +2,13 @@
 // new pane that takes its old pane's place (tmux.ReplacePane: respawn-pane
 // can crash tmux) — that a person's `teamctl restart` and `up` (package team)
 // and the supervisor's restart after an exit (package supervisor) share: the
-// launch as the team's layout plans it, never as state.json records it; the
-// old pane's last words; the prompt a teammate that starts afresh needs; the
-// new pane, named for its member in the batch that makes it, then titled and
-// coloured; the new run as state records it. Each caller keeps its own
-// policy: when to relaunch, whether to end the old run first or to wait, and
-// what to say. It runs tmux only through the Server it is given.
+// launch as the team's layout plans it, never as state.json records it, and
+// Claude Code's folder of the team likewise (ClaudeConfigDir, which clean
+// uses too); the old pane's last words; the prompt a teammate that starts
+// afresh needs; the new pane, named for its member in the batch that makes
+// it, then titled and coloured; the new run as state records it. Each caller
+// keeps its own policy: when to relaunch, whether to end the old run first or
+// to wait, and what to say. It runs tmux only through the Server it is given.
 package relaunch
 
 import (

@@ -13,14 +13,10 @@ package standin
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -30,7 +26,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/internal/atomicfile"
 )
 
 // Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
@@ -153,193 +148,6 @@ func (a *agent) runSteps(ctx context.Context, steps []step) int {
 		a.idle(ctx, 0)
 	}
 	return 0
-}
-
-// setUp plays the part of Claude Code's start-up that touches ~/.claude: a lead
-// claims its implicit team (unless its script claims it later, with a claim
-// step); a teammate finds its inbox.
-func (a *agent) setUp(claimLater bool) {
-	sid := a.o.sessionID
-	if sid == "" {
-		sid = a.o.resume
-	}
-	lead := sid != "" && a.o.agentName == "" && os.Getenv("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS") == "1"
-	teammate := a.o.agentName != "" && a.o.teamName != ""
-	if !lead && !teammate {
-		return
-	}
-	dir, err := claudecode.ConfigDir()
-	if err != nil {
-		a.println("stand-in: " + err.Error())
-		return
-	}
-	if teammate {
-		if a.inbox, err = claudecode.InboxPath(dir, a.o.teamName, a.o.agentName); err != nil {
-			a.println("stand-in: " + err.Error())
-			return
-		}
-		a.lead, _ = claudecode.InboxPath(dir, a.o.teamName, claudecode.LeadMailboxName)
-		return
-	}
-	a.sid = sid
-	if !claimLater {
-		a.claim()
-	}
-}
-
-// claim plays Claude Code's claim of a lead's implicit team, as 2.1.328 and
-// 2.1.332 were seen to do it (docs/claude-code.md): teams/session-<first 8 of
-// the session> when there is no such folder, or when its config.json names a
-// leadProcess that is gone in this pid space (taken over: leadProcess
-// replaced, the rest kept); otherwise — a folder without config.json, a config
-// without leadProcess, one of another pid space or of a living process — a new
-// team under another, random name and leadSessionId. Then the team's tasks
-// folder, which Claude Code makes too.
-func (a *agent) claim() {
-	dir, err := claudecode.ConfigDir()
-	if err != nil {
-		a.println("stand-in: " + err.Error())
-		return
-	}
-	cwd, _ := os.Getwd()
-	team, sid := claudecode.LeadTeamName(a.sid), a.sid
-	path, err := claudecode.TeamConfigPath(dir, team)
-	if err == nil {
-		var done bool
-		if done, err = claimFolder(path, team, sid, cwd); err == nil && !done {
-			team, sid = otherTeam()
-			path, _ = claudecode.TeamConfigPath(dir, team)
-			_, err = claudecode.WriteTeamConfigIfMissing(path, claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
-		}
-	}
-	if err != nil {
-		a.println("stand-in: team config: " + err.Error())
-		return
-	}
-	a.teamConfig, a.team = path, team
-	if tasks, err := claudecode.TasksDir(dir, team); err == nil {
-		os.MkdirAll(tasks, 0o700)
-	}
-}
-
-// claimFolder claims the team whose config is at path when it is free,
-// reporting whether it did.
-func claimFolder(path, team, sid, cwd string) (bool, error) {
-	if _, err := os.Lstat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
-		return claudecode.WriteTeamConfigIfMissing(path, claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()))
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false, nil // a folder without config.json is taken
-	}
-	var cfg map[string]any
-	if json.Unmarshal(data, &cfg) != nil {
-		return false, nil
-	}
-	var lp claudecode.LeadProcess
-	raw, _ := json.Marshal(cfg["leadProcess"])
-	if cfg["leadProcess"] == nil || json.Unmarshal(raw, &lp) != nil || lp.PIDSpace != claudecode.PIDSpace() {
-		return false, nil
-	}
-	if start, err := procStartOf(lp.PID); err == nil && (lp.ProcStart == "" || lp.ProcStart == start) {
-		return false, nil // claimed by a living process (even this one, written before it got here)
-	}
-	cfg["leadProcess"] = claudecode.MinimalTeamConfig(team, sid, cwd, os.Getpid(), time.Now()).LeadProcess
-	out, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return false, err
-	}
-	return true, atomicfile.WriteFile(path, out, 0o600)
-}
-
-// procStartOf is field 22 of /proc/PID/stat; an error when there is no such process.
-func procStartOf(pid int) (string, error) {
-	if pid <= 0 {
-		return "", fs.ErrNotExist
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", err
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 20 {
-		return "", fs.ErrNotExist
-	}
-	return f[19], nil
-}
-
-// otherTeam is a team of another, random name and its leadSessionId, as
-// Claude Code makes when its own folder is taken.
-func otherTeam() (team, sid string) {
-	sid = claudecode.NewSessionID()
-	return claudecode.LeadTeamName(sid), sid
-}
-
-// readInput delivers what is typed, as it arrives (a line at a time from a
-// terminal in its usual mode, key by key in key mode), until stdin ends, then
-// closes the channel.
-func readInput(ctx context.Context, r io.Reader) <-chan string {
-	ch := make(chan string)
-	go func() {
-		defer close(ch)
-		buf := make([]byte, 4096)
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				select {
-				case ch <- string(buf[:n]):
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return ch
-}
-
-// more waits for more typed input. ok is false when ctx ended first; after the
-// end of stdin it waits for ctx.
-func (a *agent) more(ctx context.Context) (ok bool) {
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case in, open := <-a.input:
-			if open {
-				a.pending += in
-				return true
-			}
-			a.input = nil
-		}
-	}
-}
-
-// nextLine takes the first whole line typed, if there is one.
-func (a *agent) nextLine() (string, bool) {
-	i := strings.IndexByte(a.pending, '\n')
-	if i < 0 {
-		return "", false
-	}
-	line := strings.TrimRight(a.pending[:i], "\r")
-	a.pending = a.pending[i+1:]
-	return line, true
-}
-
-// readLine waits for one typed line. ok is false when ctx ended first; after the end
-// of stdin it waits for ctx.
-func (a *agent) readLine(ctx context.Context) (line string, ok bool) {
-	for {
-		if l, ok := a.nextLine(); ok {
-			return l, true
-		}
-		if !a.more(ctx) {
-			return "", false
-		}
-	}
 }
 
 func (a *agent) do(ctx context.Context, s step) {

@@ -44,7 +44,7 @@ type Team struct {
 	SocketPath    string     `json:"socket_path"`     // always SocketPath(Team); Load refuses anything else
 	Session       string     `json:"session"`         // always Team; Load refuses anything else
 	ClaudeTeam    string     `json:"claude_team"`     // the lead's implicit team, session-XXXXXXXX
-	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code folder up found for the team; a record only: never read back as a path (team.ClaudeConfigDir)
+	ClaudeConfig  string     `json:"claude_config"`   // the Claude Code folder up found for the team; a record only: never read back as a path (relaunch.ClaudeConfigDir)
 	LeadSessionID string     `json:"lead_session_id"` // kept so a restart can resume
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
@@ -333,6 +333,26 @@ func List() ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// RawStates returns the bytes of every team's state.json that can be read,
+// whether it loads or not (a newer format, a mismatch): for a search that
+// must miss nothing any of them names (selfexe keeps the copies of teamctl
+// that members' argv and hooks name).
+func RawStates() [][]byte {
+	teams, err := List()
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	for _, team := range teams {
+		if dir, err := Dir(team); err == nil {
+			if b, err := os.ReadFile(filepath.Join(dir, "state.json")); err == nil {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }
 
 // Lock takes the team's exclusive lock (flock on a file in its state folder), so

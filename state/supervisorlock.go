@@ -1,6 +1,7 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/safefile"
 )
 
@@ -106,4 +108,32 @@ func SupervisorPID(team string) (int, error) {
 		pid = -1 // held, pid not written yet
 	}
 	return pid, nil
+}
+
+// Ender is the stop loop that StopSupervisor ends a supervisor with:
+// proc.End, or a test's fake.
+type Ender func(ctx context.Context, targets []proc.Target, grace time.Duration) proc.EndResult
+
+// StopSupervisor ends the team's supervisor with end (SIGTERM, then SIGKILL
+// after timeout) and waits until its lock is free, so nothing restarts a
+// member while the team is taken down. It is here, with the lock that says
+// which process the supervisor is; state itself signals nothing but through
+// end.
+func StopSupervisor(ctx context.Context, team string, timeout time.Duration, end Ender) error {
+	pid, err := SupervisorPID(team)
+	if err != nil || pid == 0 {
+		return err
+	}
+	if pid > 0 {
+		end(ctx, []proc.Target{proc.Process(pid)}, timeout)
+	}
+	// The kernel drops the flock with the process: wait for that (a holder
+	// that has not written its pid yet gets the same time to finish starting).
+	if !proc.Until(ctx, 5*time.Second, func() bool { p, _ := SupervisorPID(team); return p == 0 }) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("the team's supervisor (pid %d) does not stop", pid)
+	}
+	return nil
 }

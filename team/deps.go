@@ -10,6 +10,7 @@ import (
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/trust"
 )
 
 // The verbs reach the world through these small interfaces, declared here
@@ -64,8 +65,8 @@ type world struct {
 	// Code hooks call (selfexe.Path).
 	teamctl func() (string, error)
 	// trustOf says whether Claude Code trusts each Claude Code member's
-	// folder (TrustOf, which asks git where its repository is).
-	trustOf func(ctx context.Context, l *layouts.Layout) []FolderTrust
+	// folder (trust.Of, which asks git where its repository is).
+	trustOf func(ctx context.Context, l *layouts.Layout) []trust.Folder
 }
 
 // realWorld is the real tmux (tmuxBin, "" for tmux from PATH), the wall
@@ -80,7 +81,7 @@ func realWorld(tmuxBin string) world {
 		clock:   realClock{},
 		procs:   realProcs{},
 		teamctl: selfexe.Path,
-		trustOf: TrustOf,
+		trustOf: trust.Of,
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -88,7 +89,7 @@ func down(ctx context.Context, w world, team string, o DownOptions) (*DownResult
 	}
 	var errs []error
 	// The supervisor goes first, so that nothing restarts a member being stopped.
-	if err := stopSupervisor(ctx, w.procs, team, 5*time.Second); err != nil {
+	if err := state.StopSupervisor(ctx, team, 5*time.Second, w.procs.End); err != nil {
 		if ctx.Err() != nil {
 			return res, err
 		}
@@ -210,7 +211,7 @@ func askTeammatesToShutDown(ctx context.Context, w world, st *state.Team, panes 
 	}
 	asked := map[int]string{}
 	requests := map[string]string{} // request id → the teammate asked
-	claudeDir := ClaudeConfigDir(st)
+	claudeDir := relaunch.ClaudeConfigDir(st)
 	for _, m := range st.Members {
 		p, ok := byPane[m.Pane]
 		if m.Role != state.RoleTeammate || !ok || p.Dead || groups[p.PID] == "" {
@@ -267,7 +268,7 @@ func askTeammatesToShutDown(ctx context.Context, w world, st *state.Team, panes 
 // inbox, where Claude Code writes it before it ends a teammate.
 func shutdownApprovals(st *state.Team, requests map[string]string) map[string]bool {
 	approved := map[string]bool{}
-	inbox, err := claudecode.InboxPath(ClaudeConfigDir(st), st.ClaudeTeam, claudecode.LeadMailboxName)
+	inbox, err := claudecode.InboxPath(relaunch.ClaudeConfigDir(st), st.ClaudeTeam, claudecode.LeadMailboxName)
 	if err != nil {
 		return approved
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -18,7 +19,7 @@ import (
 func approveShutdown(f *fakeWorld, team, member string) func([]proc.Target) map[proc.Target]bool {
 	return func(targets []proc.Target) map[proc.Target]bool {
 		st := f.state(team)
-		dir := ClaudeConfigDir(st)
+		dir := relaunch.ClaudeConfigDir(st)
 		id := ""
 		for _, text := range inboxTexts(f.t, st, member) {
 			if v, _ := claudecode.ParseProtocol(text); v != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/trust"
 )
 
 // The verbs' decisions, driven without tmux, processes or waiting: a fake
@@ -107,13 +108,13 @@ func (f *fakeWorld) world() world {
 	}
 }
 
-// trustOf is TrustOf in a world where no folder is in a git repository and
+// trustOf is trust.Of in a world where no folder is in a git repository and
 // Claude Code trusts none but those in trusted.
-func (f *fakeWorld) trustOf(_ context.Context, l *layouts.Layout) []FolderTrust {
-	var out []FolderTrust
+func (f *fakeWorld) trustOf(_ context.Context, l *layouts.Layout) []trust.Folder {
+	var out []trust.Folder
 	for _, m := range l.All() {
 		if m.IsClaude() {
-			out = append(out, FolderTrust{Member: m.Name, Dir: m.Cwd, Trusted: f.trusted[m.Cwd]})
+			out = append(out, trust.Folder{Member: m.Name, Dir: m.Cwd, Trusted: f.trusted[m.Cwd]})
 		}
 	}
 	return out

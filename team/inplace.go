@@ -33,7 +33,7 @@ func clearForRelaunch(ctx context.Context, w world, srv tmuxServer, st *state.Te
 	if m.Role != state.RoleLead || m.SessionID == "" {
 		return "", nil
 	}
-	return waitTeamLock(ctx, ClaudeConfigDir(st), m.SessionID, say)
+	return waitTeamLock(ctx, relaunch.ClaudeConfigDir(st), m.SessionID, say)
 }
 
 // waitTeamLock holds a Claude Code lead's start back while Claude Code's lock

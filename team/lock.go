@@ -1,7 +1,6 @@
 package team
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,36 +10,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/state"
 )
-
-// StopSupervisor ends the team's supervisor (SIGTERM, then SIGKILL after
-// timeout) and waits until its lock is free, so nothing restarts a member while
-// the team is taken down.
-func StopSupervisor(ctx context.Context, team string, timeout time.Duration) error {
-	return stopSupervisor(ctx, realWorld("").procs, team, timeout)
-}
-
-func stopSupervisor(ctx context.Context, procs processes, team string, timeout time.Duration) error {
-	pid, err := state.SupervisorPID(team)
-	if err != nil || pid == 0 {
-		return err
-	}
-	if pid > 0 {
-		procs.End(ctx, []proc.Target{proc.Process(pid)}, timeout)
-	}
-	// The kernel drops the flock with the process: wait for that (a holder
-	// that has not written its pid yet gets the same time to finish starting).
-	if !proc.Until(ctx, 5*time.Second, func() bool { p, _ := state.SupervisorPID(team); return p == 0 }) {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("the team's supervisor (pid %d) does not stop", pid)
-	}
-	return nil
-}
 
 // startSupervisor starts `exe supervise --team T --log-to-file` detached, in
 // its own session, and returns its pid. The supervisor writes its log itself

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -19,7 +20,7 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 	if _, ok := st.Member(member); !ok {
 		return "", fmt.Errorf("team %s has no member %q", team, member)
 	}
-	claudeDir := ClaudeConfigDir(st)
+	claudeDir := relaunch.ClaudeConfigDir(st)
 	req, err := pendingRequest(claudeDir, st.ClaudeTeam, team, member, requestID)
 	if err != nil {
 		return "", err

@@ -19,7 +19,7 @@ import (
 func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
 	u.st.Worktrees = u.wts
-	u.st.ClaudeConfig = u.configDir() // where it writes: never the record's (ClaudeConfigDir)
+	u.st.ClaudeConfig = u.configDir() // where it writes: never the record's (relaunch.ClaudeConfigDir)
 	plan, err := launch.Plan(u.l, u.progs, prev.LeadSessionID)
 	if err != nil {
 		return err

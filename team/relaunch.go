@@ -63,7 +63,7 @@ func (t *Team) restartMember(ctx context.Context, member string) (pid int, err e
 		return 0, fmt.Errorf("restart %s: %w", member, err)
 	}
 	// One that resumes its stored conversation has had its prompt.
-	claudeDir := ClaudeConfigDir(st)
+	claudeDir := relaunch.ClaudeConfigDir(st)
 	resume := relaunch.Resumes(claudeDir, x)
 	if err := relaunch.GivePrompt(ctx, claudeDir, st, m, x, resume, t.w.clock.Now()); err != nil {
 		return 0, err

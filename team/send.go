@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -53,7 +54,7 @@ func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 		}
 		return "queued for the lead: typed into its pane when it is idle", nil
 	}
-	claudeDir := ClaudeConfigDir(st)
+	claudeDir := relaunch.ClaudeConfigDir(st)
 	inbox, err := claudecode.InboxPath(claudeDir, st.ClaudeTeam, member)
 	if err != nil {
 		return "", err
@@ -87,7 +88,7 @@ func inbox(team, member string) ([]claudecode.Message, error) {
 	case state.RoleProcess:
 		return nil, fmt.Errorf("%s is a plain process, not Claude Code: it has no mailbox (`teamctl attach %s` shows its screen)", member, member)
 	}
-	p, err := claudecode.InboxPath(ClaudeConfigDir(st), st.ClaudeTeam, name)
+	p, err := claudecode.InboxPath(relaunch.ClaudeConfigDir(st), st.ClaudeTeam, name)
 	if err != nil {
 		return nil, err
 	}

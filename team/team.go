@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -103,7 +104,7 @@ func (t *Team) Tasks() ([]claudecode.Task, []claudecode.Skipped, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return claudecode.ReadTasks(ClaudeConfigDir(st), st.ClaudeTeam)
+	return claudecode.ReadTasks(relaunch.ClaudeConfigDir(st), st.ClaudeTeam)
 }
 
 // Restart relaunches a layout member in its pane and returns its new pid
@@ -127,5 +128,5 @@ func (t *Team) StartSupervisor(exe string) (pid int, started bool, err error) {
 
 // StopSupervisor ends the team's supervisor and waits until it is gone.
 func (t *Team) StopSupervisor(ctx context.Context, timeout time.Duration) error {
-	return stopSupervisor(ctx, t.w.procs, t.Name, timeout)
+	return state.StopSupervisor(ctx, t.Name, timeout, t.w.procs.End)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -326,7 +327,7 @@ func wantMembers(t *testing.T, st *state.Team, want ...string) {
 // inboxTexts are the texts in member's mailbox.
 func inboxTexts(t *testing.T, st *state.Team, member string) []string {
 	t.Helper()
-	p, err := claudecode.InboxPath(ClaudeConfigDir(st), st.ClaudeTeam, member)
+	p, err := claudecode.InboxPath(relaunch.ClaudeConfigDir(st), st.ClaudeTeam, member)
 	if err != nil {
 		t.Fatal(err)
 	}

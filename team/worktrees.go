@@ -4,53 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/trust"
 	"github.com/teamctl/teamctl/worktrees"
 )
-
-// WorktreePlace is where a member's worktree goes and what it holds.
-type WorktreePlace struct {
-	Repo   worktrees.Repo
-	Folder string // the team's worktrees folder (the layout's worktrees:, else <repo>/.teamctl/worktrees)
-	Path   string // the worktree: <Folder>/<team>/<member>
-	Cwd    string // the member's folder in it: the worktree plus where its cwd is in the repository
-	Branch string
-	Base   string // "" for the repository's HEAD
-}
-
-// PlaceWorktree finds where member m of layout l gets its worktree.
-func PlaceWorktree(ctx context.Context, l *layouts.Layout, m layouts.Member) (WorktreePlace, error) {
-	repo, err := worktrees.FindRepo(ctx, m.Cwd)
-	if err != nil {
-		return WorktreePlace{}, fmt.Errorf("member %s wants a worktree: %w", m.Name, err)
-	}
-	top, err1 := filepath.EvalSymlinks(repo.Top)
-	cwd, err2 := filepath.EvalSymlinks(m.Cwd)
-	rel, err3 := filepath.Rel(top, cwd)
-	if err := firstErr(err1, err2, err3); err != nil {
-		return WorktreePlace{}, fmt.Errorf("member %s: where %s is in its repository: %w", m.Name, m.Cwd, err)
-	}
-	folder := l.Worktrees
-	if folder == "" {
-		folder = filepath.Join(repo.Main, worktrees.DefaultFolder)
-	}
-	if err := worktrees.CheckFolder(folder, repo.Main); err != nil {
-		return WorktreePlace{}, fmt.Errorf("member %s: worktrees: %w", m.Name, err)
-	}
-	p := WorktreePlace{Repo: repo, Folder: folder, Path: filepath.Join(folder, l.Team, m.Name), Branch: m.Worktree.Branch, Base: m.Worktree.Base}
-	p.Cwd = filepath.Join(p.Path, rel)
-	if p.Branch == "" {
-		p.Branch = "teamctl/" + l.Team + "/" + m.Name
-	}
-	return p, nil
-}
 
 // CheckWorktrees says, for each member of l that wants a worktree, why it
 // cannot have one where it is (not in a git repository, a bare one, a
@@ -62,20 +24,11 @@ func CheckWorktrees(ctx context.Context, l *layouts.Layout) []error {
 		if m.Worktree == nil {
 			continue
 		}
-		if _, err := PlaceWorktree(ctx, l, m); err != nil {
+		if _, err := worktrees.PlaceOf(ctx, l, m); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errs
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // prepareWorktrees makes (or reuses) every member's worktree and returns the
@@ -95,7 +48,7 @@ func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		if m.Worktree == nil {
 			continue
 		}
-		p, err := PlaceWorktree(ctx, u.l, *m)
+		p, err := worktrees.PlaceOf(ctx, u.l, *m)
 		if err != nil {
 			return nil, ours, err
 		}
@@ -140,14 +93,14 @@ func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 // trust makes sure Claude Code will not stop at its trust dialog in a member's
 // worktree: a worktree of a trusted repository is trusted (wherever it is);
 // otherwise the layout's trust: true records it, and without that a person is told.
-func (u *upRun) trust(m layouts.Member, p WorktreePlace) error {
-	cfg, dir := u.globalConfig(m), p.Path
+func (u *upRun) trust(m layouts.Member, p worktrees.Place) error {
+	cfg, dir := trust.ConfigOf(u.l, m), p.Path
 	ok, err := claudecode.Trusted(cfg, p.Cwd, p.Path, p.Repo.Main)
 	if err != nil || ok {
 		return err
 	}
 	if !u.l.Trust {
-		if runsStandIn(u.l) {
+		if trust.StandIn(u.l) {
 			return nil // teamctl's stand-in asks nothing
 		}
 		u.note("%s's worktree %s is not trusted by Claude Code, which will ask first (`teamctl answer` or attach); `trust: true` in the layout records it as trusted", m.Name, dir)
@@ -178,68 +131,4 @@ func (u *upRun) warnUntrusted(ctx context.Context, l *layouts.Layout) {
 	for _, d := range dirs {
 		u.note("Claude Code does not trust %s yet: %s will stop at its trust dialog (answer it in `teamctl top`, or start claude there once and trust the folder)", d, strings.Join(who[d], ", "))
 	}
-}
-
-// globalConfig is the Claude Code config file member m's Claude Code reads.
-func (u *upRun) globalConfig(m layouts.Member) string {
-	getenv := func(name string) string { return launch.LookupEnv(u.l, m, name, os.Getenv) }
-	return claudecode.GlobalConfigPath(getenv("CLAUDE_CONFIG_DIR"), getenv("HOME"))
-}
-
-// FolderTrust says whether Claude Code trusts the folder a member starts in.
-type FolderTrust struct {
-	Member  string
-	Dir     string // the member's folder: its worktree's, when it has one
-	Config  string // the Claude Code config file that decides
-	Trusted bool
-	ByUp    bool // not yet, but up records it (a worktree with trust: true)
-	// Worktree: the member works in a worktree of its own.
-	Worktree bool
-	Err      error
-}
-
-// TrustOf tells, for every Claude Code member of l, whether Claude Code will
-// start in its folder without asking whether to trust it.
-//
-// A layout whose Claude Code is teamctl's own stand-in (`teamctl demo`, the
-// tests: `claude: {command: …/teamctl, args: [stand-in]}`) meets no trust
-// dialog: nothing is said of it.
-func TrustOf(ctx context.Context, l *layouts.Layout) []FolderTrust {
-	if runsStandIn(l) {
-		return nil
-	}
-	u := &upRun{l: l}
-	var out []FolderTrust
-	for _, m := range l.All() {
-		if !m.IsClaude() {
-			continue
-		}
-		ft := FolderTrust{Member: m.Name, Dir: m.Cwd, Config: u.globalConfig(m), Worktree: m.Worktree != nil}
-		var top, main string
-		if m.Worktree != nil {
-			p, err := PlaceWorktree(ctx, l, m)
-			if err != nil {
-				ft.Err = err
-				out = append(out, ft)
-				continue
-			}
-			ft.Dir, ft.ByUp, top, main = p.Cwd, l.Trust, p.Path, p.Repo.Main
-		} else if r, err := worktrees.FindRepo(ctx, m.Cwd); err == nil {
-			top, main = r.Top, r.Main
-		}
-		ft.Trusted, ft.Err = claudecode.Trusted(ft.Config, ft.Dir, top, main)
-		out = append(out, ft)
-	}
-	return out
-}
-
-// runsStandIn tells whether l's Claude Code members run teamctl's built-in
-// stand-in rather than Claude Code.
-// TEAMCTL_CLAUDE, which up takes over the layout's claude.command, counts.
-func runsStandIn(l *layouts.Layout) bool {
-	prog := l.Claude.Command
-	if o := os.Getenv("TEAMCTL_CLAUDE"); o != "" {
-		prog = o
-	}
-	return len(l.Claude.Args) > 0 && l.Claude.Args[0] == "stand-in" && strings.HasPrefix(filepath.Base(prog), "teamctl")
 }

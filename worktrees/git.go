@@ -1,7 +1,9 @@
-// Package worktrees is the only code that runs git: it makes members' worktrees,
-// tells what removing one would lose, keeps that work as a snapshot (a commit
-// under refs/teamctl/snapshots/) and brings it back, and removes worktrees the
-// way git wants to.
+// Package worktrees is the only code that runs git: it places members'
+// worktrees (PlaceOf: from the layout, where git says the repository is) and
+// makes them, tells what removing one would lose, keeps that work as a
+// snapshot (a commit under refs/teamctl/snapshots/) and brings it back,
+// removes worktrees the way git wants to, and says which git there is
+// (GitVersion, for doctor).
 package worktrees
 
 import (
@@ -62,6 +64,27 @@ func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ..
 		return stdout.String(), &GitError{Dir: dir, Args: args, Stderr: stderr.String(), Err: err}
 	}
 	return stdout.String(), nil
+}
+
+// ErrNoGit is GitVersion's error when there is no git on PATH.
+var ErrNoGit = errors.New("git not found")
+
+// GitVersion is what `git --version` prints, trimmed (doctor's check), given
+// 10 s at most. An error wrapping ErrNoGit when there is no git to run; else
+// the error is exec's own (an exit status, a signal), for doctor to show as
+// it is.
+func GitVersion(ctx context.Context) (string, error) {
+	path, err := exec.LookPath("git")
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoGit, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // Repo is a git repository as seen from a folder in one of its checkouts.

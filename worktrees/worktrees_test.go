@@ -185,3 +185,15 @@ func TestLinked(t *testing.T) {
 		t.Errorf("without its .git file: %+v, %v; want ErrNotWorktree", e, err)
 	}
 }
+
+// GitVersion says which git runs, and ErrNoGit when none is on PATH.
+func TestGitVersion(t *testing.T) {
+	v, err := GitVersion(context.Background())
+	if err != nil || !strings.HasPrefix(v, "git version ") {
+		t.Fatalf("GitVersion = %q, %v", v, err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if v, err := GitVersion(context.Background()); !errors.Is(err, ErrNoGit) {
+		t.Errorf("without git on PATH: %q, %v", v, err)
+	}
+}

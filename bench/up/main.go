@@ -16,7 +16,7 @@
 //   - teamctl: `teamctl up layout.yaml`, from process start until it returns.
 //
 // The baselines' panes run exactly the argv and environment teamctl gives each
-// member (from supervisor.Plan). It prints median, p90 and min per variant, and
+// member (from launch.Plan). It prints median, p90 and min per variant, and
 // median(teamctl)/median(per-command) against a target of 1.3x; the exit status
 // is 1 when that target is missed.
 package main

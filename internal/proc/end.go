@@ -130,7 +130,7 @@ func liveGroupsIf(targets []Target) map[int]bool {
 		if !t.Group {
 			continue
 		}
-		if st, err := ReadStat(t.PID); err == nil && st.PGID == t.PID && st.State != 'Z' && st.State != 'X' {
+		if st, err := ReadStat(t.PID); err == nil && st.PGID == t.PID && st.Living() {
 			live[t.PID] = true
 			continue
 		}

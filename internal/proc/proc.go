@@ -12,20 +12,33 @@ import (
 	"syscall"
 )
 
-// Stat is the part of /proc/PID/stat teamctl uses.
+// Stat is the part of /proc/PID/stat teamctl uses. This is the one parser of
+// that file: the command name may hold spaces and parentheses, so fields are
+// counted from the last ')'.
 type Stat struct {
 	PID   int
 	State byte // R, S, D, Z, T, …
 	PPID  int
 	PGID  int
+	// UTime, STime, CUTime and CSTime are fields 14 to 17: CPU time of the
+	// process and of its reaped children, in clock ticks (0 when the line
+	// stops short of them).
+	UTime, STime, CUTime, CSTime int64
+	// StartTime is field 22 (clock ticks after boot), which with the pid
+	// names one process for good: pids are reused, start times not. "" when
+	// the line stops short of it.
+	StartTime string
 	// ExitCode is field 52, the wait status of a process that has exited
 	// (Linux >= 3.5); readable while it is a zombie nobody has reaped yet.
 	ExitCode int
 	HasExit  bool
 }
 
-// ReadStat parses /proc/PID/stat. The command name may hold spaces and
-// parentheses, so fields are counted from the last ')'.
+// Living reports whether the process st describes is alive: neither a
+// zombie nor dead.
+func (st Stat) Living() bool { return st.State != 'Z' && st.State != 'X' }
+
+// ReadStat parses /proc/PID/stat.
 func ReadStat(pid int) (Stat, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -43,14 +56,21 @@ func parseStat(pid int, s string) (Stat, error) {
 	if len(f) < 3 {
 		return Stat{}, syscall.EINVAL
 	}
-	ppid, _ := strconv.Atoi(f[1])
-	pgid, _ := strconv.Atoi(f[2])
-	st := Stat{PID: pid, State: f[0][0], PPID: ppid, PGID: pgid}
-	// f[0] is field 3 (state), so field 52 is f[49].
-	if len(f) > 49 {
-		if code, err := strconv.Atoi(f[49]); err == nil {
-			st.ExitCode, st.HasExit = code, true
+	// f[0] is field 3 (state), so field n is f[n-3].
+	field := func(n int) string {
+		if n-3 < len(f) {
+			return f[n-3]
 		}
+		return ""
+	}
+	num := func(n int) int64 { v, _ := strconv.ParseInt(field(n), 10, 64); return v }
+	st := Stat{
+		PID: pid, State: f[0][0], PPID: int(num(4)), PGID: int(num(5)),
+		UTime: num(14), STime: num(15), CUTime: num(16), CSTime: num(17),
+		StartTime: field(22),
+	}
+	if code, err := strconv.Atoi(field(52)); err == nil {
+		st.ExitCode, st.HasExit = code, true
 	}
 	return st, nil
 }
@@ -58,7 +78,7 @@ func parseStat(pid int, s string) (Stat, error) {
 // ChildAlive reports whether pid is a living (not zombie) child of parent.
 func ChildAlive(pid, parent int) bool {
 	st, err := ReadStat(pid)
-	return err == nil && st.PPID == parent && st.State != 'Z' && st.State != 'X'
+	return err == nil && st.PPID == parent && st.Living()
 }
 
 // ZombieStatus reads how pid ended while it is a zombie child of parent (not
@@ -106,7 +126,7 @@ func LiveGroups() map[int]bool {
 			continue
 		}
 		st, err := ReadStat(pid)
-		if err == nil && st.State != 'Z' && st.State != 'X' {
+		if err == nil && st.Living() {
 			live[st.PGID] = true
 		}
 	}
@@ -116,7 +136,7 @@ func LiveGroups() map[int]bool {
 // Alive reports whether pid is a living (not zombie) process.
 func Alive(pid int) bool {
 	st, err := ReadStat(pid)
-	return err == nil && st.State != 'Z' && st.State != 'X'
+	return err == nil && st.Living()
 }
 
 // Cmdline returns the argv of pid.
@@ -186,7 +206,7 @@ func Tree(pid int) []int {
 		if err != nil {
 			continue
 		}
-		if st, err := ReadStat(p); err == nil && st.State != 'Z' && st.State != 'X' {
+		if st, err := ReadStat(p); err == nil && st.Living() {
 			children[st.PPID] = append(children[st.PPID], p)
 		}
 	}
@@ -200,24 +220,16 @@ func Tree(pid int) []int {
 	return out
 }
 
-// StartTime returns field 22 of /proc/PID/stat (clock ticks after boot), which
-// with the pid names one process for good: pids are reused, start times not.
+// StartTime returns field 22 of /proc/PID/stat (Stat.StartTime).
 func StartTime(pid int) (string, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := ReadStat(pid)
 	if err != nil {
 		return "", err
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
+	if st.StartTime == "" {
 		return "", syscall.EINVAL
 	}
-	f := strings.Fields(s[i+2:])
-	// Fields after the name start at field 3 (state), so field 22 is f[19].
-	if len(f) < 20 {
-		return "", syscall.EINVAL
-	}
-	return f[19], nil
+	return st.StartTime, nil
 }
 
 // Lineage is this process and its ancestors (init left out): what a command

@@ -189,3 +189,24 @@ func TestGroupPastItsLeader(t *testing.T) {
 		t.Error("group of a zombie alone reported alive")
 	}
 }
+
+// Every field a caller uses is read from its place in a whole line (Linux
+// 6.x, 52 fields), counted after the command's last ')'.
+func TestParseStatFields(t *testing.T) {
+	line := "4242 (sh (x) y) Z 1 77 77 0 0 0 0 0 0 0 11 12 13 14 0 0 0 0 98765 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1792\n"
+	st, err := parseStat(4242, line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Stat{PID: 4242, State: 'Z', PPID: 1, PGID: 77, UTime: 11, STime: 12, CUTime: 13, CSTime: 14, StartTime: "98765", ExitCode: 1792, HasExit: true}
+	if st != want {
+		t.Errorf("got %+v\nwant %+v", st, want)
+	}
+	if st.Living() {
+		t.Error("a zombie counted as living")
+	}
+	short, err := parseStat(42, "42 (a) S 1 77 77")
+	if err != nil || short.StartTime != "" || short.HasExit || !short.Living() {
+		t.Errorf("a short line: %+v, %v", short, err)
+	}
+}

@@ -217,16 +217,7 @@ func prune(bindir, keep string, now time.Time) {
 	if err != nil {
 		return
 	}
-	var states [][]byte
-	if teams, err := state.List(); err == nil {
-		for _, team := range teams {
-			if dir, err := state.Dir(team); err == nil {
-				if b, err := os.ReadFile(filepath.Join(dir, "state.json")); err == nil {
-					states = append(states, b)
-				}
-			}
-		}
-	}
+	states := state.RawStates()
 	var running map[string]bool
 	for _, e := range ents {
 		name := e.Name()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/bench/world"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -361,26 +362,13 @@ func ticks(pid int) (all, kids int64, err error) {
 	return own + kids, kids, nil
 }
 
+// statTicks is utime+stime+cutime+cstime of pid.
 func statTicks(pid int) (int64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := proc.ReadStat(pid)
 	if err != nil {
 		return 0, err
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // the command name may hold spaces and parentheses
-	f := strings.Fields(s[i+1:])       // f[0] is field 3, so field n is f[n-3]
-	if i < 0 || len(f) < 15 {
-		return 0, fmt.Errorf("/proc/%d/stat: unexpected %q", pid, s)
-	}
-	var sum int64
-	for _, n := range f[11:15] { // utime, stime, cutime, cstime
-		v, err := strconv.ParseInt(n, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
-		}
-		sum += v
-	}
-	return sum, nil
+	return st.UTime + st.STime + st.CUTime + st.CSTime, nil
 }
 
 // percentiles are the p50, p95 and max of ms.

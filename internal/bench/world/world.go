@@ -318,25 +318,11 @@ func Percentile(xs []float64, p float64) float64 {
 
 // CPUTicks is a process's utime+stime from /proc/PID/stat, in clock ticks.
 func CPUTicks(pid int) (int64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := proc.ReadStat(pid)
 	if err != nil {
 		return 0, err
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // the command name may hold spaces and parentheses
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: unexpected %q", pid, s)
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state), so field n is f[n-3]
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: unexpected %q", pid, s)
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
-	}
-	return ut + st, nil
+	return st.UTime + st.STime, nil
 }
 
 // Children are the pids of pid's child processes.

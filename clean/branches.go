@@ -1,0 +1,150 @@
+package clean
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// branches plans the branches teamctl made for the team's worktrees: deleted,
+// after their worktree, when every commit is in the branch's base. A branch
+// with commits not merged is kept (KeptBranch: the work is on it, and the
+// team's record goes all the same), or with Force deleted once a snapshot
+// holds its commits. git is asked once per repository and base, and deletes
+// each repository's branches in one call.
+//
+// A name from state.json is checked before git sees it, and a branch git
+// shows the member's worktree is not on is not the worktree's to delete.
+func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf map[string]wtPlan, before []*Action) []*Action {
+	byMain := map[string][]owned{}
+	var mains []string
+	for _, w := range list {
+		if !w.Recorded || !w.CreatedBranch || w.Branch == "" || w.Main == "" {
+			continue
+		}
+		if err := worktrees.CheckBranch(w.Branch); err != nil {
+			// Not a branch teamctl could have made: nothing to keep or wait for.
+			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone: " + err.Error()})
+			continue
+		}
+		if _, ok := byMain[w.Main]; !ok {
+			mains = append(mains, w.Main)
+		}
+		byMain[w.Main] = append(byMain[w.Main], w)
+	}
+	var acts []*Action
+	for _, main := range mains {
+		ws := byMain[main]
+		existing, err := worktrees.Branches(ctx, main)
+		if err != nil {
+			p.note("branches of %s: %v; left alone", main, err)
+			continue
+		}
+		unmerged := map[string]bool{}
+		for _, base := range dedupeBases(ws) {
+			var names []string
+			for _, w := range ws {
+				if w.Base == base {
+					names = append(names, w.Branch)
+				}
+			}
+			var not map[string]bool
+			if base != "" {
+				not, err = worktrees.NotMerged(ctx, main, base, names)
+			}
+			if base == "" || err != nil {
+				// No base to ask about: each branch is looked at on its own below.
+				not = map[string]bool{}
+				for _, n := range names {
+					not[n] = true
+				}
+			}
+			for n, v := range not {
+				unmerged[n] = unmerged[n] || v
+			}
+		}
+		batch := &batch{run: func(ctx context.Context, ready []*Action) {
+			names := make([]string, len(ready))
+			for i, a := range ready {
+				names[i] = a.Target
+			}
+			err := worktrees.DeleteBranches(ctx, main, names...)
+			for _, a := range ready {
+				if err != nil {
+					a.Result, a.Detail = Failed, err.Error()
+				} else {
+					a.Result = Done
+				}
+			}
+		}}
+		for _, w := range ws {
+			wt := wtOf[w.Path]
+			a := &Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "made by teamctl for " + w.Member, needs: []*Action{wt.a}, batch: batch}
+			acts = append(acts, p.add(a))
+			if !existing[w.Branch] {
+				a.Result, a.Detail, a.batch = Done, "already gone", nil
+				continue
+			}
+			if e := wt.entry; e != nil && (e.Detached || e.Branch != w.Branch) {
+				on := "a detached HEAD"
+				if !e.Detached {
+					on = "branch " + e.Branch
+				}
+				a.Result, a.batch = KeptBranch, nil
+				a.Detail = fmt.Sprintf("kept branch %s: its worktree is on %s, not on it (git branch -D %s once it is not needed)", w.Branch, on, w.Branch)
+				continue
+			}
+			if !unmerged[w.Branch] {
+				continue
+			}
+			loss, err := worktrees.BranchLoss(ctx, main, w.Branch, w.Base)
+			switch {
+			case err != nil:
+				a.Result, a.Detail, a.batch = Failed, err.Error(), nil
+			case loss.Empty():
+			case !p.o.Force:
+				a.Loss = &loss
+				a.Result, a.batch = KeptBranch, nil
+				a.Detail = keptBranch(w.Branch, loss)
+			default:
+				a.Loss = &loss
+				path := ""
+				if wt.entry != nil {
+					path = w.Path // on the branch (above): its snapshot holds the branch's commits too
+				}
+				sp := p.snapshotOf(team, w.Member, main, path, before)
+				sp.branch = w.Branch
+				sp.because(fmt.Sprintf("--force deletes branch %s, which holds %s", w.Branch, loss.String()))
+				a.needs = append(a.needs, sp.a)
+				a.Detail = "--force: its commits are kept in snapshot " + sp.a.Target
+			}
+		}
+	}
+	return acts
+}
+
+// keptBranch says which branch stays with how many commits, and what the
+// person may do with it.
+func keptBranch(branch string, loss worktrees.Loss) string {
+	n := fmt.Sprintf("%d commit", len(loss.Commits))
+	if len(loss.Commits) != 1 {
+		n += "s"
+	}
+	where := "on no other branch"
+	if loss.Base != "" {
+		where = "not merged into " + loss.Base
+	}
+	return fmt.Sprintf("kept branch %s: %s %s (git merge %s, or git branch -D %s)", branch, n, where, branch, branch)
+}
+
+func dedupeBases(ws []owned) []string {
+	var out []string
+	for _, w := range ws {
+		if !slices.Contains(out, w.Base) {
+			out = append(out, w.Base)
+		}
+	}
+	return out
+}
