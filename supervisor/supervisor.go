@@ -198,7 +198,7 @@ func (s *daemon) configure() {
 	// Claude Code's folder, where the daemon writes configs, mailboxes and
 	// prompts and whose team folders it follows: as up gave it to the lead,
 	// from the layout and this process's environment (which up's was), never
-	// from state.json, which a member can rewrite (team.ClaudeConfigDir).
+	// from state.json, which a member can rewrite (as relaunch.ClaudeConfigDir, from the layout parsed here once).
 	s.claudeDir, _ = claudecode.ConfigDir()
 	if err == nil && l.Team == s.team {
 		s.claudeDir = launch.ClaudeConfigDir(l, os.Getenv)
