@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/permrules"
 	"github.com/teamctl/teamctl/state"
@@ -44,10 +45,10 @@ func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req
 			deny = append(toRules(m.Permissions.Deny), deny...)
 		}
 	}
-	cwd := ""
-	if m, ok := s.st.Member(member); ok {
-		cwd = m.Cwd
-	}
+	// Relative patterns anchor at the folder teamctl placed the member in,
+	// never at one state.json says: an agent that moved its record's folder
+	// away would have a Read(.env) deny watch another folder.
+	cwd := launch.RuleFolder(s.lay, s.st, member)
 	// Members run as the supervisor's user: ~/ in a rule is this home. With
 	// none, ~/ rules match nothing and a ~/ deny rule leaves calls to a person.
 	home, _ := os.UserHomeDir()

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -121,4 +122,26 @@ func TestAnswersClearTheirRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRuleFolderIsNotTheRecords: a member's relative path rules anchor at
+// the folder teamctl placed it in: with its record's folder moved elsewhere
+// (an agent can write state.json), a Read(.env) deny still covers its own
+// folder's .env, and the bare Read allow does not let it through.
+func TestRuleFolderIsNotTheRecords(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.s.lay.Permissions.Allow = []layouts.Rule{ruleOf(t, "Read")}
+	w.s.lay.Permissions.Deny = []layouts.Rule{ruleOf(t, "Read(.env)")}
+	var dir string
+	for i, m := range w.s.st.Members {
+		if m.Name == "mate" {
+			dir = m.Cwd
+			w.s.st.Members[i].Cwd = t.TempDir() // the record, moved by an agent
+		}
+	}
+	in, _ := json.Marshal(map[string]string{"file_path": filepath.Join(dir, ".env")})
+	req := claudecode.PermissionRequestMessage("mate", claudecode.PermissionRequest{RequestID: "r1", AgentID: "mate@" + w.s.st.ClaudeTeam,
+		ToolName: "Read", ToolUseID: "t-r1", Input: in}, w.clock.Now())
+	got := w.written(func() { w.s.fromLeadInbox(inboxRead{msgs: []claudecode.Message{req}}) })
+	checkEvents(t, got, []wantEvent{{state.EventPermissionRequest, "mate", "Read r1: "}, {state.EventPermissionAnswer, "mate", "automatic: denied by rule Read(.env)"}})
 }
