@@ -39,7 +39,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.AddCommand(
 		newUpCmd(io, g),
 		newDownCmd(io, g),
-		newStatusCmd(io, g),
+		newStatusCmd(io, g, nil),
 		newAttachCmd(io, g),
 		newValidateCmd(io),
 		newDemoCmd(io, g),
