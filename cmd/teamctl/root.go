@@ -62,7 +62,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newRestartCmd(io, g, nil),
 		newTopCmd(io, g),
 		newLogsCmd(io, g),
-		newVersionCmd(io),
+		newVersionCmd(io, nil),
 		newManCmd(io),
 	)
 	// Made now rather than by Execute, so that they get examples and usage errors too.
