@@ -37,7 +37,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.AddCommand(
-		newUpCmd(io, g),
+		newUpCmd(io, g, nil),
 		newDownCmd(io, g),
 		newStatusCmd(io, g, nil),
 		newAttachCmd(io, g),
@@ -46,7 +46,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newDoctorCmd(io, g),
 		newTeamsCmd(io, g, nil),
 		newStandInCmd(io, nil),
-		newSuperviseCmd(io, g),
+		newSuperviseCmd(io, g, nil),
 		newEventsCmd(io, g),
 		newAnswerCmd(io, g),
 		newRunCmd(io, nil),
