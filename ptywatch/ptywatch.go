@@ -1,6 +1,7 @@
 // Package ptywatch runs one command in a pseudo-terminal, passes its output
 // through, and reports when it sits at a prompt: the stall watchdog for a
-// background shell command, without tmux.
+// background shell command, without tmux; Watch adds a layout's watchdog
+// and its notify command (`teamctl run`).
 package ptywatch
 
 import (

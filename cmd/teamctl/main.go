@@ -1,7 +1,7 @@
 // Command teamctl brings up, watches and tears down teams of Claude Code sessions
 // in tmux. The commands here only parse flags, call a package and print: the
 // lifecycle verbs are package team's (on a team opened by name), `validate`
-// is layouts', `clean` clean's, `doctor` doctor's, `run` ptywatch's, `events`
+// team's checks of a layout, `clean` clean's, `doctor` doctor's, `run` ptywatch's, `events`
 // reads package state, and only `supervise` (supervise.go) runs the daemon,
 // package supervisor.
 package main

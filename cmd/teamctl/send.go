@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +11,26 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 )
 
-func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
+// sendOptions are what `teamctl send` sends, and to whom.
+type sendOptions struct {
+	IO     *iostreams.IO
+	Member string
+	Text   string // "-": standard input's
+	// Open opens the team that has the member.
+	Open func(ctx context.Context, member string) (sender, error)
+}
+
+// sender is what send needs of a team (a *team.Team).
+type sender interface {
+	Send(ctx context.Context, member, text string) (string, error)
+}
+
+// newSendCmd makes `teamctl send`; runF, when not nil, is run in sendRun's
+// place (tests of the flags).
+func newSendCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *sendOptions) error) *cobra.Command {
+	opts := &sendOptions{IO: ios, Open: func(ctx context.Context, member string) (sender, error) {
+		return g.openMember(ctx, member)
+	}}
 	cmd := &cobra.Command{
 		Use: "send MEMBER TEXT|-",
 		Example: `  teamctl send researcher "Look at the token refresh too."
@@ -18,27 +38,35 @@ func newSendCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			opts.Member, opts.Text = args[0], args[1]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			text := args[1]
-			if text == "-" {
-				b, err := io.ReadAll(io.LimitReader(ios.In, 1<<20))
-				if err != nil {
-					return fmt.Errorf("read stdin: %w", err)
-				}
-				text = strings.TrimRight(string(b), "\n")
-			}
-			how, err := t.Send(cmd.Context(), args[0], text)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(ios.Out, "sent to %s: %s\n", args[0], how)
-			return nil
+			return sendRun(cmd.Context(), opts)
 		},
 	}
 	g.addTeamFlag(cmd, teamFlagUsage)
 	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
+}
+
+func sendRun(ctx context.Context, opts *sendOptions) error {
+	t, err := opts.Open(ctx, opts.Member)
+	if err != nil {
+		return err
+	}
+	text := opts.Text
+	if text == "-" {
+		b, err := io.ReadAll(io.LimitReader(opts.IO.In, 1<<20))
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		text = strings.TrimRight(string(b), "\n")
+	}
+	how, err := t.Send(ctx, opts.Member, text)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "sent to %s: %s\n", opts.Member, how)
+	return nil
 }

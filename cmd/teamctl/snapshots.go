@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -12,8 +12,19 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
-func newSnapshotsCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON bool
+// snapshotsOptions are which snapshots `teamctl snapshots` lists, and how.
+type snapshotsOptions struct {
+	IO   *iostreams.IO
+	Team string // --team: only this team's ("" for every team's)
+	JSON bool
+	// List lists them, with notes of repositories it could not read.
+	List func(ctx context.Context, team string) ([]clean.SnapshotInfo, []string)
+}
+
+// newSnapshotsCmd makes `teamctl snapshots`; runF, when not nil, is run in
+// snapshotsRun's place (tests of the flags).
+func newSnapshotsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *snapshotsOptions) error) *cobra.Command {
+	opts := &snapshotsOptions{IO: ios, List: clean.ListSnapshots}
 	cmd := &cobra.Command{
 		Use: "snapshots",
 		Example: `  teamctl snapshots
@@ -28,72 +39,32 @@ commit's subject, and the repository. teamctl restore NAME brings one back.`,
 			if g.team != "" && !state.ValidTeamName(g.team) {
 				return usagef(cmd, "--team %q is not a team name", g.team)
 			}
-			list, notes := clean.ListSnapshots(cmd.Context(), g.team)
-			for _, n := range notes {
-				fmt.Fprintf(io.ErrOut, "teamctl: %s\n", textsafe.Lines(n))
+			opts.Team = g.team
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if asJSON {
-				if list == nil {
-					list = []clean.SnapshotInfo{}
-				}
-				return writeJSON(io, list)
-			}
-			if len(list) == 0 {
-				fmt.Fprintln(io.Out, "no snapshots")
-				return nil
-			}
-			v := textsafe.Visible
-			tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTIME\tCOMMIT\tSUMMARY\tREPOSITORY")
-			for _, s := range list {
-				when := "-"
-				if !s.Time.IsZero() {
-					when = s.Time.Format("2006-01-02 15:04:05Z")
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%.12s\t%s\t%s\n", v(s.Name), when, s.Commit, v(s.Summary), v(s.Repo))
-			}
-			return tw.Flush()
+			return snapshotsRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "")
+	addJSONFlag(cmd, &opts.JSON, "")
 	g.addTeamFlag(cmd, "only the snapshots of this team")
 	return cmd
 }
 
-func newRestoreCmd(io *iostreams.IO) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use: "restore SNAPSHOT [PATH]",
-		Example: `  teamctl restore auth-fix/alice/20261201T154700Z
-  teamctl restore auth-fix/alice ../alice-work   # the only snapshot of alice`,
-		Short: "Bring back a snapshot as a new worktree on a new branch",
-		Long: `Make a new git worktree of a snapshot (its ref, its name <team>/<member>/<time>,
-or a prefix of either that only it has) at PATH, or at
-<repository>/.teamctl/restored/<team>/<member>/<time>, on a new branch
-teamctl-restored/<team>/<member>/<time>: nothing existing moves. A PATH that
-exists is refused. Work that was not committed is the snapshot's own commit on
-top of the member's branch (git reset HEAD^ there makes it uncommitted again).
-The worktree is yours: no team records it and clean never removes it.`,
-		Args: cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path := ""
-			if len(args) == 2 {
-				if path = args[1]; path == "" {
-					return usagef(cmd, "PATH is empty")
-				}
-			}
-			r, err := clean.Restore(cmd.Context(), args[0], path)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(io, r)
-			}
-			v := textsafe.Visible
-			fmt.Fprintf(io.Out, "restored %s (commit %.12s) at %s, on branch %s\n", v(r.Name), r.Commit, v(r.Path), v(r.Branch))
-			return nil
-		},
+func snapshotsRun(ctx context.Context, opts *snapshotsOptions) error {
+	list, notes := opts.List(ctx, opts.Team)
+	for _, n := range notes {
+		fmt.Fprintf(opts.IO.ErrOut, "teamctl: %s\n", textsafe.Lines(n))
 	}
-	addJSONFlag(cmd, &asJSON, "print what was restored as JSON")
-	return cmd
+	if opts.JSON {
+		if list == nil {
+			list = []clean.SnapshotInfo{}
+		}
+		return writeJSON(opts.IO, list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(opts.IO.Out, "no snapshots")
+		return nil
+	}
+	return writeSnapshots(opts.IO.Out, list)
 }

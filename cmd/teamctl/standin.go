@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,9 +13,23 @@ import (
 	"github.com/teamctl/teamctl/standin"
 )
 
+// standInOptions are the stand-in's command line, Claude Code's flags.
+type standInOptions struct {
+	IO   *iostreams.IO
+	Args []string
+	// Main is the stand-in, returning its exit code (standin.Main).
+	Main func(args []string, stdin io.Reader, stdout io.Writer) int
+}
+
 // newStandInCmd is the stand-in agent: it takes Claude Code's flags and draws
-// Claude-Code-like screens, for the demo and the tests.
-func newStandInCmd(io *iostreams.IO) *cobra.Command {
+// Claude-Code-like screens, for the demo and the tests. runF, when not nil,
+// is run in standInRun's place (tests of the flags).
+func newStandInCmd(ios *iostreams.IO, runF func(context.Context, *standInOptions) error) *cobra.Command {
+	opts := &standInOptions{IO: ios, Main: func(args []string, stdin io.Reader, stdout io.Writer) int {
+		// Die on SIGTERM and Ctrl-C as a real agent does; main caught them.
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		return standin.Main(args, stdin, stdout)
+	}}
 	return &cobra.Command{
 		Use:     "stand-in [claude flags] [-- prompt]",
 		Example: `  teamctl stand-in --session-id 0b6c… --teammate-mode tmux -- "Coordinate the team."`,
@@ -36,12 +52,18 @@ Code would run; it needs no Claude Code and no API key.`,
 					return cmd.Help()
 				}
 			}
-			// Die on SIGTERM and Ctrl-C as a real agent does; main caught them.
-			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			if code := standin.Main(args, io.In, io.Out); code != 0 {
-				return exitError{code}
+			opts.Args = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			return nil
+			return standInRun(cmd.Context(), opts)
 		},
 	}
+}
+
+func standInRun(_ context.Context, opts *standInOptions) error {
+	if code := opts.Main(opts.Args, opts.IO.In, opts.IO.Out); code != 0 {
+		return exitError{code}
+	}
+	return nil
 }

@@ -1,24 +1,45 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	goio "io"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/table"
-	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
 )
 
-func newStatusCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON, watch bool
+// statusOptions are how `teamctl status` shows the team.
+type statusOptions struct {
+	IO          *iostreams.IO
+	JSON, Watch bool
+	// Open opens the team acted on.
+	Open func(ctx context.Context) (statuser, error)
+	// Follow is status -w: the team's status until ctx ends (statuswatch.go).
+	Follow func(ctx context.Context) error
+	Now    func() time.Time
+}
+
+// statuser is what status needs of a team (a *team.Team).
+type statuser interface {
+	Status(ctx context.Context) (*team.Status, error)
+}
+
+// newStatusCmd makes `teamctl status`; runF, when not nil, is run in
+// statusRun's place (tests of the flags).
+func newStatusCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *statusOptions) error) *cobra.Command {
+	opts := &statusOptions{IO: ios, Now: time.Now,
+		Open: func(ctx context.Context) (statuser, error) { return g.openMember(ctx, "") },
+		Follow: func(ctx context.Context) error {
+			t, err := g.openMember(ctx, "")
+			if err != nil {
+				return err
+			}
+			return watchStatus(ctx, ios, t)
+		},
+	}
 	cmd := &cobra.Command{
 		Use: "status",
 		Example: `  teamctl status
@@ -32,152 +53,36 @@ a terminal, so uptimes tick) until Ctrl-C. When the output is not a terminal,
 each changed frame is printed after a blank line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if watch && asJSON {
+			if opts.Watch && opts.JSON {
 				return usagef(cmd, "--watch and --json do not go together")
 			}
-			t, err := g.open(cmd)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if watch {
-				return watchStatus(cmd.Context(), io, t)
-			}
-			st, err := t.Status(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(io, st)
-			}
-			fmt.Fprint(io.Out, renderStatus(io, st, time.Now()))
-			return nil
+			return statusRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "")
-	cmd.Flags().BoolVarP(&watch, "watch", "w", false, "redraw whenever the team's state changes, until Ctrl-C")
+	addJSONFlag(cmd, &opts.JSON, "")
+	cmd.Flags().BoolVarP(&opts.Watch, "watch", "w", false, "redraw whenever the team's state changes, until Ctrl-C")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 
-// renderStatus is status's output: a line about the team, then the table, with
-// durations as of now. Every value is made visible (textsafe): stall lines,
-// requests and results come from the members' screens and messages.
-func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
-	var b strings.Builder
-	team, socket := textsafe.Visible(st.Team), textsafe.Visible(st.Socket)
-	switch {
-	case st.StoppedAt != nil:
-		fmt.Fprintf(&b, "team %s is down (since %s)\n", team, st.StoppedAt.Local().Format(time.DateTime))
-	case st.Lost && st.LayoutProblem != "":
-		// Not `teamctl up FILE` blindly: that file is not the one the team
-		// was brought up from.
-		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; %s: look at it, then `teamctl up %s` brings it back, every conversation resumed\n",
-			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.LayoutProblem), textsafe.Visible(st.Layout))
-	case st.Lost:
-		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; `teamctl up %s` brings it back, every conversation resumed (`--fresh` starts it anew)\n",
-			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.Layout))
-	case st.Supervisor.Running:
-		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", team, socket, st.Supervisor.PID)
-	default:
-		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor NOT running: `teamctl supervise --team %s` or `teamctl up` starts it\n", team, socket, team)
+func statusRun(ctx context.Context, opts *statusOptions) error {
+	if opts.Watch {
+		return opts.Follow(ctx)
 	}
-	writeStatusTable(&b, io, st, now)
-	return b.String()
-}
-
-func printStatusTable(io *iostreams.IO, st *team.Status) {
-	writeStatusTable(io.Out, io, st, time.Now())
-}
-
-// writeStatusTable writes the members' table to w, with uptimes and ages as of
-// now. Its columns line up by what a terminal shows (the coloured STATE, wide
-// names), and on a terminal it fits the width: CWD gives way first (home as
-// ~, then ~/…/last), then DETAIL is cut with "…". Piped, every value is whole.
-func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time.Time) {
-	home, _ := os.UserHomeDir() // none: paths are only shortened, not with ~
-	tb := table.New(
-		table.Column{Title: "MEMBER"}, table.Column{Title: "ROLE"}, table.Column{Title: "PANE"},
-		table.Column{Title: "PID"}, table.Column{Title: "STATE"}, table.Column{Title: "UPTIME"},
-		table.Column{Title: "CWD", Fit: table.Path(home)}, table.Column{Title: "DETAIL", Fit: table.Cut},
-	)
-	v := textsafe.Visible
-	for _, m := range st.Members {
-		word, uptime := string(m.State), "-"
-		if !m.State.Ended() {
-			uptime = now.Sub(m.StartedAt).Round(time.Second).String()
-		}
-		if m.ExitCode != nil {
-			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
-		}
-		tb.Add(table.Text(v(m.Name)), table.Text(v(string(m.Role))), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
-			table.Cell{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
-			table.Text(v(m.Cwd)), table.Text(v(memberDetail(m, now))))
+	t, err := opts.Open(ctx)
+	if err != nil {
+		return err
 	}
-	fmt.Fprint(w, tb.Render(io.Width()))
-}
-
-// lastLineWidth bounds an ended member's last line in DETAIL, in columns.
-const lastLineWidth = 60
-
-// lastLine is what an ended member's pane showed last, quoted and cut short
-// (status --json has its last lines whole).
-func lastLine(m team.MemberStatus) string {
-	if !m.State.Ended() || len(m.LastLines) == 0 {
-		return ""
+	st, err := t.Status(ctx)
+	if err != nil {
+		return err
 	}
-	line := strings.TrimSpace(m.LastLines[len(m.LastLines)-1])
-	// Cut between characters as the table cuts (an emoji sequence whole).
-	line = table.Cut(line, lastLineWidth)
-	return fmt.Sprintf("last: %q", line)
-}
-
-// memberDetail is what there is to say of a member beyond its state: what it
-// waits on, why it failed, who spawned it, how often it was restarted.
-func memberDetail(m team.MemberStatus, now time.Time) string {
-	detail := ""
-	switch {
-	case m.Stall != nil:
-		detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
-	case m.Request != nil:
-		detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
-	case m.Reason != "":
-		detail = m.Reason
-	case m.Origin == state.OriginLead:
-		detail = "spawned by the lead"
+	if opts.JSON {
+		return writeJSON(opts.IO, st)
 	}
-	if last := lastLine(m); last != "" {
-		detail = strings.TrimPrefix(detail+"; "+last, "; ")
-	}
-	switch {
-	case m.Restarts == 1:
-		detail = strings.TrimSpace(detail + " (1 restart)")
-	case m.Restarts > 1:
-		detail = strings.TrimSpace(fmt.Sprintf("%s (%d restarts)", detail, m.Restarts))
-	}
-	return detail
-}
-
-// stateColor is the colour of a member's state: green running, red for what
-// needs a look, yellow for waiting.
-func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
-	code := ""
-	switch s {
-	case state.StateRunning:
-		code = "32"
-	case state.StateExited, state.StateFailed, state.StateStalled:
-		code = "31"
-	case state.StateIdle, state.StateWaitingApproval:
-		code = "33"
-	default:
-		return nil
-	}
-	return func(text string) string { return io.Color(code, text) }
-}
-
-// lastSeen says when a lost team was last seen alive, for "down (lost…)".
-func lastSeen(at *time.Time, now time.Time) string {
-	if at == nil {
-		return ""
-	}
-	return fmt.Sprintf(": last seen %s, %s ago", at.Local().Format(time.DateTime), now.Sub(*at).Round(time.Second))
+	fmt.Fprint(opts.IO.Out, renderStatus(opts.IO, st, opts.Now()))
+	return nil
 }

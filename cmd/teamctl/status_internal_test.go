@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +153,109 @@ func TestLastLineCutsWholeCharacters(t *testing.T) {
 		if strings.Contains(got, "👨") && !strings.Contains(got, `👨\u200d👩\u200d👧`) {
 			t.Errorf("pad %d: %s shows part of the family", pad, got)
 		}
+	}
+}
+
+// bufIO is streams for a run function's test: in as standard input, what is
+// printed in out and errOut; not a terminal.
+func bufIO(in string) (io *iostreams.IO, out, errOut *bytes.Buffer) {
+	out, errOut = new(bytes.Buffer), new(bytes.Buffer)
+	return iostreams.Test(strings.NewReader(in), out, errOut), out, errOut
+}
+
+// TestNewCmdStatus: argv becomes the options (--json, -w, --team), and
+// nothing is done but the run function; -w with --json is a usage error.
+func TestNewCmdStatus(t *testing.T) {
+	for _, c := range []struct {
+		args        []string
+		json, watch bool
+		team        string
+		err         string
+	}{
+		{args: nil},
+		{args: []string{"--json", "--team", "auth-fix"}, json: true, team: "auth-fix"},
+		{args: []string{"-w"}, watch: true},
+		{args: []string{"--watch", "--json"}, err: "--watch and --json do not go together"},
+		{args: []string{"extra"}, err: `unknown command "extra" for "status"`},
+	} {
+		var got *statusOptions
+		g := &globals{}
+		ios, _, _ := bufIO("")
+		cmd := newStatusCmd(ios, g, func(_ context.Context, o *statusOptions) error {
+			got = o
+			return nil
+		})
+		cmd.SetArgs(c.args)
+		cmd.SetOut(new(bytes.Buffer))
+		cmd.SetErr(new(bytes.Buffer))
+		err := cmd.Execute()
+		if c.err != "" {
+			if err == nil || err.Error() != c.err || got != nil {
+				t.Errorf("%q: error %v, run %v; want the error %q", c.args, err, got != nil, c.err)
+			}
+			continue
+		}
+		if err != nil || got == nil || got.JSON != c.json || got.Watch != c.watch || g.team != c.team {
+			t.Errorf("%q: %v, options %+v, team %q", c.args, err, got, g.team)
+		}
+	}
+}
+
+// fakeStatuser is a team whose status is st.
+type fakeStatuser struct {
+	st     *team.Status
+	err    error
+	looked int
+}
+
+func (f *fakeStatuser) Status(context.Context) (*team.Status, error) {
+	f.looked++
+	return f.st, f.err
+}
+
+// TestStatusRun: the team's status as its table, or as JSON; with -w the
+// watch alone; an error is the team's, with nothing printed.
+func TestStatusRun(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	code := 1
+	st := &team.Status{Team: "auth", Socket: "teamctl-auth", Supervisor: team.SupervisorStatus{Running: true, PID: 42},
+		Members: []team.MemberStatus{
+			{Name: "lead", Role: "lead", Pane: "%0", PID: 100, State: state.StateRunning, Cwd: "/src", StartedAt: now.Add(-90 * time.Second)},
+			{Name: "web", Role: "process", Pane: "%1", PID: 101, State: state.StateExited, ExitCode: &code, Cwd: "/srv", Restarts: 1},
+		}}
+	table := "team auth (tmux -L teamctl-auth), supervisor pid 42\n" +
+		"MEMBER  ROLE     PANE  PID  STATE       UPTIME  CWD   DETAIL\n" +
+		"lead    lead     %0    100  running     1m30s   /src\n" +
+		"web     process  %1    101  exited (1)  -       /srv  (1 restart)\n"
+	for _, c := range []struct {
+		name        string
+		json, watch bool
+		team        *fakeStatuser
+		out         string
+		err         string
+		looked      int
+	}{
+		{name: "the table", team: &fakeStatuser{st: st}, out: table, looked: 1},
+		{name: "JSON", json: true, team: &fakeStatuser{st: &team.Status{Team: "auth", Members: []team.MemberStatus{}}}, out: "{\n  \"team\": \"auth\",", looked: 1},
+		{name: "watch", watch: true, team: &fakeStatuser{st: st}, err: "followed"},
+		{name: "the team's error", team: &fakeStatuser{err: errors.New("no server")}, err: "no server", looked: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ios, out, _ := bufIO("")
+			followed := false
+			err := statusRun(context.Background(), &statusOptions{IO: ios, JSON: c.json, Watch: c.watch, Now: func() time.Time { return now },
+				Open:   func(context.Context) (statuser, error) { return c.team, nil },
+				Follow: func(context.Context) error { followed = true; return errors.New("followed") },
+			})
+			if c.err != "" && (err == nil || err.Error() != c.err) || c.err == "" && err != nil {
+				t.Fatalf("error %v, want %q", err, c.err)
+			}
+			if c.team.looked != c.looked || followed != c.watch {
+				t.Errorf("looked %d times (want %d), followed %v", c.team.looked, c.looked, followed)
+			}
+			if got := out.String(); c.json && !strings.HasPrefix(got, c.out) || !c.json && got != c.out {
+				t.Errorf("printed:\n%s\nwant:\n%s", got, c.out)
+			}
+		})
 	}
 }

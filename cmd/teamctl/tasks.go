@@ -1,18 +1,33 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/table"
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON bool
+// tasksOptions are how `teamctl tasks` lists the team's tasks.
+type tasksOptions struct {
+	IO   *iostreams.IO
+	JSON bool
+	// Open opens the team acted on.
+	Open func(ctx context.Context) (tasker, error)
+}
+
+// tasker is what tasks needs of a team (a *team.Team).
+type tasker interface {
+	Tasks() ([]claudecode.Task, []claudecode.Skipped, error)
+}
+
+// newTasksCmd makes `teamctl tasks`; runF, when not nil, is run in
+// tasksRun's place (tests of the flags).
+func newTasksCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *tasksOptions) error) *cobra.Command {
+	opts := &tasksOptions{IO: ios, Open: func(ctx context.Context) (tasker, error) { return g.openMember(ctx, "") }}
 	cmd := &cobra.Command{
 		Use: "tasks",
 		Example: `  teamctl tasks
@@ -20,43 +35,35 @@ func newTasksCmd(ios *iostreams.IO, g *globals) *cobra.Command {
 		Short: "List the team's Claude Code tasks (tasks/<team>/*.json)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			tasks, skipped, err := t.Tasks()
-			if err != nil {
-				return err
-			}
-			for _, sk := range skipped {
-				fmt.Fprintf(ios.ErrOut, "teamctl: warning: left out: %s\n", textsafe.Lines(sk.Err.Error()))
-			}
-			if asJSON {
-				if tasks == nil {
-					tasks = []claudecode.Task{} // [], not null
-				}
-				return writeJSON(ios, tasks)
-			}
-			fmt.Fprint(ios.Out, renderTasks(tasks, ios.Width()))
-			return nil
+			return tasksRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "")
+	addJSONFlag(cmd, &opts.JSON, "")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
 
-// renderTasks is the tasks' table, SUBJECT cut to fit width (0: whole), or
-// "no tasks" rather than a heading alone.
-func renderTasks(tasks []claudecode.Task, width int) string {
-	if len(tasks) == 0 {
-		return "no tasks\n"
+func tasksRun(ctx context.Context, opts *tasksOptions) error {
+	t, err := opts.Open(ctx)
+	if err != nil {
+		return err
 	}
-	tb := table.New(table.Column{Title: "ID"}, table.Column{Title: "STATUS"}, table.Column{Title: "OWNER"},
-		table.Column{Title: "SUBJECT", Fit: table.Cut})
-	v := textsafe.Visible // task files are written by the team's agents
-	for _, t := range tasks {
-		tb.Add(table.Text(v(t.ID)), table.Text(v(t.Status)), table.Text(v(t.Owner)), table.Text(v(t.Subject)))
+	tasks, skipped, err := t.Tasks()
+	if err != nil {
+		return err
 	}
-	return tb.Render(width)
+	for _, sk := range skipped {
+		fmt.Fprintf(opts.IO.ErrOut, "teamctl: warning: left out: %s\n", textsafe.Lines(sk.Err.Error()))
+	}
+	if opts.JSON {
+		if tasks == nil {
+			tasks = []claudecode.Task{} // [], not null
+		}
+		return writeJSON(opts.IO, tasks)
+	}
+	fmt.Fprint(opts.IO.Out, renderTasks(tasks, opts.IO.Width()))
+	return nil
 }

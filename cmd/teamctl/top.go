@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +12,21 @@ import (
 	"github.com/teamctl/teamctl/tmux"
 )
 
-func newTopCmd(io *iostreams.IO, g *globals) *cobra.Command {
+// topOptions are which teams `teamctl top` shows, and where.
+type topOptions struct {
+	IO      *iostreams.IO
+	TmuxBin string
+	Nested  bool // inside another tmux (tmux.Nested)
+	// Find is the team shown, or every team's members (team.FindOrAll).
+	Find func(ctx context.Context) (name string, all []string, err error)
+	Run  func(ctx context.Context, o cockpit.RunOptions) error // cockpit.Run
+}
+
+// newTopCmd makes `teamctl top`; runF, when not nil, is run in topRun's
+// place (tests of the flags).
+func newTopCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *topOptions) error) *cobra.Command {
+	opts := &topOptions{IO: ios, TmuxBin: g.tmuxBin, Run: cockpit.Run,
+		Find: func(ctx context.Context) (string, []string, error) { return team.FindOrAll(ctx, g.team, g.tmuxBin) }}
 	cmd := &cobra.Command{
 		Use: "top",
 		Example: `  teamctl top
@@ -34,34 +48,25 @@ whichever team; v shows the selected member's team alone, and all teams again.
 It needs a terminal; from a script or a pipe use ` + "`teamctl status -w`" + `.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !io.InteractiveTTY() {
-				return fmt.Errorf("teamctl top needs a terminal on its standard input and output; to watch a team from a script or a pipe, use `teamctl status -w`")
+			opts.Nested = tmux.Nested()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			ctx := cmd.Context()
-			name, err := team.Find(ctx, g.team, g.tmuxBin)
-			var up []string
-			if err != nil && g.team == "" && os.Getenv("TEAMCTL_TEAM") == "" {
-				// Several teams up: all of them, in one list.
-				if teams, lerr := (cockpit.Teamctl{TmuxBin: g.tmuxBin}).UpTeams(ctx); lerr == nil && len(teams) > 1 {
-					up, err = teams, nil
-				}
-			}
-			if err != nil {
-				return err
-			}
-			if up == nil {
-				t, err := team.Open(ctx, name, g.tmuxBin)
-				if err == nil {
-					_, err = t.Status(ctx)
-				}
-				if err != nil {
-					return err // say it here, not inside a full screen
-				}
-			}
-			return cockpit.Run(ctx, cockpit.RunOptions{Team: name, All: up != nil, Teams: up, TmuxBin: g.tmuxBin,
-				In: io.In, Out: io.Out, Color: io.ColorOn(), Nested: tmux.Nested()})
+			return topRun(cmd.Context(), opts)
 		},
 	}
 	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
+}
+
+func topRun(ctx context.Context, opts *topOptions) error {
+	if !opts.IO.InteractiveTTY() {
+		return fmt.Errorf("teamctl top needs a terminal on its standard input and output; to watch a team from a script or a pipe, use `teamctl status -w`")
+	}
+	name, all, err := opts.Find(ctx)
+	if err != nil {
+		return err // said here, not inside a full screen
+	}
+	return opts.Run(ctx, cockpit.RunOptions{Team: name, All: all != nil, Teams: all, TmuxBin: opts.TmuxBin,
+		In: opts.IO.In, Out: opts.IO.Out, Color: opts.IO.ColorOn(), Nested: opts.Nested})
 }

@@ -1,35 +1,40 @@
 package main
 
 import (
-	"errors"
-	"fmt"
+	"context"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/selfexe"
-	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/team"
 )
 
+// upOptions are what `teamctl up` brings up, and how. The flags' fields are
+// lowercase as demo.go, which brings its team up as up does (upLayout),
+// names them.
 type upOptions struct {
-	layout     string
-	recreate   bool
-	changeFile bool
-	configWait time.Duration
-	quiet      bool
-	foreground bool
-	fresh      bool
-	resume     bool
-	all        bool
+	IO                   *iostreams.IO
+	TmuxBin              string
+	layout               string
+	recreate, changeFile bool
+	configWait           time.Duration
+	quiet, foreground    bool
+	fresh, resume, all   bool
+	claude               string // TEAMCTL_CLAUDE
+	// Up is team.BringUp, UpAll team.UpAll; Supervise runs the team's
+	// supervisor in this process (up --foreground: supervise's own run).
+	Up        func(ctx context.Context, l *layouts.Layout, o team.BringUpOptions) (*team.BroughtUp, error)
+	UpAll     func(ctx context.Context, o team.UpAllOptions) (*team.UpAllResult, error)
+	Supervise func(ctx context.Context, name string) error
 }
 
-func newUpCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	o := &upOptions{}
+// newUpCmd makes `teamctl up`; runF, when not nil, is run in upRun's place
+// (tests of the flags).
+func newUpCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *upOptions) error) *cobra.Command {
+	o := wireUp(&upOptions{}, ios, g)
 	cmd := &cobra.Command{
 		Use: "up [LAYOUT] | --all",
 		Example: `  teamctl up layout.yaml
@@ -66,17 +71,20 @@ teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`
 			switch {
 			case o.all && len(args) > 0:
 				return usagef(cmd, "--all brings back every lost team from its own layout: give no LAYOUT with it")
-			case o.all:
-				return upAll(cmd, io, g, o)
-			case o.fresh && o.resume:
+			case o.fresh && o.resume && !o.all:
 				return usagef(cmd, "--fresh and --resume do not go together")
+			case !o.all:
+				file, err := layoutArg(cmd, ios, args, o.quiet)
+				if err != nil {
+					return err
+				}
+				o.layout = file
 			}
-			file, err := layoutArg(cmd, io, args, o.quiet)
-			if err != nil {
-				return err
+			o.claude = os.Getenv("TEAMCTL_CLAUDE")
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			o.layout = file
-			return runUp(cmd, io, g, o)
+			return upRun(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.fresh, "fresh", false, "start a lost team anew instead of resuming its conversations")
@@ -90,114 +98,24 @@ teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`
 	return cmd
 }
 
-func runUp(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error {
+// wireUp gives o the real team verbs and the supervisor of this process.
+func wireUp(o *upOptions, ios *iostreams.IO, g *globals) *upOptions {
+	o.IO, o.TmuxBin, o.Up, o.UpAll = ios, g.tmuxBin, team.BringUp, team.UpAll
+	o.Supervise = func(ctx context.Context, name string) error {
+		s := newSuperviseOptions(ios, g)
+		s.Team = name
+		return superviseRun(ctx, s)
+	}
+	return o
+}
+
+func upRun(ctx context.Context, o *upOptions) error {
+	if o.all {
+		return upAllRun(ctx, o)
+	}
 	l, err := layouts.Parse(o.layout)
 	if err != nil {
 		return err
 	}
-	return upLayout(cmd, io, g, l, o, os.Getenv("TEAMCTL_CLAUDE"))
-}
-
-func upLayout(cmd *cobra.Command, io *iostreams.IO, g *globals, l *layouts.Layout, o *upOptions, claude string) error {
-	cols, rows := io.TerminalSize()
-	// The hooks and the supervisor outlive this process: never a go run binary.
-	self, err := selfexe.Path()
-	if err != nil {
-		return fmt.Errorf("up %s: %w", l.Team, err)
-	}
-	opts := team.UpOptions{
-		Teamctl: self,
-		TmuxBin: g.tmuxBin, ClaudeOverride: claude, Recreate: o.recreate, LayoutChange: o.changeFile,
-		ConfigWait: o.configWait, Width: cols, Height: rows - 1,
-		Fresh: o.fresh, Resume: o.resume,
-	}
-	if !o.quiet {
-		opts.Progress = io.Out
-	}
-	res, err := team.Up(cmd.Context(), l, opts)
-	if err != nil {
-		return fmt.Errorf("up %s: %w", l.Team, err)
-	}
-	t, err := team.Open(cmd.Context(), l.Team, g.tmuxBin)
-	if err != nil {
-		return err
-	}
-	if o.foreground {
-		if !o.quiet {
-			st, err := t.Status(cmd.Context())
-			if err != nil {
-				return err
-			}
-			printStatusTable(io, st)
-			fmt.Fprintf(io.Out, "\nsupervising team %s in the foreground; Ctrl-C stops the supervisor (the team keeps running)\n", l.Team)
-		}
-		return supervise(cmd, io, g, l.Team, false)
-	}
-	if err := startSupervisor(io, t, o.quiet, self); err != nil {
-		return err
-	}
-	if o.quiet {
-		return nil
-	}
-	st, err := t.Status(cmd.Context())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(io.Out, "\nteam %s is up: %d started, %d relaunched, %d already running (tmux -L %s)\n",
-		l.Team, len(res.Started), len(res.Respawned), len(res.Kept), st.Socket)
-	if len(res.Resumed)+len(res.Afresh)+len(res.Lost) > 0 {
-		fmt.Fprintf(io.Out, "resumed: %s; started afresh: %s; lost (the lead's to spawn again): %s\n",
-			listOrNone(res.Resumed), listOrNone(res.Afresh), listOrNone(res.Lost))
-	}
-	printStatusTable(io, st)
-	fmt.Fprintf(io.Out, "\nteamctl attach %s --team %s   # step in (detach: prefix d)\n", l.Lead.Name, l.Team)
-	return nil
-}
-
-func listOrNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
-}
-
-// upAll brings back every lost team (state says up, its server is gone), each
-// from the layout file it was brought up from: one command after a reboot.
-// One that fails is said and does not keep the others from coming back.
-func upAll(cmd *cobra.Command, io *iostreams.IO, g *globals, o *upOptions) error {
-	ts, err := team.List(cmd.Context(), g.tmuxBin)
-	if err != nil {
-		return err
-	}
-	var failed []string
-	n := 0
-	for _, t := range ts {
-		if !t.Lost {
-			continue
-		}
-		n++
-		if !o.quiet {
-			fmt.Fprintf(io.Out, "== %s (%s)\n", textsafe.Visible(t.Team), textsafe.Visible(t.Layout))
-		}
-		// Only the file the person named at up, as it was then: a layout
-		// changed since, or open to others, waits for them to name it.
-		l, err := team.ResumeLayout(t.Team)
-		if errors.Is(err, team.ErrLayoutNotTrusted) {
-			err = fmt.Errorf("%w; look at it, then `teamctl up %s` brings the team back", err, t.Layout)
-		}
-		if err == nil {
-			err = upLayout(cmd, io, g, l, o, os.Getenv("TEAMCTL_CLAUDE"))
-		}
-		if err != nil {
-			fmt.Fprintf(io.ErrOut, "teamctl: team %s: %s\n", textsafe.Visible(t.Team), textsafe.Lines(err.Error()))
-			failed = append(failed, t.Team)
-		}
-	}
-	switch {
-	case n == 0 && !o.quiet:
-		fmt.Fprintln(io.Out, "no team is lost; nothing to bring back")
-	case len(failed) > 0:
-		return fmt.Errorf("%d of %d lost teams could not be brought back: %s", len(failed), n, strings.Join(failed, ", "))
-	}
-	return nil
+	return upOne(ctx, o, l)
 }

@@ -1,44 +1,30 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/team"
 )
 
-// validation is `validate --json`: the same findings as the text output, one
-// problem each; a problem not at a place in the file (a --settings file that
-// cannot be read, TMUX_TMPDIR) has no line.
-type validation struct {
-	File     string              `json:"file"`
-	Valid    bool                `json:"valid"`
-	Team     string              `json:"team,omitempty"`
-	Lead     string              `json:"lead,omitempty"`
-	Members  int                 `json:"members"`
-	Problems []validationProblem `json:"problems"`
+// validateOptions are which layout file `teamctl validate` checks, and how
+// it reports.
+type validateOptions struct {
+	IO       *iostreams.IO
+	File     string
+	JSON     bool
+	Validate func(ctx context.Context, file string) team.Validation // team.Validate
 }
 
-type validationProblem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Message string `json:"message"`
-}
-
-func newValidateCmd(io *iostreams.IO) *cobra.Command {
-	var asJSON bool
+// newValidateCmd makes `teamctl validate`; runF, when not nil, is run in
+// validateRun's place (tests of the flags).
+func newValidateCmd(ios *iostreams.IO, runF func(context.Context, *validateOptions) error) *cobra.Command {
+	opts := &validateOptions{IO: ios, Validate: team.Validate}
 	cmd := &cobra.Command{
 		Use: "validate [LAYOUT]",
 		Example: `  teamctl validate layout.yaml
@@ -52,98 +38,45 @@ checks the layout file of the current folder: teamctl.yaml, teamctl.yml,
 .teamctl.yaml or .teamctl.yml, the first there is.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, err := layoutArg(cmd, io, args, asJSON)
+			file, err := layoutArg(cmd, ios, args, opts.JSON)
 			if err != nil {
 				return err
 			}
-			args = []string{file}
-			v := validate(cmd.Context(), args[0])
-			if asJSON {
-				if err := writeJSON(io, v); err != nil {
-					return err
-				}
-			} else if v.Valid {
-				fmt.Fprintf(io.Out, "%s: team %s, lead %s and %d member(s): valid\n", args[0], v.Team, v.Lead, v.Members)
-			} else {
-				for _, p := range v.Problems {
-					fmt.Fprintln(io.ErrOut, textsafe.Lines(p.String()))
-				}
+			opts.File = file
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if !v.Valid {
-				return exitError{1}
-			}
-			return nil
+			return validateRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "print the report as JSON: {file, valid, team, lead, members, problems: [{file, line, col, path, message}]}")
+	addJSONFlag(cmd, &opts.JSON, "print the report as JSON: {file, valid, team, lead, members, problems: [{file, line, col, path, message}]}")
 	return cmd
 }
 
-// validate runs every check validate makes, as up would make them.
-func validate(ctx context.Context, file string) validation {
-	v := validation{File: file, Problems: []validationProblem{}}
-	l, err := layouts.Parse(file)
-	if err != nil {
-		var le *layouts.Error
-		if errors.As(err, &le) {
-			ps := slices.Clone(le.Problems)
-			slices.SortStableFunc(ps, func(a, b layouts.Problem) int {
-				return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
-			})
-			for _, p := range ps {
-				v.Problems = append(v.Problems, validationProblem{File: p.File, Line: p.Line, Col: p.Col, Path: p.Path, Message: p.Msg})
-			}
-		} else {
-			v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
+func validateRun(ctx context.Context, opts *validateOptions) error {
+	v := opts.Validate(ctx, opts.File)
+	if opts.JSON {
+		if err := writeJSON(opts.IO, v); err != nil {
+			return err
 		}
-		return v
-	}
-	v.Team, v.Lead, v.Members = l.Team, l.Lead.Name, len(l.Members)
-	// A layout's own --settings must be readable: Up merges teamctl's hooks into it.
-	if err := launch.CheckSettings(l); err != nil {
-		for _, line := range strings.Split(err.Error(), "\n") {
-			v.Problems = append(v.Problems, validationProblem{File: file, Message: line})
+	} else if v.Valid {
+		fmt.Fprintf(opts.IO.Out, "%s: team %s, lead %s and %d member(s): valid\n", opts.File, v.Team, v.Lead, v.Members)
+	} else {
+		for _, p := range v.Problems {
+			fmt.Fprintln(opts.IO.ErrOut, textsafe.Lines(problemLine(p)))
 		}
-		return v
 	}
-	// Members that want a worktree where there can be none (not in a git
-	// repository…): up would refuse them.
-	for _, err := range team.CheckWorktrees(ctx, l) {
-		v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
+	if !v.Valid {
+		return exitError{1}
 	}
-	if len(v.Problems) > 0 {
-		return v
-	}
-	// Not the layout's fault, but up would fail on it: TMUX_TMPDIR is too long.
-	if err := team.CheckSocket(l.Team); err != nil {
-		v.Problems = append(v.Problems, validationProblem{File: file, Message: err.Error()})
-		return v
-	}
-	v.Valid = true
-	return v
+	return nil
 }
 
-// String is the problem as the text output prints it (FILE:LINE:COL: path: msg).
-func (p validationProblem) String() string {
+// problemLine is a problem as the text output prints it (FILE:LINE:COL:
+// path: msg, or FILE: msg for one not at a place in the file).
+func problemLine(p team.ValidationProblem) string {
 	if p.Line == 0 {
 		return p.File + ": " + textsafe.Visible(p.Message)
 	}
 	return layouts.Problem{File: p.File, Line: p.Line, Col: p.Col, Path: p.Path, Msg: p.Message}.String()
-}
-
-// layoutArg is the layout file a command was given, else the current
-// folder's own (layouts.DefaultFiles), said on stderr unless quiet, so that
-// nobody wonders which file was taken.
-func layoutArg(cmd *cobra.Command, io *iostreams.IO, args []string, quiet bool) (string, error) {
-	if len(args) > 0 {
-		return args[0], nil
-	}
-	file, err := layouts.FindDefault(".")
-	if err != nil {
-		return "", usagef(cmd, "%s: give its LAYOUT file (teamctl %s LAYOUT)", textsafe.Visible(err.Error()), cmd.Name())
-	}
-	if !quiet {
-		fmt.Fprintf(io.ErrOut, "using %s\n", file)
-	}
-	return file, nil
 }

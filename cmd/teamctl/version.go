@@ -1,16 +1,24 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 )
 
-func newVersionCmd(io *iostreams.IO) *cobra.Command {
+// versionOptions are what `teamctl version` prints.
+type versionOptions struct {
+	IO      *iostreams.IO
+	Version func() string // versionString
+}
+
+// newVersionCmd makes `teamctl version`; runF, when not nil, is run in
+// versionRun's place (tests of the flags).
+func newVersionCmd(ios *iostreams.IO, runF func(context.Context, *versionOptions) error) *cobra.Command {
+	opts := &versionOptions{IO: ios, Version: versionString}
 	return &cobra.Command{
 		Use: "version",
 		Example: `  teamctl version
@@ -18,48 +26,15 @@ func newVersionCmd(io *iostreams.IO) *cobra.Command {
 		Short: "Print teamctl's version (as --version does)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(io.Out, "teamctl %s\n", versionString())
-			return nil
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return versionRun(cmd.Context(), opts)
 		},
 	}
 }
 
-// versionString is -X main.version when set, else the module version from the
-// binary's build info: v1.2.3 for `go install …@v1.2.3`, a pseudo-version
-// when go build stamped one from git; for a local build, (devel) and what the
-// build info says of its commit.
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	return describeBuild(bi)
-}
-
-func describeBuild(bi *debug.BuildInfo) string {
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	if v != "(devel)" {
-		return v
-	}
-	parts := []string{v}
-	set := map[string]string{}
-	for _, s := range bi.Settings {
-		set[s.Key] = s.Value
-	}
-	if r := set["vcs.revision"]; r != "" {
-		parts = append(parts, r[:min(12, len(r))])
-	}
-	if t := set["vcs.time"]; t != "" {
-		parts = append(parts, t)
-	}
-	if set["vcs.modified"] == "true" {
-		parts = append(parts, "dirty")
-	}
-	return strings.Join(parts, " ")
+func versionRun(_ context.Context, opts *versionOptions) error {
+	fmt.Fprintf(opts.IO.Out, "teamctl %s\n", opts.Version())
+	return nil
 }

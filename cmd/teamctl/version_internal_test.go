@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"runtime/debug"
 	"testing"
 )
@@ -38,5 +40,34 @@ func TestLdflagsVersionWins(t *testing.T) {
 	version = "v9.9.9-release"
 	if got := versionString(); got != "v9.9.9-release" {
 		t.Errorf("versionString() = %q with main.version set", got)
+	}
+}
+
+// TestNewCmdVersion: version takes no arguments, and nothing is done but
+// the run function.
+func TestNewCmdVersion(t *testing.T) {
+	ran := 0
+	ios, _, _ := bufIO("")
+	cmd := newVersionCmd(ios, func(context.Context, *versionOptions) error { ran++; return nil })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil || ran != 1 {
+		t.Fatalf("%v, ran %d", err, ran)
+	}
+	cmd.SetArgs([]string{"extra"})
+	cmd.SetOut(new(bytes.Buffer))
+	cmd.SetErr(new(bytes.Buffer))
+	if err := cmd.Execute(); err == nil || ran != 1 {
+		t.Errorf("version with an argument: %v, ran %d", err, ran)
+	}
+}
+
+// TestVersionRun: one line, as --version prints it.
+func TestVersionRun(t *testing.T) {
+	ios, out, _ := bufIO("")
+	if err := versionRun(context.Background(), &versionOptions{IO: ios, Version: func() string { return "v1.2.3" }}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "teamctl v1.2.3\n" {
+		t.Errorf("printed %q", out.String())
 	}
 }
