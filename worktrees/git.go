@@ -111,6 +111,16 @@ func gitDir(path string) (string, error) {
 	return gitdir, nil
 }
 
+// checkoutGitDir is the git folder of the checkout whose top is path: its
+// .git folder for a main checkout, the one its .git file names for a worktree.
+func checkoutGitDir(path string) (string, error) {
+	dotgit := filepath.Join(path, ".git")
+	if fi, err := os.Lstat(dotgit); err == nil && fi.IsDir() {
+		return dotgit, nil
+	}
+	return gitDir(path)
+}
+
 // MainOf finds the main checkout of the worktree at path through its .git file,
 // without running git. It returns ErrNotWorktree when path has no such file.
 func MainOf(path string) (string, error) {
