@@ -1,7 +1,11 @@
 // Package worktrees is the only code that runs git: it makes members' worktrees,
-// tells what removing one would lose, keeps that work as a snapshot (a commit
-// under refs/teamctl/snapshots/) and brings it back, and removes worktrees the
-// way git wants to.
+// reads what one holds (its commits and, through a temporary index, its
+// uncommitted files) and what changed since its base, tells what merging two
+// of them would do (git merge-tree, no checkout), tells what removing one
+// would lose, keeps that work as a snapshot (a commit under
+// refs/teamctl/snapshots/) and brings it back, and removes worktrees the way
+// git wants to. It never changes a checkout's index or files but to make or
+// remove a worktree.
 package worktrees
 
 import (
