@@ -17,9 +17,11 @@ type Conflicts struct {
 	Team  string         `json:"team"`
 	Pairs []PairConflict `json:"pairs"`
 	Bases []BaseConflict `json:"bases"`
-	// Skipped are the members in no pair, and why: no worktree of their own
-	// (they share a checkout), or work that could not be read.
+	// Skipped are the members with no worktree of their own (they share a
+	// checkout, or another's worktree): in no pair.
 	Skipped []Skipped `json:"skipped,omitempty"`
+	// Unread are the members whose work could not be read, and why.
+	Unread []Skipped `json:"unread,omitempty"`
 }
 
 // PairConflict is what merging two members' work would do.
@@ -39,10 +41,23 @@ type BaseConflict struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Skipped is a member left out of the comparisons.
+// Skipped is a member left out of the comparisons, and why.
 type Skipped struct {
 	Member string `json:"member"`
 	Why    string `json:"why"`
+}
+
+// Failed reports whether a member's work could not be read, or two could
+// not be compared.
+func (c *Conflicts) Failed() bool {
+	failed := len(c.Unread) > 0
+	for _, p := range c.Pairs {
+		failed = failed || p.Error != ""
+	}
+	for _, b := range c.Bases {
+		failed = failed || b.Error != ""
+	}
+	return failed
 }
 
 // Found reports whether any merge would conflict.
@@ -98,7 +113,7 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 		}
 		r, err := readReviewed(ctx, tg.wt)
 		if err != nil {
-			c.Skipped = append(c.Skipped, Skipped{tg.wt.Member, err.Error()})
+			c.Unread = append(c.Unread, Skipped{tg.wt.Member, err.Error()})
 			continue
 		}
 		works = append(works, r)

@@ -49,13 +49,14 @@ type WorkChanges struct {
 	Deleted     int                    `json:"deleted"`
 	LeftOut     []worktrees.LeftOut    `json:"left_out,omitempty"`
 	Notes       []string               `json:"notes,omitempty"` // what a person should know: a folder gone, a detached HEAD, a rebase half-way
-	Error       string                 `json:"error,omitempty"` // why nothing could be read
+	Error       string                 `json:"error,omitempty"` // why its work could not be read
 	Patch       string                 `json:"-"`
 }
 
 // Diff reads what the members called names (all when none) changed, without
 // touching their index or files. A member without a worktree is shown in the
-// checkout it works in, once for all who share it.
+// checkout it works in, once for all who share it (or in no repository:
+// nothing to show, said).
 func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Changes, error) {
 	st, err := state.Load(t.Name)
 	if err != nil {
@@ -74,6 +75,17 @@ func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Change
 		ch.Work = append(ch.Work, wc)
 	}
 	return ch, nil
+}
+
+// Unread are the members whose work could not be read (an Error).
+func (c *Changes) Unread() []string {
+	var names []string
+	for _, w := range c.Work {
+		if w.Error != "" {
+			names = append(names, w.Members...)
+		}
+	}
+	return names
 }
 
 // reviewTarget is a worktree of a member, or a checkout members share.
@@ -185,7 +197,9 @@ func (tg *reviewTarget) changes(ctx context.Context, mode DiffMode) WorkChanges 
 
 func (tg *reviewTarget) readChanges(ctx context.Context, mode DiffMode, wc *WorkChanges) error {
 	if tg.err != nil {
-		return fmt.Errorf("%s: %w", tg.dir, tg.err)
+		// A member outside git (a process in /tmp) has no changes to show.
+		wc.Notes = append(wc.Notes, fmt.Sprintf("%s is in no git repository: nothing to show", tg.dir))
+		return nil
 	}
 	var (
 		main, from string

@@ -42,7 +42,8 @@ func writeT(t *testing.T, dir, name, body string) {
 }
 
 // reviewTeam brings up team "rev" in f: the lead and c in the repository's
-// main checkout (no worktree), a and b in worktrees on branches from dev.
+// main checkout (no worktree), a and b in worktrees on branches from dev, d
+// in a folder of no repository.
 // The main checkout has a person's uncommitted edit and untracked file.
 func reviewTeam(t *testing.T, f *fakeWorld) (repo string, wt func(string) string) {
 	t.Helper()
@@ -55,6 +56,8 @@ func reviewTeam(t *testing.T, f *fakeWorld) (repo string, wt func(string) string
 	gitT(t, repo, "branch", "dev")
 	writeT(t, repo, "app.go", strings.Replace(tenLines, "9\n", "nine, a person's edit\n", 1))
 	writeT(t, repo, "person's notes.txt", "mine\n")
+	plain := filepath.Join(f.dir, "plain")
+	os.MkdirAll(plain, 0o755)
 	f.up(f.layout("team.yaml", `team: rev
 root: `+repo+`
 members:
@@ -67,6 +70,9 @@ members:
   - name: c
     command: [sleep, "1000"]
     cwd: src
+  - name: d
+    command: [sleep, "1000"]
+    cwd: `+plain+`
 `))
 	return repo, func(m string) string { return filepath.Join(repo, worktrees.DefaultFolder, "rev", m) }
 }
@@ -147,8 +153,11 @@ func TestDiffOfATeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.Work) != 3 {
-		t.Fatalf("work of %d checkouts, want a's, b's and the shared one: %+v", len(ch.Work), ch.Work)
+	if len(ch.Work) != 4 {
+		t.Fatalf("work of %d checkouts, want a's, b's, the shared one and d's folder: %+v", len(ch.Work), ch.Work)
+	}
+	if d := workOf(ch, "d"); d.Error != "" || len(d.Files) != 0 || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], "is in no git repository: nothing to show") || len(ch.Unread()) != 0 {
+		t.Errorf("d, in no repository: %+v", d)
 	}
 	a, b, root := workOf(ch, "a"), workOf(ch, "b"), workOf(ch, "lead")
 	if got := filesOf(a); !slices.Equal(got, []string{"feature.go", "logo.bin", odd}) || a.Commits != 1 || a.Uncommitted != 2 || !a.Worktree || a.Branch != "teamctl/rev/a" || a.Base.Name != "dev" || a.Error != "" {
@@ -216,11 +225,11 @@ func TestConflictsOfATeam(t *testing.T) {
 	if len(c.Bases) != 2 || c.Bases[0].Member != "a" || c.Bases[0].Base != "dev" || c.Bases[0].Moved != 1 || len(c.Bases[0].Conflicts) != 1 || c.Bases[0].Conflicts[0].Path != "app.go" {
 		t.Errorf("against their base: %+v", c.Bases)
 	}
-	if want := []Skipped{{"lead", "no worktree of its own"}, {"c", "no worktree of its own"}}; !slices.Equal(c.Skipped, want) {
+	if want := []Skipped{{"lead", "no worktree of its own"}, {"c", "no worktree of its own"}, {"d", "no worktree of its own"}}; !slices.Equal(c.Skipped, want) {
 		t.Errorf("skipped %+v, want %+v", c.Skipped, want)
 	}
-	if !c.Found() {
-		t.Error("Found() = false")
+	if !c.Found() || c.Failed() {
+		t.Errorf("Found() = %v, Failed() = %v", c.Found(), c.Failed())
 	}
 	check()
 
@@ -277,14 +286,14 @@ func TestReviewOfWhatAgentsLeave(t *testing.T) {
 	if a.Error != "" || a.Base.Name != "main" || !strings.Contains(strings.Join(a.Notes, "\n"), `base main: the recorded "--output=/tmp/x" is no name of a commit`) {
 		t.Errorf("a with a hostile base: %+v", a)
 	}
-	if c, err := tm.Conflicts(f.ctx); err == nil && !slices.ContainsFunc(c.Skipped, func(s Skipped) bool { return s.Member == "b" && strings.Contains(s.Why, "branch name") }) {
-		t.Errorf("conflicts with b's hostile branch: %+v", c.Skipped)
+	if c, err := tm.Conflicts(f.ctx); err == nil && (!slices.ContainsFunc(c.Unread, func(s Skipped) bool { return s.Member == "b" && strings.Contains(s.Why, "branch name") }) || !c.Failed()) {
+		t.Errorf("conflicts with b's hostile branch: %+v", c.Unread)
 	}
 
 	gitT(t, repo, "worktree", "prune")
 	gitT(t, repo, "branch", "-D", "teamctl/rev/a")
 	ch, _ = tm.Diff(f.ctx, []string{"a"}, DiffStat)
-	if len(ch.Work) != 1 || !strings.Contains(ch.Work[0].Error, "the worktree is gone and so is the branch") {
+	if len(ch.Work) != 1 || !strings.Contains(ch.Work[0].Error, "the worktree is gone and so is the branch") || !slices.Equal(ch.Unread(), []string{"a"}) {
 		t.Errorf("a, folder and branch gone: %+v", ch.Work)
 	}
 }
