@@ -211,7 +211,11 @@ func (tg *reviewTarget) readChanges(ctx context.Context, mode DiffMode, wc *Work
 			return err
 		}
 		main, from = w.Path, w.Head
-		wc.Notes = append(wc.Notes, fmt.Sprintf("no worktree of their own: the uncommitted changes of the checkout %s they share", w.Path))
+		whose := "its"
+		if len(tg.members) > 1 {
+			whose = "their"
+		}
+		wc.Notes = append(wc.Notes, fmt.Sprintf("no worktree of %s own: the uncommitted changes of the checkout %s", whose, w.Path))
 	} else {
 		if w, wc.Base, from, err = readWorktree(ctx, tg.wt); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -70,7 +71,14 @@ func workHeading(w team.WorkChanges) string {
 	case w.Commits+w.Uncommitted == 0:
 		what = "nothing since " + w.Base.Name
 	default:
-		what = plural(w.Commits, "commit") + " and " + plural(w.Uncommitted, "uncommitted file") + " since " + w.Base.Name
+		var parts []string
+		if w.Commits > 0 {
+			parts = append(parts, plural(w.Commits, "commit"))
+		}
+		if w.Uncommitted > 0 {
+			parts = append(parts, plural(w.Uncommitted, "uncommitted file"))
+		}
+		what = strings.Join(parts, " and ") + " since " + w.Base.Name
 	}
 	if w.Worktree && w.Branch != "" && w.Error == "" {
 		what = "on " + w.Branch + ", " + what
@@ -210,7 +218,16 @@ func printConflicts(out io.Writer, c *team.Conflicts, color bool) {
 			for _, x := range m.Conflicts {
 				cs = append(cs, textsafe.Visible(x.Path)+" ("+x.Kind+")")
 			}
-			fmt.Fprintf(out, "%s: %s in %s; both change %s\n", who, paint(color, "1;31", "conflict"), strings.Join(cs, ", "), visibleList(m.Both))
+			var also []string
+			for _, p := range m.Both {
+				if !slices.ContainsFunc(m.Conflicts, func(x worktrees.Conflict) bool { return x.Path == p }) {
+					also = append(also, p)
+				}
+			}
+			if len(also) > 0 {
+				cs = append(cs, "and both change "+visibleList(also), "which merge cleanly")
+			}
+			fmt.Fprintf(out, "%s: %s in %s\n", who, paint(color, "1;31", "conflict"), strings.Join(cs, ", "))
 		case len(m.Both) > 0:
 			fmt.Fprintf(out, "%s: both change %s, which merge cleanly\n", who, visibleList(m.Both))
 		}

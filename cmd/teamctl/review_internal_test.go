@@ -82,7 +82,7 @@ func changes() *team.Changes {
 			LeftOut: []worktrees.LeftOut{{Path: "disk.img", Why: "200 MiB, over 100 MiB"}},
 			Patch:   "diff --git a/app.go b/app.go\n--- a/app.go\n+++ b/app.go\n@@ -1 +1 @@\n-old\n+new \x1b[2J\n+++ not a header\n context\n"},
 		{Members: []string{"lead", "c"}, Path: "/repo", Uncommitted: 1, Files: []worktrees.FileChange{{Path: "notes.txt", Status: "added", Added: 2}}, Added: 2,
-			Notes: []string{"no worktree of their own: the uncommitted changes of the checkout /repo they share"}},
+			Notes: []string{"no worktree of their own: the uncommitted changes of the checkout /repo"}},
 	}}
 }
 
@@ -111,7 +111,7 @@ func TestDiffRun(t *testing.T) {
   new\nline.txt | 1 +
   3 files changed, 11 insertions(+), 1 deletion(-)
 lead, c: 1 uncommitted file
-  no worktree of their own: the uncommitted changes of the checkout /repo they share
+  no worktree of their own: the uncommitted changes of the checkout /repo
   notes.txt | 2 ++
   1 file changed, 2 insertions(+)
 team t: 4 files changed, 13 insertions(+), 1 deletion(-)
@@ -194,9 +194,9 @@ func TestConflictsRun(t *testing.T) {
 		Skipped: []team.Skipped{{Member: "lead", Why: "no worktree of its own"}},
 	}
 	out, err := run(found, false)
-	want := `a and b: conflict in app.go (contents); both change app.go, x y.go
+	want := `a and b: conflict in app.go (contents), and both change x y.go, which merge cleanly
 a and c: both change README, which merge cleanly
-a into main (2 commits since a started): conflict in new\nline (modify/delete); both change new\nline
+a into main (2 commits since a started): conflict in new\nline (modify/delete)
 3 pairs and 1 moved base compared: 2 conflicts
 lead: not compared: no worktree of its own
 `
