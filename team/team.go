@@ -3,11 +3,12 @@
 // UpAll (`teamctl up` and `up --all`: Up, then the team's supervisor),
 // Validate (the checks Up makes), Find and FindOrAll (which team a command
 // is about), and, on a team opened by name (Open), Status, Down, Attach,
-// Answer, Approve/Deny, Send, Inbox, Tasks, Restart, Logs, and starting or
-// stopping its supervisor. It meets
-// the supervising daemon (package supervisor) only through the team's state
-// folder (package state) and its tmux server: neither imports the other, so
-// the team outlives its supervisor and either can be replaced.
+// Answer, Approve/Deny, Send, Inbox, Tasks, Restart, Logs, Diff and
+// Conflicts (what the members changed and what merging it would do), and
+// starting or stopping its supervisor. It meets the supervising daemon
+// (package supervisor) only through the team's state folder (package state)
+// and its tmux server: neither imports the other, so the team outlives its
+// supervisor and either can be replaced.
 package team
 
 import (

@@ -1,9 +1,12 @@
 // Package worktrees is the only code that runs git: it places members'
 // worktrees (PlaceOf: from the layout, where git says the repository is) and
-// makes them, tells what removing one would lose, keeps that work as a
-// snapshot (a commit under refs/teamctl/snapshots/) and brings it back,
-// removes worktrees the way git wants to, and says which git there is
-// (GitVersion, for doctor).
+// makes them, reads what one holds (its commits and, through a temporary
+// index, its uncommitted files) and what changed since its base, tells what
+// merging two of them would do (git merge-tree, no checkout), tells what
+// removing one would lose, keeps that work as a snapshot (a commit under
+// refs/teamctl/snapshots/) and brings it back, removes worktrees the way git
+// wants to, and says which git there is (GitVersion, for doctor). It never
+// changes a checkout's index or files but to make or remove a worktree.
 package worktrees
 
 import (
@@ -132,6 +135,16 @@ func gitDir(path string) (string, error) {
 		gitdir = filepath.Join(path, gitdir)
 	}
 	return gitdir, nil
+}
+
+// checkoutGitDir is the git folder of the checkout whose top is path: its
+// .git folder for a main checkout, the one its .git file names for a worktree.
+func checkoutGitDir(path string) (string, error) {
+	dotgit := filepath.Join(path, ".git")
+	if fi, err := os.Lstat(dotgit); err == nil && fi.IsDir() {
+		return dotgit, nil
+	}
+	return gitDir(path)
 }
 
 // MainOf finds the main checkout of the worktree at path through its .git file,

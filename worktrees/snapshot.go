@@ -177,33 +177,7 @@ func LeftOutOf(top string, files []string) []LeftOut {
 // snapshotCommit writes the folder's tree through a temporary index and
 // commits it on top of s.Head.
 func snapshotCommit(ctx context.Context, path, branch string, s Snapshot) (string, error) {
-	tmp, err := os.MkdirTemp("", "teamctl-snapshot-")
-	if err != nil {
-		return "", fmt.Errorf("snapshot of %s: %w", path, err)
-	}
-	defer os.RemoveAll(tmp)
-	index := filepath.Join(tmp, "index")
-	// Pathspecs are read with their magic (":(exclude)") whatever the caller's
-	// environment says.
-	env := []string{"GIT_INDEX_FILE=" + index, "GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0"}
-	copied, err := copyIndex(path, index)
-	if err != nil {
-		return "", fmt.Errorf("snapshot of %s: %w", path, err)
-	}
-	if !copied {
-		// No index yet: start from HEAD's, so tracked files that are ignored stay.
-		if _, err := gitEnv(ctx, path, env, "", "read-tree", s.Head); err != nil {
-			return "", fmt.Errorf("snapshot of %s: %w", path, err)
-		}
-	}
-	add := []string{"add", "--all", "--", "."}
-	for _, l := range s.LeftOut {
-		add = append(add, ":(top,exclude,literal)"+strings.TrimSuffix(l.Path, "/"))
-	}
-	if _, err := gitEnv(ctx, path, env, "", add...); err != nil {
-		return "", fmt.Errorf("snapshot of %s: %w", path, err)
-	}
-	tree, err := gitEnv(ctx, path, env, "", "write-tree")
+	tree, err := stateTree(ctx, path, s.Head, s.LeftOut)
 	if err != nil {
 		return "", fmt.Errorf("snapshot of %s: %w", path, err)
 	}
@@ -215,7 +189,7 @@ func snapshotCommit(ctx context.Context, path, branch string, s Snapshot) (strin
 	for _, l := range s.LeftOut {
 		msg += fmt.Sprintf("\nLeft out: %q (%s)", l.Path, l.Why)
 	}
-	args := []string{"commit-tree", "--no-gpg-sign", strings.TrimSpace(tree), "-p", s.Head, "-m", msg}
+	args := []string{"commit-tree", "--no-gpg-sign", tree, "-p", s.Head, "-m", msg}
 	out, err := git(ctx, path, args...)
 	var ge *GitError
 	if errors.As(err, &ge) && noIdentity(ge.Stderr) {
@@ -228,6 +202,45 @@ func snapshotCommit(ctx context.Context, path, branch string, s Snapshot) (strin
 	return strings.TrimSpace(out), nil
 }
 
+// stateTree writes the tree of the folder's files — staged, unstaged,
+// untracked but not ignored, as the folder has them — through a temporary
+// index (a copy of the folder's own), so the folder's index and files are
+// never touched. head is the commit the folder has checked out; what leftOut
+// names is not taken.
+func stateTree(ctx context.Context, path, head string, leftOut []LeftOut) (string, error) {
+	tmp, err := os.MkdirTemp("", "teamctl-snapshot-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	index := filepath.Join(tmp, "index")
+	// Pathspecs are read with their magic (":(exclude)") whatever the caller's
+	// environment says.
+	env := []string{"GIT_INDEX_FILE=" + index, "GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0"}
+	copied, err := copyIndex(path, index)
+	if err != nil {
+		return "", err
+	}
+	if !copied {
+		// No index yet: start from HEAD's, so tracked files that are ignored stay.
+		if _, err := gitEnv(ctx, path, env, "", "read-tree", head); err != nil {
+			return "", err
+		}
+	}
+	add := []string{"add", "--all", "--", "."}
+	for _, l := range leftOut {
+		add = append(add, ":(top,exclude,literal)"+strings.TrimSuffix(l.Path, "/"))
+	}
+	if _, err := gitEnv(ctx, path, env, "", add...); err != nil {
+		return "", err
+	}
+	tree, err := gitEnv(ctx, path, env, "", "write-tree")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(tree), nil
+}
+
 var fallbackIdentity = []string{
 	"GIT_AUTHOR_NAME=teamctl", "GIT_AUTHOR_EMAIL=teamctl@localhost",
 	"GIT_COMMITTER_NAME=teamctl", "GIT_COMMITTER_EMAIL=teamctl@localhost",
@@ -237,10 +250,11 @@ func noIdentity(stderr string) bool {
 	return strings.Contains(stderr, "Please tell me who you are") || strings.Contains(stderr, "unable to auto-detect") || strings.Contains(stderr, "empty ident")
 }
 
-// copyIndex copies the worktree's index to dst (reading it only, never
-// through a symlink). It reports false when the worktree has none.
+// copyIndex copies the index of the checkout at path (a worktree, or a main
+// checkout) to dst, reading it only, never through a symlink. It reports
+// false when the checkout has none.
 func copyIndex(path, dst string) (bool, error) {
-	gitdir, err := gitDir(path)
+	gitdir, err := checkoutGitDir(path)
 	if err != nil {
 		return false, err
 	}

@@ -1,5 +1,6 @@
-// Package iostreams decides, once, where output goes and whether it is a
-// terminal that gets colour (never with NO_COLOR, never when piped).
+// Package iostreams decides, once, where output goes, whether it is a
+// terminal that gets colour (never with NO_COLOR, never when piped), and
+// whether it goes through a pager.
 package iostreams
 
 import (
@@ -18,6 +19,7 @@ type IO struct {
 	tty    bool
 	color  bool
 	cols   int // a terminal's width set by Terminal; 0: ask the terminal
+	pager  *pager
 }
 
 // System returns the process's own streams.

@@ -1,0 +1,287 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// DiffMode is what Diff reads of each member's changes.
+type DiffMode int
+
+const (
+	DiffPatch DiffMode = iota // the files, and the patch
+	DiffStat                  // the files with their lines added and deleted
+	DiffNames                 // the files (read as for DiffStat)
+)
+
+// Changes is what the team's members changed: per worktree, its commits and
+// uncommitted files since its base; the checkout that members without a
+// worktree share, once, with its uncommitted files.
+type Changes struct {
+	Team    string        `json:"team"`
+	Work    []WorkChanges `json:"work"`
+	Files   int           `json:"files"` // over all of Work
+	Added   int           `json:"added"`
+	Deleted int           `json:"deleted"`
+}
+
+// WorkChanges is the work of one member's worktree, or of a checkout several
+// members share (their root, with no worktree of their own).
+type WorkChanges struct {
+	Member   string   `json:"member,omitempty"` // the worktree's member; "" for a shared checkout
+	Members  []string `json:"members"`          // who works in it
+	Worktree bool     `json:"worktree"`         // a worktree teamctl made for Member
+	Path     string   `json:"path,omitempty"`
+	Branch   string   `json:"branch,omitempty"` // the branch it is on ("" when detached)
+	// Base is what the worktree's changes are counted from (where its branch
+	// left it); a shared checkout's are from its HEAD: uncommitted only.
+	Base        *worktrees.Base        `json:"base,omitempty"`
+	Commits     int                    `json:"commits"`
+	Uncommitted int                    `json:"uncommitted"`
+	Files       []worktrees.FileChange `json:"files"`
+	Added       int                    `json:"added"`
+	Deleted     int                    `json:"deleted"`
+	LeftOut     []worktrees.LeftOut    `json:"left_out,omitempty"`
+	Notes       []string               `json:"notes,omitempty"` // what a person should know: a folder gone, a detached HEAD, a rebase half-way
+	Error       string                 `json:"error,omitempty"` // why its work could not be read
+	Patch       string                 `json:"-"`
+}
+
+// Diff reads what the members called names (all when none) changed, without
+// touching their index or files. A member without a worktree is shown in the
+// checkout it works in, once for all who share it (or in no repository:
+// nothing to show, said).
+func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Changes, error) {
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := reviewTargets(ctx, st, names)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Changes{Team: t.Name, Work: []WorkChanges{}}
+	for _, tg := range targets {
+		wc := tg.changes(ctx, mode)
+		ch.Files += len(wc.Files)
+		ch.Added += wc.Added
+		ch.Deleted += wc.Deleted
+		ch.Work = append(ch.Work, wc)
+	}
+	return ch, nil
+}
+
+// Unread are the members whose work could not be read (an Error).
+func (c *Changes) Unread() []string {
+	var names []string
+	for _, w := range c.Work {
+		if w.Error != "" {
+			names = append(names, w.Members...)
+		}
+	}
+	return names
+}
+
+// reviewTarget is a worktree of a member, or a checkout members share.
+type reviewTarget struct {
+	wt      *state.Worktree // nil for a shared checkout
+	top     string          // the checkout's top: the worktree, or the shared checkout
+	dir     string          // a shared checkout: the first member's folder in it
+	members []string
+	err     error // why a shared checkout could not be found
+}
+
+// reviewTargets are the team's worktrees and the checkouts of its members
+// without one, each once; those of names only, when given.
+func reviewTargets(ctx context.Context, st *state.Team, names []string) ([]*reviewTarget, error) {
+	known := map[string]bool{}
+	for _, m := range st.Members {
+		known[m.Name] = true
+	}
+	for _, w := range st.Worktrees {
+		known[w.Member] = true
+	}
+	for _, n := range names {
+		if !known[n] {
+			return nil, noMember(st, n)
+		}
+	}
+	var out []*reviewTarget
+	hasWorktree := map[string]bool{}
+	for i := range st.Worktrees {
+		w := &st.Worktrees[i]
+		hasWorktree[w.Member] = true
+		out = append(out, &reviewTarget{wt: w, top: w.Path, members: []string{w.Member}})
+	}
+	// The others, by the checkout their folder is in: a worktree's (a
+	// teammate working in another's), else one they share.
+	for _, m := range st.Members {
+		if hasWorktree[m.Name] {
+			continue
+		}
+		top, err := checkoutTop(ctx, m.Cwd)
+		i := slices.IndexFunc(out, func(tg *reviewTarget) bool {
+			if err != nil {
+				return tg.err != nil && tg.dir == m.Cwd
+			}
+			return tg.err == nil && samePath(tg.top, top)
+		})
+		if i >= 0 {
+			out[i].members = append(out[i].members, m.Name)
+			continue
+		}
+		out = append(out, &reviewTarget{top: top, dir: m.Cwd, members: []string{m.Name}, err: err})
+	}
+	if len(names) == 0 {
+		return out, nil
+	}
+	var picked []*reviewTarget
+	for _, tg := range out {
+		if slices.ContainsFunc(tg.members, func(m string) bool { return slices.Contains(names, m) }) {
+			picked = append(picked, tg)
+		}
+	}
+	return picked, nil
+}
+
+// checkoutTop is the top of the checkout dir is in.
+func checkoutTop(ctx context.Context, dir string) (string, error) {
+	if dir == "" {
+		return "", errors.New("no folder recorded")
+	}
+	r, err := worktrees.FindRepo(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	return r.Top, nil
+}
+
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
+
+// changes reads the target's work.
+func (tg *reviewTarget) changes(ctx context.Context, mode DiffMode) WorkChanges {
+	wc := WorkChanges{Members: tg.members, Files: []worktrees.FileChange{}}
+	if tg.wt != nil {
+		wc.Member, wc.Worktree, wc.Path, wc.Branch = tg.wt.Member, true, tg.wt.Path, tg.wt.Branch
+	} else {
+		wc.Path = tg.top
+		if tg.err != nil {
+			wc.Path = tg.dir
+		}
+	}
+	if err := tg.readChanges(ctx, mode, &wc); err != nil {
+		wc.Error = err.Error()
+	}
+	for _, f := range wc.Files {
+		wc.Added += f.Added
+		wc.Deleted += f.Deleted
+	}
+	return wc
+}
+
+func (tg *reviewTarget) readChanges(ctx context.Context, mode DiffMode, wc *WorkChanges) error {
+	if tg.err != nil {
+		// A member outside git (a process in /tmp) has no changes to show.
+		wc.Notes = append(wc.Notes, fmt.Sprintf("%s is in no git repository: nothing to show", tg.dir))
+		return nil
+	}
+	var (
+		main, from string
+		w          worktrees.Work
+		err        error
+	)
+	if tg.wt == nil {
+		if w, err = worktrees.ReadCheckout(ctx, tg.top); err != nil {
+			return err
+		}
+		main, from = w.Path, w.Head
+		whose := "its"
+		if len(tg.members) > 1 {
+			whose = "their"
+		}
+		wc.Notes = append(wc.Notes, fmt.Sprintf("no worktree of %s own: the uncommitted changes of the checkout %s", whose, w.Path))
+	} else {
+		if w, wc.Base, from, err = readWorktree(ctx, tg.wt); err != nil {
+			return err
+		}
+		main = tg.wt.Main
+		wc.Notes = append(wc.Notes, worktreeNotes(ctx, tg.wt, w, wc.Base)...)
+		if wc.Commits, err = worktrees.CountCommits(ctx, main, from, w.Head); err != nil {
+			return err
+		}
+	}
+	wc.Path, wc.Branch, wc.Uncommitted, wc.LeftOut = w.Path, w.Branch, w.Files, w.LeftOut
+	if wc.Files, err = worktrees.DiffFiles(ctx, main, from, w.Tree); err != nil {
+		return err
+	}
+	if mode == DiffPatch {
+		wc.Patch, err = worktrees.Patch(ctx, main, from, w.Tree)
+	}
+	return err
+}
+
+// readWorktree reads a recorded worktree's work, its base and where its
+// branch left the base (their merge base). The record comes from
+// state.json, which anyone can edit: git is asked only of a worktree it lists
+// as one of the main checkout's (worktrees.ReadWork), the branch and base
+// names are checked first.
+func readWorktree(ctx context.Context, wt *state.Worktree) (worktrees.Work, *worktrees.Base, string, error) {
+	if !filepath.IsAbs(wt.Main) || (wt.Path != "" && !filepath.IsAbs(wt.Path)) {
+		return worktrees.Work{}, nil, "", fmt.Errorf("the worktree recorded for %s (%q of %q) is not at an absolute path", wt.Member, wt.Path, wt.Main)
+	}
+	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
+	if err != nil {
+		return w, nil, "", err
+	}
+	base, err := worktrees.FindBase(ctx, wt.Main, wt.Base)
+	if err != nil {
+		return w, nil, "", err
+	}
+	from, err := worktrees.MergeBase(ctx, wt.Main, base.Commit, w.Head)
+	if err != nil {
+		return w, &base, "", fmt.Errorf("its work and its base %s: %w", base.Name, err)
+	}
+	return w, &base, from, nil
+}
+
+// worktreeNotes says what a person should know of a worktree's work before
+// reading it: the folder gone, HEAD not on the member's branch, git stopped
+// half-way, a base that is not the one recorded.
+func worktreeNotes(ctx context.Context, wt *state.Worktree, w worktrees.Work, base *worktrees.Base) []string {
+	var notes []string
+	switch {
+	case w.Gone:
+		notes = append(notes, fmt.Sprintf("its worktree %s is gone: the commits of its branch %s only", wt.Path, wt.Branch))
+	case w.Branch == "":
+		gone := ""
+		if !worktrees.BranchExists(ctx, wt.Main, wt.Branch) {
+			gone = ", which is gone"
+		}
+		notes = append(notes, fmt.Sprintf("HEAD is detached at %.10s, not on its branch %s%s", w.Head, wt.Branch, gone))
+	case w.Branch != wt.Branch:
+		notes = append(notes, fmt.Sprintf("on branch %s, not on its own %s", w.Branch, wt.Branch))
+	}
+	if w.Busy != "" {
+		notes = append(notes, fmt.Sprintf("a %s is stopped half-way there (git status in it says how to go on)", w.Busy))
+	}
+	if base.Guessed != "" {
+		notes = append(notes, "base "+base.Name+": "+base.Guessed)
+	}
+	return notes
+}

@@ -1,0 +1,220 @@
+package worktrees
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Work is what a checkout holds now: the commit it has checked out and, as a
+// tree, every file of its folder that is not ignored (staged, unstaged,
+// untracked), read without touching its index or files.
+type Work struct {
+	Path    string    `json:"path,omitempty"`   // the folder; "" when only its branch is left
+	Branch  string    `json:"branch,omitempty"` // the branch checked out; "" when HEAD is detached
+	Head    string    `json:"head"`             // the commit checked out (the branch's head when the folder is gone)
+	Tree    string    `json:"tree"`             // the tree of its files
+	Files   int       `json:"uncommitted"`      // files whose uncommitted state Tree holds
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// Gone: the folder is gone, or git no longer lists it as a worktree;
+	// only its branch's commits are left.
+	Gone bool `json:"gone,omitempty"`
+	// Busy is an operation git stopped half-way in the folder: "rebase",
+	// "merge", "cherry-pick", "revert"; "" when none.
+	Busy string `json:"in_progress,omitempty"`
+}
+
+// ReadWork reads the work of the worktree at path, a linked worktree of the
+// repository whose main checkout is main, made on branch. When git lists no
+// worktree at path (its folder deleted by hand) the work is the branch's head
+// (Gone); path "" asks for that alone. The worktree may be on another branch
+// than branch, or on none (Branch says). branch is checked (CheckBranch)
+// before git sees it, as it comes from a file anyone can edit.
+func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
+	if branch != "" {
+		if err := CheckBranch(branch); err != nil {
+			return Work{}, err
+		}
+	}
+	if path != "" {
+		e, err := Linked(ctx, main, path)
+		switch {
+		case err == nil:
+			return readLinked(ctx, e, branch)
+		case !errors.Is(err, ErrNotWorktree):
+			return Work{}, err
+		}
+	}
+	if branch == "" {
+		return Work{}, fmt.Errorf("the work of %s: git lists no worktree there and no branch is recorded", path)
+	}
+	head, err := revParse(ctx, main, "refs/heads/"+branch+"^{commit}")
+	if err != nil {
+		return Work{}, fmt.Errorf("the work on branch %s: the worktree is gone and so is the branch: %w", branch, err)
+	}
+	tree, err := revParse(ctx, main, head+"^{tree}")
+	if err != nil {
+		return Work{}, err
+	}
+	return Work{Branch: branch, Head: head, Tree: tree, Gone: true}, nil
+}
+
+func readLinked(ctx context.Context, e Entry, branch string) (Work, error) {
+	w := Work{Path: e.Path, Branch: e.Branch, Head: e.Head}
+	if strings.Trim(w.Head, "0") == "" {
+		// HEAD names a branch that no longer exists (update-ref -d).
+		return w, fmt.Errorf("worktree %s has no commit checked out: its branch %s is gone (`git -C %q checkout -b %s` there makes it again)", e.Path, e.Branch, e.Path, e.Branch)
+	}
+	return w, readFolder(ctx, &w)
+}
+
+// ReadCheckout reads the work of the checkout dir is in (a main checkout,
+// or a worktree teamctl does not know): its HEAD and uncommitted files.
+func ReadCheckout(ctx context.Context, dir string) (Work, error) {
+	repo, err := FindRepo(ctx, dir)
+	if err != nil {
+		return Work{}, err
+	}
+	w := Work{Path: repo.Top}
+	if w.Head, err = revParse(ctx, repo.Top, "HEAD^{commit}"); err != nil {
+		return w, fmt.Errorf("the checkout %s has no commit yet: %w", repo.Top, err)
+	}
+	if out, err := git(ctx, repo.Top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+		w.Branch = strings.TrimSpace(out)
+	}
+	return w, readFolder(ctx, &w)
+}
+
+// readFolder fills in the tree of w's folder, what it leaves out, and what
+// git is in the middle of there.
+func readFolder(ctx context.Context, w *Work) error {
+	changes, err := Changes(ctx, w.Path)
+	if err != nil {
+		return err
+	}
+	w.LeftOut = LeftOutOf(w.Path, append(changes.Changed, changes.Untracked...))
+	w.Files = len(changes.Changed) + len(changes.Untracked) - len(w.LeftOut)
+	if w.Files > 0 {
+		w.Tree, err = stateTree(ctx, w.Path, w.Head, w.LeftOut)
+	} else {
+		w.Tree, err = revParse(ctx, w.Path, w.Head+"^{tree}")
+	}
+	if err != nil {
+		return fmt.Errorf("the files of %s: %w", w.Path, err)
+	}
+	if gitdir, err := checkoutGitDir(w.Path); err == nil {
+		w.Busy = inProgress(gitdir)
+	}
+	return nil
+}
+
+// inProgress names what git stopped in the middle of in a checkout whose git
+// folder is gitdir, from the files it leaves there.
+func inProgress(gitdir string) string {
+	for _, c := range []struct{ file, what string }{
+		{"rebase-merge", "rebase"}, {"rebase-apply", "rebase"}, {"MERGE_HEAD", "merge"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"}, {"REVERT_HEAD", "revert"},
+	} {
+		if _, err := os.Lstat(filepath.Join(gitdir, c.file)); err == nil {
+			return c.what
+		}
+	}
+	return ""
+}
+
+// scratchIdentity signs the commits Commit makes, with a fixed time, so that
+// the same work is the same commit however often it is compared (no pile of
+// objects), and no user.name is needed.
+var scratchIdentity = []string{
+	"GIT_AUTHOR_NAME=teamctl", "GIT_AUTHOR_EMAIL=teamctl@localhost", "GIT_AUTHOR_DATE=@946684800 +0000",
+	"GIT_COMMITTER_NAME=teamctl", "GIT_COMMITTER_EMAIL=teamctl@localhost", "GIT_COMMITTER_DATE=@946684800 +0000",
+}
+
+// Commit is a commit of w's files on top of its HEAD, for what git does only
+// with commits (merge-tree): w.Head itself when nothing is uncommitted. No
+// ref names it; git gc drops it in time. dir is any checkout of the
+// repository.
+func (w Work) Commit(ctx context.Context, dir string) (string, error) {
+	if w.Files == 0 {
+		return w.Head, nil
+	}
+	out, err := gitEnv(ctx, dir, scratchIdentity, "", "commit-tree", "--no-gpg-sign", w.Tree, "-p", w.Head,
+		"-m", "teamctl: the uncommitted work of "+strconv.Quote(w.Path)+", to compare it (no ref names this commit)")
+	if err != nil {
+		return "", fmt.Errorf("a commit of the work of %s: %w", w.Path, err)
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// Base is what a member's work is compared with: where its branch started.
+type Base struct {
+	Name   string `json:"name"`             // as recorded; else the main checkout's branch (or commit)
+	Commit string `json:"commit"`           // where Name is now
+	Branch bool   `json:"branch,omitempty"` // Name is a branch, which moves (a commit or a tag does not)
+	// Guessed says why Name is not the recorded base ("" when it is).
+	Guessed string `json:"guessed,omitempty"`
+}
+
+// FindBase finds the base recorded for a member (state.json's, which anyone
+// can edit: a name git could take as an option is refused) in the repository
+// whose main checkout is main. With none recorded, or one that is gone, it is
+// the branch the main checkout is on, which `up` would have taken, and
+// Guessed says so.
+func FindBase(ctx context.Context, main, recorded string) (Base, error) {
+	why := "none was recorded"
+	switch {
+	case recorded != "" && !validRev(recorded):
+		why = fmt.Sprintf("the recorded %q is no name of a commit", recorded)
+	case recorded != "":
+		if c, err := revParse(ctx, main, recorded+"^{commit}"); err == nil {
+			return Base{Name: recorded, Commit: c, Branch: BranchExists(ctx, main, recorded)}, nil
+		}
+		why = fmt.Sprintf("the recorded %s is gone", recorded)
+	}
+	name, err := baseName(ctx, main, "")
+	if err != nil {
+		return Base{}, err
+	}
+	c, err := revParse(ctx, main, name+"^{commit}")
+	if err != nil {
+		return Base{}, err
+	}
+	return Base{Name: name, Commit: c, Branch: name != c, Guessed: why + "; the main checkout's " + name + " is taken"}, nil
+}
+
+// ErrUnrelated: two commits have no history in common.
+var ErrUnrelated = errors.New("no history in common")
+
+// MergeBase is the best common ancestor of commits a and b.
+func MergeBase(ctx context.Context, dir, a, b string) (string, error) {
+	out, err := git(ctx, dir, "merge-base", a, b)
+	var ge *GitError
+	if errors.As(err, &ge) && ge.Stderr == "" && strings.TrimSpace(out) == "" {
+		return "", fmt.Errorf("%s and %s: %w", short(a), short(b), ErrUnrelated)
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// CountCommits counts the commits of head that from does not have.
+func CountCommits(ctx context.Context, dir, from, head string) (int, error) {
+	out, err := git(ctx, dir, "rev-list", "--count", head, "^"+from, "--")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(out))
+}
+
+// short is a commit's name as people read it.
+func short(c string) string {
+	if len(c) > 10 {
+		return c[:10]
+	}
+	return c
+}
