@@ -29,13 +29,13 @@ const radarDebounce = 2 * time.Second
 
 // radar is the loop's side of the conflict radar.
 type radar struct {
-	git   gitWork
-	dirty map[string]bool // members whose work may have changed since it was read
-	timer timer           // the debounce running, or nil
-	busy  bool            // a job is with the worker
-	fire  chan struct{}   // the debounce ran out
-	jobs  chan radarJob   // to radarWorker
-	done  chan radarResult
+	git     gitWork
+	dirty   map[string]bool // members whose work may have changed since it was read
+	timer   timer           // the debounce running, or nil
+	busy    bool            // a job is with the worker
+	fire    chan struct{}   // the debounce ran out
+	jobs    chan radarJob   // to radarWorker
+	done    chan radarResult
 	commits map[string]string // each member's work as last read
 	// seen are the commits of each pair's work last merged (key: pairKey),
 	// so a pass merges only the pairs whose work changed.
