@@ -77,9 +77,7 @@ func (w *world) told() []string {
 	for _, n := range w.s.notifier.toLead {
 		out = append(out, n.text)
 	}
-	for _, t := range w.srv.typed {
-		out = append(out, t)
-	}
+	out = append(out, w.srv.typed...)
 	return slices.DeleteFunc(out, func(s string) bool { return !strings.Contains(s, "<status>conflict") })
 }
 
