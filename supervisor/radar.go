@@ -61,6 +61,7 @@ type radarJob struct {
 
 // radarResult is what a pass found.
 type radarResult struct {
+	members []string // the members with worktrees the pass looked at
 	commits map[string]string
 	merged  []pairMerge
 	unread  map[string]string // member: why its work could not be read
@@ -142,6 +143,7 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 	}
 	var sides []worktrees.Side
 	for _, wt := range job.worktrees {
+		res.members = append(res.members, wt.Member)
 		commit, ok := job.commits[wt.Member]
 		if job.dirty[wt.Member] || !ok {
 			var err error
@@ -180,6 +182,17 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 		s.log.Warn("conflict radar: work not read", "member", m, "err", why)
 	}
 	changed := false
+	for key, c := range r.known {
+		// A member whose worktree is gone (cleaned, or a teammate gone with
+		// it) is compared no more: its conflicts end here.
+		if gone := slices.IndexFunc(c.Members[:], func(m string) bool { return !slices.Contains(res.members, m) }); gone >= 0 {
+			delete(r.known, key)
+			delete(r.seen, key)
+			s.event(state.Event{Kind: state.EventConflictResolved, Member: c.Members[0], Other: c.Members[1], Files: c.Files,
+				Detail: fmt.Sprintf("%s's and %s's work are compared no more: %s has no worktree now", c.Members[0], c.Members[1], c.Members[gone])})
+			changed = true
+		}
+	}
 	for _, p := range res.merged {
 		if p.err != nil {
 			s.log.Warn("conflict radar: merge", "members", p.a+" "+p.b, "err", p.err)

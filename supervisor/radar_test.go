@@ -221,6 +221,25 @@ func TestConflictRadarRecordsAndTells(t *testing.T) {
 	}
 }
 
+// TestConflictRadarWorktreeGone: a member whose worktree is no longer the
+// team's (cleaned) ends its conflicts at the next look.
+func TestConflictRadarWorktreeGone(t *testing.T) {
+	w, g := radarWorld(t, false)
+	g.conflicts[pairKey("a1", "b1")] = []string{"app.go"}
+	w.hook("Stop", "alice", "%1")
+	w.advance(radarDebounce)
+	w.s.st.Worktrees = w.s.st.Worktrees[:1] // bob's is gone
+	got := w.written(func() {
+		w.hook("Stop", "alice", "%1")
+		w.advance(radarDebounce)
+	})
+	got = slices.DeleteFunc(got, func(e state.Event) bool { return e.Kind != state.EventConflictResolved })
+	checkEvents(t, got, []wantEvent{{state.EventConflictResolved, "alice", "compared no more: bob has no worktree now"}})
+	if len(w.s.live.Conflicts) != 0 {
+		t.Errorf("live keeps %+v", w.s.live.Conflicts)
+	}
+}
+
 // TestConflictRadarOldGit: a git that cannot tell turns the radar off,
 // said once.
 func TestConflictRadarOldGit(t *testing.T) {
