@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // Side is one member's work, to be merged with others': whose it is, the
@@ -43,4 +44,28 @@ func WorkCommit(ctx context.Context, main, path, branch string) (string, error) 
 		return "", err
 	}
 	return w.Commit(ctx, main)
+}
+
+// RefFiles are the files whose change means a member's branch moved: its
+// worktree's HEAD (a checkout, a commit on a detached HEAD) and its branch's
+// loose ref (a commit, a reset, a rebase). The supervisor's radar watches
+// them. Only a worktree git lists as one of main's is asked; the branch is
+// checked first (it comes from a file anyone can edit).
+func RefFiles(ctx context.Context, main, path, branch string) ([]string, error) {
+	if err := CheckBranch(branch); err != nil {
+		return nil, err
+	}
+	e, err := Linked(ctx, main, path)
+	if err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, e.Path, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir")
+	if err != nil {
+		return nil, fmt.Errorf("the git folders of %s: %w", e.Path, err)
+	}
+	dirs := strings.Split(strings.TrimSpace(out), "\n")
+	if len(dirs) != 2 {
+		return nil, fmt.Errorf("the git folders of %s: git rev-parse said %q", e.Path, out)
+	}
+	return []string{filepath.Join(dirs[0], "HEAD"), filepath.Join(dirs[1], "refs", "heads", filepath.FromSlash(branch))}, nil
 }
