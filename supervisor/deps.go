@@ -76,6 +76,8 @@ type gitWork interface {
 	WorkCommit(ctx context.Context, wt state.Worktree) (string, error)
 	// TryMerge is what merging commits a and b would do.
 	TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error)
+	// RefFiles are the files whose change means a member's branch moved.
+	RefFiles(ctx context.Context, wt state.Worktree) ([]string, error)
 }
 
 // realServer is the team's real tmux server.
@@ -115,4 +117,7 @@ func (realGit) WorkCommit(ctx context.Context, wt state.Worktree) (string, error
 }
 func (realGit) TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error) {
 	return worktrees.TryMerge(ctx, main, a, b)
+}
+func (realGit) RefFiles(ctx context.Context, wt state.Worktree) ([]string, error) {
+	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch)
 }

@@ -21,7 +21,10 @@ import (
 // loop (radarDone): a new conflict is a conflict event, one gone a
 // conflict-resolved event, both told to the lead when the layout says
 // review.tellLead, and live.json keeps the conflicts now for status and top.
-// A branch moved by hand with no turn ending is seen at the next turn end.
+// A branch moving (a commit, a checkout, a reset: its worktree's HEAD or its
+// loose ref changing, which the file watch follows once a pass has found
+// them) marks every member's work too: a person's commit in a member's
+// worktree is seen without a turn ending.
 
 // radarDebounce is how long after a turn ends the radar looks: the turns that
 // end meanwhile are looked at in the same pass.
@@ -43,11 +46,13 @@ type radar struct {
 	// known are the conflicts now, by pairKey.
 	known map[string]state.Conflict
 	off   bool // git cannot tell (too old): said once, looked no more
+	// refsOf are the members whose branch files the file watch follows.
+	refsOf map[string]bool
 }
 
 func newRadar(git gitWork) *radar {
 	return &radar{git: git, dirty: map[string]bool{}, fire: make(chan struct{}, 1), jobs: make(chan radarJob, 1), done: make(chan radarResult, 1),
-		commits: map[string]string{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
+		refsOf: map[string]bool{}, commits: map[string]string{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
 }
 
 // radarJob is one pass: the team's worktrees, which of them to read again,
@@ -57,6 +62,7 @@ type radarJob struct {
 	dirty     map[string]bool
 	commits   map[string]string // each member's work as last read
 	seen      map[string][2]string
+	refsOf    map[string]bool // the members whose branch files are followed already
 }
 
 // radarResult is what a pass found.
@@ -64,8 +70,9 @@ type radarResult struct {
 	members []string // the members with worktrees the pass looked at
 	commits map[string]string
 	merged  []pairMerge
-	unread  map[string]string // member: why its work could not be read
-	err     error             // git cannot tell at all
+	unread  map[string]string   // member: why its work could not be read
+	refs    map[string][]string // member: the files of its branch, found now
+	err     error               // git cannot tell at all
 }
 
 // pairMerge is one pair merged.
@@ -111,7 +118,7 @@ func (s *daemon) radarFired() {
 	if r.busy || len(r.dirty) == 0 {
 		return
 	}
-	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, commits: maps.Clone(r.commits), seen: maps.Clone(r.seen)}
+	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, commits: maps.Clone(r.commits), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf)}
 	r.dirty = map[string]bool{}
 	r.busy = true
 	r.jobs <- job
@@ -137,13 +144,18 @@ func (s *daemon) radarWorker(ctx context.Context) {
 // pass reads the marked members' work and merges each pair whose work
 // changed since it was last merged, one pair at a time.
 func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
-	res := radarResult{commits: map[string]string{}, unread: map[string]string{}}
+	res := radarResult{commits: map[string]string{}, unread: map[string]string{}, refs: map[string][]string{}}
 	if res.err = r.git.Check(ctx); res.err != nil {
 		return res
 	}
 	var sides []worktrees.Side
 	for _, wt := range job.worktrees {
 		res.members = append(res.members, wt.Member)
+		if !job.refsOf[wt.Member] {
+			if files, err := r.git.RefFiles(ctx, wt); err == nil {
+				res.refs[wt.Member] = files
+			}
+		}
 		commit, ok := job.commits[wt.Member]
 		if job.dirty[wt.Member] || !ok {
 			var err error
@@ -178,6 +190,12 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 		return
 	}
 	r.commits = res.commits
+	for m, files := range res.refs {
+		if s.files != nil {
+			s.files.FollowRefs(files)
+		}
+		r.refsOf[m] = true
+	}
 	for m, why := range res.unread {
 		s.log.Warn("conflict radar: work not read", "member", m, "err", why)
 	}
@@ -233,6 +251,15 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 	}
 	if len(r.dirty) > 0 {
 		s.radarSoon() // turns that ended during the pass
+	}
+}
+
+// branchMoved is the file watch saying a member's branch moved: which one
+// it does not say, so every member's work is marked (reading the ones that
+// did not move finds the same commits, and merges nothing).
+func (s *daemon) branchMoved() {
+	for _, wt := range s.st.Worktrees {
+		s.turnEnded(wt.Member)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -26,6 +27,14 @@ type fakeGit struct {
 	checks    int                 // passes
 	reads     []string            // the members whose work was read, in order
 	merges    [][2]string         // the commits merged, in order
+	refFiles  []string            // the members whose branch files were asked for
+}
+
+func (g *fakeGit) RefFiles(_ context.Context, wt state.Worktree) ([]string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refFiles = append(g.refFiles, wt.Member)
+	return []string{"/repo/.git/worktrees/" + wt.Member + "/HEAD", "/repo/.git/refs/heads/" + wt.Branch}, nil
 }
 
 func (g *fakeGit) Check(context.Context) error {
@@ -119,6 +128,12 @@ func TestConflictRadar(t *testing.T) {
 			w.output("%2", screenFile(w.t, "claude-idle.txt"))
 			w.advance(quiet + radarDebounce)
 		}, checks: 1, reads: []string{"alice", "bob"}, merges: 1},
+		{name: "a branch moving looks at every member's work", before: conflicting, do: func(w *world, g *fakeGit) {
+			g.work["bob"] = "b2"
+			w.changed(filewatch.Refs)
+			w.advance(radarDebounce)
+		}, checks: 1, reads: []string{"alice", "bob"}, merges: 1,
+			want: []wantEvent{{state.EventConflictResolved, "alice", "no longer conflict"}}},
 		{name: "a TeammateIdle hook of a member without a worktree does not look", do: func(w *world, g *fakeGit) {
 			w.hook("TeammateIdle", "lead", "%0")
 			w.advance(time.Hour)
@@ -221,6 +236,20 @@ func TestConflictRadarRecordsAndTells(t *testing.T) {
 	}
 }
 
+// TestConflictRadarFollowsBranches: the first pass finds each member's
+// branch files and has the file watch follow them; later passes do not ask
+// again.
+func TestConflictRadarFollowsBranches(t *testing.T) {
+	w, g := radarWorld(t, false)
+	for range 3 {
+		w.hook("Stop", "alice", "%1")
+		w.advance(radarDebounce)
+	}
+	if !slices.Equal(g.refFiles, []string{"alice", "bob"}) || !w.s.radar.refsOf["alice"] || !w.s.radar.refsOf["bob"] {
+		t.Errorf("asked for the branch files of %q; followed %v", g.refFiles, w.s.radar.refsOf)
+	}
+}
+
 // TestConflictRadarWorktreeGone: a member whose worktree is no longer the
 // team's (cleaned) ends its conflicts at the next look.
 func TestConflictRadarWorktreeGone(t *testing.T) {
@@ -295,6 +324,9 @@ func TestRealGitConflicts(t *testing.T) {
 	res := r.pass(ctx, radarJob{worktrees: wts, dirty: map[string]bool{"alice": true, "bob": true}})
 	if res.err != nil || len(res.unread) != 0 || len(res.merged) != 1 {
 		t.Fatalf("pass: %+v", res)
+	}
+	if refs := res.refs["bob"]; len(refs) != 2 || refs[1] != filepath.Join(main, ".git", "refs", "heads", "teamctl", "t", "bob") {
+		t.Errorf("bob's branch files: %q", refs)
 	}
 	p := res.merged[0]
 	if p.err != nil || p.a != "alice" || p.b != "bob" || len(p.merge.Conflicts) != 1 || p.merge.Conflicts[0].Path != "app.go" {

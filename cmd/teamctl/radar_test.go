@@ -17,7 +17,9 @@ import (
 // pane, as Claude Code's would run there): a conflict event naming both and
 // the file appears without anyone asking, status shows it on both, the
 // lead is told (review.tellLead); once one of them reverts and its turn
-// ends, a conflict-resolved event.
+// ends, a conflict-resolved event; bob committing the conflicting line by
+// hand in his worktree, no turn ending, is seen (his branch moved): the
+// conflict again.
 func TestConflictRadar(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -111,4 +113,11 @@ members:
 	if r := e.MustRun("status", "--team", "radar"); strings.Contains(r.Stdout, "conflicts with") {
 		t.Errorf("status still shows a conflict gone:\n%s", r.Stdout)
 	}
+
+	os.WriteFile(filepath.Join(wt("bob"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by bob\n", 1)), 0o644)
+	gitIn(t, wt("bob"), "commit", "-q", "-am", "bob's five")
+	testenv.Eventually(t, 30*time.Second, "a conflict event again, from bob's branch moving", func() (bool, string) {
+		evs, all := events("conflict")
+		return len(evs) == 2 && named(evs[1]), all
+	})
 }
