@@ -90,9 +90,9 @@ type Watcher struct {
 
 	mu       sync.Mutex
 	soon     *time.Timer
-	dirty    map[Kind]bool // what changed since the last Take
-	paths    Paths         // Move changes them when the team moves
-	ancestor string        // the folder watched while the config folder is not there
+	dirty    map[Kind]bool   // what changed since the last Take
+	paths    Paths           // Move changes them when the team moves
+	ancestor string          // the folder watched while the config folder is not there
 	refs     map[string]bool // FollowRefs's files
 }
 
