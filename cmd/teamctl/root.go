@@ -38,7 +38,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.SetIn(io.In)
 	root.AddCommand(
 		newUpCmd(io, g),
-		newDownCmd(io, g),
+		newDownCmd(io, g, nil),
 		newStatusCmd(io, g),
 		newAttachCmd(io, g, nil),
 		newValidateCmd(io),
