@@ -3,13 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -222,16 +219,4 @@ func printActions(io *iostreams.IO, r *clean.Report, results bool) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", a.Step, textsafe.Visible(a.Team), textsafe.Visible(a.Target), textsafe.Visible(strings.ReplaceAll(what, "\n", " ")))
 	}
 	tw.Flush()
-}
-
-// parseAge reads --older-than: days (30d) or a Go duration (12h, 90m).
-func parseAge(s string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		if days, err := strconv.Atoi(n); err == nil && days > 0 {
-			return time.Duration(days) * 24 * time.Hour, nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
-	}
-	return 0, errors.New("want a positive number of days (30d) or a duration (12h, 90m)")
 }
