@@ -1,10 +1,11 @@
 // Package team holds a team's lifecycle, the verbs a person runs: Up (plan,
 // worktrees, panes on the team's private tmux server, state), and, on a team
 // opened by name (Open), Status, Down, Attach, Answer, Approve/Deny, Send,
-// Inbox, Tasks, Restart, Logs, and starting or stopping its supervisor. It meets
-// the supervising daemon (package supervisor) only through the team's state
-// folder (package state) and its tmux server: neither imports the other, so
-// the team outlives its supervisor and either can be replaced.
+// Inbox, Tasks, Restart, Logs, and starting or stopping its supervisor; it
+// also records the Claude Code hooks run in a member's pane (RecordHook). It
+// meets the supervising daemon (package supervisor) only through the team's
+// state folder (package state) and its tmux server: neither imports the
+// other, so the team outlives its supervisor and either can be replaced.
 package team
 
 import (
