@@ -59,7 +59,7 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 	select {
 	case data := <-in:
 		if h, ok := claudecode.ParseHook(data); ok {
-			opts.Record(opts.Caller, h) // nothing to tell Claude Code of
+			opts.Record(opts.Caller, h) // its error dropped: a hook never fails Claude Code
 		}
 	case <-time.After(opts.Wait):
 	}
