@@ -104,23 +104,6 @@ func (r *Report) Counts() map[string]int {
 	return c
 }
 
-// Run plans and, unless DryRun, carries out the plan. plan, when not nil, is
-// called with the plan before anything is done.
-func Run(ctx context.Context, o Options, plan func(*Report)) (*Report, error) {
-	r, err := Plan(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if plan != nil {
-		plan(r)
-	}
-	if o.DryRun {
-		return r, nil
-	}
-	Execute(ctx, r)
-	return r, nil
-}
-
 // Execute carries out a plan's actions in order. An action whose dependencies
 // did not all succeed is kept, saying which one stayed.
 func Execute(ctx context.Context, r *Report) {
