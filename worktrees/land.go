@@ -29,9 +29,9 @@ type LandSpec struct {
 type Landed struct {
 	Branch   string `json:"branch"`
 	Into     string `json:"into"`
-	Old      string `json:"old"`      // Into before
-	New      string `json:"new"`      // Into now (Old when UpToDate)
-	Commits  int    `json:"commits"`  // Branch's commits that Into did not have
+	Old      string `json:"old"`     // Into before
+	New      string `json:"new"`     // Into now (Old when UpToDate)
+	Commits  int    `json:"commits"` // Branch's commits that Into did not have
 	Squash   bool   `json:"squash,omitempty"`
 	UpToDate bool   `json:"up_to_date,omitempty"` // Into had all of it: nothing done
 	// Checkout is the checkout of Into that was brought forward with it
