@@ -2,6 +2,7 @@ package team
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -74,7 +75,8 @@ func (t *Team) Merge(ctx context.Context, names []string, o MergeOptions) (*Merg
 // refusal is err said for a person, with a conflict's files.
 func refusal(member string, err error, notTried []string) *Refusal {
 	r := &Refusal{Member: member, Why: err.Error(), NotTried: notTried}
-	if ce, ok := err.(*worktrees.ConflictError); ok {
+	var ce *worktrees.ConflictError
+	if errors.As(err, &ce) {
 		r.Conflicts = ce.Conflicts
 	}
 	return r

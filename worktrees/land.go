@@ -222,7 +222,11 @@ func forward(ctx context.Context, path, old, new string) error {
 // swapRef moves ref from old to new, only while it is at old.
 func swapRef(ctx context.Context, main, ref, new, old, why string) error {
 	if _, err := git(ctx, main, "update-ref", "-m", why, ref, new, old); err != nil {
-		if now, rerr := revParse(ctx, main, ref); rerr == nil && now != old {
+		now, rerr := revParse(ctx, main, ref)
+		var ge *GitError
+		// Locked past git's own wait (core.filesRefLockTimeout): another is moving it.
+		locked := errors.As(err, &ge) && strings.Contains(ge.Stderr, "cannot lock ref")
+		if (rerr == nil && now != old) || locked {
 			return &MovedError{Into: strings.TrimPrefix(ref, "refs/heads/"), Was: old}
 		}
 		return fmt.Errorf("move %s: %w", ref, err)

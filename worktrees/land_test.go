@@ -223,3 +223,42 @@ func TestCommitWork(t *testing.T) {
 		t.Error("moved a branch that was not where it was read")
 	}
 }
+
+// TestLandTwoAtOnce: two merges into main at the same moment, from two
+// goroutines: each either lands or refuses because main moved; whatever
+// landed is in main's history, nothing is lost.
+func TestLandTwoAtOnce(t *testing.T) {
+	main, _ := landRepo(t)
+	c := ctx(t)
+	run(t, main, "checkout", "-q", "--detach")
+	b := member(t, main, "b", nil)
+	commitFiles(t, b, "b's file", map[string]string{"b.go": "b\n"})
+	type result struct {
+		l   Landed
+		err error
+	}
+	results := make(chan result, 2)
+	for _, br := range []string{"teamctl/t/a", "teamctl/t/b"} {
+		go func() {
+			l, err := Land(c, LandSpec{Main: main, Branch: br, Into: "main"})
+			results <- result{l, err}
+		}()
+	}
+	landed := 0
+	for range 2 {
+		r := <-results
+		var me *MovedError
+		switch {
+		case r.err == nil:
+			landed++
+			if _, err := gitAllowFail(t, main, "merge-base", "--is-ancestor", r.l.New, "main"); err != nil {
+				t.Errorf("%s landed as %s, which main lost", r.l.Branch, r.l.New)
+			}
+		case !errors.As(r.err, &me):
+			t.Errorf("%v, want a landing or a moved main", r.err)
+		}
+	}
+	if landed == 0 {
+		t.Error("neither landed")
+	}
+}
