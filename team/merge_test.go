@@ -188,3 +188,39 @@ func TestFinish(t *testing.T) {
 		t.Errorf("restored: %q", got)
 	}
 }
+
+// TestFinishByCleansRules: a worktree record state.json moved outside
+// teamctl's place is refused, and the folder it names is left alone; a
+// worktree deleted by hand is finished from its branch (merged, the branch
+// deleted, git's record pruned).
+func TestFinishByCleansRules(t *testing.T) {
+	f := newFakeWorld(t)
+	repo, wt := reviewTeam(t, f)
+	commitIn(t, wt("a"), "a.go", "a\n", "a's work")
+	commitIn(t, wt("b"), "b.go", "b\n", "b's work")
+	tm := f.open("rev")
+	if _, err := tm.Down(f.ctx, DownOptions{Now: true, Timeout: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	st := f.state("rev")
+	st.Worktrees[0].Path = repo // the person's main checkout
+	if err := state.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	res, err := tm.Finish(f.ctx, []string{"a"}, false, MergeOptions{})
+	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Why, "not where teamctl puts worktrees") {
+		t.Fatalf("a record moved to the main checkout: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "app.go")); err != nil || strings.Contains(gitT(t, repo, "log", "--format=%s", "dev"), "a's work") {
+		t.Error("the main checkout was touched, or a's work landed")
+	}
+
+	os.RemoveAll(wt("b"))
+	res, err = tm.Finish(f.ctx, []string{"b"}, false, MergeOptions{})
+	if err != nil || res.Refused != nil || len(res.Finished) != 1 || res.Finished[0].Branch != "teamctl/rev/b" || res.Finished[0].Snapshot != nil {
+		t.Fatalf("b, its folder deleted: %+v, %v (refused: %+v)", res, err, res.Refused)
+	}
+	if !strings.Contains(gitT(t, repo, "log", "--format=%s", "dev"), "b's work") || strings.Contains(gitT(t, repo, "worktree", "list"), wt("b")) {
+		t.Error("b's work did not land, or git still lists its worktree")
+	}
+}
