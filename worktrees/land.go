@@ -120,14 +120,14 @@ func Land(ctx context.Context, s LandSpec) (Landed, error) {
 			return l, fmt.Errorf("merge of %s: %w", s.Branch, err)
 		}
 	}
+	l.New = l.Old
+	if isAncestor(ctx, s.Main, src, l.Old) {
+		l.UpToDate = true // nothing to land: a checkout of Into is not looked at
+		return l, nil
+	}
 	checkout, err := cleanCheckoutOf(ctx, s.Main, s.Into, l.Old)
 	if err != nil {
 		return l, err
-	}
-	l.New = l.Old
-	if isAncestor(ctx, s.Main, src, l.Old) {
-		l.UpToDate = true
-		return l, nil
 	}
 	if l.Commits, err = CountCommits(ctx, s.Main, l.Old, src); err != nil {
 		return l, err
