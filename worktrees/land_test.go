@@ -34,7 +34,8 @@ func head(t *testing.T, dir, rev string) string {
 // TestLandMergesWithoutACheckout: a's branch lands on main as a merge
 // commit with both parents; the main checkout, clean and on main, is
 // brought forward (its files are the merge's, its status clean); a's
-// worktree is as it was; landing again is nothing.
+// worktree is as it was; landing again is nothing, whatever the checkout
+// holds meanwhile.
 func TestLandMergesWithoutACheckout(t *testing.T) {
 	main, a := landRepo(t)
 	c := ctx(t)
@@ -59,6 +60,7 @@ func TestLandMergesWithoutACheckout(t *testing.T) {
 	if st := run(t, main, "status", "--porcelain"); st != "" {
 		t.Errorf("main checkout not clean after: %q", st)
 	}
+	os.WriteFile(filepath.Join(main, "notes.txt"), []byte("a person's\n"), 0o644)
 	again, err := Land(c, LandSpec{Main: main, Branch: "teamctl/t/a", Into: "main"})
 	if err != nil || !again.UpToDate || again.New != l.New {
 		t.Errorf("landing again: %+v, %v", again, err)
