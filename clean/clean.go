@@ -5,7 +5,8 @@
 // is removed without Force, and with Force only once a snapshot holds it; a
 // branch with commits not merged is kept, as the place its work is. Nothing
 // teamctl does not own is removed at all. It also lists, restores and removes
-// the snapshots it took (the git work is package worktrees').
+// the snapshots it took (the git work is package worktrees'), and gives
+// `teamctl finish` its rules for one member (CheckPlace, Snapshot).
 package clean
 
 import (
