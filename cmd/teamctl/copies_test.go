@@ -137,7 +137,7 @@ func freezingTmux(t *testing.T, e *testenv.Env, flag, dir string) string {
 	if err != nil {
 		t.Skip("tmux not installed")
 	}
-	wrapper := e.WriteFile("tmux-freezer", fmt.Sprintf(`#!/bin/sh
+	wrapper := e.WriteExecutable("tmux-freezer", fmt.Sprintf(`#!/bin/sh
 %s "$@"
 rc=$?
 if [ -e %[2]s ]; then
@@ -149,9 +149,6 @@ if [ -e %[2]s ]; then
 fi
 exit $rc
 `, tmuxPath, flag, dir))
-	if err := os.Chmod(wrapper, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	return wrapper
 }
 
