@@ -5,7 +5,8 @@
 // is removed without Force, and with Force only once a snapshot holds it; a
 // branch with commits not merged is kept, as the place its work is. Nothing
 // teamctl does not own is removed at all. It also lists, restores and removes
-// the snapshots it took (the git work is package worktrees').
+// the snapshots it took (the git work is package worktrees'), and gives
+// `teamctl finish` its rules for one member (CheckPlace, Snapshot).
 package clean
 
 import (
@@ -102,23 +103,6 @@ func (r *Report) Counts() map[string]int {
 		c[a.Result]++
 	}
 	return c
-}
-
-// Run plans and, unless DryRun, carries out the plan. plan, when not nil, is
-// called with the plan before anything is done.
-func Run(ctx context.Context, o Options, plan func(*Report)) (*Report, error) {
-	r, err := Plan(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if plan != nil {
-		plan(r)
-	}
-	if o.DryRun {
-		return r, nil
-	}
-	Execute(ctx, r)
-	return r, nil
 }
 
 // Execute carries out a plan's actions in order. An action whose dependencies

@@ -154,7 +154,7 @@ func TestCleanSnapshotsOlderThan(t *testing.T) {
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "no time") {
 		t.Errorf("notes: %v", r.Notes)
 	}
-	r, err = Run(c, Options{Snapshots: true, OlderThan: 30 * 24 * time.Hour}, nil)
+	r, err = Run(c, Options{Snapshots: true, OlderThan: 30 * 24 * time.Hour}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r, err := Run(c, Options{Team: "t"}, nil)
+	r, err := Run(c, Options{Team: "t"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 
 	// With Force: the dirty worktree and its unmerged branch go, both in one
 	// snapshot (and ahead's branch, in one of its own).
-	r, err = Run(c, Options{Team: "t", Force: true}, nil)
+	r, err = Run(c, Options{Team: "t", Force: true}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

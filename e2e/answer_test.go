@@ -70,9 +70,10 @@ func TestPermissionDialogAnsweredNoAndYes(t *testing.T) {
 		"a": "Write marker A; token ANSWER-A-31f0.",
 		"b": "Write marker B; token ANSWER-B-8c2e.",
 		"c": "Write marker C; token ANSWER-C-5d17.",
+		"d": "Write marker D; token ANSWER-D-a94b.",
 	}
 	var rules []fakeapi.Rule
-	for _, k := range []string{"a", "b", "c"} {
+	for _, k := range []string{"a", "b", "c", "d"} {
 		rules = append(rules, fakeapi.Rule{When: fakeapi.LastUserContains(asks[k]), Reply: fakeapi.Always(fakeapi.Bash("echo "+k+" > marker-"+k+".txt", "Write marker "+k))})
 	}
 	// A turn after a refused command carries its tool_result too: the asks
@@ -135,16 +136,27 @@ func TestPermissionDialogAnsweredNoAndYes(t *testing.T) {
 	absent("a")
 	absent("b")
 
-	// The answers, as events: the two Noes by their digit, then 1. Yes (a
-	// repeated answer, when Claude Code dropped the first keys, repeats its
-	// choice).
+	// D: top's digit of No (not n, not Enter) chooses it.
+	w.e.MustRun("send", "lead", asks["d"], "--team", w.team)
+	dialog("d")
+	v.waitFor("the lead's options for marker D", func(s string) bool { return topKeys.MatchString(s) && strings.Contains(s, "marker-d.txt") })
+	v.keys(no[:1])
+	v.waitFor(fmt.Sprintf("what %s chose (%s)", no[:1], no), func(s string) bool {
+		return strings.Contains(s, fmt.Sprintf("chose %q for lead (sent %s)", no, no[:1]))
+	})
+	back("top's " + no[:1])
+	absent("d")
+
+	// The answers, as events: the two Noes by their digit, then 1. Yes, then
+	// No again (a repeated answer, when Claude Code dropped the first keys,
+	// repeats its choice).
 	var chosen []string
 	for _, e := range stallsOf(w.events(), "answer", "lead") {
 		if c := e.Option + " by " + strings.Join(e.Keys, " "); len(chosen) == 0 || chosen[len(chosen)-1] != c || c == no+" by "+no[:1] {
 			chosen = append(chosen, c)
 		}
 	}
-	if want := []string{no + " by " + no[:1], no + " by " + no[:1], "1. Yes by 1"}; strings.Join(chosen, "; ") != strings.Join(want, "; ") {
+	if want := []string{no + " by " + no[:1], no + " by " + no[:1], "1. Yes by 1", no + " by " + no[:1]}; strings.Join(chosen, "; ") != strings.Join(want, "; ") {
 		t.Errorf("answers chose %q, want %q", chosen, want)
 	}
 	if t.Failed() {

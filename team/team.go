@@ -4,8 +4,10 @@
 // Validate (the checks Up makes), Find and FindOrAll (which team a command
 // is about), and, on a team opened by name (Open), Status, Down, Attach,
 // Answer, Approve/Deny, Send, Inbox, Tasks, Restart, Logs, Diff and
-// Conflicts (what the members changed and what merging it would do), and
-// starting or stopping its supervisor. It meets the supervising daemon
+// Conflicts (what the members changed and what merging it would do), Merge
+// and Finish (land it, then remove a member's worktree and branch), and
+// starting or stopping its supervisor; it also records the Claude Code hooks
+// run in a member's pane (RecordHook). It meets the supervising daemon
 // (package supervisor) only through the team's state folder (package state)
 // and its tmux server: neither imports the other, so the team outlives its
 // supervisor and either can be replaced.

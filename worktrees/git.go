@@ -2,11 +2,15 @@
 // worktrees (PlaceOf: from the layout, where git says the repository is) and
 // makes them, reads what one holds (its commits and, through a temporary
 // index, its uncommitted files) and what changed since its base, tells what
-// merging two of them would do (git merge-tree, no checkout), tells what
-// removing one would lose, keeps that work as a snapshot (a commit under
-// refs/teamctl/snapshots/) and brings it back, removes worktrees the way git
-// wants to, and says which git there is (GitVersion, for doctor). It never
-// changes a checkout's index or files but to make or remove a worktree.
+// merging two of them would do (git merge-tree, no checkout), lands one
+// branch in another (Land: merge-tree, commit-tree, a compare-and-swap of
+// the ref), tells what removing one would lose, keeps that work as a
+// snapshot (a commit under refs/teamctl/snapshots/) and brings it back,
+// removes worktrees the way git wants to, and says which git there is
+// (GitVersion, for doctor). It never changes a checkout's index or files but
+// to make or remove a worktree, to bring a clean checkout of a branch Land
+// moved forward, and to set the index of a worktree whose work --wip
+// committed (MoveBranch) to that commit.
 package worktrees
 
 import (

@@ -30,6 +30,13 @@ type Conflict struct {
 // --write-tree` (git 2.38 or later, CheckMergeTree), which writes objects only:
 // no index, no files, no ref changes. dir is any checkout of the repository.
 func TryMerge(ctx context.Context, dir, a, b string) (Merge, error) {
+	_, m, err := mergeTree(ctx, dir, a, b)
+	return m, err
+}
+
+// mergeTree is TryMerge with the tree of the merge (conflict markers in it
+// where Conflicts are).
+func mergeTree(ctx context.Context, dir, a, b string) (string, Merge, error) {
 	out, err := git(ctx, dir, "merge-tree", "--write-tree", "--name-only", "-z", a, b)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 1 {
@@ -37,12 +44,14 @@ func TryMerge(ctx context.Context, dir, a, b string) (Merge, error) {
 	}
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "unrelated histories") {
-		return Merge{}, fmt.Errorf("merge of %s and %s: %w", short(a), short(b), ErrUnrelated)
+		return "", Merge{}, fmt.Errorf("merge of %s and %s: %w", short(a), short(b), ErrUnrelated)
 	}
 	if err != nil {
-		return Merge{}, fmt.Errorf("merge of %s and %s: %w", short(a), short(b), err)
+		return "", Merge{}, fmt.Errorf("merge of %s and %s: %w", short(a), short(b), err)
 	}
-	return parseMergeTree(out)
+	tree, _, _ := strings.Cut(out, "\x00")
+	m, err := parseMergeTree(out)
+	return strings.TrimSpace(tree), m, err
 }
 
 // parseMergeTree reads `git merge-tree --write-tree --name-only -z`: the

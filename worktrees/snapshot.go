@@ -274,7 +274,21 @@ func copyIndex(path, dst string) (bool, error) {
 		out.Close()
 		return false, fmt.Errorf("copy its index: %w", err)
 	}
-	return true, out.Close()
+	if err := out.Close(); err != nil {
+		return false, err
+	}
+	// The copy keeps the index's time: git reads a file whose time is not
+	// before its index's again ("racily clean": changed in the tick the
+	// index was written, its stat the same), and a copy made later would
+	// have it take such a change for the staged file.
+	fi, err := src.Stat()
+	if err != nil {
+		return false, fmt.Errorf("its index: %w", err)
+	}
+	if err := os.Chtimes(dst, fi.ModTime(), fi.ModTime()); err != nil {
+		return false, fmt.Errorf("copy its index: %w", err)
+	}
+	return true, nil
 }
 
 func revParse(ctx context.Context, dir, rev string) (string, error) {

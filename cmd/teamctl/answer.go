@@ -1,23 +1,37 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/team"
 )
 
-func newAnswerCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var (
-		a    team.Answer
-		keys bool
-	)
+// answerOptions are what `teamctl answer` acts on.
+type answerOptions struct {
+	IO     *iostreams.IO
+	Member string
+	Answer team.Answer
+	// Open opens the team that has the member.
+	Open func(ctx context.Context, member string) (answerer, error)
+}
+
+// answerer is what answer needs of a team (a *team.Team).
+type answerer interface {
+	Answer(ctx context.Context, member string, a team.Answer) (*team.Answered, error)
+}
+
+// newAnswerCmd makes `teamctl answer`; runF, when not nil, is run in
+// answerRun's place (tests of the flags).
+func newAnswerCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *answerOptions) error) *cobra.Command {
+	opts := &answerOptions{IO: ios, Open: func(ctx context.Context, member string) (answerer, error) {
+		return g.openMember(ctx, member)
+	}}
+	var keys bool
+	a := &opts.Answer
 	cmd := &cobra.Command{
 		Use:   "answer MEMBER y|n|N | --option TEXT | --keys KEY...",
 		Short: "Answer a stalled member without attaching: choose an option of its Claude Code dialog, or answer its prompt",
@@ -37,50 +51,19 @@ idle Claude Code is a prompt. --force sends the answer anyway.`,
   teamctl answer lead --option "Yes, I trust this folder"
   teamctl answer researcher y            # a prompt such as "Overwrite? (y/n)": y, then Enter
   teamctl answer lead --keys Down Enter  # keys as they are`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return usagef(cmd, "which member? teamctl answer MEMBER y|n|N")
-			case keys && a.Option != "":
-				return usagef(cmd, "--keys and --option do not go together")
-			case keys && len(args) < 2:
-				return usagef(cmd, "--keys needs the keys to send after MEMBER")
-			case a.Option != "" && len(args) > 1:
-				return usagef(cmd, "--option is the answer: give nothing after MEMBER")
-			case !keys && a.Option == "" && len(args) == 1:
-				return usagef(cmd, "what answer? y, n or an option's number (or --option TEXT, or --keys KEY...)")
-			case !keys && len(args) > 2:
-				return usagef(cmd, "one answer: y, n or an option's number; to send keys as they are: teamctl answer %s --keys %s", args[0], typedKeys(args[1:]))
-			}
-			return nil
-		},
+		Args: answerArgs(&keys, &a.Option),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Member = args[0]
 			switch {
 			case keys:
 				a.Keys = args[1:]
 			case a.Option == "":
 				a.Reply = args[1]
 			}
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			got, err := t.Answer(cmd.Context(), args[0], a)
-			// Keys that went out are a success whatever the record: exit 1 would
-			// invite a retry, which would answer twice.
-			var notRecorded *team.NotRecordedError
-			if err != nil && !errors.As(err, &notRecorded) {
-				return err
-			}
-			if got.Option != "" {
-				fmt.Fprintf(io.Out, "chose %s for %s (sent %s)\n", textsafe.Visible(fmt.Sprintf("%q", got.Option)), textsafe.Visible(args[0]), typedKeys(got.Keys))
-			} else {
-				fmt.Fprintf(io.Out, "sent %s to %s\n", typedKeys(got.Keys), textsafe.Visible(args[0]))
-			}
-			if notRecorded != nil {
-				fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", textsafe.Lines(notRecorded.Error()))
-			}
-			return nil
+			return answerRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&a.Option, "option", "", "choose the dialog's option that reads `TEXT` (or the only one starting with it)")
@@ -91,22 +74,18 @@ idle Claude Code is a prompt. --force sends the answer anyway.`,
 	return cmd
 }
 
-// typedKeys is keys as a person types them to teamctl answer: `y Enter`, a
-// key that a shell would split or change in single quotes (`'hello world'`),
-// every character a terminal acts on made visible.
-func typedKeys(keys []string) string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		if k == "" || strings.IndexFunc(k, shellSpecial) >= 0 {
-			k = "'" + strings.ReplaceAll(k, "'", `'\''`) + "'"
-		}
-		out[i] = textsafe.Visible(k)
+func answerRun(ctx context.Context, opts *answerOptions) error {
+	t, err := opts.Open(ctx, opts.Member)
+	if err != nil {
+		return err
 	}
-	return strings.Join(out, " ")
-}
-
-// shellSpecial reports whether a shell would do something with r in an
-// unquoted word: anything but letters, digits and a few marks of key names.
-func shellSpecial(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_+=.,:/@%^", r)
+	got, err := t.Answer(ctx, opts.Member, opts.Answer)
+	// Keys that went out are a success whatever the record: exit 1 would
+	// invite a retry, which would answer twice.
+	var notRecorded *team.NotRecordedError
+	if err != nil && !errors.As(err, &notRecorded) {
+		return err
+	}
+	printAnswered(opts.IO, opts.Member, got, notRecorded)
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,8 +9,26 @@ import (
 	"github.com/teamctl/teamctl/internal/iostreams"
 )
 
-func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var request string
+// approveOptions are what `teamctl approve` acts on.
+type approveOptions struct {
+	IO      *iostreams.IO
+	Member  string
+	Request string // "" for the member's pending one
+	// Open opens the team that has the member.
+	Open func(ctx context.Context, member string) (approver, error)
+}
+
+// approver is what approve needs of a team (a *team.Team).
+type approver interface {
+	Approve(ctx context.Context, member, requestID string) (string, error)
+}
+
+// newApproveCmd makes `teamctl approve`; runF, when not nil, is run in
+// approveRun's place (tests of the flags).
+func newApproveCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *approveOptions) error) *cobra.Command {
+	opts := &approveOptions{IO: ios, Open: func(ctx context.Context, member string) (approver, error) {
+		return g.openMember(ctx, member)
+	}}
 	cmd := &cobra.Command{
 		Use: "approve MEMBER",
 		Example: `  teamctl approve researcher
@@ -17,48 +36,28 @@ func newApproveCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			opts.Member = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			id, err := t.Approve(cmd.Context(), args[0], request)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "approved %s's request %s\n", args[0], id)
-			return nil
+			return approveRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
+	cmd.Flags().StringVar(&opts.Request, "request", "", "the request to answer (default: the member's pending one)")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }
 
-func newDenyCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var request, reason string
-	cmd := &cobra.Command{
-		Use: "deny MEMBER",
-		Example: `  teamctl deny researcher
-  teamctl deny researcher --reason "use the test database"`,
-		Short: "Refuse a teammate's permission request; it skips the tool",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
-			}
-			id, err := t.Deny(cmd.Context(), args[0], request, reason)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "denied %s's request %s\n", args[0], id)
-			return nil
-		},
+func approveRun(ctx context.Context, opts *approveOptions) error {
+	t, err := opts.Open(ctx, opts.Member)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().StringVar(&request, "request", "", "the request to answer (default: the member's pending one)")
-	cmd.Flags().StringVar(&reason, "reason", "", "why, told to the teammate")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	id, err := t.Approve(ctx, opts.Member, opts.Request)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "approved %s's request %s\n", opts.Member, id)
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -9,10 +10,34 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/team"
-	"github.com/teamctl/teamctl/tmux"
 )
 
-func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
+// attachOptions are what `teamctl attach` acts on.
+type attachOptions struct {
+	IO     *iostreams.IO
+	Member string
+	// Open opens the team that has the member, and says its name.
+	Open func(ctx context.Context, member string) (string, attacher, error)
+	// Exec runs a's command on this terminal until the person detaches,
+	// message on tmux's status line.
+	Exec func(ctx context.Context, a *team.Attachment, message string) error
+}
+
+// attacher is what attach needs of a team (a *team.Team).
+type attacher interface {
+	Attach(ctx context.Context, member string) (*team.Attachment, error)
+}
+
+// newAttachCmd makes `teamctl attach`; runF, when not nil, is run in
+// attachRun's place (tests of the flags).
+func newAttachCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *attachOptions) error) *cobra.Command {
+	opts := &attachOptions{IO: ios, Exec: execAttach(ios), Open: func(ctx context.Context, member string) (string, attacher, error) {
+		t, err := g.openMember(ctx, member)
+		if err != nil {
+			return "", nil, err
+		}
+		return t.Name, t, nil
+	}}
 	cmd := &cobra.Command{
 		Use: "attach MEMBER",
 		Example: `  teamctl attach lead
@@ -20,11 +45,11 @@ func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			opts.Member = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			return attach(cmd, io, t, args[0])
+			return attachRun(cmd.Context(), opts)
 		},
 	}
 	g.addTeamFlag(cmd, teamFlagUsage)
@@ -32,31 +57,36 @@ func newAttachCmd(io *iostreams.IO, g *globals) *cobra.Command {
 	return cmd
 }
 
-func attach(cmd *cobra.Command, io *iostreams.IO, t *team.Team, member string) error {
-	a, err := t.Attach(cmd.Context(), member)
+func attachRun(ctx context.Context, opts *attachOptions) error {
+	name, t, err := opts.Open(ctx, opts.Member)
+	if err != nil {
+		return err
+	}
+	a, err := t.Attach(ctx, opts.Member)
 	if err != nil {
 		return err
 	}
 	// Checked after the member (a wrong name is said first), in words rather
 	// than tmux's "open terminal failed: not a terminal".
-	if !io.InteractiveTTY() {
-		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", t.Name, member)
+	if !opts.IO.InteractiveTTY() {
+		return fmt.Errorf("attach needs a terminal, and its standard input or output is not one here (a pipe, a file, a script): run it from a terminal; `teamctl status --team %s` shows what %s is doing without one", name, opts.Member)
 	}
-	hint := ""
-	if tmux.Nested() {
-		hint = fmt.Sprintf("teamctl: you are inside tmux, so this opens a nested client: detach it with %s %s d (the first %s goes to the outer tmux)", a.Prefix, a.Prefix, a.Prefix)
-		// Before attaching, for the terminal's scrollback, and on tmux's status
-		// line, which is where it is seen (and which tmux cannot discard).
-		fmt.Fprintln(io.ErrOut, hint)
-	}
-	c := a.Cmd(cmd.Context(), hint)
-	c.Stdin, c.Stdout, c.Stderr = io.In, io.Out, io.ErrOut
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return exitError{ee.ExitCode()}
-		}
-		return fmt.Errorf("attach to %s: %w", member, err)
+	hint := nestedHint(opts.IO, a.Prefix)
+	var ee *exec.ExitError
+	switch err := opts.Exec(ctx, a, hint); {
+	case errors.As(err, &ee):
+		return exitError{ee.ExitCode()}
+	case err != nil:
+		return fmt.Errorf("attach to %s: %w", opts.Member, err)
 	}
 	return nil
+}
+
+// execAttach runs an attachment's command on the terminal of ios.
+func execAttach(ios *iostreams.IO) func(context.Context, *team.Attachment, string) error {
+	return func(ctx context.Context, a *team.Attachment, message string) error {
+		c := a.Cmd(ctx, message)
+		c.Stdin, c.Stdout, c.Stderr = ios.In, ios.Out, ios.ErrOut
+		return c.Run()
+	}
 }

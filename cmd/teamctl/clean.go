@@ -1,26 +1,28 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-func newCleanCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var o clean.Options
-	var asJSON, yes bool
+// cleanOptions are what `teamctl clean` acts on.
+type cleanOptions struct {
+	IO        *iostreams.IO
+	Clean     clean.Options
+	JSON, Yes bool
+	// Run plans, shows the plan, asks and cleans (clean.Run).
+	Run func(ctx context.Context, o clean.Options, shown func(*clean.Report), confirm func(context.Context, []string) error) (*clean.Report, error)
+}
+
+// newCleanCmd makes `teamctl clean`; runF, when not nil, is run in
+// cleanRun's place (tests of the flags).
+func newCleanCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *cleanOptions) error) *cobra.Command {
+	opts := &cleanOptions{IO: ios, Run: clean.Run}
+	o := &opts.Clean
 	var olderThan string
 	cmd := &cobra.Command{
 		Use: "clean [TEAM]",
@@ -68,88 +70,13 @@ terminal it never asks: it needs --yes or a team (exit 2 otherwise). A dry run,
 or a plan with nothing to do, needs neither.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				if g.team != "" && g.team != args[0] {
-					return usagef(cmd, "TEAM %s and --team %s name two teams: name one", args[0], g.team)
-				}
-				o.Team = args[0]
-			} else {
-				o.Team = g.team
-			}
-			o.TmuxBin = g.tmuxBin
-			switch {
-			case olderThan != "" && !o.Snapshots:
-				return usagef(cmd, "--older-than goes with --snapshots")
-			case o.Snapshots && (o.Force || o.All):
-				return usagef(cmd, "--snapshots removes snapshots only: it takes no --force or --all")
-			case olderThan != "":
-				d, err := parseAge(olderThan)
-				if err != nil {
-					return usagef(cmd, "--older-than %q: %v", olderThan, err)
-				}
-				o.OlderThan = d
-			}
-			printPlan := func(r *clean.Report) {
-				if asJSON {
-					return
-				}
-				if len(r.Actions) == 0 {
-					fmt.Fprintln(io.Out, "nothing to clean")
-					return
-				}
-				fmt.Fprintln(io.Out, "plan:")
-				printActions(io, r, false)
-			}
-			r, err := clean.Plan(cmd.Context(), o)
-			if err != nil {
+			if err := cleanArgs(cmd, g, o, args, olderThan); err != nil {
 				return err
 			}
-			printPlan(r)
-			if teams := planTeams(r); !o.DryRun && o.Team == "" && !yes && len(teams) > 0 {
-				if !io.InteractiveTTY() {
-					return usagef(cmd, "clean without a team acts on every team its plan touches (%s), and there is no terminal to ask on: pass --yes, or name a team (teamctl clean TEAM); --dry-run shows the plan", strings.Join(teams, ", "))
-				}
-				ok, err := confirm(cmd.Context(), io, fmt.Sprintf("clean would act on these teams: %s\nremove these? [y/N] ", strings.Join(teams, ", ")))
-				if err != nil {
-					return err
-				}
-				if !ok {
-					fmt.Fprintln(io.ErrOut, "teamctl: nothing removed")
-					return exitError{1}
-				}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if !o.DryRun {
-				clean.Execute(cmd.Context(), r)
-			}
-			if asJSON {
-				if err := writeJSON(io, r); err != nil {
-					return err
-				}
-			} else {
-				for _, n := range r.Notes {
-					fmt.Fprintln(io.Out, "note:", textsafe.Visible(n))
-				}
-				if !o.DryRun && len(r.Actions) > 0 {
-					fmt.Fprintln(io.Out, "\nresult:")
-					printActions(io, r, true)
-				}
-				if len(r.Actions) > 0 {
-					c := r.Counts()
-					summary := fmt.Sprintf("%d done, %d refused, %d kept, %d failed", c[clean.Done], c[clean.Refused], c[clean.Kept], c[clean.Failed])
-					if o.DryRun {
-						summary = fmt.Sprintf("dry run, nothing changed: %d to do, %d refused, %d kept", c[clean.Planned], c[clean.Refused], c[clean.Kept])
-					}
-					if n := c[clean.KeptBranch]; n > 0 {
-						summary += fmt.Sprintf("; %d branch(es) with work kept", n)
-					}
-					fmt.Fprintln(io.Out, summary)
-				}
-			}
-			c := r.Counts()
-			if c[clean.Refused] > 0 || c[clean.Failed] > 0 {
-				return exitError{1}
-			}
-			return nil
+			return cleanRun(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
@@ -158,80 +85,36 @@ or a plan with nothing to do, needs neither.`,
 	f.BoolVar(&o.Force, "force", false, "remove worktrees and branches holding work too, once a snapshot holds it")
 	f.BoolVar(&o.Snapshots, "snapshots", false, "remove snapshots (of TEAM, or every team's) instead, and nothing else")
 	f.StringVar(&olderThan, "older-than", "", "with --snapshots: only those older than this (30d, 12h)")
-	addJSONFlag(cmd, &asJSON, "print the report as JSON")
-	f.BoolVarP(&yes, "yes", "y", false, "do not ask before cleaning every team (needed without a terminal, unless a team is named)")
+	addJSONFlag(cmd, &opts.JSON, "print the report as JSON")
+	f.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask before cleaning every team (needed without a terminal, unless a team is named)")
 	g.addTeamFlag(cmd, "the team to clean, as the TEAM argument")
 	cmd.ValidArgsFunction = completeTeams
 	return cmd
 }
 
-// planTeams lists, in plan order, the teams whose leftovers the plan would
-// remove (what is refused or kept already is not asked about).
-func planTeams(r *clean.Report) []string {
-	var teams []string
-	for _, a := range r.Actions {
-		if a.Result == clean.Planned && !slices.Contains(teams, a.Team) {
-			teams = append(teams, a.Team)
+func cleanRun(ctx context.Context, opts *cleanOptions) error {
+	shown := func(r *clean.Report) {
+		if !opts.JSON {
+			printPlan(opts.IO, r)
 		}
 	}
-	return teams
-}
-
-// confirm asks question on stderr and reads the answer from stdin: yes only
-// for y or yes. Ctrl-C (ctx's end) while waiting is a no.
-func confirm(ctx context.Context, io *iostreams.IO, question string) (bool, error) {
-	fmt.Fprint(io.ErrOut, textsafe.Lines(question))
-	answer := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(io.In).ReadString('\n')
-		answer <- line
-	}()
-	select {
-	case line := <-answer:
-		a := strings.ToLower(strings.TrimSpace(line))
-		return a == "y" || a == "yes", nil
-	case <-ctx.Done():
-		fmt.Fprintln(io.ErrOut)
-		return false, nil
+	var ask func(context.Context, []string) error // --yes: none
+	if !opts.Yes {
+		ask = func(ctx context.Context, teams []string) error { return askToClean(ctx, opts.IO, teams) }
 	}
-}
-
-// printActions prints one line per action: step, team, target, and why (plan)
-// or what happened (result).
-func printActions(io *iostreams.IO, r *clean.Report, results bool) {
-	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-	for _, a := range r.Actions {
-		what := a.Why
-		switch {
-		case results || a.Result != clean.Planned:
-			what = a.Result
-			if a.Detail != "" {
-				what += ": " + a.Detail
-			}
-			if a.Result == clean.KeptBranch {
-				what = a.Detail // it says "kept branch …" itself
-			}
-			if !results {
-				what = a.Why + "; " + what
-			}
-		case a.Detail != "":
-			what += "; " + a.Detail
+	r, err := opts.Run(ctx, opts.Clean, shown, ask)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := writeJSON(opts.IO, r); err != nil {
+			return err
 		}
-		// A target may name a pane by the member its option names, which a
-		// program in the pane can set: made visible.
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", a.Step, textsafe.Visible(a.Team), textsafe.Visible(a.Target), textsafe.Visible(strings.ReplaceAll(what, "\n", " ")))
+	} else {
+		printCleaned(opts.IO, r)
 	}
-	tw.Flush()
-}
-
-// parseAge reads --older-than: days (30d) or a Go duration (12h, 90m).
-func parseAge(s string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		if days, err := strconv.Atoi(n); err == nil && days > 0 {
-			return time.Duration(days) * 24 * time.Hour, nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
+	if r.Incomplete() {
+		return exitError{1}
 	}
-	return 0, errors.New("want a positive number of days (30d) or a duration (12h, 90m)")
+	return nil
 }

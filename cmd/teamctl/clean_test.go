@@ -366,10 +366,7 @@ func TestDoctorWarnsOfUntrustedFolders(t *testing.T) {
 	e := testenv.New(t)
 	// A program named claude, as Claude Code is (the stand-in under its own
 	// name meets no trust dialog, and nothing is said of it).
-	claude := e.WriteFile("bin/claude", fmt.Sprintf("#!/bin/sh\nexec %q stand-in \"$@\"\n", e.Bin))
-	if err := os.Chmod(claude, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	claude := e.WriteExecutable("bin/claude", fmt.Sprintf("#!/bin/sh\nexec %q stand-in \"$@\"\n", e.Bin))
 	e.Extra = append(e.Extra, "TEAMCTL_CLAUDE="+claude)
 	repo := gitRepo(t, e, "repo")
 	body := "root: repo\nworktrees: ../elsewhere\nmembers:\n  - name: wt\n    worktree: true\n  - name: plain\n    cwd: src\n"

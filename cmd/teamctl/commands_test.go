@@ -222,8 +222,7 @@ func TestUpFailsFastWhenClaudeIsMissing(t *testing.T) {
 func TestUpRequiresTmux32(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	fake := e.WriteFile("bin/tmux", "#!/bin/sh\necho 'tmux 3.1c'\n")
-	os.Chmod(fake, 0o755)
+	fake := e.WriteExecutable("bin/tmux", "#!/bin/sh\necho 'tmux 3.1c'\n")
 	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+fake)
 	r := e.Run("up", standInLayout(e, "team.yaml", "team: old\n"))
 	if r.Code == 0 || !strings.Contains(r.Stderr, "tmux 3.1c is too old") || !strings.Contains(r.Stderr, "3.2 or newer") {

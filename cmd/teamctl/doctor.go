@@ -1,18 +1,31 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/doctor"
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/layouts"
 )
 
-func newDoctorCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON bool
+// doctorOptions are what `teamctl doctor` acts on.
+type doctorOptions struct {
+	IO     *iostreams.IO
+	Layout string // "" for none
+	JSON   bool
+	// Check makes the report (doctor.Checks with the team's tmux and
+	// TEAMCTL_CLAUDE).
+	Check func(ctx context.Context, layout string) ([]doctor.Check, error)
+}
+
+// newDoctorCmd makes `teamctl doctor`; runF, when not nil, is run in
+// doctorRun's place (tests of the flags).
+func newDoctorCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *doctorOptions) error) *cobra.Command {
+	opts := &doctorOptions{IO: ios, Check: func(ctx context.Context, layout string) ([]doctor.Check, error) {
+		return doctor.Checks(ctx, g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"), layout)
+	}}
 	cmd := &cobra.Command{
 		Use: "doctor [LAYOUT]",
 		Example: `  teamctl doctor
@@ -26,46 +39,33 @@ member with one): an untrusted folder stops the member at Claude Code's trust
 dialog.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var l *layouts.Layout
 			if len(args) == 1 {
-				var err error
-				if l, err = layouts.Parse(args[0]); err != nil {
-					return err
-				}
+				opts.Layout = args[0]
 			}
-			checks := doctor.Run(cmd.Context(), g.tmuxBin, os.Getenv("TEAMCTL_CLAUDE"), l)
-			if l != nil {
-				checks = append(checks, doctor.Layout(cmd.Context(), l)...)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			failed := false
-			for _, c := range checks {
-				failed = failed || !c.OK
-			}
-			if asJSON {
-				if err := writeJSON(io, checks); err != nil {
-					return err
-				}
-			} else {
-				for _, c := range checks {
-					mark := io.Color("32", "ok  ")
-					switch {
-					case !c.OK:
-						mark = io.Color("31", "FAIL")
-					case c.Warn:
-						mark = io.Color("33", "warn")
-					}
-					fmt.Fprintf(io.Out, "%s  %-14s %s\n", mark, c.Name, c.Detail)
-					if c.Fix != "" {
-						fmt.Fprintf(io.Out, "      %-14s fix: %s\n", "", c.Fix)
-					}
-				}
-			}
-			if failed {
-				return exitError{1}
-			}
-			return nil
+			return doctorRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "")
+	addJSONFlag(cmd, &opts.JSON, "")
 	return cmd
+}
+
+func doctorRun(ctx context.Context, opts *doctorOptions) error {
+	checks, err := opts.Check(ctx, opts.Layout)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := writeJSON(opts.IO, checks); err != nil {
+			return err
+		}
+	} else {
+		printChecks(opts.IO, checks)
+	}
+	if doctor.Failed(checks) {
+		return exitError{1}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -43,8 +42,7 @@ func TestDoctorUsesTheLayoutsClaudeCommand(t *testing.T) {
 		t.Errorf("doctor of a stand-in layout: ok %v: %s", ok, detail)
 	}
 	// A relative claude.command, from the layout's root.
-	fake := e.WriteFile("proj/tools/claude-wrapper", "#!/bin/sh\necho '2.1.328 (Claude Code)'\n")
-	os.Chmod(fake, 0o755)
+	fake := e.WriteExecutable("proj/tools/claude-wrapper", "#!/bin/sh\necho '2.1.328 (Claude Code)'\n")
 	p := e.WriteFile("proj/team.yaml", "team: doc\nroot: .\nclaude:\n  command: ./tools/claude-wrapper\n")
 	if ok, warn, detail := claudeCheck(p); !ok || warn || !strings.Contains(detail, fake) || !strings.Contains(detail, "2.1.328") {
 		t.Errorf("doctor of a layout with a relative claude.command: ok %v warn %v: %s", ok, warn, detail)
@@ -64,8 +62,7 @@ func TestDoctorSaysWhetherClaudeCodeWasTested(t *testing.T) {
 	e := testenv.New(t)
 	check := func(version string) (ok, warn bool, detail string) {
 		t.Helper()
-		fake := e.WriteFile("bin-"+version+"/claude", "#!/bin/sh\necho '"+version+" (Claude Code)'\n")
-		os.Chmod(fake, 0o755)
+		fake := e.WriteExecutable("bin-"+version+"/claude", "#!/bin/sh\necho '"+version+" (Claude Code)'\n")
 		r := e.Run("doctor", "--json", e.WriteFile("team-"+version+".yaml", "team: doc\nclaude:\n  command: "+fake+"\n"))
 		var checks []struct {
 			Name, Detail string

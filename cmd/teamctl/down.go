@@ -1,9 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,9 +13,30 @@ import (
 	"github.com/teamctl/teamctl/team"
 )
 
-func newDownCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var timeout time.Duration
-	var now bool
+// downOptions are what `teamctl down` acts on.
+type downOptions struct {
+	IO      *iostreams.IO
+	Timeout time.Duration
+	Now     bool
+	// Open opens the team to stop, and says its name.
+	Open func(ctx context.Context) (string, downer, error)
+}
+
+// downer is what down needs of a team (a *team.Team).
+type downer interface {
+	Down(ctx context.Context, o team.DownOptions) (*team.DownResult, error)
+}
+
+// newDownCmd makes `teamctl down`; runF, when not nil, is run in downRun's
+// place (tests of the flags).
+func newDownCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *downOptions) error) *cobra.Command {
+	opts := &downOptions{IO: ios, Open: func(ctx context.Context) (string, downer, error) {
+		t, err := g.openMember(ctx, "")
+		if err != nil {
+			return "", nil, err
+		}
+		return t.Name, t, nil
+	}}
 	cmd := &cobra.Command{
 		Use: "down",
 		Example: `  teamctl down
@@ -30,48 +51,38 @@ what is still running after --timeout, the lead last. Worktrees and Claude
 Code's files are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.open(cmd)
-			if errors.Is(err, team.ErrNoTeamUp) {
-				// As `docker compose down`: nothing up is nothing to do, not a failure.
-				fmt.Fprintln(io.Out, "no team is up; nothing to stop")
-				return nil
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if err != nil {
-				return err
-			}
-			res, err := t.Down(cmd.Context(), team.DownOptions{Timeout: timeout, Now: now, Progress: textsafe.Writer{W: io.ErrOut}})
-			name := t.Name
-			if res != nil && res.AlreadyDown {
-				fmt.Fprintf(io.Out, "team %s is already down (since %s); nothing to stop\n", name, res.StoppedAt.Local().Format(time.DateTime))
-				return nil
-			}
-			if res != nil {
-				msg := fmt.Sprintf("team %s is down: %d stopped", name, len(res.Terminated))
-				if err != nil {
-					msg = fmt.Sprintf("team %s: %d stopped", name, len(res.Terminated))
-				}
-				if len(res.ShutDown) > 0 {
-					msg += fmt.Sprintf(" (%s approved the shutdown request)", textsafe.Visible(strings.Join(res.ShutDown, ", ")))
-				}
-				if len(res.Killed) > 0 {
-					msg += fmt.Sprintf(", %d killed after %s", len(res.Killed), timeout)
-				}
-				if len(res.Strays) > 0 {
-					msg += fmt.Sprintf(", %d stray process(es) ended", len(res.Strays))
-				}
-				fmt.Fprintln(io.Out, msg)
-				for _, w := range res.Warnings {
-					fmt.Fprintf(io.ErrOut, "teamctl: warning: %s\n", textsafe.Lines(w))
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("down %s: %w", name, err)
-			}
-			return nil
+			return downRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "grace period between SIGTERM and SIGKILL")
-	cmd.Flags().BoolVar(&now, "now", false, "skip asking the teammates to shut down: SIGTERM at once")
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Second, "grace period between SIGTERM and SIGKILL")
+	cmd.Flags().BoolVar(&opts.Now, "now", false, "skip asking the teammates to shut down: SIGTERM at once")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
+}
+
+func downRun(ctx context.Context, opts *downOptions) error {
+	name, t, err := opts.Open(ctx)
+	if errors.Is(err, team.ErrNoTeamUp) {
+		// As `docker compose down`: nothing up is nothing to do, not a failure.
+		fmt.Fprintln(opts.IO.Out, "no team is up; nothing to stop")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	res, err := t.Down(ctx, team.DownOptions{Timeout: opts.Timeout, Now: opts.Now, Progress: textsafe.Writer{W: opts.IO.ErrOut}})
+	switch {
+	case res != nil && res.AlreadyDown:
+		fmt.Fprintf(opts.IO.Out, "team %s is already down (since %s); nothing to stop\n", name, res.StoppedAt.Local().Format(time.DateTime))
+		return nil
+	case res != nil:
+		printDown(opts.IO, name, res, opts.Timeout, err != nil)
+	}
+	if err != nil {
+		return fmt.Errorf("down %s: %w", name, err)
+	}
+	return nil
 }

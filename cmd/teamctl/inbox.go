@@ -1,22 +1,36 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/iostreams"
-	"github.com/teamctl/teamctl/internal/table"
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-func newInboxCmd(ios *iostreams.IO, g *globals) *cobra.Command {
-	var asJSON bool
+// inboxOptions are what `teamctl inbox` lists.
+type inboxOptions struct {
+	IO     *iostreams.IO
+	Member string
+	JSON   bool
+	// Open opens the team that has the member.
+	Open func(ctx context.Context, member string) (inboxReader, error)
+}
+
+// inboxReader is what inbox needs of a team (a *team.Team).
+type inboxReader interface {
+	Inbox(member string) ([]claudecode.Message, error)
+}
+
+// newInboxCmd makes `teamctl inbox`; runF, when not nil, is run in
+// inboxRun's place (tests of the flags).
+func newInboxCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *inboxOptions) error) *cobra.Command {
+	opts := &inboxOptions{IO: ios, Open: func(ctx context.Context, member string) (inboxReader, error) {
+		return g.openMember(ctx, member)
+	}}
 	cmd := &cobra.Command{
 		Use: "inbox MEMBER",
 		Example: `  teamctl inbox lead
@@ -29,140 +43,38 @@ notifications, shutdowns) are shown by their type and what matters in them.
 --json prints the messages as they are in the mailbox.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := g.openFor(cmd, args[0])
-			if err != nil {
-				return err
+			opts.Member = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			msgs, err := t.Inbox(args[0])
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if msgs == nil {
-					msgs = []claudecode.Message{} // [], not null
-				}
-				return writeJSON(ios, msgs)
-			}
-			if len(msgs) == 0 {
-				fmt.Fprintf(ios.Out, "no messages for %s\n", textsafe.Visible(args[0]))
-				return nil
-			}
-			fmt.Fprint(ios.Out, renderInbox(msgs, ios.Width()))
-			return nil
+			return inboxRun(cmd.Context(), opts)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "")
+	addJSONFlag(cmd, &opts.JSON, "")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }
 
-// renderInbox is a mailbox for a person: a row a message, MESSAGE on one line
-// and cut to fit width (0: whole). Teammates wrote every field: each is made
-// visible (textsafe), never handed to the terminal.
-func renderInbox(msgs []claudecode.Message, width int) string {
-	tb := table.New(table.Column{Title: "TIME"}, table.Column{Title: "FROM"}, table.Column{Title: "READ"},
-		table.Column{Title: "MESSAGE", Fit: table.Cut})
-	v := textsafe.Visible
-	for _, m := range msgs {
-		read := "no"
-		if m.Read {
-			read = "yes"
-		}
-		tb.Add(table.Text(v(messageTime(m.Timestamp))), table.Text(v(m.From)), table.Text(read),
-			table.Text(v(strings.Join(strings.Fields(messageText(m)), " "))))
-	}
-	return tb.Render(width)
-}
-
-// messageTime is a message's timestamp in local time, or as written when it
-// is not the RFC 3339 Claude Code writes.
-func messageTime(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
+func inboxRun(ctx context.Context, opts *inboxOptions) error {
+	t, err := opts.Open(ctx, opts.Member)
 	if err != nil {
-		return ts
+		return err
 	}
-	return t.Local().Format(time.DateTime)
-}
-
-// messageText is what a message says: a protocol message by its type and key
-// fields (its text is JSON in a string: double-encoded in the file), else its
-// summary, else its text.
-func messageText(m claudecode.Message) string {
-	if v, ok := claudecode.ParseProtocol(m.Text); ok {
-		return protocolText(v)
+	msgs, err := t.Inbox(opts.Member)
+	if err != nil {
+		return err
 	}
-	if m.Summary != "" {
-		return m.Summary
-	}
-	return m.Text
-}
-
-// protocolText is one of Claude Code's protocol messages (the values
-// claudecode.ParseProtocol returns) in a line: its type, then what a person
-// wants to know of it, its request id last.
-func protocolText(v any) string {
-	var b strings.Builder
-	id := func(s string) {
-		if s != "" {
-			fmt.Fprintf(&b, " (request %s)", s)
+	if opts.JSON {
+		if msgs == nil {
+			msgs = []claudecode.Message{} // [], not null
 		}
+		return writeJSON(opts.IO, msgs)
 	}
-	said := func(s string) {
-		if s != "" {
-			b.WriteString(": " + s)
-		}
+	if len(msgs) == 0 {
+		fmt.Fprintf(opts.IO.Out, "no messages for %s\n", textsafe.Visible(opts.Member))
+		return nil
 	}
-	switch p := v.(type) {
-	case claudecode.PermissionRequest:
-		b.WriteString(claudecode.TypePermissionRequest + " " + p.ToolName)
-		target := compactJSON(p.Input)
-		if target == "" || target == "{}" {
-			target = p.Description
-		}
-		said(target)
-		id(p.RequestID)
-	case claudecode.PermissionResponse:
-		b.WriteString(claudecode.TypePermissionResponse + " " + p.Subtype)
-		said(p.Error)
-		id(p.RequestID)
-	case claudecode.IdleNotification:
-		b.WriteString(claudecode.TypeIdleNotification)
-		if p.IdleReason != "" {
-			b.WriteString(" (" + p.IdleReason + ")")
-		}
-		said(p.Result)
-	case claudecode.ShutdownRequest:
-		b.WriteString(claudecode.TypeShutdownRequest)
-		said(p.Reason)
-		id(p.RequestID)
-	case claudecode.ShutdownApproved:
-		b.WriteString(claudecode.TypeShutdownApproved)
-		id(p.RequestID)
-	case claudecode.ShutdownRejected:
-		b.WriteString(claudecode.TypeShutdownRejected)
-		said(p.Reason)
-		id(p.RequestID)
-	case claudecode.PlanApprovalResponse:
-		b.WriteString(claudecode.TypePlanApprovalResponse)
-		if p.Approved {
-			b.WriteString(" approved")
-		} else {
-			b.WriteString(" rejected")
-		}
-		said(p.Feedback)
-		id(p.RequestID)
-	default:
-		fmt.Fprintf(&b, "%T", v)
-	}
-	return b.String()
-}
-
-// compactJSON is a tool's input on one line, as it was when it is not JSON.
-func compactJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
+	fmt.Fprint(opts.IO.Out, renderInbox(msgs, opts.IO.Width()))
+	return nil
 }

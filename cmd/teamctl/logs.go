@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -10,8 +11,26 @@ import (
 	"github.com/teamctl/teamctl/team"
 )
 
-func newLogsCmd(io *iostreams.IO, g *globals) *cobra.Command {
-	var o team.LogsOptions
+// logsOptions are what `teamctl logs` prints.
+type logsOptions struct {
+	IO     *iostreams.IO
+	Member string
+	Logs   team.LogsOptions
+	// Open opens the team the command acts on.
+	Open func(ctx context.Context) (logger, error)
+}
+
+// logger is what logs needs of a team (a *team.Team).
+type logger interface {
+	Logs(ctx context.Context, member string, o team.LogsOptions, print func(string)) error
+}
+
+// newLogsCmd makes `teamctl logs`; runF, when not nil, is run in logsRun's
+// place (tests of the flags).
+func newLogsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *logsOptions) error) *cobra.Command {
+	opts := &logsOptions{IO: ios, Open: func(ctx context.Context) (logger, error) {
+		return g.openMember(ctx, "")
+	}}
 	cmd := &cobra.Command{
 		Use: "logs MEMBER",
 		Example: `  teamctl logs web
@@ -29,23 +48,31 @@ screen rather than printing lines: then -f prints the lines that are new on
 its screen, best effort.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.Lines < 0 {
-				return usagef(cmd, "-n %d: want a number of lines, 0 or more", o.Lines)
+			if opts.Logs.Lines < 0 {
+				return usagef(cmd, "-n %d: want a number of lines, 0 or more", opts.Logs.Lines)
 			}
-			t, err := g.open(cmd)
-			if err != nil {
-				return err
+			opts.Member = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			// The pane's lines are plain text (no escape sequences asked
-			// for); whatever else a program put in them is made visible.
-			return t.Logs(cmd.Context(), args[0], o, func(line string) {
-				fmt.Fprintln(io.Out, textsafe.Visible(line))
-			})
+			return logsRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&o.Lines, "lines", "n", team.DefaultLogLines, "print the last N lines of each run")
-	cmd.Flags().BoolVarP(&o.Follow, "follow", "f", false, "keep printing the lines the pane prints")
+	cmd.Flags().IntVarP(&opts.Logs.Lines, "lines", "n", team.DefaultLogLines, "print the last N lines of each run")
+	cmd.Flags().BoolVarP(&opts.Logs.Follow, "follow", "f", false, "keep printing the lines the pane prints")
 	g.addTeamFlag(cmd, teamFlagUsage)
 	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
+}
+
+func logsRun(ctx context.Context, opts *logsOptions) error {
+	t, err := opts.Open(ctx)
+	if err != nil {
+		return err
+	}
+	// The pane's lines are plain text (no escape sequences asked for);
+	// whatever else a program put in them is made visible.
+	return t.Logs(ctx, opts.Member, opts.Logs, func(line string) {
+		fmt.Fprintln(opts.IO.Out, textsafe.Visible(line))
+	})
 }

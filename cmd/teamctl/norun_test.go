@@ -171,7 +171,7 @@ func killerTmux(t *testing.T, e *testenv.Env, flag string) string {
 	if err != nil {
 		t.Skip("tmux not installed")
 	}
-	wrapper := e.WriteFile("tmux-killer", fmt.Sprintf(`#!/bin/sh
+	wrapper := e.WriteExecutable("tmux-killer", fmt.Sprintf(`#!/bin/sh
 %s "$@"
 rc=$?
 if [ -e %[2]s ]; then
@@ -183,9 +183,6 @@ if [ -e %[2]s ]; then
 fi
 exit $rc
 `, tmuxPath, flag))
-	if err := os.Chmod(wrapper, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	return wrapper
 }
 

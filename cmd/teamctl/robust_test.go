@@ -161,7 +161,7 @@ func TestDownFinishesWhenThePanesCannotBeListed(t *testing.T) {
 	if err != nil {
 		t.Skip("tmux not installed")
 	}
-	wrapper := e.WriteFile("tmux-wrapper", fmt.Sprintf(`#!/bin/sh
+	wrapper := e.WriteExecutable("tmux-wrapper", fmt.Sprintf(`#!/bin/sh
 if [ -n "$TEAMCTL_TEST_FAIL_LIST_PANES" ]; then
 	for a in "$@"; do
 		if [ "$a" = list-panes ]; then echo "list-panes: injected failure" >&2; exit 1; fi
@@ -169,9 +169,6 @@ if [ -n "$TEAMCTL_TEST_FAIL_LIST_PANES" ]; then
 fi
 exec %s "$@"
 `, tmuxPath))
-	if err := os.Chmod(wrapper, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+wrapper)
 	e.MustRun("up", standInLayout(e, "team.yaml", "team: unlisted\nmembers:\n  - name: mate\n    env: {TEAMCTL_STANDIN_SCRIPT: busy}\n  - name: plain\n    command: [sleep, \"600\"]\n"))
 	s := getStatus(t, e, "unlisted")

@@ -248,6 +248,27 @@ func (e *Env) WriteFile(name, content string) string {
 	return p
 }
 
+// WriteExecutable writes a program (a script) at name under the test's work
+// folder, executable, and returns its path. A child process writes it, not
+// this one: a file this process held open for writing is inherited by every
+// child a parallel test forks, until that child execs, and exec of the
+// program fails meanwhile with "text file busy" (ETXTBSY, golang/go#22315).
+func (e *Env) WriteExecutable(name, content string) string {
+	e.T.Helper()
+	p := filepath.Join(e.Work, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		e.T.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", `umask 077 && cat > "$1" && chmod 700 "$1"`, "sh", p)
+	cmd.Stdin = strings.NewReader(content)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		e.T.Fatalf("write %s: %v\n%s", p, err, out)
+	}
+	return p
+}
+
 // MinWait is the least Eventually waits before it gives up. What takes a
 // second alone can take many times that with the rest of the suite, or another
 // go test, on the same two cores; and since a condition that holds returns at

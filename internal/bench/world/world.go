@@ -26,7 +26,6 @@ import (
 
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 )
 
 // Timeout bounds any one external command but go build.
@@ -153,14 +152,27 @@ func (w *World) TmuxOn(ctx context.Context, socket string, args ...string) (stri
 	return Command(ctx, Timeout, w.Work, w.Env, "tmux", append([]string{"-L", socket}, args...)...)
 }
 
+// Status is what the benchmarks read of `teamctl status --json`, as a user's
+// script would read it: the JSON, not teamctl's types.
+type Status struct {
+	Supervisor struct {
+		Running bool `json:"running"`
+		PID     int  `json:"pid"`
+	} `json:"supervisor"`
+	Members []struct {
+		Name string `json:"name"`
+		PID  int    `json:"pid"`
+	} `json:"members"`
+}
+
 // Status is `teamctl status --json`; its members' processes (and the
 // supervisor) are remembered, for Destroy to see them gone.
-func (w *World) Status(ctx context.Context) (*team.Status, error) {
+func (w *World) Status(ctx context.Context) (*Status, error) {
 	out, err := Command(ctx, Timeout, w.Work, w.Env, w.Bin, "status", "--json", "--team", w.Team)
 	if err != nil {
 		return nil, fmt.Errorf("teamctl status: %v\n%s", err, out)
 	}
-	var st team.Status
+	var st Status
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		return nil, fmt.Errorf("teamctl status --json: %v\n%s", err, out)
 	}

@@ -1,0 +1,25 @@
+package claudecode
+
+import "testing"
+
+// TestParseHook: a hook's event, type and message, whatever else its JSON
+// holds; no event (not JSON, not a hook's) is not a hook.
+func TestParseHook(t *testing.T) {
+	for _, c := range []struct {
+		in, detail string
+		ok         bool
+	}{
+		{`{"hook_event_name":"Stop","session_id":"abc"}`, "Stop", true},
+		{`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`,
+			"Notification permission_prompt Claude needs your permission to use Bash", true},
+		{`{"hook_event_name":"Notification","message":"waiting","session_id":7}`, "Notification  waiting", true},
+		{`{"session_id":"abc"}`, "", false},
+		{`not json`, "", false},
+		{``, "", false},
+	} {
+		h, ok := ParseHook([]byte(c.in))
+		if ok != c.ok || h.Detail() != c.detail {
+			t.Errorf("ParseHook(%s) = %+v (detail %q), %v; want %q, %v", c.in, h, h.Detail(), ok, c.detail, c.ok)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package clean
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Run is `teamctl clean` from plan to report: it plans, hands the plan to
+// shown (when not nil) and, unless DryRun, carries it out.
+//
+// Without a Team, clean acts on every team, so confirm is asked first, with
+// the teams whose leftovers the plan would remove, in plan order (what is
+// refused or kept already is not asked about; a plan that removes nothing
+// asks nothing). Its error (a no, or no one to ask) stops Run with nothing
+// done, and is Run's. A nil confirm does not ask.
+func Run(ctx context.Context, o Options, shown func(*Report), confirm func(ctx context.Context, teams []string) error) (*Report, error) {
+	r, err := Plan(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if shown != nil {
+		shown(r)
+	}
+	if o.DryRun {
+		return r, nil
+	}
+	if teams := planTeams(r); o.Team == "" && confirm != nil && len(teams) > 0 {
+		if err := confirm(ctx, teams); err != nil {
+			return nil, err
+		}
+	}
+	Execute(ctx, r)
+	return r, nil
+}
+
+// planTeams lists, in plan order, the teams whose leftovers the plan would
+// remove.
+func planTeams(r *Report) []string {
+	var teams []string
+	for _, a := range r.Actions {
+		if a.Result == Planned && !slices.Contains(teams, a.Team) {
+			teams = append(teams, a.Team)
+		}
+	}
+	return teams
+}
+
+// Summary is the report in a line: how many actions were done, refused,
+// kept and failed (in a dry run: how many would be done), and how many
+// branches were kept for the work on them.
+func (r *Report) Summary() string {
+	c := r.Counts()
+	s := fmt.Sprintf("%d done, %d refused, %d kept, %d failed", c[Done], c[Refused], c[Kept], c[Failed])
+	if r.DryRun {
+		s = fmt.Sprintf("dry run, nothing changed: %d to do, %d refused, %d kept", c[Planned], c[Refused], c[Kept])
+	}
+	if n := c[KeptBranch]; n > 0 {
+		s += fmt.Sprintf("; %d branch(es) with work kept", n)
+	}
+	return s
+}
+
+// Incomplete reports whether something was refused or failed: clean's exit
+// code is 1 then.
+func (r *Report) Incomplete() bool {
+	c := r.Counts()
+	return c[Refused] > 0 || c[Failed] > 0
+}

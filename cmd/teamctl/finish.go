@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/team"
+)
+
+// finishOptions are what `teamctl finish` lands and removes.
+type finishOptions struct {
+	IO      *iostreams.IO
+	Members []string
+	All     bool
+	Merge   team.MergeOptions
+	JSON    bool
+	// Open opens the team that has the member ("" for --all: the team).
+	Open func(ctx context.Context, member string) (finisher, error)
+}
+
+// finisher is what finish needs of a team (a *team.Team).
+type finisher interface {
+	Finish(ctx context.Context, members []string, all bool, o team.MergeOptions) (*team.FinishResult, error)
+}
+
+// newFinishCmd makes `teamctl finish`; runF, when not nil, is run in
+// finishRun's place (tests of the flags).
+func newFinishCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *finishOptions) error) *cobra.Command {
+	opts := &finishOptions{IO: ios, Open: func(ctx context.Context, member string) (finisher, error) {
+		return g.openMember(ctx, member)
+	}}
+	cmd := &cobra.Command{
+		Use:   "finish MEMBER... | --all",
+		Short: "Land members' work, then remove their worktrees and branches",
+		Long: `Land each member's work as teamctl merge does (same flags, same refusals,
+in order, stopping at the first refused), then remove its worktree and the
+branch teamctl made for it, by clean's rules: only a worktree where teamctl
+puts them and git lists, only of a member that is down (finish does not stop
+one member alone: bring the team down first with teamctl down). Whatever
+removing them would lose — files that appeared since the merge, commits the
+target does not have (after --squash the member's commits are on no other
+branch) — is first kept in a snapshot, said with the teamctl restore command
+that brings it back. The member stays in the team; up makes it a new
+worktree.
+
+Exit 1 when a member is refused (those before it are finished), 2 on a
+usage error.`,
+		Example: `  teamctl down && teamctl finish alice bob
+  teamctl finish --all --squash --into release`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (len(args) == 0) == !opts.All {
+				return usagef(cmd, "name the members to finish, or --all (not both)")
+			}
+			if opts.Members = args; runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return finishRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every member with a worktree, in the order state.json has them")
+	addMergeFlags(cmd, &opts.Merge)
+	addJSONFlag(cmd, &opts.JSON, "")
+	g.addTeamFlag(cmd, teamFlagUsage)
+	cmd.ValidArgsFunction = completeMembers(g)
+	return cmd
+}
+
+func finishRun(ctx context.Context, opts *finishOptions) error {
+	first := ""
+	if len(opts.Members) > 0 {
+		first = opts.Members[0]
+	}
+	t, err := opts.Open(ctx, first)
+	if err != nil {
+		return err
+	}
+	res, err := t.Finish(ctx, opts.Members, opts.All, opts.Merge)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := writeJSON(opts.IO, res); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range res.Finished {
+			printFinished(opts.IO.Out, f)
+		}
+	}
+	return refused(opts.IO, res.Refused, !opts.JSON)
+}

@@ -1,0 +1,173 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/teamctl/teamctl/clean"
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// FinishResult is what Finish did, member by member, and the refusal it
+// stopped at.
+type FinishResult struct {
+	Team     string     `json:"team"`
+	Finished []Finished `json:"finished"`
+	Refused  *Refusal   `json:"refused,omitempty"`
+}
+
+// Finished is a member whose work landed and whose worktree went.
+type Finished struct {
+	Landed
+	Worktree string `json:"worktree"`                 // removed (or found gone)
+	Branch   string `json:"branch_deleted,omitempty"` // the branch deleted; "" when kept
+	Kept     string `json:"kept,omitempty"`           // why the branch was kept
+	// Snapshot holds what removing the worktree and branch would have lost
+	// (uncommitted files that appeared, --squash's commits, left-out files
+	// named in it); Restore is the command that brings it back.
+	Snapshot *worktrees.Snapshot `json:"snapshot,omitempty"`
+	Restore  string              `json:"restore,omitempty"`
+}
+
+// Finish merges each member's work (as Merge does, in order, stopping at
+// the first refusal), then removes its worktree and the branch teamctl made
+// for it, by clean's rules: only a worktree at teamctl's place that git
+// lists, only a member that is not running (shutting one member down alone
+// is not something down does: the team goes down first), and whatever
+// removing them would lose — files that are not committed, commits the
+// target does not have, as after --squash — first kept in a snapshot
+// (`teamctl restore` brings it back). The member's worktree record leaves
+// state.json; the member stays in the team.
+func (t *Team) Finish(ctx context.Context, names []string, all bool, o MergeOptions) (*FinishResult, error) {
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	if all {
+		names = nil
+		for _, wt := range st.Worktrees {
+			names = append(names, wt.Member)
+		}
+	}
+	res := &FinishResult{Team: t.Name, Finished: []Finished{}}
+	for i, name := range names {
+		f, err := t.finishMember(ctx, st, name, o)
+		if err != nil {
+			res.Refused = refusal(name, err, names[i+1:])
+			break
+		}
+		res.Finished = append(res.Finished, f)
+	}
+	return res, nil
+}
+
+func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, o MergeOptions) (Finished, error) {
+	f := Finished{}
+	wt, err := worktreeOf(st, member)
+	if err != nil {
+		return f, err
+	}
+	if err := t.checkDown(ctx, st, member); err != nil {
+		return f, err
+	}
+	if err := clean.CheckPlace(t.Name, *wt, ""); err != nil {
+		return f, fmt.Errorf("%w: finish removes only worktrees teamctl made", err)
+	}
+	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
+		return f, err
+	}
+	landed := fmt.Sprintf("%s's work landed on %s (%.10s), but", member, f.Into, f.New)
+	if err := t.removeWorktree(ctx, wt, &f); err != nil {
+		return f, fmt.Errorf("%s %w", landed, err)
+	}
+	if err := t.forgetWorktree(ctx, member); err != nil {
+		return f, fmt.Errorf("%s its worktree and branch are gone and state.json still records them: %w", landed, err)
+	}
+	return f, nil
+}
+
+// checkDown refuses a member whose program runs.
+func (t *Team) checkDown(ctx context.Context, st *state.Team, member string) error {
+	if !st.Running() {
+		return nil
+	}
+	s, err := t.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("whether %s runs: %w", member, err)
+	}
+	i := slices.IndexFunc(s.Members, func(m MemberStatus) bool { return m.Name == member })
+	if i >= 0 && !s.Members[i].State.Ended() {
+		return fmt.Errorf("%s is %s: finish removes the worktree of a member that is down; bring the team down first (teamctl down), or merge now and finish later", member, s.Members[i].State)
+	}
+	return nil
+}
+
+// removeWorktree removes wt's worktree and, when teamctl made it, its
+// branch, once a snapshot holds what either would lose.
+func (t *Team) removeWorktree(ctx context.Context, wt *state.Worktree, f *Finished) error {
+	f.Worktree = wt.Path
+	path := wt.Path
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		path = "" // gone already: its branch is what is left
+	} else if _, err := worktrees.Linked(ctx, wt.Main, path); err != nil {
+		return fmt.Errorf("%w: its folder is left as it is (look, and remove it yourself)", err)
+	}
+	var loss worktrees.Loss
+	var err error
+	if path != "" {
+		loss, err = worktrees.Inspect(ctx, path, f.Into)
+	} else {
+		loss, err = worktrees.BranchLoss(ctx, wt.Main, wt.Branch, f.Into)
+	}
+	if err != nil {
+		return err
+	}
+	if !loss.Empty() {
+		s, err := clean.Snapshot(ctx, t.Name, wt.Member, wt.Main, path, wt.Branch, t.w.clock.Now())
+		if err != nil {
+			return fmt.Errorf("it holds %s, and the snapshot to keep it failed (nothing removed): %w", loss.String(), err)
+		}
+		f.Snapshot, f.Restore = &s, "teamctl restore "+s.Name()
+	}
+	if path != "" {
+		if err := worktrees.Remove(ctx, wt.Main, path, !loss.Empty()); err != nil {
+			return fmt.Errorf("removing its worktree: %w (run finish again)", err)
+		}
+	}
+	if err := worktrees.Prune(ctx, wt.Main); err != nil {
+		return err
+	}
+	switch {
+	case !wt.CreatedBranch:
+		f.Kept = "not made by teamctl"
+	case !worktrees.BranchExists(ctx, wt.Main, wt.Branch):
+		f.Kept = "gone already"
+	default:
+		if err := worktrees.DeleteBranches(ctx, wt.Main, wt.Branch); err != nil {
+			return fmt.Errorf("deleting branch %s: %w", wt.Branch, err)
+		}
+		f.Branch = wt.Branch
+	}
+	return nil
+}
+
+// forgetWorktree drops member's worktree record from state.json, under the
+// team's lock.
+func (t *Team) forgetWorktree(ctx context.Context, member string) error {
+	unlock, err := state.Lock(ctx, t.Name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return err
+	}
+	st.Worktrees = slices.DeleteFunc(st.Worktrees, func(w state.Worktree) bool { return w.Member == member })
+	return state.Save(st)
+}

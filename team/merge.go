@@ -1,0 +1,156 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// MergeOptions say how Merge lands the members' work.
+type MergeOptions struct {
+	Into    string // the branch to land in; "" for each member's recorded base
+	Squash  bool
+	Message string // "" for one that names the member's branch
+	// WIP commits a member's uncommitted work on its branch first, instead
+	// of refusing it.
+	WIP bool
+}
+
+// MergeResult is what Merge landed, in order, and the refusal it stopped at.
+type MergeResult struct {
+	Team    string   `json:"team"`
+	Landed  []Landed `json:"landed"`
+	Refused *Refusal `json:"refused,omitempty"`
+}
+
+// Landed is one member's work landed.
+type Landed struct {
+	Member string `json:"member"`
+	worktrees.Landed
+	// WIP is the commit --wip made of its uncommitted work, on its branch.
+	WIP string `json:"wip,omitempty"`
+	// LeftOut are uncommitted files --wip did not commit (too large, a
+	// repository of their own): still in its worktree.
+	LeftOut []worktrees.LeftOut `json:"left_out,omitempty"`
+}
+
+// Refusal is the member whose work was not landed, why, and the members
+// after it that were not tried.
+type Refusal struct {
+	Member    string               `json:"member"`
+	Why       string               `json:"why"`
+	Conflicts []worktrees.Conflict `json:"conflicts,omitempty"`
+	NotTried  []string             `json:"not_tried,omitempty"`
+}
+
+// Merge lands the work of the members called names, in that order, each
+// into its base (the branch its worktree was made from, as state.json
+// records it) or o.Into, through worktrees.Land: no checkout, the branch
+// moved by compare-and-swap only. It stops at the first member it refuses
+// (no worktree of its own, uncommitted work without WIP, git stopped
+// half-way in its worktree, a conflict, a target checkout with changes, a
+// target that moved meanwhile): what landed before stays landed, nothing of
+// the refused member is half-done.
+func (t *Team) Merge(ctx context.Context, names []string, o MergeOptions) (*MergeResult, error) {
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	res := &MergeResult{Team: t.Name, Landed: []Landed{}}
+	for i, name := range names {
+		l, err := landMember(ctx, st, name, o)
+		if err != nil {
+			res.Refused = refusal(name, err, names[i+1:])
+			break
+		}
+		res.Landed = append(res.Landed, l)
+	}
+	return res, nil
+}
+
+// refusal is err said for a person, with a conflict's files.
+func refusal(member string, err error, notTried []string) *Refusal {
+	r := &Refusal{Member: member, Why: err.Error(), NotTried: notTried}
+	var ce *worktrees.ConflictError
+	if errors.As(err, &ce) {
+		r.Conflicts = ce.Conflicts
+	}
+	return r
+}
+
+// worktreeOf is the worktree state.json records for member, its paths
+// absolute and its branch a name git cannot misread.
+func worktreeOf(st *state.Team, member string) (*state.Worktree, error) {
+	for i := range st.Worktrees {
+		wt := &st.Worktrees[i]
+		if wt.Member != member {
+			continue
+		}
+		if !filepath.IsAbs(wt.Main) || !filepath.IsAbs(wt.Path) {
+			return nil, fmt.Errorf("the worktree recorded for %s (%q of %q) is not at an absolute path", member, wt.Path, wt.Main)
+		}
+		if err := worktrees.CheckBranch(wt.Branch); err != nil {
+			return nil, fmt.Errorf("the branch recorded for %s: %w", member, err)
+		}
+		return wt, nil
+	}
+	if _, ok := st.Member(member); !ok {
+		return nil, noMember(st, member)
+	}
+	return nil, fmt.Errorf("%s has no worktree of its own: its work is in the checkout it works in, nothing to merge", member)
+}
+
+// landMember lands one member's work (see Merge).
+func landMember(ctx context.Context, st *state.Team, member string, o MergeOptions) (Landed, error) {
+	l := Landed{Member: member}
+	wt, err := worktreeOf(st, member)
+	if err != nil {
+		return l, err
+	}
+	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
+	if err != nil {
+		return l, err
+	}
+	switch {
+	case w.Busy != "":
+		return l, fmt.Errorf("a %s is stopped half-way in %s's worktree %s: finish or abort it there first (git status there says how)", w.Busy, member, w.Path)
+	case !w.Gone && w.Branch != wt.Branch:
+		on := "a detached HEAD"
+		if w.Branch != "" {
+			on = "branch " + w.Branch
+		}
+		return l, fmt.Errorf("%s's worktree %s is on %s, not on its branch %s: check its branch out there first", member, w.Path, on, wt.Branch)
+	case w.Files+len(w.LeftOut) > 0 && !o.WIP:
+		return l, fmt.Errorf("%s has %d uncommitted file(s) in %s: commit them there, or --wip commits them on its branch first", member, w.Files+len(w.LeftOut), w.Path)
+	}
+	into := o.Into
+	if into == "" {
+		base, err := worktrees.FindBase(ctx, wt.Main, wt.Base)
+		switch {
+		case err != nil:
+			return l, err
+		case base.Guessed != "" || !base.Branch:
+			return l, fmt.Errorf("%s's worktree was made from no branch teamctl knows (recorded: %q): say where to land it with --into BRANCH", member, wt.Base)
+		}
+		into = base.Name
+	}
+	spec := worktrees.LandSpec{Main: wt.Main, Branch: wt.Branch, Into: into, Squash: o.Squash, Message: o.Message}
+	if o.WIP && w.Files > 0 {
+		msg := fmt.Sprintf("WIP: %s's uncommitted work, committed by teamctl merge --wip to land it\n\n%d file(s) of its worktree %s that were not committed.\n", member, w.Files, w.Path)
+		if l.WIP, err = worktrees.CommitWork(ctx, wt.Main, w, msg); err != nil {
+			return l, err
+		}
+		l.LeftOut = w.LeftOut
+		// The member's branch takes the commit only once the merge is made.
+		spec.Source = l.WIP
+		spec.Ready = func(ctx context.Context) error {
+			return worktrees.MoveBranch(ctx, wt.Main, w, l.WIP, "teamctl merge --wip")
+		}
+	}
+	l.Landed, err = worktrees.Land(ctx, spec)
+	return l, err
+}
