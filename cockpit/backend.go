@@ -23,6 +23,7 @@ type (
 	SupervisorStatus = team.SupervisorStatus
 	Member           = team.MemberStatus
 	Stall            = team.Stall
+	MemberConflict   = team.MemberConflict
 	Request          = state.Request
 	Event            = state.Event
 )

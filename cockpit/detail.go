@@ -56,6 +56,9 @@ func (m *Model) detail(h int) []string {
 	case r.State == stateIdle && r.Result != "":
 		info = append(info, "said: "+textsafe.Visible(r.Result))
 	}
+	for _, c := range r.Conflicts {
+		info = append(info, fmt.Sprintf("! its work would conflict with %s's in %s  (teamctl conflicts)", textsafe.Visible(c.With), textsafe.Visible(strings.Join(c.Files, ", "))))
+	}
 	var mine []Event
 	for i := len(m.events) - 1; i >= 0 && len(mine) < 3; i-- {
 		if m.events[i].Member == r.Name && m.events[i].Team == r.Team {

@@ -1013,3 +1013,24 @@ func TestDialogOptionsAndNumberKeys(t *testing.T) {
 		t.Errorf("n answered a plan approval, which has no No:\n%s", v)
 	}
 }
+
+// TestConflictsAreMarked: two members whose work would conflict (the
+// supervisor's radar) have a ! before their names, and the detail of either
+// names the other and the files.
+func TestConflictsAreMarked(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Members[0].Conflicts = []MemberConflict{{With: "idler", Files: []string{"app.go", "a\x1bb.go"}}}
+	s.Members[1].Conflicts = []MemberConflict{{With: "lead", Files: []string{"app.go", "a\x1bb.go"}}}
+	look(t, m, s)
+	for _, r := range rows(m) {
+		conflicted := strings.HasPrefix(r[2:], "lead ") || strings.HasPrefix(r[2:], "idler ")
+		if got := len(r) > 1 && r[1] == '!'; got != conflicted {
+			t.Errorf("row %q: marked %v, want %v", r, got, conflicted)
+		}
+	}
+	press(t, m, "j", "j", "j") // lead
+	if v := view(m); !strings.Contains(v, `! its work would conflict with idler's in app.go, a\x1bb.go  (teamctl conflicts)`) {
+		t.Errorf("the lead's detail does not name the conflict:\n%s", v)
+	}
+}

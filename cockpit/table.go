@@ -226,6 +226,9 @@ func (m *Model) table(w, h int) []string {
 		if r.key() == m.sel {
 			marker = "> "
 		}
+		if len(r.Conflicts) > 0 {
+			marker = marker[:1] + "!" // the radar: its work would conflict with another's (the detail says whose)
+		}
 		line := marker
 		if tw > 0 {
 			line += cell(textsafe.Visible(r.Team), tw) + " "

@@ -5,7 +5,7 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "worktrees", "trust"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust"}
 	claudeKeys = []string{"command", "args"}
 	// memberKeys serve both the lead and the teammates: teammateMode is
 	// lead-only and command is teammate-only, but knowing them everywhere gives
@@ -25,6 +25,7 @@ var (
 	watchPatternKeys = []string{"name", "regex", "scope"}
 	notifyKeys       = []string{"command", "lead"}
 	answerKeys       = []string{"pattern", "keys", "option"}
+	reviewKeys       = []string{"tellLead"}
 )
 
 // didYouMean returns `; did you mean "X"?` for the known word closest to word,

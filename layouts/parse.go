@@ -178,6 +178,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	w.uniqueNames(append([]nameRef{leadName}, names...))
 	w.memberSizes(l, f.get("env"))
 	l.Watchdog = w.watchdog(f.get("watchdog"))
+	l.Review = w.review(f.get("review"))
 }
 
 // claude reads the claude: mapping.
@@ -196,4 +197,15 @@ func (w *walker) claude(n *yaml.Node) Claude {
 	}
 	c.Args, _ = w.stringList(f.get("args"), "claude.args")
 	return c
+}
+
+// review reads the review: mapping, which may be absent.
+func (w *walker) review(n *yaml.Node) Review {
+	var r Review
+	if n == nil || !w.isMapping(n, "review") {
+		return r
+	}
+	f := w.fields(n, "review", reviewKeys)
+	r.TellLead = w.boolean(f.get("tellLead"), "review.tellLead")
+	return r
 }

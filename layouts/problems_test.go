@@ -367,6 +367,15 @@ permissions:
 		{"notify lead not a bool", "team: t\nwatchdog:\n  notify:\n    lead: boss\n", []string{
 			"t.yaml:4:11: watchdog.notify.lead: must be true or false"}},
 
+		// review.
+		{"review not a mapping", "team: t\nreview: true\n", []string{
+			"t.yaml:2:9: review: must be a mapping"}},
+		{"review unknown key", "team: t\nreview:\n  tell_lead: true\n", []string{
+			`t.yaml:3:3: review: unknown key "tell_lead"; did you mean "tellLead"?`}},
+		{"review tellLead not a bool", "team: t\nreview:\n  tellLead: yes please\n", []string{
+			"t.yaml:3:13: review.tellLead: must be true or false"}},
+		{"review tellLead", "team: t\nreview:\n  tellLead: true\n", nil},
+
 		// watchdog.answer.
 		{"answer not a list", "team: t\nwatchdog:\n  answer: {pattern: yes-no, keys: [y]}\n", []string{
 			"t.yaml:3:11: watchdog.answer: must be a list of answers"}},

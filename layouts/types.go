@@ -19,6 +19,7 @@ type Layout struct {
 	Lead        Member
 	Members     []Member
 	Watchdog    Watchdog
+	Review      Review
 	Worktrees   string // absolute folder for members' worktrees; "" for <repo>/.teamctl/worktrees
 	Trust       bool   // record worktrees outside a trusted folder as trusted in Claude Code's config
 }
@@ -44,6 +45,12 @@ type Watchdog struct {
 type WatchPattern struct {
 	Name, Regex, Scope string
 	Line, Column       int
+}
+
+// Review says what the supervisor does with what it finds of the members'
+// work (its conflict radar).
+type Review struct {
+	TellLead bool // tell the lead of a new conflict, and of one gone, in a <task-notification> block
 }
 
 // Notify says whom the watchdog tells of a stall.

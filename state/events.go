@@ -38,7 +38,11 @@ type Event struct {
 	RequestID string    `json:"request_id,omitempty"`
 	Tool      string    `json:"tool,omitempty"`
 	Hook      string    `json:"hook,omitempty"` // the Claude Code hook event, for kind "hook"
-	Detail    string    `json:"detail,omitempty"`
+	// Other and Files, for kinds "conflict" and "conflict-resolved": the
+	// member whose work Member's would conflict with, and in which files.
+	Other  string   `json:"other,omitempty"`
+	Files  []string `json:"files,omitempty"`
+	Detail string   `json:"detail,omitempty"`
 }
 
 // MarshalJSON writes the time as RFC 3339 with nanoseconds.

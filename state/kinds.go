@@ -48,6 +48,10 @@ const (
 	EventResume            EventKind = "resume"     // up brought a lost team back: who resumed its conversation, who started afresh
 	EventLost              EventKind = "lost"       // a teammate the lead spawned, gone with the team's server: the lead's to spawn again
 	EventDuplicate         EventKind = "duplicate"  // a second run of a member, in a pane teamctl did not record (a relaunch cut short): ended
+	// The supervisor's conflict radar: merging two members' work (uncommitted
+	// included) would now conflict in Files; or no longer would.
+	EventConflict         EventKind = "conflict"
+	EventConflictResolved EventKind = "conflict-resolved"
 )
 
 // Role is what a member is in its team, as state.json and status record it.

@@ -27,6 +27,17 @@ type Live struct {
 	// once a minute besides, so a team whose server is gone (a reboot) says
 	// when it was last seen alive.
 	Seen time.Time `json:"seen,omitzero"`
+	// Conflicts are the pairs of members whose work would conflict if
+	// merged, as the supervisor's radar last found them.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+}
+
+// Conflict is two members whose work (uncommitted included) would conflict
+// in Files if merged, since Since.
+type Conflict struct {
+	Members [2]string `json:"members"`
+	Files   []string  `json:"files"`
+	Since   time.Time `json:"since"`
 }
 
 // Request is a teammate's pending permission request, as status shows it.

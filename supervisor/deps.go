@@ -7,7 +7,9 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // The daemon reaches the world through these small interfaces, declared here
@@ -65,6 +67,19 @@ type processes interface {
 	TerminateGroup(pgid int) error
 }
 
+// gitWork is what the conflict radar (radar.go) asks of git, through
+// package worktrees.
+type gitWork interface {
+	// Check refuses a git that cannot tell what a merge would do.
+	Check(ctx context.Context) error
+	// WorkCommit is a member's whole work, uncommitted included, as a commit.
+	WorkCommit(ctx context.Context, wt state.Worktree) (string, error)
+	// TryMerge is what merging commits a and b would do.
+	TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error)
+	// RefFiles are the files whose change means a member's branch moved.
+	RefFiles(ctx context.Context, wt state.Worktree) ([]string, error)
+}
+
 // realServer is the team's real tmux server.
 type realServer struct{ *tmux.Server }
 
@@ -92,3 +107,17 @@ func (realProcs) ClaimedTeam(configDir string, pid int) (string, *claudecode.Tea
 	return claudecode.ClaimedTeam(configDir, pid)
 }
 func (realProcs) TerminateGroup(pgid int) error { return syscall.Kill(-pgid, syscall.SIGTERM) }
+
+// realGit is git.
+type realGit struct{}
+
+func (realGit) Check(ctx context.Context) error { return worktrees.CheckMergeTree(ctx) }
+func (realGit) WorkCommit(ctx context.Context, wt state.Worktree) (string, error) {
+	return worktrees.WorkCommit(ctx, wt.Main, wt.Path, wt.Branch)
+}
+func (realGit) TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error) {
+	return worktrees.TryMerge(ctx, main, a, b)
+}
+func (realGit) RefFiles(ctx context.Context, wt state.Worktree) ([]string, error) {
+	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch)
+}

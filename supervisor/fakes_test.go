@@ -484,6 +484,12 @@ func (w *world) settle() {
 			}
 		case <-s.beat:
 			s.heartbeat()
+		case <-s.radar.fire:
+			s.radarFired()
+		case job := <-s.radar.jobs: // the radar's worker, here on the loop
+			s.radarDone(w.ctx, s.radar.pass(w.ctx, job))
+		case res := <-s.radar.done:
+			s.radarDone(w.ctx, res)
 		default:
 			return
 		}

@@ -90,6 +90,9 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	if dirty[filewatch.Tasks] {
 		s.checkTasks(readTasks(s.claudeDir, s.st.ClaudeTeam))
 	}
+	if dirty[filewatch.Refs] {
+		s.branchMoved()
+	}
 	if dirty[messagesDue] {
 		s.flushMessages()
 	}

@@ -136,6 +136,7 @@ func (s *daemon) fromTeammate(msg claudecode.Message) {
 			return
 		}
 		w.live.Result = textsafe.Short(p.Result, 500)
+		s.turnEnded(name)
 		if w.live.State != state.StateIdle {
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC(), Result: w.live.Result}
 			w.rechecked = false

@@ -19,7 +19,8 @@
 // inbox (inbox.go), answers and rules (answers.go), hooks (hooks.go), the
 // team's config and prompts given again (teamconfig.go), the team the lead
 // claimed (teammove.go), tasks, messages and the lead queue; notices
-// (notify.go).
+// (notify.go); the conflict radar, what merging members' work would do
+// (radar.go).
 package supervisor
 
 import (
@@ -93,6 +94,8 @@ type daemon struct {
 	// hooksRefused are the member and pane pairs of hooks reported as not
 	// from the member's pane (fromHook), each reported once.
 	hooksRefused map[string]bool
+
+	radar *radar // the conflict radar (radar.go)
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -133,6 +136,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	defer func() { s.control().Close() }()
 	go s.captureWorker(ctx, s.captureQ)
 	go s.captureWorker(ctx, s.wordsQ)
+	go s.radarWorker(ctx)
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
 	}
@@ -153,7 +157,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		team: team, o: o, log: o.Log.With("team", team), st: st, ev: ev, srv: srv, clock: clk,
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
-		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{},
+		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -174,6 +178,7 @@ func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
 		return err
 	}
 	s.heartbeat()
+	s.radarResume(prev)
 	if s.files != nil {
 		s.readFollowed(ctx, true)
 		if prev != nil && len(prev.Members) == 0 && len(prev.LeadInboxSeen) > 0 {
@@ -266,6 +271,10 @@ func (s *daemon) loop(ctx context.Context) error {
 			}
 		case <-s.beat:
 			s.heartbeat()
+		case <-s.radar.fire:
+			s.radarFired()
+		case res := <-s.radar.done:
+			s.radarDone(ctx, res)
 		}
 	}
 }

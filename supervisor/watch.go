@@ -229,6 +229,7 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: now}
 			w.rechecked = false
 			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id})
+			s.turnEnded(w.member)
 		}
 		s.notifier.idle(ctx, w)
 	default:

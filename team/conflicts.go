@@ -3,7 +3,6 @@ package team
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
@@ -118,17 +117,17 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 		}
 		works = append(works, r)
 	}
-	for i, a := range works {
-		for _, b := range works[i+1:] {
-			if filepath.Clean(a.wt.Main) != filepath.Clean(b.wt.Main) {
-				continue // worktrees of two repositories never merge
-			}
-			p := PairConflict{Members: [2]string{a.wt.Member, b.wt.Member}}
-			if p.Merge, err = worktrees.TryMerge(ctx, a.wt.Main, a.commit, b.commit); err != nil {
-				p.Merge, p.Error = noMerge, err.Error()
-			}
-			c.Pairs = append(c.Pairs, p)
+	sides := make([]worktrees.Side, len(works))
+	for i, r := range works {
+		sides[i] = worktrees.Side{Name: r.wt.Member, Main: r.wt.Main, Commit: r.commit}
+	}
+	for _, ab := range worktrees.Pairs(sides) {
+		a, b := ab[0], ab[1]
+		p := PairConflict{Members: [2]string{a.Name, b.Name}}
+		if p.Merge, err = worktrees.TryMerge(ctx, a.Main, a.Commit, b.Commit); err != nil {
+			p.Merge, p.Error = noMerge, err.Error()
 		}
+		c.Pairs = append(c.Pairs, p)
 	}
 	for _, r := range works {
 		if b, ok := againstBase(ctx, r); ok {

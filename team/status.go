@@ -62,9 +62,19 @@ type MemberStatus struct {
 	Reason    string            `json:"reason,omitempty"`  // when failed
 	Request   *state.Request    `json:"request,omitempty"` // when waiting-approval
 	Result    string            `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
+	// Conflicts are the members whose work this one's would conflict with
+	// if merged, as the supervisor's radar last found them.
+	Conflicts []MemberConflict `json:"conflicts,omitempty"`
 	// LastLines are, for an exited or failed member, the last lines its pane
 	// showed (LastLinesShown at most): why it ended, as far as it said.
 	LastLines []string `json:"last_lines,omitempty"`
+}
+
+// MemberConflict is another member whose work would conflict with a
+// member's, and in which files.
+type MemberConflict struct {
+	With  string   `json:"with"`
+	Files []string `json:"files"`
 }
 
 // LastLinesShown is how many of an ended member's last lines Status has.
@@ -151,6 +161,13 @@ func addLastLines(ctx context.Context, srv tmuxServer, s *Status, byID map[strin
 func applyLive(s *Status, live *state.Live) {
 	for i := range s.Members {
 		m := &s.Members[i]
+		for _, c := range live.Conflicts {
+			for j, other := range c.Members {
+				if c.Members[1-j] == m.Name {
+					m.Conflicts = append(m.Conflicts, MemberConflict{With: other, Files: c.Files})
+				}
+			}
+		}
 		lm := live.Members[m.Name]
 		if lm == nil || lm.Pane != m.Pane || (lm.PID != 0 && m.PID != 0 && lm.PID != m.PID) {
 			continue // about another pane, or a process since relaunched

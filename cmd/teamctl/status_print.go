@@ -104,6 +104,9 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 	if last := lastLine(m); last != "" {
 		detail = strings.TrimPrefix(detail+"; "+last, "; ")
 	}
+	for _, c := range m.Conflicts {
+		detail = strings.TrimPrefix(fmt.Sprintf("%s; conflicts with %s in %s", detail, c.With, strings.Join(c.Files, ", ")), "; ")
+	}
 	switch {
 	case m.Restarts == 1:
 		detail = strings.TrimSpace(detail + " (1 restart)")

@@ -40,6 +40,9 @@ const (
 	Config Kind = "config" // the team's config.json, or the team's folder
 	Tasks  Kind = "tasks"  // the team's tasks folder or a file in it
 	Teams  Kind = "teams"  // another team's folder: the lead may have claimed it
+	// Refs is a file of a member's branch (FollowRefs): it moved. Not among
+	// the files Take(true) hands back, as nothing is read of it.
+	Refs Kind = "refs"
 )
 
 // files are the kinds Take(true) hands back: every file followed.
@@ -87,9 +90,10 @@ type Watcher struct {
 
 	mu       sync.Mutex
 	soon     *time.Timer
-	dirty    map[Kind]bool // what changed since the last Take
-	paths    Paths         // Move changes them when the team moves
-	ancestor string        // the folder watched while the config folder is not there
+	dirty    map[Kind]bool   // what changed since the last Take
+	paths    Paths           // Move changes them when the team moves
+	ancestor string          // the folder watched while the config folder is not there
+	refs     map[string]bool // FollowRefs's files
 }
 
 // Watch starts following the files of Claude Code team paths, the team's
@@ -186,6 +190,38 @@ func (m *Watcher) Move(paths Paths) {
 	m.Mark(Inbox, Config, Tasks)
 }
 
+// FollowRefs follows files too, whose change is Refs: the supervisor's
+// conflict radar gives the files of each member's branch (its worktree's
+// HEAD, its loose ref), so that a branch moving is seen. Their folders are
+// watched (one that does not exist is not); a file already followed is
+// taken once.
+func (m *Watcher) FollowRefs(files []string) {
+	m.mu.Lock()
+	if m.refs == nil {
+		m.refs = map[string]bool{}
+	}
+	var dirs []string
+	for _, f := range files {
+		if !m.refs[f] {
+			m.refs[f] = true
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	m.mu.Unlock()
+	if m.w == nil {
+		return // no watcher (the decision tests say what changed themselves)
+	}
+	have := map[string]bool{}
+	for _, d := range m.w.WatchList() {
+		have[d] = true
+	}
+	for _, d := range dirs {
+		if !have[d] && m.w.Add(d) == nil {
+			have[d] = true
+		}
+	}
+}
+
 // Close stops watching.
 func (m *Watcher) Close() {
 	if m != nil && m.w != nil {
@@ -273,6 +309,11 @@ func (m *Watcher) kind(name string) Kind {
 		return Tasks
 	case filepath.Dir(name) == p.Teams:
 		return Teams
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refs[name] {
+		return Refs
 	}
 	return ""
 }

@@ -137,3 +137,42 @@ func TestTakeAndMove(t *testing.T) {
 		t.Errorf("the new team's config: %q", got)
 	}
 }
+
+// TestRefsAreFollowed: a file FollowRefs gives, written as git writes a ref
+// (a lock file renamed into place), is Refs; its lock file and the other
+// files of its folder are nothing.
+func TestRefsAreFollowed(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	refs := filepath.Join(dir, "refs", "heads", "teamctl", "t")
+	for _, d := range []string{stateDir, refs} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := PathsOf(filepath.Join(dir, "home", ".claude"), "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ref := filepath.Join(refs, "alice")
+	m.FollowRefs([]string{ref, filepath.Join(dir, "gone", "HEAD")})
+	if got := m.kind(filepath.Join(refs, "bob")); got != "" {
+		t.Errorf("another ref is %q", got)
+	}
+	if got := m.kind(ref + ".lock"); got != "" {
+		t.Errorf("the lock file is %q", got)
+	}
+	os.WriteFile(ref+".lock", []byte("0123\n"), 0o600)
+	if err := os.Rename(ref+".lock", ref); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, Refs)
+	if m.Take(true)[Refs] {
+		t.Error("Take(true) hands back Refs, which nothing reads")
+	}
+}

@@ -1,0 +1,296 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+// The conflict radar keeps what merging every pair of members' work would do
+// current, without polling the disk: a member's turn ending (a Stop or
+// TeammateIdle hook, idle on screen, an idle notification) marks its work as
+// maybe changed; after radarDebounce the marked members' work is read again
+// and the pairs whose work changed merged (worktrees.TryMerge), one at a
+// time, by radarWorker, never on the loop. What it finds comes back to the
+// loop (radarDone): a new conflict is a conflict event, one gone a
+// conflict-resolved event, both told to the lead when the layout says
+// review.tellLead, and live.json keeps the conflicts now for status and top.
+// A branch moving (a commit, a checkout, a reset: its worktree's HEAD or its
+// loose ref changing, which the file watch follows once a pass has found
+// them) marks every member's work too: a person's commit in a member's
+// worktree is seen without a turn ending.
+
+// radarDebounce is how long after a turn ends the radar looks: the turns that
+// end meanwhile are looked at in the same pass.
+const radarDebounce = 2 * time.Second
+
+// radar is the loop's side of the conflict radar.
+type radar struct {
+	git     gitWork
+	dirty   map[string]bool // members whose work may have changed since it was read
+	timer   timer           // the debounce running, or nil
+	busy    bool            // a job is with the worker
+	fire    chan struct{}   // the debounce ran out
+	jobs    chan radarJob   // to radarWorker
+	done    chan radarResult
+	commits map[string]string // each member's work as last read
+	// seen are the commits of each pair's work last merged (key: pairKey),
+	// so a pass merges only the pairs whose work changed.
+	seen map[string][2]string
+	// known are the conflicts now, by pairKey.
+	known map[string]state.Conflict
+	off   bool // git cannot tell (too old): said once, looked no more
+	// refsOf are the members whose branch files the file watch follows.
+	refsOf map[string]bool
+}
+
+func newRadar(git gitWork) *radar {
+	return &radar{git: git, dirty: map[string]bool{}, fire: make(chan struct{}, 1), jobs: make(chan radarJob, 1), done: make(chan radarResult, 1),
+		refsOf: map[string]bool{}, commits: map[string]string{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
+}
+
+// radarJob is one pass: the team's worktrees, which of them to read again,
+// and the commits of each pair last merged.
+type radarJob struct {
+	worktrees []state.Worktree
+	dirty     map[string]bool
+	commits   map[string]string // each member's work as last read
+	seen      map[string][2]string
+	refsOf    map[string]bool // the members whose branch files are followed already
+}
+
+// radarResult is what a pass found.
+type radarResult struct {
+	members []string // the members with worktrees the pass looked at
+	commits map[string]string
+	merged  []pairMerge
+	unread  map[string]string   // member: why its work could not be read
+	refs    map[string][]string // member: the files of its branch, found now
+	err     error               // git cannot tell at all
+}
+
+// pairMerge is one pair merged.
+type pairMerge struct {
+	a, b    string
+	commits [2]string
+	merge   worktrees.Merge
+	err     error
+}
+
+func pairKey(a, b string) string { return a + "\x00" + b }
+
+// turnEnded notes that member's turn ended: its work may have changed. Cheap,
+// as it runs on the loop: a mark and, when none runs, a timer.
+func (s *daemon) turnEnded(member string) {
+	r := s.radar
+	if r == nil || r.off || !slices.ContainsFunc(s.st.Worktrees, func(w state.Worktree) bool { return w.Member == member }) {
+		return
+	}
+	r.dirty[member] = true
+	s.radarSoon()
+}
+
+// radarSoon starts the debounce, unless it runs or a pass is under way (its
+// end starts it again).
+func (s *daemon) radarSoon() {
+	r := s.radar
+	if r.timer != nil || r.busy {
+		return
+	}
+	r.timer = s.clock.AfterFunc(radarDebounce, func() {
+		select {
+		case r.fire <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// radarFired hands the marked members to the worker.
+func (s *daemon) radarFired() {
+	r := s.radar
+	r.timer = nil
+	if r.busy || len(r.dirty) == 0 {
+		return
+	}
+	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, commits: maps.Clone(r.commits), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf)}
+	r.dirty = map[string]bool{}
+	r.busy = true
+	r.jobs <- job
+}
+
+// radarWorker runs the radar's passes, off the loop.
+func (s *daemon) radarWorker(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case job := <-s.radar.jobs:
+			res := s.radar.pass(ctx, job)
+			select {
+			case s.radar.done <- res:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// pass reads the marked members' work and merges each pair whose work
+// changed since it was last merged, one pair at a time.
+func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
+	res := radarResult{commits: map[string]string{}, unread: map[string]string{}, refs: map[string][]string{}}
+	if res.err = r.git.Check(ctx); res.err != nil {
+		return res
+	}
+	var sides []worktrees.Side
+	for _, wt := range job.worktrees {
+		res.members = append(res.members, wt.Member)
+		if !job.refsOf[wt.Member] {
+			if files, err := r.git.RefFiles(ctx, wt); err == nil {
+				res.refs[wt.Member] = files
+			}
+		}
+		commit, ok := job.commits[wt.Member]
+		if job.dirty[wt.Member] || !ok {
+			var err error
+			if commit, err = r.git.WorkCommit(ctx, wt); err != nil {
+				res.unread[wt.Member] = err.Error()
+				continue
+			}
+		}
+		res.commits[wt.Member] = commit
+		sides = append(sides, worktrees.Side{Name: wt.Member, Main: wt.Main, Commit: commit})
+	}
+	for _, p := range worktrees.Pairs(sides) {
+		a, b := p[0], p[1]
+		commits := [2]string{a.Commit, b.Commit}
+		if job.seen[pairKey(a.Name, b.Name)] == commits {
+			continue
+		}
+		m, err := r.git.TryMerge(ctx, a.Main, a.Commit, b.Commit)
+		res.merged = append(res.merged, pairMerge{a: a.Name, b: b.Name, commits: commits, merge: m, err: err})
+	}
+	return res
+}
+
+// radarDone takes a pass's findings on the loop: events for the conflicts
+// new and gone, live.json, the lead told.
+func (s *daemon) radarDone(ctx context.Context, res radarResult) {
+	r := s.radar
+	r.busy = false
+	if res.err != nil {
+		r.off = true
+		s.event(state.Event{Kind: state.EventSupervisor, Detail: "no conflict radar: " + res.err.Error()})
+		return
+	}
+	r.commits = res.commits
+	for m, files := range res.refs {
+		if s.files != nil {
+			s.files.FollowRefs(files)
+		}
+		r.refsOf[m] = true
+	}
+	for m, why := range res.unread {
+		s.log.Warn("conflict radar: work not read", "member", m, "err", why)
+	}
+	changed := false
+	for key, c := range r.known {
+		// A member whose worktree is gone (cleaned, or a teammate gone with
+		// it) is compared no more: its conflicts end here.
+		if gone := slices.IndexFunc(c.Members[:], func(m string) bool { return !slices.Contains(res.members, m) }); gone >= 0 {
+			delete(r.known, key)
+			delete(r.seen, key)
+			s.event(state.Event{Kind: state.EventConflictResolved, Member: c.Members[0], Other: c.Members[1], Files: c.Files,
+				Detail: fmt.Sprintf("%s's and %s's work are compared no more: %s has no worktree now", c.Members[0], c.Members[1], c.Members[gone])})
+			changed = true
+		}
+	}
+	for _, p := range res.merged {
+		if p.err != nil {
+			s.log.Warn("conflict radar: merge", "members", p.a+" "+p.b, "err", p.err)
+			continue
+		}
+		key := pairKey(p.a, p.b)
+		r.seen[key] = p.commits
+		var files, kinds []string
+		for _, c := range p.merge.Conflicts {
+			files = append(files, c.Path)
+			kinds = append(kinds, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+		}
+		was, had := r.known[key]
+		switch {
+		case len(files) > 0 && (!had || !slices.Equal(was.Files, files)):
+			r.known[key] = state.Conflict{Members: [2]string{p.a, p.b}, Files: files, Since: s.clock.Now().UTC()}
+			s.event(state.Event{Kind: state.EventConflict, Member: p.a, Other: p.b, Files: files,
+				Detail: fmt.Sprintf("%s's and %s's work would conflict if merged, in %s", p.a, p.b, strings.Join(kinds, ", "))})
+			s.tellLeadOfConflict(ctx, p.a, p.b, "conflict", fmt.Sprintf("%s's and %s's work would conflict if merged", p.a, p.b), files)
+			changed = true
+		case len(files) == 0 && had:
+			delete(r.known, key)
+			s.event(state.Event{Kind: state.EventConflictResolved, Member: p.a, Other: p.b, Files: was.Files,
+				Detail: fmt.Sprintf("%s's and %s's work no longer conflict (they did in %s)", p.a, p.b, strings.Join(was.Files, ", "))})
+			s.tellLeadOfConflict(ctx, p.a, p.b, "conflict-resolved", fmt.Sprintf("%s's and %s's work no longer conflict", p.a, p.b), was.Files)
+			changed = true
+		}
+	}
+	if changed {
+		s.live.Conflicts = s.live.Conflicts[:0]
+		for _, c := range r.known {
+			s.live.Conflicts = append(s.live.Conflicts, c)
+		}
+		slices.SortFunc(s.live.Conflicts, func(a, b state.Conflict) int {
+			return strings.Compare(pairKey(a.Members[0], a.Members[1]), pairKey(b.Members[0], b.Members[1]))
+		})
+		s.saveLive()
+	}
+	if len(r.dirty) > 0 {
+		s.radarSoon() // turns that ended during the pass
+	}
+}
+
+// branchMoved is the file watch saying a member's branch moved: which one
+// it does not say, so every member's work is marked (reading the ones that
+// did not move finds the same commits, and merges nothing).
+func (s *daemon) branchMoved() {
+	for _, wt := range s.st.Worktrees {
+		s.turnEnded(wt.Member)
+	}
+}
+
+// radarResume takes the conflicts a previous supervisor found (live.json),
+// so they are not reported again, and looks at every member's work once.
+func (s *daemon) radarResume(prev *state.Live) {
+	r := s.radar
+	if r == nil {
+		return
+	}
+	if prev != nil {
+		for _, c := range prev.Conflicts {
+			r.known[pairKey(c.Members[0], c.Members[1])] = c
+		}
+		s.live.Conflicts = slices.Clone(prev.Conflicts)
+	}
+	for _, wt := range s.st.Worktrees {
+		r.dirty[wt.Member] = true
+	}
+	if len(r.dirty) > 0 {
+		s.radarSoon()
+	}
+}
+
+// tellLeadOfConflict tells the lead, when the layout says review.tellLead,
+// in Claude Code's <task-notification> form as stalls are told.
+func (s *daemon) tellLeadOfConflict(ctx context.Context, a, b, status, summary string, files []string) {
+	if s.lay == nil || !s.lay.Review.TellLead || s.notifier.leadPane() == "" {
+		return
+	}
+	text := fmt.Sprintf("<task-notification><members>%s, %s</members><status>%s</status><summary>%s</summary><files>%s</files></task-notification>",
+		a, b, status, summary, strings.Join(files, ", "))
+	s.notifier.queue(ctx, text, "told the lead: ")
+}
