@@ -159,6 +159,9 @@ func role(r Member) string {
 	return string(r.Role)
 }
 
+// changesWidth is the CHANGES column's: "12 +340 −56" and a little more.
+const changesWidth = 13
+
 // table is the header and the rows on screen; in the all view each row
 // names its team first.
 func (m *Model) table(w, h int) []string {
@@ -174,7 +177,9 @@ func (m *Model) table(w, h int) []string {
 		s = ansi.Truncate(s, n, "…")
 		return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
 	}
-	wide := w >= 72 // a narrow terminal leaves out ROLE and RESTARTS
+	wide := w >= 72 // a narrow terminal leaves out ROLE, RESTARTS and CHANGES
+	// CHANGES only where some member has a worktree of its own to count.
+	changes := wide && slices.ContainsFunc(m.rows, func(r row) bool { return m.changeCell(&r) != "" })
 	head := "  "
 	if tw > 0 {
 		head += cell("TEAM", tw) + " "
@@ -186,6 +191,9 @@ func (m *Model) table(w, h int) []string {
 	head += cell("STATE", 16) + " " + fmt.Sprintf("%5s", "FOR")
 	if wide {
 		head += fmt.Sprintf(" %8s", "RESTARTS")
+	}
+	if changes {
+		head += " " + cell("CHANGES", changesWidth)
 	}
 	head += " WAITS ON"
 	if len(m.rows) > h {
@@ -215,6 +223,9 @@ func (m *Model) table(w, h int) []string {
 	if wide {
 		rest -= 9 + 9
 	}
+	if changes {
+		rest -= 1 + changesWidth
+	}
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
@@ -240,6 +251,9 @@ func (m *Model) table(w, h int) []string {
 		line += m.st.render(m.st.state[r.State], cell(stateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
+		}
+		if changes {
+			line += " " + cell(m.changeCell(&r), changesWidth)
 		}
 		line += " " + ansi.Truncate(waitsOn(r.Member, false), rest, "…")
 		if r.key() == m.sel && m.st.on {
