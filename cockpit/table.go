@@ -159,8 +159,8 @@ func role(r Member) string {
 	return string(r.Role)
 }
 
-// changesWidth is the CHANGES column's: "12 +340 −56" and a little more.
-const changesWidth = 13
+// maxChangesWidth is the CHANGES column's widest: "120 +3400 −560".
+const maxChangesWidth = 14
 
 // table is the header and the rows on screen; in the all view each row
 // names its team first.
@@ -178,8 +178,14 @@ func (m *Model) table(w, h int) []string {
 		return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
 	}
 	wide := w >= 72 // a narrow terminal leaves out ROLE, RESTARTS and CHANGES
-	// CHANGES only where some member has a worktree of its own to count.
-	changes := wide && slices.ContainsFunc(m.rows, func(r row) bool { return m.changeCell(&r) != "" })
+	// CHANGES only where some member has a worktree of its own to count, as
+	// wide as its widest cell: WAITS ON needs the room more.
+	cw := 0
+	for _, r := range m.rows {
+		cw = max(cw, ansi.StringWidth(m.changeCell(&r)))
+	}
+	changes := wide && cw > 0
+	cw = min(max(cw, len("CHANGES")), maxChangesWidth)
 	head := "  "
 	if tw > 0 {
 		head += cell("TEAM", tw) + " "
@@ -193,7 +199,7 @@ func (m *Model) table(w, h int) []string {
 		head += fmt.Sprintf(" %8s", "RESTARTS")
 	}
 	if changes {
-		head += " " + cell("CHANGES", changesWidth)
+		head += " " + cell("CHANGES", cw)
 	}
 	head += " WAITS ON"
 	if len(m.rows) > h {
@@ -224,7 +230,7 @@ func (m *Model) table(w, h int) []string {
 		rest -= 9 + 9
 	}
 	if changes {
-		rest -= 1 + changesWidth
+		rest -= 1 + cw
 	}
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
@@ -253,7 +259,7 @@ func (m *Model) table(w, h int) []string {
 			line += fmt.Sprintf(" %8d", r.Restarts)
 		}
 		if changes {
-			line += " " + cell(m.changeCell(&r), changesWidth)
+			line += " " + cell(m.changeCell(&r), cw)
 		}
 		line += " " + ansi.Truncate(waitsOn(r.Member, false), rest, "…")
 		if r.key() == m.sel && m.st.on {
