@@ -230,11 +230,15 @@ func (m *Model) footer() string {
 	if several {
 		keys = append(keys, k("tab", "team"))
 	}
-	if r := m.selected(); r != nil && m.hasWorktree(r.key()) { // after tab: what the person moves by first
-		keys = append(keys, k("c", "diff"), k("m", "merge"))
+	end := []string{k("?", "help"), k("q", "quit")}
+	if r := m.selected(); r != nil && m.hasWorktree(r.key()) {
+		// Where they fit: ? must stay on screen (it lists them too).
+		with := append(slices.Clone(keys), k("c", "diff"), k("m", "merge"))
+		if ansi.StringWidth(strings.Join(append(with, end...), "  ")) <= m.width {
+			keys = with
+		}
 	}
-	keys = append(keys, k("?", "help"), k("q", "quit"))
-	return strings.Join(keys, "  ")
+	return strings.Join(append(keys, end...), "  ")
 }
 
 func (m *Model) help() []string {
