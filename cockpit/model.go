@@ -3,8 +3,9 @@
 // of the selected member's pane, the teams' events — where a person acts on a
 // member with one key. It is a Bubble Tea program (charm.land/bubbletea/v2).
 //
-// The model (model.go, its keys and actions in keys.go and actions.go, its
-// view in view.go, table.go and detail.go) is pure: it is fed messages — the
+// The model (model.go, its keys and actions in keys.go and actions.go, the
+// members' work — changes, diff, merge — in changes.go, its view in view.go,
+// table.go and detail.go) is pure: it is fed messages — the
 // teams' statuses, their events, the selected pane's screen, keys — and does
 // everything through two small interfaces: a Backend, the very functions
 // teamctl's commands call (so an action is the command's own code path and is
