@@ -1,12 +1,15 @@
 package cockpit
 
 // This file is the only one of the cockpit that knows where teamctl's verbs,
-// its team-folder contract and its reading of Claude Code's dialogs live
-// (packages team, state and stallwatch): moving them changes this file alone.
+// its team-folder contract, its reading of Claude Code's dialogs and of the
+// members' worktrees live (packages team, state, stallwatch and worktrees):
+// moving them changes this file alone.
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // The team's status and events, as `teamctl status --json` and `events --json`
@@ -27,6 +31,21 @@ type (
 	Request          = state.Request
 	Event            = state.Event
 )
+
+// What the members changed, as `teamctl diff --stat` reads it, and what a
+// merge landed or why it refused, as `teamctl merge` has them.
+type (
+	TeamChanges = team.Changes
+	WorkChanges = team.WorkChanges
+	FileChange  = worktrees.FileChange
+	MergeResult = team.MergeResult
+	Landed      = team.Landed
+	Refusal     = team.Refusal
+)
+
+// The events after which a member's changes are read again: its turn ended
+// (or it exited), or the radar found its work colliding or no longer.
+var rereadOn = []state.EventKind{state.EventIdle, state.EventExit, state.EventConflict, state.EventConflictResolved}
 
 // memberState is a member's state, as status reports it.
 type memberState = state.MemberState
@@ -212,6 +231,41 @@ func (t Teamctl) Attach(ctx context.Context, name, member string) (*exec.Cmd, st
 		return nil, "", err
 	}
 	return a.Cmd(ctx, ""), a.Prefix, nil
+}
+
+// Changes is `teamctl diff --stat` of the whole team.
+func (t Teamctl) Changes(ctx context.Context, name string) (*TeamChanges, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return tm.Diff(ctx, nil, team.DiffStat)
+}
+
+// Merge is `teamctl merge MEMBER`: into the branch its worktree was made from.
+func (t Teamctl) Merge(ctx context.Context, name, member string) (*MergeResult, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return tm.Merge(ctx, []string{member}, team.MergeOptions{})
+}
+
+// DiffCmd is `teamctl diff MEMBER --team T`, run by this very binary on the
+// terminal, so it pages as the command does. less keeps the screen until q
+// (LESS=R where LESS is unset, not the command's FRX): a diff that fits the
+// screen would otherwise be gone the moment the cockpit draws again.
+func (t Teamctl) DiffCmd(ctx context.Context, name, member string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find teamctl's own binary to show %s's diff: %w", member, err)
+	}
+	cmd := exec.CommandContext(ctx, exe, "diff", member, "--team", name)
+	cmd.Env = os.Environ()
+	if _, ok := os.LookupEnv("LESS"); !ok {
+		cmd.Env = append(cmd.Env, "LESS=R")
+	}
+	return cmd, nil
 }
 
 // open opens the team called name (each action opens it anew: state changes).

@@ -26,11 +26,14 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.inputKey(k)
 	case modeConfirm:
 		m.mode = modeTable
-		if k.String() == "y" {
-			return m.restart(m.target)
+		switch {
+		case k.String() != "y":
+			m.say(m.confirmFor+" cancelled", false)
+			return nil
+		case m.confirmFor == "merge":
+			return m.merge(m.target)
 		}
-		m.say("restart cancelled", false)
-		return nil
+		return m.restart(m.target)
 	}
 	r := m.selected()
 	switch k.String() {
@@ -129,7 +132,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.say(fmt.Sprintf("%s was spawned by the lead, which restarts its own teammates", who), true)
 			return nil
 		}
-		m.mode, m.target = modeConfirm, mk
+		m.mode, m.target, m.confirmFor = modeConfirm, mk, "restart"
+		return nil
+	case "c":
+		return m.diff(mk)
+	case "m":
+		if !m.hasWorktree(mk) {
+			m.say(fmt.Sprintf("%s has no worktree of its own: it works in the team's root, nothing to merge", who), true)
+			return nil
+		}
+		m.mode, m.target, m.confirmFor = modeConfirm, mk, "merge"
 		return nil
 	}
 	return nil

@@ -3,8 +3,9 @@
 // of the selected member's pane, the teams' events — where a person acts on a
 // member with one key. It is a Bubble Tea program (charm.land/bubbletea/v2).
 //
-// The model (model.go, its keys and actions in keys.go and actions.go, its
-// view in view.go, table.go and detail.go) is pure: it is fed messages — the
+// The model (model.go, its keys and actions in keys.go and actions.go, the
+// members' work — changes, diff, merge — in changes.go, its view in view.go,
+// table.go and detail.go) is pure: it is fed messages — the
 // teams' statuses, their events, the selected pane's screen, keys — and does
 // everything through two small interfaces: a Backend, the very functions
 // teamctl's commands call (so an action is the command's own code path and is
@@ -31,7 +32,8 @@ import (
 )
 
 // Backend is what the cockpit does to a team: the functions behind `teamctl
-// teams`, `status`, `answer`, `approve`, `deny`, `send`, `restart` and `attach`.
+// teams`, `status`, `answer`, `approve`, `deny`, `send`, `restart`, `attach`,
+// `diff` and `merge`.
 type Backend interface {
 	UpTeams(ctx context.Context) ([]string, error)
 	Answer(ctx context.Context, team, member string, a Answer) (Answered, error)
@@ -43,6 +45,13 @@ type Backend interface {
 	// the terminal to it (running until the person detaches) and the team
 	// server's prefix key.
 	Attach(ctx context.Context, team, member string) (cmd *exec.Cmd, prefix string, err error)
+	// Changes reads what every member of the team changed (diff --stat).
+	Changes(ctx context.Context, team string) (*TeamChanges, error)
+	// DiffCmd returns the command that shows the member's diff on the
+	// terminal, through the pager, until the person quits it.
+	DiffCmd(ctx context.Context, team, member string) (*exec.Cmd, error)
+	// Merge lands the member's branch in its base.
+	Merge(ctx context.Context, team, member string) (*MergeResult, error)
 }
 
 // Feed follows teams for the program and sends it StatusMsg, EventsMsg,
@@ -112,6 +121,19 @@ type (
 		member string
 		err    error
 	}
+	changesMsg struct { // a team's changes read (diff --stat)
+		team string
+		ch   *TeamChanges
+		err  error
+	}
+	diffMsg struct { // the member's diff, ready to show in the pager
+		member string
+		cmd    *exec.Cmd
+	}
+	diffShownMsg struct {
+		member string
+		err    error
+	}
 )
 
 // mode is what keys go to.
@@ -121,7 +143,7 @@ const (
 	modeTable   mode = iota
 	modeHelp         // the list of keys
 	modeInput        // a one-line input (send, deny's reason)
-	modeConfirm      // restart? y
+	modeConfirm      // restart or merge? y
 )
 
 // maxEvents is how many of the team's latest events the model keeps.
@@ -180,11 +202,22 @@ type Model struct {
 	input         textinput.Model
 	inputFor      string    // "send" or "deny"
 	target        memberKey // the member an input or a confirmation is about
+	confirmFor    string    // "restart" or "merge"
 	status        string    // the last action's outcome, or an error
 	statusErr     bool
 	bell          bool
 	waiting       map[string]map[string]time.Time // by team, members waiting for a person → since
 	looked        map[string]bool                 // a status of the team arrived: its next new waiter rings
+	changes       map[string]map[string]change    // by team and member: what its worktree changed
+	reading       map[string]bool                 // by team: its changes are being read
+	readAgain     map[string]bool                 // and are to be read again after
+}
+
+// change is what a member's worktree changed since its base, as diff --stat
+// counts it (err: it could not be read).
+type change struct {
+	files, added, deleted int
+	err                   bool
 }
 
 // New returns the model of a cockpit on o.Team, or on every team up (o.All).
@@ -207,7 +240,8 @@ func New(o Options) *Model {
 	in.SetStyles(ist)
 	m := &Model{o: o, st: newStyles(o.Color), all: o.All, team: o.Team, input: in, bell: o.Bell,
 		snaps: map[string]*Snapshot{}, errs: map[string]error{},
-		waiting: map[string]map[string]time.Time{}, looked: map[string]bool{}, width: 80, height: 24}
+		waiting: map[string]map[string]time.Time{}, looked: map[string]bool{},
+		changes: map[string]map[string]change{}, reading: map[string]bool{}, readAgain: map[string]bool{}, width: 80, height: 24}
 	m.setTeams(o.Teams)
 	return m
 }
@@ -261,8 +295,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !slices.Contains(m.followed, msg.Team) {
 			return m, nil
 		}
-		m.addEvents(msg)
-		return m, nil
+		return m, m.addEvents(msg)
 	case ScreenMsg:
 		if msg.Team == m.focusTeam && msg.Pane == m.focus { // a late capture of a pane left is dropped
 			m.screen = msg
@@ -312,6 +345,29 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.say(fmt.Sprintf("attach to %s: %v", msg.member, msg.err), true)
 		} else {
 			m.say("back from "+msg.member, false)
+		}
+		return m, nil
+	case changesMsg:
+		return m, m.setChanges(msg)
+	case mergedMsg:
+		if msg.err != nil {
+			m.say(msg.err.Error(), true)
+		} else {
+			m.say(msg.text, false)
+		}
+		if !m.followsTeam(msg.team) {
+			return m, nil
+		}
+		return m, m.readChanges(msg.team)
+	case diffMsg:
+		m.say(fmt.Sprintf("showing %s's diff; quit the pager (q) to come back", msg.member), false)
+		member := msg.member
+		return m, tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return diffShownMsg{member, err} })
+	case diffShownMsg:
+		if msg.err != nil {
+			m.say(fmt.Sprintf("diff of %s: %v", msg.member, msg.err), true)
+		} else {
+			m.say("back from "+msg.member+"'s diff", false)
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -393,20 +449,28 @@ func (m *Model) follow() {
 	maps.DeleteFunc(m.errs, func(t string, _ error) bool { return gone(t) })
 	maps.DeleteFunc(m.waiting, func(t string, _ map[string]time.Time) bool { return gone(t) })
 	maps.DeleteFunc(m.looked, func(t string, _ bool) bool { return gone(t) })
+	maps.DeleteFunc(m.changes, func(t string, _ map[string]change) bool { return gone(t) })
 	m.events = slices.DeleteFunc(m.events, func(e Event) bool { return !slices.Contains(teams, e.Team) })
 	m.rebuild()
 }
 
-// addEvents keeps a team's new events among the others', in time order.
-func (m *Model) addEvents(msg EventsMsg) {
+// addEvents keeps a team's new events among the others', in time order;
+// after a turn ended or the radar spoke, the team's changes are read again.
+func (m *Model) addEvents(msg EventsMsg) tea.Cmd {
+	reread := false
 	for _, e := range msg.Events {
 		e.Team = msg.Team // the feed's word for it: the team whose file it is in
 		m.events = append(m.events, e)
+		reread = reread || slices.Contains(rereadOn, e.Kind)
 	}
 	slices.SortStableFunc(m.events, func(a, b Event) int { return a.Time.Compare(b.Time) })
 	if n := len(m.events) - maxEvents; n > 0 {
 		m.events = slices.Delete(m.events, 0, n)
 	}
+	if reread {
+		return m.readChanges(msg.Team)
+	}
+	return nil
 }
 
 // teamUp says whether a look finds a team up, as UpTeams decides: not
@@ -451,6 +515,9 @@ func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
 		cmds = append(cmds, tea.Raw(m.alert(newcomers[0])))
 	}
 	m.looked[msg.Team] = true
+	if m.changes[msg.Team] == nil { // the first look: then only after turns
+		cmds = append(cmds, m.readChanges(msg.Team))
+	}
 	return tea.Batch(cmds...)
 }
 

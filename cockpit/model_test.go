@@ -26,6 +26,9 @@ type fake struct {
 	teams    []string
 	err      error // what the actions return
 	answered error
+	changes  map[string]*TeamChanges // by team, what Changes reads
+	merged   *MergeResult            // what Merge returns (nil: it lands)
+	reads    []string                // the teams whose changes were read, in turn: reads, not actions
 }
 
 func (f *fake) record(format string, args ...any) {
@@ -84,6 +87,28 @@ func (f *fake) Restart(_ context.Context, team, member string) (int, error) {
 func (f *fake) Attach(_ context.Context, team, member string) (*exec.Cmd, string, error) {
 	f.record("attach %s %s", team, member)
 	return exec.Command("true"), "C-b", f.err
+}
+func (f *fake) Changes(_ context.Context, team string) (*TeamChanges, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads = append(f.reads, team)
+	if ch := f.changes[team]; ch != nil {
+		return ch, nil
+	}
+	return &TeamChanges{Team: team}, nil
+}
+func (f *fake) DiffCmd(_ context.Context, team, member string) (*exec.Cmd, error) {
+	f.record("diff %s %s", team, member)
+	return exec.Command("true"), f.err
+}
+func (f *fake) Merge(_ context.Context, team, member string) (*MergeResult, error) {
+	f.record("merge %s %s", team, member)
+	if f.merged != nil {
+		return f.merged, f.err
+	}
+	l := Landed{Member: member}
+	l.Branch, l.Into, l.Commits = "teamctl/"+team+"/"+member, "main", 2
+	return &MergeResult{Team: team, Landed: []Landed{l}}, f.err
 }
 func (f *fake) Follow(teams []string, others bool) {
 	if others {
@@ -1032,5 +1057,173 @@ func TestConflictsAreMarked(t *testing.T) {
 	press(t, m, "j", "j", "j") // lead
 	if v := view(m); !strings.Contains(v, `! its work would conflict with idler's in app.go, a\x1bb.go  (teamctl conflicts)`) {
 		t.Errorf("the lead's detail does not name the conflict:\n%s", v)
+	}
+}
+
+// changesOf is a team's changes as diff --stat reads them: asker's worktree
+// with files files, +added −deleted; the root the others share, with a file
+// of its own that is no one member's.
+func changesOf(files, added, deleted int) *TeamChanges {
+	return &TeamChanges{Team: "alpha", Work: []WorkChanges{
+		{Member: "asker", Members: []string{"asker"}, Worktree: true, Files: make([]FileChange, files), Added: added, Deleted: deleted},
+		{Members: []string{"lead", "idler", "perms", "web"}, Files: make([]FileChange, 1), Added: 7},
+	}}
+}
+
+func (f *fake) Reads() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.reads)
+}
+
+// The CHANGES column: each worktree's files and lines, read at the first look
+// and again when a turn ends or the radar speaks — not on every look, tick or
+// other event; the shared root is no member's.
+func TestChangesColumnIsReadAfterTurnsNotPerFrame(t *testing.T) {
+	f := &fake{changes: map[string]*TeamChanges{"alpha": changesOf(3, 40, 2)}}
+	m := newModel(t, f, false)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	look(t, m, teamSnap())
+	if r := f.Reads(); !slices.Equal(r, []string{"alpha"}) {
+		t.Fatalf("reads at the first look: %v", r)
+	}
+	check := func(want string) {
+		t.Helper()
+		v := view(m)
+		if !strings.Contains(strings.Split(v, "\n")[1], "CHANGES") {
+			t.Errorf("no CHANGES column:\n%s", v)
+		}
+		for _, r := range rows(m) {
+			has := strings.Contains(r, want)
+			if r[2:7] == "asker" && !has || r[2:7] != "asker" && strings.ContainsAny(r, "+−") && !strings.Contains(r, "Bash") {
+				t.Errorf("row %q: want %q on asker's row alone", r, want)
+			}
+		}
+		lines := strings.Split(v, "\n")
+		if len(lines) != 24 {
+			t.Errorf("80x24: %d lines", len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("80x24: a line of %d cells: %q", w, l)
+			}
+		}
+	}
+	check("3 +40 −2")
+	f.mu.Lock()
+	f.changes["alpha"] = changesOf(5, 41, 2)
+	f.mu.Unlock()
+	look(t, m, teamSnap())
+	m.Update(tickMsg(t0))
+	_, cmd := m.Update(EventsMsg{Team: "alpha", Events: []Event{{Time: t0, Kind: "working", Member: "asker"}}})
+	do(t, m, cmd)
+	if r := f.Reads(); len(r) != 1 {
+		t.Errorf("read again on a look, a tick or a member starting work: %v", r)
+	}
+	for _, e := range []Event{{Time: t0, Kind: "idle", Member: "asker"}, {Time: t0, Kind: "conflict"}} {
+		_, cmd := m.Update(EventsMsg{Team: "alpha", Events: []Event{e}})
+		do(t, m, cmd)
+	}
+	if r := f.Reads(); len(r) != 3 {
+		t.Errorf("not read after a turn ended and a conflict: %v", r)
+	}
+	check("5 +41 −2")
+
+	// Asked while a read runs, it reads once more after it, not twice at once.
+	_, first := m.Update(EventsMsg{Team: "alpha", Events: []Event{{Time: t0, Kind: "idle"}}})
+	_, second := m.Update(EventsMsg{Team: "alpha", Events: []Event{{Time: t0, Kind: "exit"}}})
+	if first == nil || second != nil {
+		t.Fatalf("a second read while one runs: %v %v", first != nil, second != nil)
+	}
+	do(t, m, first)
+	if r := f.Reads(); len(r) != 5 {
+		t.Errorf("what was asked during the read was not read after it: %v", r)
+	}
+}
+
+// A team whose members all work in its root shows no CHANGES column.
+func TestNoChangesColumnWithoutWorktrees(t *testing.T) {
+	f := &fake{changes: map[string]*TeamChanges{"alpha": {Team: "alpha", Work: []WorkChanges{
+		{Members: []string{"lead", "idler"}, Files: make([]FileChange, 2), Added: 3}}}}}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	if v := view(m); strings.Contains(v, "CHANGES") {
+		t.Errorf("a CHANGES column with no worktree to count:\n%s", v)
+	}
+}
+
+// c shows the selected member's diff through the pager (the UI suspended, as
+// t does); m merges it once y confirms, says what landed or why not, and has
+// the changes read again.
+func TestDiffAndMergeKeys(t *testing.T) {
+	f := &fake{changes: map[string]*TeamChanges{"alpha": changesOf(3, 40, 2)}}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap()) // asker, with a worktree, is selected
+	if v := view(m); !strings.Contains(v, "c diff") || !strings.Contains(v, "m merge") {
+		t.Errorf("the footer does not offer diff and merge:\n%s", v)
+	}
+	out := press(t, m, "c")
+	if len(out) != 1 || !strings.Contains(fmt.Sprintf("%T", out[0]), "execMsg") {
+		t.Errorf("c did not suspend the UI for the pager: %#v", out)
+	}
+	if a := acts(f); !slices.Equal(a, []string{"diff alpha asker"}) {
+		t.Errorf("actions: %v", a)
+	}
+	if v := view(m); !strings.Contains(v, "showing asker's diff; quit the pager (q) to come back") {
+		t.Errorf("the status line does not say how to come back:\n%s", v)
+	}
+
+	press(t, m, "m")
+	if v := view(m); !strings.Contains(v, "merge asker's teamctl/alpha/asker into its base? y merges it") {
+		t.Errorf("m does not ask first:\n%s", v)
+	}
+	press(t, m, "x")
+	if v := view(m); !strings.Contains(v, "merge cancelled") || slices.ContainsFunc(acts(f), func(c string) bool { return strings.HasPrefix(c, "merge") }) {
+		t.Errorf("merge not cancelled: %v\n%s", acts(f), v)
+	}
+	reads := len(f.Reads())
+	press(t, m, "m", "y")
+	if a := acts(f); a[len(a)-1] != "merge alpha asker" {
+		t.Errorf("y did not merge asker: %v", a)
+	}
+	if v := view(m); !strings.Contains(v, "merged asker's teamctl/alpha/asker into main (2 commits)") {
+		t.Errorf("the merge's outcome is not shown:\n%s", v)
+	}
+	if len(f.Reads()) != reads+1 {
+		t.Errorf("the changes were not read again after the merge: %v", f.Reads())
+	}
+
+	f.merged = &MergeResult{Team: "alpha", Landed: []Landed{}, Refused: &Refusal{Member: "asker",
+		Why: `merging teamctl/alpha/asker into main would conflict in "app.go" (contents): nothing was merged`}}
+	press(t, m, "m", "y")
+	if v := view(m); !strings.Contains(v, `merge of asker refused: merging teamctl/alpha/asker into main would conflict in "app.go"`) {
+		t.Errorf("the refusal is not shown:\n%s", v)
+	}
+
+	press(t, m, "j", "j", "j") // lead: no worktree of its own
+	calls := len(acts(f))
+	press(t, m, "m")
+	v := view(m)
+	press(t, m, "y")
+	if !strings.Contains(v, "lead has no worktree of its own") || len(acts(f)) != calls {
+		t.Errorf("a member without a worktree was merged: %v\n%s", acts(f), v)
+	}
+}
+
+// The help lists c and m and still fits 80×24, its footer on the last line.
+func TestHelpFitsWithDiffAndMerge(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	look(t, m, teamSnap())
+	press(t, m, "?")
+	lines := strings.Split(view(m), "\n")
+	if len(lines) != 24 || !strings.Contains(lines[23], "any key back") {
+		t.Fatalf("help at 80x24: %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	v := view(m)
+	for _, k := range []string{"(teamctl diff M)", "(teamctl merge M)", "CHANGES", "q     this help / quit"} {
+		if !strings.Contains(v, k) {
+			t.Errorf("help lacks %q:\n%s", k, v)
+		}
 	}
 }

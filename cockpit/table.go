@@ -159,6 +159,9 @@ func role(r Member) string {
 	return string(r.Role)
 }
 
+// maxChangesWidth is the CHANGES column's widest: "120 +3400 −560".
+const maxChangesWidth = 14
+
 // table is the header and the rows on screen; in the all view each row
 // names its team first.
 func (m *Model) table(w, h int) []string {
@@ -174,7 +177,15 @@ func (m *Model) table(w, h int) []string {
 		s = ansi.Truncate(s, n, "…")
 		return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
 	}
-	wide := w >= 72 // a narrow terminal leaves out ROLE and RESTARTS
+	wide := w >= 72 // a narrow terminal leaves out ROLE, RESTARTS and CHANGES
+	// CHANGES only where some member has a worktree of its own to count, as
+	// wide as its widest cell: WAITS ON needs the room more.
+	cw := 0
+	for _, r := range m.rows {
+		cw = max(cw, ansi.StringWidth(m.changeCell(&r)))
+	}
+	changes := wide && cw > 0
+	cw = min(max(cw, len("CHANGES")), maxChangesWidth)
 	head := "  "
 	if tw > 0 {
 		head += cell("TEAM", tw) + " "
@@ -186,6 +197,9 @@ func (m *Model) table(w, h int) []string {
 	head += cell("STATE", 16) + " " + fmt.Sprintf("%5s", "FOR")
 	if wide {
 		head += fmt.Sprintf(" %8s", "RESTARTS")
+	}
+	if changes {
+		head += " " + cell("CHANGES", cw)
 	}
 	head += " WAITS ON"
 	if len(m.rows) > h {
@@ -215,6 +229,9 @@ func (m *Model) table(w, h int) []string {
 	if wide {
 		rest -= 9 + 9
 	}
+	if changes {
+		rest -= 1 + cw
+	}
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
@@ -240,6 +257,9 @@ func (m *Model) table(w, h int) []string {
 		line += m.st.render(m.st.state[r.State], cell(stateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
+		}
+		if changes {
+			line += " " + cell(m.changeCell(&r), cw)
 		}
 		line += " " + ansi.Truncate(waitsOn(r.Member, false), rest, "…")
 		if r.key() == m.sel && m.st.on {

@@ -172,6 +172,9 @@ func (m *Model) statusLine() string {
 		}
 		return what + m.input.View()
 	case modeConfirm:
+		if m.confirmFor == "merge" {
+			return m.mergeQuestion()
+		}
 		return "restart " + m.who(m.target) + "? y restarts it, any other key cancels"
 	}
 	for _, t := range m.followed {
@@ -195,7 +198,7 @@ func (m *Model) footer() string {
 	case modeInput:
 		return strings.Join([]string{k("enter", m.inputFor), k("esc", "cancel")}, "  ")
 	case modeConfirm:
-		return strings.Join([]string{k("y", "restart"), k("any other key", "cancel")}, "  ")
+		return strings.Join([]string{k("y", m.confirmFor), k("any other key", "cancel")}, "  ")
 	}
 	if r := m.selected(); r != nil {
 		switch r.State {
@@ -227,13 +230,20 @@ func (m *Model) footer() string {
 	if several {
 		keys = append(keys, k("tab", "team"))
 	}
-	keys = append(keys, k("?", "help"), k("q", "quit"))
-	return strings.Join(keys, "  ")
+	end := []string{k("?", "help"), k("q", "quit")}
+	if r := m.selected(); r != nil && m.hasWorktree(r.key()) {
+		// Where they fit: ? must stay on screen (it lists them too).
+		with := append(slices.Clone(keys), k("c", "diff"), k("m", "merge"))
+		if ansi.StringWidth(strings.Join(append(with, end...), "  ")) <= m.width {
+			keys = with
+		}
+	}
+	return strings.Join(append(keys, end...), "  ")
 }
 
 func (m *Model) help() []string {
+	// 22 lines: with the title and the footer, an 80×24 terminal holds it.
 	return []string{
-		"",
 		"  ↑/↓ k/j   select a member (pgup/pgdown a page, g/G the first/last)",
 		"  1-9       choose that option of a stalled member's Claude Code dialog (teamctl answer M N)",
 		"  y / n     its dialog's plain Yes or No (only where one option plainly is); at a",
@@ -244,15 +254,17 @@ func (m *Model) help() []string {
 		"  s         send the member a message (teamctl send)",
 		"  t         attach to its pane; detach (" + m.detachKeys("") + ") to come back (teamctl attach)",
 		"  r         restart it, once you confirm with y (teamctl restart)",
+		"  c         its diff, in the pager; q there comes back (teamctl diff M)",
+		"  m         merge its branch into its base, once y confirms (teamctl merge M)",
 		"  tab       the next team that is up; all teams is one of the stops",
 		"  v         all teams in one list, or the selected member's team alone",
 		"  b         bell on/off: rings when someone starts waiting for you (now " + onOff(m.bell) + ")",
-		"  ?         this help",
-		"  q         quit",
+		"  ? / q     this help / quit",
 		"",
 		"  Whoever waits for you comes first: stalled at a prompt, or waiting-approval",
 		"  (a teammate's permission request), in whichever team. ROLE spawned: a teammate",
 		"  the lead spawned. STATE working/idle: Claude Code; a plain process is running.",
+		"  CHANGES: files +added −deleted in its worktree, uncommitted too. ! conflicts.",
 		"  Every action is the command's own and is recorded in the team's events.",
 	}
 }
