@@ -34,12 +34,16 @@ func newTopCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *topOpt
 		Short: "One live screen of the team: every member, what it waits on, act with one key",
 		Long: `One live screen of the team: every member with its state, for how long and
 what it waits on (whoever waits for you first), the bottom of the selected
-member's pane, its worktree, and the team's latest events. Act with one key:
-y/n answer a stalled prompt, enter presses Enter, a/d approve or deny a
-permission request, s sends a message, t attaches (detach to come back), r
-restarts (after a y), tab follows the next team that is up, b turns the bell off, ? lists
-them all, q quits. Each action is the command's own (answer, approve, deny,
-send, attach, restart) and is recorded in the team's events as it is.
+member's pane, its worktree, what it changed there (CHANGES: files, +/−, as
+teamctl diff --stat counts them; ! marks a member whose work conflicts with
+another's), and the team's latest events. Act with one key: y/n answer a
+stalled prompt, enter presses Enter, a/d approve or deny a permission
+request, s sends a message, t attaches (detach to come back), c shows the
+member's diff in the pager, m merges its branch into its base (after a y), r
+restarts (after a y), tab follows the next team that is up, b turns the bell
+off, ? lists them all, q quits. Each action is the command's own (answer,
+approve, deny, send, attach, diff, merge, restart) and is recorded in the
+team's events as it is.
 
 With several teams up and none named (--team, TEAMCTL_TEAM), it shows every
 team's members in one list, with their team, whoever waits for you first in
