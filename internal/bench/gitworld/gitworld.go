@@ -122,7 +122,7 @@ func (r *Repo) change(ctx context.Context, m Member, k, first int, cfg Config) e
 	n, step := cfg.Changed, cfg.Changed*3/4
 	for j := range n {
 		i := (first + j) % cfg.Files
-		line := 2 + (i+k)%(lines-2) // a line of its own in a file its neighbour changes too...
+		line := 2 + (i+4*k)%(lines-2) // a line of its own, apart from its neighbour's, in a file its neighbour changes too...
 		if j == 0 || j == step {
 			line = 1 // ...but the first they share, where both change line 1: a conflict
 		}
@@ -135,7 +135,7 @@ func (r *Repo) change(ctx context.Context, m Member, k, first int, cfg Config) e
 		rest := j - n/2
 		switch {
 		case rest < 0: // committed below
-		case rest%3 == 2: // a new file, untracked
+		case rest%3 == 2 && j != step: // a new file, untracked
 			if err := write(m.Path, filepath.Join("new", m.Name, fmt.Sprintf("n%03d.go", j)), content(j, nil)); err != nil {
 				return err
 			}
