@@ -60,10 +60,19 @@ func Inspect(ctx context.Context, path, base string) (Loss, error) {
 
 // Changes lists the worktree's uncommitted changes and untracked files.
 func Changes(ctx context.Context, path string) (Loss, error) {
+	l, _, err := changes(ctx, path)
+	return l, err
+}
+
+// changes is Changes, with the files whose deletion is staged and that are
+// not in the folder either (status "D " and not "??"): in neither the index
+// nor the folder.
+func changes(ctx context.Context, path string) (Loss, map[string]bool, error) {
 	var l Loss
+	deleted := map[string]bool{}
 	out, err := git(ctx, path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil {
-		return l, fmt.Errorf("look at worktree %s: %w", path, err)
+		return l, nil, fmt.Errorf("look at worktree %s: %w", path, err)
 	}
 	entries := strings.Split(out, "\x00")
 	for i := 0; i < len(entries); i++ {
@@ -77,12 +86,18 @@ func Changes(ctx context.Context, path string) (Loss, error) {
 			l.Untracked = append(l.Untracked, file)
 		default:
 			l.Changed = append(l.Changed, file)
+			if code == "D " {
+				deleted[file] = true
+			}
 			if code[0] == 'R' || code[0] == 'C' {
 				i++ // the entry after a rename is its old name
 			}
 		}
 	}
-	return l, nil
+	for _, f := range l.Untracked {
+		delete(deleted, f) // made again since: in the folder
+	}
+	return l, deleted, nil
 }
 
 // BranchLoss lists the commits of branch (in the repository of main) that are

@@ -208,6 +208,26 @@ func snapshotCommit(ctx context.Context, path, branch string, s Snapshot) (strin
 // never touched. head is the commit the folder has checked out; what leftOut
 // names is not taken.
 func stateTree(ctx context.Context, path, head string, leftOut []LeftOut) (string, error) {
+	add := []string{"add", "--all", "--", "."}
+	for _, l := range leftOut {
+		add = append(add, ":(top,exclude,literal)"+strings.TrimSuffix(l.Path, "/"))
+	}
+	return indexTree(ctx, path, head, add, "")
+}
+
+// stateTreeOf is stateTree taking only the files named (relative to the
+// folder's top, as status lists them), read from the folder as they are:
+// git looks at no other file.
+func stateTreeOf(ctx context.Context, path, head string, files []string) (string, error) {
+	if len(files) == 0 {
+		return stateTree(ctx, path, head, nil) // `add --pathspec-from-file` of nothing is `add .`
+	}
+	return indexTree(ctx, path, head, []string{"add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"}, strings.Join(files, "\x00"))
+}
+
+// indexTree runs add (with stdin) on a temporary index, a copy of the
+// folder's own, and writes its tree.
+func indexTree(ctx context.Context, path, head string, add []string, stdin string) (string, error) {
 	tmp, err := os.MkdirTemp("", "teamctl-snapshot-")
 	if err != nil {
 		return "", err
@@ -227,11 +247,11 @@ func stateTree(ctx context.Context, path, head string, leftOut []LeftOut) (strin
 			return "", err
 		}
 	}
-	add := []string{"add", "--all", "--", "."}
-	for _, l := range leftOut {
-		add = append(add, ":(top,exclude,literal)"+strings.TrimSuffix(l.Path, "/"))
+	if stdin != "" {
+		// Names from a file are names, whatever their bytes.
+		env = append(env, "GIT_LITERAL_PATHSPECS=1")
 	}
-	if _, err := gitEnv(ctx, path, env, "", add...); err != nil {
+	if _, err := gitEnv(ctx, path, env, stdin, add...); err != nil {
 		return "", err
 	}
 	tree, err := gitEnv(ctx, path, env, "", "write-tree")

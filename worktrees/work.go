@@ -92,14 +92,15 @@ func ReadCheckout(ctx context.Context, dir string) (Work, error) {
 // readFolder fills in the tree of w's folder, what it leaves out, and what
 // git is in the middle of there.
 func readFolder(ctx context.Context, w *Work) error {
-	changes, err := Changes(ctx, w.Path)
+	changes, deleted, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
 	}
-	w.LeftOut = LeftOutOf(w.Path, append(changes.Changed, changes.Untracked...))
-	w.Files = len(changes.Changed) + len(changes.Untracked) - len(w.LeftOut)
+	listed := append(changes.Changed, changes.Untracked...)
+	w.LeftOut = LeftOutOf(w.Path, listed)
+	w.Files = len(listed) - len(w.LeftOut)
 	if w.Files > 0 {
-		w.Tree, err = stateTree(ctx, w.Path, w.Head, w.LeftOut)
+		w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, toAdd(listed, deleted, w.LeftOut))
 	} else {
 		w.Tree, err = revParse(ctx, w.Path, w.Head+"^{tree}")
 	}
@@ -110,6 +111,26 @@ func readFolder(ctx context.Context, w *Work) error {
 		w.Busy = inProgress(gitdir)
 	}
 	return nil
+}
+
+// toAdd are the files of listed (what status said) that git add takes into
+// a copy of the index to make the folder's tree: all but those left out, and
+// but those in neither the index nor the folder (a staged deletion, which
+// the copy has already; git add refuses a name that matches nothing). The
+// same tree as `add --all` of the whole folder, without git looking at every
+// file again.
+func toAdd(listed []string, deleted map[string]bool, leftOut []LeftOut) []string {
+	out := make([]string, 0, len(listed))
+	skip := map[string]bool{}
+	for _, l := range leftOut {
+		skip[l.Path] = true
+	}
+	for _, f := range listed {
+		if !skip[f] && !deleted[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // inProgress names what git stopped in the middle of in a checkout whose git

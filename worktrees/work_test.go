@@ -313,3 +313,40 @@ func TestRacilyCleanFilesAreRead(t *testing.T) {
 		t.Errorf("pic.bin in the tree of a's work: %q, want its change", got)
 	}
 }
+
+// TestReadWorkTreeIsTheSnapshots: ReadWork adds only the files status lists
+// to its copy of the index (stateTreeOf); its tree must be the one `add
+// --all` of the whole folder makes (stateTree, which snapshots take), on
+// every kind of change, staged deletions and renames among them.
+func TestReadWorkTreeIsTheSnapshots(t *testing.T) {
+	main := repo(t)
+	wt := workInProgress(t, main, "t", "m")
+	for _, f := range []string{"gone.txt", "back.txt", "moved.txt"} {
+		os.WriteFile(filepath.Join(wt, f), []byte("committed "+f+"\n"), 0o644)
+	}
+	run(t, wt, "add", "gone.txt", "back.txt", "moved.txt")
+	run(t, wt, "-c", "user.email=t@x", "-c", "user.name=t", "commit", "-q", "-m", "more")
+	run(t, wt, "rm", "-q", "gone.txt", "back.txt")                             // staged deletions ("D ")...
+	os.WriteFile(filepath.Join(wt, "back.txt"), []byte("made again\n"), 0o644) // ...one made again ("D " and "??")
+	run(t, wt, "mv", "moved.txt", "renamed.txt")                               // a staged rename ("R ")
+	w, err := ReadWork(ctx(t), main, wt, "teamctl/t/m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := stateTree(ctx(t), wt, w.Head, w.LeftOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Tree != want || w.Files == 0 {
+		t.Fatalf("ReadWork's tree %s (%d files), add --all's %s:\n%s\n%s", w.Tree, w.Files, want,
+			run(t, wt, "ls-tree", "-r", w.Tree), run(t, wt, "ls-tree", "-r", want))
+	}
+	for _, f := range []string{"gone.txt", "moved.txt"} {
+		if out := run(t, wt, "ls-tree", w.Tree, "--", f); out != "" {
+			t.Errorf("%s is in the tree: %q", f, out)
+		}
+	}
+	if out := run(t, wt, "cat-file", "-p", w.Tree+":back.txt"); out != "made again\n" {
+		t.Errorf("back.txt: %q", out)
+	}
+}

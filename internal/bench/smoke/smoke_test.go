@@ -10,7 +10,9 @@ import (
 
 	"github.com/teamctl/teamctl/internal/bench/cleanbench"
 	"github.com/teamctl/teamctl/internal/bench/costbench"
+	"github.com/teamctl/teamctl/internal/bench/diffbench"
 	"github.com/teamctl/teamctl/internal/bench/latencybench"
+	"github.com/teamctl/teamctl/internal/bench/radarbench"
 	"github.com/teamctl/teamctl/internal/bench/rssbench"
 	"github.com/teamctl/teamctl/internal/bench/topbench"
 	"github.com/teamctl/teamctl/internal/bench/upbench"
@@ -47,7 +49,9 @@ func TestBenchmarksRun(t *testing.T) {
 	}{
 		{"clean", clean},
 		{"cost", cost},
+		{"diff", diff},
 		{"latency", latency},
+		{"radar", radar},
 		{"rss", rss},
 		{"top", top},
 		{"up", up},
@@ -61,6 +65,38 @@ func TestBenchmarksRun(t *testing.T) {
 
 func clean(t *testing.T, ctx context.Context, bin string) {
 	rep, err := cleanbench.Run(ctx, cleanbench.Config{Worktrees: 3, Rounds: 1, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Variants) != 2 || rep.Ratio <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, v := range rep.Variants {
+		if len(v.Samples) != 1 || v.Min <= 0 {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+}
+
+// radar and diff need no teamctl binary: they call its code in process.
+func radar(t *testing.T, ctx context.Context, _ string) {
+	rep, err := radarbench.Run(ctx, radarbench.Config{Files: 40, Members: 3, Changed: 8, Rounds: 1}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Neighbours conflict on one line: m00+m01 and m01+m02.
+	if rep.Pairs != 3 || rep.Conflicts != 2 || len(rep.Variants) != 3 || rep.Ratio <= 0 || rep.RatioWork <= 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, v := range rep.Variants {
+		if len(v.Samples) != 1 || v.Min <= 0 {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+}
+
+func diff(t *testing.T, ctx context.Context, _ string) {
+	rep, err := diffbench.Run(ctx, diffbench.Config{Files: 40, Members: 3, Changed: 8, Rounds: 1}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,183 @@
+// Package radarbench is the benchmark `go run ./bench/radar` runs; see that command's doc.
+package radarbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/bench/gitworld"
+	"github.com/teamctl/teamctl/internal/bench/world"
+	"github.com/teamctl/teamctl/worktrees"
+)
+
+const target = 1.2 // median(teamctl) / median(git) must not exceed this
+
+// Config is a run's settings: bench/radar's flags.
+type Config struct {
+	Files, Members, Changed, Rounds, Warmup int
+}
+
+// Report is the whole result, as -json prints it.
+type Report struct {
+	Files     int           `json:"files"`
+	Members   int           `json:"members"`
+	Changed   int           `json:"changed_per_member"`
+	Pairs     int           `json:"pairs"`
+	Conflicts int           `json:"conflicting_pairs"`
+	Rounds    int           `json:"rounds"`
+	Warmup    int           `json:"warmup"`
+	Variants  []world.Stats `json:"variants"` // git, teamctl, git+work
+	Ratio     float64       `json:"ratio_teamctl_git"`
+	// RatioWork is teamctl against git+work, the script that commits the
+	// uncommitted work too, as teamctl does.
+	RatioWork float64 `json:"ratio_teamctl_git_work"`
+	Target    float64 `json:"target"`
+	Pass      bool    `json:"pass"`
+}
+
+// Passed is whether r meets the target.
+func (r *Report) Passed() bool { return r.Pass }
+
+var variants = []world.Variant{
+	{Name: "git", How: "git merge-tree --write-tree per pair of branches (the uncommitted work committed first, untimed)"},
+	{Name: "teamctl", How: "worktrees.WorkCommit per member, then worktrees.TryMerge per pair (the radar's and `teamctl conflicts`' code)"},
+	{Name: "git+work", How: "the same script, committing each worktree's uncommitted work first (temporary index: add, write-tree, commit-tree, branch)"},
+}
+
+// Run makes the repository, then times both variants cfg.Warmup+cfg.Rounds
+// times, interleaved; progress goes to log.
+func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
+	if cfg.Rounds < 1 || cfg.Warmup < 0 || cfg.Members < 2 {
+		return nil, errors.New("need -n >= 1, -warmup >= 0, -members >= 2")
+	}
+	if err := worktrees.CheckMergeTree(ctx); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "making a repository of %d files, %d worktrees with %d changed files each\n", cfg.Files, cfg.Members, cfg.Changed)
+	repo, err := gitworld.Make(ctx, gitworld.Config{Files: cfg.Files, Members: cfg.Members, Changed: cfg.Changed})
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Remove()
+	branches := make([]string, len(repo.Members))
+	for i, m := range repo.Members {
+		if branches[i], err = repo.CommitWork(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	found := make([][]string, len(variants))
+	stats, err := world.Rounds(ctx, log, variants, cfg.Warmup, cfg.Rounds, func(ctx context.Context, i int) (time.Duration, error) {
+		t0 := time.Now()
+		var err error
+		switch i {
+		case 0:
+			found[i], err = baseline(ctx, repo, branches)
+		case 1:
+			found[i], err = radar(ctx, repo)
+		case 2:
+			found[i], err = withWork(ctx, repo)
+		}
+		return time.Since(t0), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range found[1:] {
+		if !slices.Equal(found[0], found[i+1]) {
+			return nil, fmt.Errorf("the variants disagree: %s found conflicts %q, %s %q", variants[0].Name, found[0], variants[i+1].Name, found[i+1])
+		}
+	}
+	gitConflicts := found[0]
+	n := len(repo.Members)
+	rep := &Report{Files: cfg.Files, Members: n, Changed: cfg.Changed, Pairs: n * (n - 1) / 2, Conflicts: len(gitConflicts),
+		Rounds: cfg.Rounds, Warmup: cfg.Warmup, Variants: stats, Target: target}
+	rep.Ratio = stats[1].Median / stats[0].Median
+	rep.RatioWork = stats[1].Median / stats[2].Median
+	rep.Pass = rep.Ratio <= target
+	return rep, nil
+}
+
+// baseline is a person's script: merge-tree on every pair of branches,
+// exec'd one after another; it returns the pairs that conflict.
+func baseline(ctx context.Context, repo *gitworld.Repo, branches []string) ([]string, error) {
+	var conflicts []string
+	for i, a := range branches {
+		for j := i + 1; j < len(branches); j++ {
+			out, err := repo.Git(ctx, repo.Main, "merge-tree", "--write-tree", "--name-only", a, branches[j])
+			var ee *exec.ExitError
+			switch {
+			case errors.As(err, &ee) && ee.ExitCode() == 1:
+				conflicts = append(conflicts, pair(repo, i, j))
+			case err != nil:
+				return nil, err
+			case strings.Count(out, "\n") > 1:
+				return nil, fmt.Errorf("merge-tree of %s and %s listed files without a conflict: %q", a, branches[j], out)
+			}
+		}
+	}
+	return conflicts, nil
+}
+
+// withWork is baseline with each worktree's uncommitted work committed
+// first, as the script of a person who wants it compared too would have to.
+func withWork(ctx context.Context, repo *gitworld.Repo) ([]string, error) {
+	branches := make([]string, len(repo.Members))
+	for i, m := range repo.Members {
+		var err error
+		if branches[i], err = repo.CommitWork(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	return baseline(ctx, repo, branches)
+}
+
+// radar is what the supervisor's radar and `teamctl conflicts` compute for
+// every pair: each member's whole work as a commit (read without touching
+// its worktree), then a merge of every pair of them.
+func radar(ctx context.Context, repo *gitworld.Repo) ([]string, error) {
+	sides := make([]worktrees.Side, len(repo.Members))
+	for i, m := range repo.Members {
+		c, err := worktrees.WorkCommit(ctx, repo.Main, m.Path, m.Branch)
+		if err != nil {
+			return nil, err
+		}
+		sides[i] = worktrees.Side{Name: m.Name, Main: repo.Main, Commit: c}
+	}
+	var conflicts []string
+	for _, p := range worktrees.Pairs(sides) {
+		m, err := worktrees.TryMerge(ctx, repo.Main, p[0].Commit, p[1].Commit)
+		if err != nil {
+			return nil, err
+		}
+		if len(m.Conflicts) > 0 {
+			conflicts = append(conflicts, p[0].Name+"+"+p[1].Name)
+		}
+	}
+	return conflicts, nil
+}
+
+func pair(repo *gitworld.Repo, i, j int) string {
+	return repo.Members[i].Name + "+" + repo.Members[j].Name
+}
+
+// Print prints r for a reader (what the command prints without -json).
+func Print(out io.Writer, r *Report) {
+	fmt.Fprintf(out, "\nconflict radar: %d members (%d pairs, %d conflicting), %d changed files each, repository of %d files; %d rounds after %d warm-up, variants interleaved\n",
+		r.Members, r.Pairs, r.Conflicts, r.Changed, r.Files, r.Rounds, r.Warmup)
+	fmt.Fprintf(out, "%-8s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	for _, v := range r.Variants {
+		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+	}
+	verdict := "PASS"
+	if !r.Pass {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(out, "teamctl / git  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.Target, verdict)
+	fmt.Fprintf(out, "teamctl / git+work  %.2fx\n", r.RatioWork)
+}
