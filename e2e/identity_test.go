@@ -135,6 +135,22 @@ func (w *world) waitAdopted(name, leadSession string) string {
 	return pane
 }
 
+// claudeRunning is member name's status once Claude Code itself runs in its
+// pane: under load the first status after a spawned teammate's adoption
+// gave a pid that was gone a second later, in the same pane (Claude Code
+// setting the pane up), and a check that the teammate outlived something
+// failed on it.
+func (w *world) claudeRunning(name string) memberStatus {
+	w.t.Helper()
+	var m memberStatus
+	poll(w.t, wait, "Claude Code running in "+name+"'s pane", func() (bool, string) {
+		m, _ = w.status().member(name)
+		argv, err := proc.Cmdline(m.PID)
+		return err == nil && len(argv) > 0 && filepath.Base(argv[0]) == "claude", fmt.Sprintf("%+v: %q %v", m, argv, err)
+	})
+	return m
+}
+
 // typeInto types text into a Claude Code pane at its input box, then Enter
 // once the text shows there (Claude Code reads keys only once it drew it).
 func (w *world) typeInto(pane, text string) {
@@ -295,15 +311,7 @@ func TestLeadKilledResumesItsTeam(t *testing.T) {
 	scoutPane := w.waitAdopted("scout", sid)
 	w.waitIdentity("after the spawn", sid)
 	before, _ := w.status().member("lead")
-	// The scout as it runs: once, under load, the first status after its
-	// adoption gave a pid that was gone a second later, in the same pane
-	// (Claude Code setting the pane up), so wait for Claude Code itself.
-	var scout memberStatus
-	poll(t, wait, "Claude Code running in scout's pane", func() (bool, string) {
-		scout, _ = w.status().member("scout")
-		argv, err := proc.Cmdline(scout.PID)
-		return err == nil && len(argv) > 0 && filepath.Base(argv[0]) == "claude", fmt.Sprintf("%+v: %q %v", scout, argv, err)
-	})
+	scout := w.claudeRunning("scout")
 
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)

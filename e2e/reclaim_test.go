@@ -27,7 +27,7 @@ func TestLeadThatCouldNotTakeItsTeamIsRelaunched(t *testing.T) {
 	scoutPane := w.waitAdopted("scout", sid)
 	w.waitIdentity("after the spawn", sid)
 	before, _ := w.status().member("lead")
-	scout, _ := w.status().member("scout")
+	scout := w.claudeRunning("scout")
 	lock := filepath.Join(w.e.ClaudeDir, "teams", "session-"+sid[:8], "config.json.lock")
 
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
