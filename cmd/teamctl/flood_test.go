@@ -20,6 +20,9 @@ import (
 // events`: the log (made small here, so that an event a message would rotate
 // it many times over) was not rotated away.
 func TestAFloodOfMessagesIsCounted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a flood of 20000 messages, and a minute for their count")
+	}
 	t.Parallel()
 	const (
 		flood    = 20000
@@ -96,9 +99,6 @@ func TestAFloodOfMessagesIsCounted(t *testing.T) {
 	}
 	checkHistoryKept(t, before, after)
 
-	if testing.Short() {
-		t.Skip("-short: not waiting a minute for the count of the messages held")
-	}
 	var one, counted []event
 	testenv.Eventually(t, 2*time.Minute, "the count of mate's messages when the minute ends", func() (bool, string) {
 		one, counted = split(events(t, e, "flood"))
