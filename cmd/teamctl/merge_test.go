@@ -21,11 +21,7 @@ import (
 func TestMergeAndFinish(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	repo := gitRepo(t, e, "repo")
-	lines := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
-	os.WriteFile(filepath.Join(repo, "app.go"), []byte(lines), 0o644)
-	gitIn(t, repo, "add", "app.go")
-	gitIn(t, repo, "commit", "-q", "-m", "app")
+	repo, _ := appRepo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: rev
 root: repo
 members:
@@ -37,9 +33,9 @@ members:
     worktree: true
 `))
 	wt := func(m string) string { return filepath.Join(repo, ".teamctl", "worktrees", "rev", m) }
-	os.WriteFile(filepath.Join(wt("alice"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by alice\n", 1)), 0o644)
+	editApp(t, wt("alice"), "alice")
 	gitIn(t, wt("alice"), "commit", "-q", "-am", "alice's five")
-	os.WriteFile(filepath.Join(wt("bob"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by bob\n", 1)), 0o644)
+	editApp(t, wt("bob"), "bob")
 
 	r := e.Run("merge", "alice", "bob", "--team", "rev")
 	if r.Code != 1 || !strings.Contains(r.Stdout, "landed alice: merged teamctl/rev/alice into main (1 commit(s))") ||

@@ -23,11 +23,7 @@ import (
 func TestConflictRadar(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	repo := gitRepo(t, e, "repo")
-	lines := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
-	os.WriteFile(filepath.Join(repo, "app.go"), []byte(lines), 0o644)
-	gitIn(t, repo, "add", "app.go")
-	gitIn(t, repo, "commit", "-q", "-m", "app")
+	repo, lines := appRepo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: radar
 root: repo
 review:
@@ -79,8 +75,8 @@ members:
 		return ev.Member == "alice" && ev.Other == "bob" && slices.Equal(ev.Files, []string{"app.go"})
 	}
 
-	os.WriteFile(filepath.Join(wt("alice"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by alice\n", 1)), 0o644)
-	os.WriteFile(filepath.Join(wt("bob"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by bob\n", 1)), 0o644)
+	editApp(t, wt("alice"), "alice")
+	editApp(t, wt("bob"), "bob")
 	turnEnds("alice")
 	turnEnds("bob")
 	testenv.Eventually(t, 30*time.Second, "a conflict event of alice and bob in app.go", func() (bool, string) {
@@ -114,7 +110,7 @@ members:
 		t.Errorf("status still shows a conflict gone:\n%s", r.Stdout)
 	}
 
-	os.WriteFile(filepath.Join(wt("bob"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by bob\n", 1)), 0o644)
+	editApp(t, wt("bob"), "bob")
 	gitIn(t, wt("bob"), "commit", "-q", "-am", "bob's five")
 	testenv.Eventually(t, 30*time.Second, "a conflict event again, from bob's branch moving", func() (bool, string) {
 		evs, all := events("conflict")

@@ -16,6 +16,30 @@ import (
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
+// appRepo is gitRepo's repository with app.go, ten lines, committed on
+// main: the file the review tests' members edit, and its lines.
+func appRepo(t *testing.T, e *testenv.Env) (repo, lines string) {
+	t.Helper()
+	repo = gitRepo(t, e, "repo")
+	lines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
+	os.WriteFile(filepath.Join(repo, "app.go"), []byte(lines), 0o644)
+	gitIn(t, repo, "add", "app.go")
+	gitIn(t, repo, "commit", "-q", "-m", "app")
+	return repo, lines
+}
+
+// editApp has who change app.go's line 5 in the worktree dir, uncommitted.
+func editApp(t *testing.T, dir, who string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "app.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.go"), []byte(strings.Replace(string(b), "5\n", "five by "+who+"\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestDiffAndConflicts: two members whose worktrees edit the same lines of
 // one file, uncommitted: `teamctl conflicts` names both and the file and
 // exits 1; `teamctl diff --stat` shows each member's files and the lead's
@@ -25,11 +49,7 @@ import (
 func TestDiffAndConflicts(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	repo := gitRepo(t, e, "repo")
-	lines := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
-	os.WriteFile(filepath.Join(repo, "app.go"), []byte(lines), 0o644)
-	gitIn(t, repo, "add", "app.go")
-	gitIn(t, repo, "commit", "-q", "-m", "app")
+	repo, _ := appRepo(t, e)
 	os.WriteFile(filepath.Join(repo, "src", "main.go"), []byte("package main // a person's edit\n"), 0o644)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: rev
 root: repo
@@ -42,9 +62,9 @@ members:
     worktree: true
 `))
 	wt := func(m string) string { return filepath.Join(repo, ".teamctl", "worktrees", "rev", m) }
-	os.WriteFile(filepath.Join(wt("alice"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by alice\n", 1)), 0o644)
+	editApp(t, wt("alice"), "alice")
 	os.WriteFile(filepath.Join(wt("alice"), "notes by alice.md"), []byte("plan\n"), 0o644)
-	os.WriteFile(filepath.Join(wt("bob"), "app.go"), []byte(strings.Replace(lines, "5\n", "five by bob\n", 1)), 0o644)
+	editApp(t, wt("bob"), "bob")
 	before := map[string]string{}
 	for _, d := range []string{repo, wt("alice"), wt("bob")} {
 		before[d] = gitIn(t, d, "status", "--porcelain=v1", "-z", "--untracked-files=all")
