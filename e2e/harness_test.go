@@ -264,6 +264,7 @@ type memberStatus struct {
 	Pane      string `json:"pane"`
 	PID       int    `json:"pid"`
 	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
 	Restarts  int    `json:"restarts"`
 	State     string `json:"state"`
 	ExitCode  *int   `json:"exit_code"`

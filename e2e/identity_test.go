@@ -312,6 +312,11 @@ func TestLeadKilledResumesItsTeam(t *testing.T) {
 	w.waitIdentity("after the spawn", sid)
 	before, _ := w.status().member("lead")
 	scout := w.claudeRunning("scout")
+	// A teammate the lead spawns works in the lead's folder, as Claude Code
+	// records it: the folder its permission rules anchor at (launch.RuleFolder).
+	if scout.Cwd == "" || scout.Cwd != before.Cwd {
+		t.Errorf("scout works in %q, the lead in %q", scout.Cwd, before.Cwd)
+	}
 
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
