@@ -218,6 +218,9 @@ func TestFeedFollowsSeveralTeamsWithOneControlClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Removed last, once both servers are killed: cleanups run last first,
+	// and a server whose socket is gone can no longer be told to end.
+	t.Cleanup(func() { os.RemoveAll(tt) })
 	t.Setenv("TMUX_TMPDIR", tt)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	teams := []string{"feeda", "feedb"}
@@ -232,7 +235,6 @@ func TestFeedFollowsSeveralTeamsWithOneControlClient(t *testing.T) {
 		src.byTeam[team] = []string{tmuxOn(t, socket, "new-session", "-d", "-s", team, "-x", "100", "-y", "30", "-P", "-F", "#{pane_id}",
 			"sh", "-c", "echo SCREEN-OF-"+team+"; exec cat")}
 	}
-	t.Cleanup(func() { os.RemoveAll(tt) })
 	sockA, sockB := state.SocketName(teams[0]), state.SocketName(teams[1])
 
 	ctx, cancel := context.WithCancel(context.Background())
