@@ -57,7 +57,11 @@ func (m *Model) detail(h int) []string {
 		info = append(info, "said: "+textsafe.Visible(r.Result))
 	}
 	for _, c := range r.Conflicts {
-		info = append(info, fmt.Sprintf("! its work would conflict with %s's in %s  (teamctl conflicts)", textsafe.Visible(c.With), textsafe.Visible(strings.Join(c.Files, ", "))))
+		with := textsafe.Visible(c.With) + "'s"
+		if c.Base {
+			with = "its base " + textsafe.Visible(c.With) + " as that moved on"
+		}
+		info = append(info, fmt.Sprintf("! its work would conflict with %s in %s  (teamctl conflicts)", with, textsafe.Visible(strings.Join(c.Files, ", "))))
 	}
 	var mine []Event
 	for i := len(m.events) - 1; i >= 0 && len(mine) < 3; i-- {

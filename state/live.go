@@ -28,16 +28,19 @@ type Live struct {
 	// when it was last seen alive.
 	Seen time.Time `json:"seen,omitzero"`
 	// Conflicts are the pairs of members whose work would conflict if
-	// merged, as the supervisor's radar last found them.
+	// merged, and the members whose work would conflict with their base
+	// branch as it moved on, as the supervisor's radar last found them.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
 }
 
 // Conflict is two members whose work (uncommitted included) would conflict
-// in Files if merged, since Since.
+// in Files if merged, since Since; or, with Base, a member's work and its
+// base branch (Members[1], no member), which moved on since it started.
 type Conflict struct {
 	Members [2]string `json:"members"`
 	Files   []string  `json:"files"`
 	Since   time.Time `json:"since"`
+	Base    bool      `json:"base,omitempty"`
 }
 
 // Request is a teammate's pending permission request, as status shows it.

@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -72,11 +74,16 @@ type processes interface {
 type gitWork interface {
 	// Check refuses a git that cannot tell what a merge would do.
 	Check(ctx context.Context) error
-	// WorkCommit is a member's whole work, uncommitted included, as a commit.
-	WorkCommit(ctx context.Context, wt state.Worktree) (string, error)
-	// TryMerge is what merging commits a and b would do.
-	TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error)
-	// RefFiles are the files whose change means a member's branch moved.
+	// ReadWork is a member's whole work, uncommitted included, as a side
+	// of a merge.
+	ReadWork(ctx context.Context, wt state.Worktree) (worktrees.Side, error)
+	// Base is the member's base as it is now, when it is a branch (a
+	// commit or a tag never moves: ok false).
+	Base(ctx context.Context, wt state.Worktree) (side worktrees.Side, ok bool, err error)
+	// Compare is what merging each pair of sides would do.
+	Compare(ctx context.Context, sides []worktrees.Side, pairs [][2]int) ([]worktrees.Compared, error)
+	// RefFiles are the files whose change means a member's branch, or its
+	// base, moved.
 	RefFiles(ctx context.Context, wt state.Worktree) ([]string, error)
 }
 
@@ -112,12 +119,29 @@ func (realProcs) TerminateGroup(pgid int) error { return syscall.Kill(-pgid, sys
 type realGit struct{}
 
 func (realGit) Check(ctx context.Context) error { return worktrees.CheckMergeTree(ctx) }
-func (realGit) WorkCommit(ctx context.Context, wt state.Worktree) (string, error) {
-	return worktrees.WorkCommit(ctx, wt.Main, wt.Path, wt.Branch)
+func (realGit) ReadWork(ctx context.Context, wt state.Worktree) (worktrees.Side, error) {
+	if !filepath.IsAbs(wt.Main) || (wt.Path != "" && !filepath.IsAbs(wt.Path)) {
+		return worktrees.Side{}, fmt.Errorf("the worktree %q of %q is not at an absolute path", wt.Path, wt.Main)
+	}
+	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
+	if err != nil {
+		return worktrees.Side{}, err
+	}
+	return worktrees.WorkSide(wt.Member, wt.Main, w), nil
 }
-func (realGit) TryMerge(ctx context.Context, main, a, b string) (worktrees.Merge, error) {
-	return worktrees.TryMerge(ctx, main, a, b)
+func (realGit) Base(ctx context.Context, wt state.Worktree) (worktrees.Side, bool, error) {
+	b, err := worktrees.FindBase(ctx, wt.Main, wt.Base)
+	if err != nil || !b.Branch {
+		return worktrees.Side{}, false, err
+	}
+	return worktrees.Side{Name: b.Name, Main: wt.Main, Head: b.Commit}, true, nil
+}
+
+// Compare merges one pair at a time: the radar runs in the background, and
+// a burst of git commands would be felt by the members' own.
+func (realGit) Compare(ctx context.Context, sides []worktrees.Side, pairs [][2]int) ([]worktrees.Compared, error) {
+	return worktrees.CompareAll(ctx, sides, pairs, 1)
 }
 func (realGit) RefFiles(ctx context.Context, wt state.Worktree) ([]string, error) {
-	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch)
+	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch, wt.Base)
 }

@@ -32,16 +32,16 @@ const radarDebounce = 2 * time.Second
 
 // radar is the loop's side of the conflict radar.
 type radar struct {
-	git     gitWork
-	dirty   map[string]bool // members whose work may have changed since it was read
-	timer   timer           // the debounce running, or nil
-	busy    bool            // a job is with the worker
-	fire    chan struct{}   // the debounce ran out
-	jobs    chan radarJob   // to radarWorker
-	done    chan radarResult
-	commits map[string]string // each member's work as last read
-	// seen are the commits of each pair's work last merged (key: pairKey),
-	// so a pass merges only the pairs whose work changed.
+	git   gitWork
+	dirty map[string]bool // members whose work may have changed since it was read
+	timer timer           // the debounce running, or nil
+	busy  bool            // a job is with the worker
+	fire  chan struct{}   // the debounce ran out
+	jobs  chan radarJob   // to radarWorker
+	done  chan radarResult
+	works map[string]worktrees.Side // each member's work as last read
+	// seen are the works of each pair last merged (key: pairKey, their
+	// Side.Key), so a pass merges only the pairs whose work changed.
 	seen map[string][2]string
 	// known are the conflicts now, by pairKey.
 	known map[string]state.Conflict
@@ -52,15 +52,15 @@ type radar struct {
 
 func newRadar(git gitWork) *radar {
 	return &radar{git: git, dirty: map[string]bool{}, fire: make(chan struct{}, 1), jobs: make(chan radarJob, 1), done: make(chan radarResult, 1),
-		refsOf: map[string]bool{}, commits: map[string]string{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
+		refsOf: map[string]bool{}, works: map[string]worktrees.Side{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
 }
 
 // radarJob is one pass: the team's worktrees, which of them to read again,
-// and the commits of each pair last merged.
+// and the works of each pair last merged.
 type radarJob struct {
 	worktrees []state.Worktree
 	dirty     map[string]bool
-	commits   map[string]string // each member's work as last read
+	works     map[string]worktrees.Side // each member's work as last read
 	seen      map[string][2]string
 	refsOf    map[string]bool // the members whose branch files are followed already
 }
@@ -68,19 +68,22 @@ type radarJob struct {
 // radarResult is what a pass found.
 type radarResult struct {
 	members []string // the members with worktrees the pass looked at
-	commits map[string]string
+	works   map[string]worktrees.Side
 	merged  []pairMerge
 	unread  map[string]string   // member: why its work could not be read
 	refs    map[string][]string // member: the files of its branch, found now
 	err     error               // git cannot tell at all
 }
 
-// pairMerge is one pair merged.
+// pairMerge is one pair merged: two members, or a member and its base
+// branch (base).
 type pairMerge struct {
-	a, b    string
-	commits [2]string
-	merge   worktrees.Merge
-	err     error
+	a, b  string
+	keys  [2]string // the works merged (Side.Key)
+	merge worktrees.Merge
+	err   error
+	base  bool // b is a's base branch
+	moved int  // base: its commits since a left it
 }
 
 func pairKey(a, b string) string { return a + "\x00" + b }
@@ -118,7 +121,7 @@ func (s *daemon) radarFired() {
 	if r.busy || len(r.dirty) == 0 {
 		return
 	}
-	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, commits: maps.Clone(r.commits), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf)}
+	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, works: maps.Clone(r.works), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf)}
 	r.dirty = map[string]bool{}
 	r.busy = true
 	r.jobs <- job
@@ -142,13 +145,16 @@ func (s *daemon) radarWorker(ctx context.Context) {
 }
 
 // pass reads the marked members' work and merges each pair whose work
-// changed since it was last merged, one pair at a time.
+// changed since it was last merged, and each member with its base branch,
+// one pair at a time.
 func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
-	res := radarResult{commits: map[string]string{}, unread: map[string]string{}, refs: map[string][]string{}}
+	res := radarResult{works: map[string]worktrees.Side{}, unread: map[string]string{}, refs: map[string][]string{}}
 	if res.err = r.git.Check(ctx); res.err != nil {
 		return res
 	}
 	var sides []worktrees.Side
+	var names []string // names[i]: whose sides[i] is
+	baseOf := map[string]int{}
 	for _, wt := range job.worktrees {
 		res.members = append(res.members, wt.Member)
 		if !job.refsOf[wt.Member] {
@@ -156,28 +162,68 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 				res.refs[wt.Member] = files
 			}
 		}
-		commit, ok := job.commits[wt.Member]
+		side, ok := job.works[wt.Member]
 		if job.dirty[wt.Member] || !ok {
 			var err error
-			if commit, err = r.git.WorkCommit(ctx, wt); err != nil {
+			if side, err = r.git.ReadWork(ctx, wt); err != nil {
 				res.unread[wt.Member] = err.Error()
 				continue
 			}
 		}
-		res.commits[wt.Member] = commit
-		sides = append(sides, worktrees.Side{Name: wt.Member, Main: wt.Main, Commit: commit})
+		res.works[wt.Member] = side
+		sides = append(sides, side)
+		names = append(names, wt.Member)
+		if b, ok, err := r.git.Base(ctx, wt); ok && err == nil {
+			baseOf[wt.Member] = len(sides)
+			sides = append(sides, b)
+			names = append(names, "")
+		}
 	}
+	var pairs [][2]int
+	var meta []pairMerge
 	for _, p := range worktrees.Pairs(sides) {
 		a, b := p[0], p[1]
-		commits := [2]string{a.Commit, b.Commit}
-		if job.seen[pairKey(a.Name, b.Name)] == commits {
+		if names[a] == "" || names[b] == "" {
+			continue // a base, paired below with its member only
+		}
+		keys := [2]string{sides[a].Key(), sides[b].Key()}
+		if job.seen[pairKey(names[a], names[b])] == keys {
 			continue
 		}
-		m, err := r.git.TryMerge(ctx, a.Main, a.Commit, b.Commit)
-		res.merged = append(res.merged, pairMerge{a: a.Name, b: b.Name, commits: commits, merge: m, err: err})
+		pairs = append(pairs, p)
+		meta = append(meta, pairMerge{a: names[a], b: names[b], keys: keys})
+	}
+	for i, name := range names {
+		bi, ok := baseOf[name]
+		if name == "" || !ok {
+			continue
+		}
+		keys := [2]string{sides[i].Key(), sides[bi].Key()}
+		if job.seen[baseKey(name)] == keys {
+			continue
+		}
+		pairs = append(pairs, [2]int{i, bi})
+		meta = append(meta, pairMerge{a: name, b: sides[bi].Name, keys: keys, base: true})
+	}
+	if len(pairs) == 0 {
+		return res
+	}
+	got, err := r.git.Compare(ctx, sides, pairs)
+	for k := range meta {
+		m := meta[k]
+		switch {
+		case err != nil:
+			m.err = err
+		default:
+			m.merge, m.err, m.moved = got[k].Merge, got[k].Err, got[k].Behind
+		}
+		res.merged = append(res.merged, m)
 	}
 	return res
 }
+
+// baseKey is the key in seen and known of a member with its base.
+func baseKey(member string) string { return member + "\x00\x01base" }
 
 // radarDone takes a pass's findings on the loop: events for the conflicts
 // new and gone, live.json, the lead told.
@@ -189,7 +235,7 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 		s.event(state.Event{Kind: state.EventSupervisor, Detail: "no conflict radar: " + res.err.Error()})
 		return
 	}
-	r.commits = res.commits
+	r.works = res.works
 	for m, files := range res.refs {
 		if s.files != nil {
 			s.files.FollowRefs(files)
@@ -203,7 +249,11 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 	for key, c := range r.known {
 		// A member whose worktree is gone (cleaned, or a teammate gone with
 		// it) is compared no more: its conflicts end here.
-		if gone := slices.IndexFunc(c.Members[:], func(m string) bool { return !slices.Contains(res.members, m) }); gone >= 0 {
+		who := c.Members[:]
+		if c.Base {
+			who = who[:1] // the other is a branch
+		}
+		if gone := slices.IndexFunc(who, func(m string) bool { return !slices.Contains(res.members, m) }); gone >= 0 {
 			delete(r.known, key)
 			delete(r.seen, key)
 			s.event(state.Event{Kind: state.EventConflictResolved, Member: c.Members[0], Other: c.Members[1], Files: c.Files,
@@ -217,25 +267,34 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 			continue
 		}
 		key := pairKey(p.a, p.b)
-		r.seen[key] = p.commits
+		if p.base {
+			key = baseKey(p.a)
+		}
+		r.seen[key] = p.keys
 		var files, kinds []string
-		for _, c := range p.merge.Conflicts {
-			files = append(files, c.Path)
-			kinds = append(kinds, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+		if !p.base || p.moved != 0 { // a base not moved on is in the member's history: nothing to merge
+			for _, c := range p.merge.Conflicts {
+				files = append(files, c.Path)
+				kinds = append(kinds, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+			}
 		}
 		was, had := r.known[key]
+		whose := fmt.Sprintf("%s's and %s's work", p.a, p.b)
+		if p.base {
+			whose = fmt.Sprintf("%s's work and its base %s (moved on since it started)", p.a, p.b)
+		}
 		switch {
-		case len(files) > 0 && (!had || !slices.Equal(was.Files, files)):
-			r.known[key] = state.Conflict{Members: [2]string{p.a, p.b}, Files: files, Since: s.clock.Now().UTC()}
+		case len(files) > 0 && (!had || !slices.Equal(was.Files, files) || was.Members[1] != p.b):
+			r.known[key] = state.Conflict{Members: [2]string{p.a, p.b}, Files: files, Since: s.clock.Now().UTC(), Base: p.base}
 			s.event(state.Event{Kind: state.EventConflict, Member: p.a, Other: p.b, Files: files,
-				Detail: fmt.Sprintf("%s's and %s's work would conflict if merged, in %s", p.a, p.b, strings.Join(kinds, ", "))})
-			s.tellLeadOfConflict(ctx, p.a, p.b, "conflict", fmt.Sprintf("%s's and %s's work would conflict if merged", p.a, p.b), files)
+				Detail: fmt.Sprintf("%s would conflict if merged, in %s", whose, strings.Join(kinds, ", "))})
+			s.tellLeadOfConflict(ctx, p, "conflict", whose+" would conflict if merged", files)
 			changed = true
 		case len(files) == 0 && had:
 			delete(r.known, key)
-			s.event(state.Event{Kind: state.EventConflictResolved, Member: p.a, Other: p.b, Files: was.Files,
-				Detail: fmt.Sprintf("%s's and %s's work no longer conflict (they did in %s)", p.a, p.b, strings.Join(was.Files, ", "))})
-			s.tellLeadOfConflict(ctx, p.a, p.b, "conflict-resolved", fmt.Sprintf("%s's and %s's work no longer conflict", p.a, p.b), was.Files)
+			s.event(state.Event{Kind: state.EventConflictResolved, Member: p.a, Other: was.Members[1], Files: was.Files,
+				Detail: fmt.Sprintf("%s no longer conflict (they did in %s)", whose, strings.Join(was.Files, ", "))})
+			s.tellLeadOfConflict(ctx, p, "conflict-resolved", whose+" no longer conflict", was.Files)
 			changed = true
 		}
 	}
@@ -272,7 +331,11 @@ func (s *daemon) radarResume(prev *state.Live) {
 	}
 	if prev != nil {
 		for _, c := range prev.Conflicts {
-			r.known[pairKey(c.Members[0], c.Members[1])] = c
+			key := pairKey(c.Members[0], c.Members[1])
+			if c.Base {
+				key = baseKey(c.Members[0])
+			}
+			r.known[key] = c
 		}
 		s.live.Conflicts = slices.Clone(prev.Conflicts)
 	}
@@ -286,11 +349,15 @@ func (s *daemon) radarResume(prev *state.Live) {
 
 // tellLeadOfConflict tells the lead, when the layout says review.tellLead,
 // in Claude Code's <task-notification> form as stalls are told.
-func (s *daemon) tellLeadOfConflict(ctx context.Context, a, b, status, summary string, files []string) {
+func (s *daemon) tellLeadOfConflict(ctx context.Context, p pairMerge, status, summary string, files []string) {
 	if s.lay == nil || !s.lay.Review.TellLead || s.notifier.leadPane() == "" {
 		return
 	}
-	text := fmt.Sprintf("<task-notification><members>%s, %s</members><status>%s</status><summary>%s</summary><files>%s</files></task-notification>",
-		a, b, status, summary, strings.Join(files, ", "))
+	members := p.a + ", " + p.b
+	if p.base {
+		members = p.a // and its base, which the summary names
+	}
+	text := fmt.Sprintf("<task-notification><members>%s</members><status>%s</status><summary>%s</summary><files>%s</files></task-notification>",
+		members, status, summary, strings.Join(files, ", "))
 	s.notifier.queue(ctx, text, "told the lead: ")
 }

@@ -18,16 +18,19 @@ import (
 )
 
 // fakeGit is the radar's git in memory: each member's work is the commit
-// work says, and merging two commits conflicts in the files conflicts says.
+// work says, and merging two commits conflicts in the files conflicts says;
+// a member's base is the branch base says, moved on by behind commits.
 type fakeGit struct {
 	mu        sync.Mutex
 	work      map[string]string
 	conflicts map[string][]string // pairKey(commit, commit): the files
-	old       error               // Check's answer
-	checks    int                 // passes
-	reads     []string            // the members whose work was read, in order
-	merges    [][2]string         // the commits merged, in order
-	refFiles  []string            // the members whose branch files were asked for
+	base      string              // the commit of every member's base branch, "main"; "" for none
+	behind    int
+	old       error       // Check's answer
+	checks    int         // passes
+	reads     []string    // the members whose work was read, in order
+	merges    [][2]string // the commits merged, in order
+	refFiles  []string    // the members whose branch files were asked for
 }
 
 func (g *fakeGit) RefFiles(_ context.Context, wt state.Worktree) ([]string, error) {
@@ -44,27 +47,42 @@ func (g *fakeGit) Check(context.Context) error {
 	return g.old
 }
 
-func (g *fakeGit) WorkCommit(_ context.Context, wt state.Worktree) (string, error) {
+func (g *fakeGit) ReadWork(_ context.Context, wt state.Worktree) (worktrees.Side, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reads = append(g.reads, wt.Member)
 	c, ok := g.work[wt.Member]
 	if !ok {
-		return "", errors.New("no such worktree")
+		return worktrees.Side{}, errors.New("no such worktree")
 	}
-	return c, nil
+	return worktrees.Side{Name: wt.Member, Main: wt.Main, Head: c}, nil
 }
 
-func (g *fakeGit) TryMerge(_ context.Context, _, a, b string) (worktrees.Merge, error) {
+func (g *fakeGit) Base(_ context.Context, wt state.Worktree) (worktrees.Side, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.merges = append(g.merges, [2]string{a, b})
-	m := worktrees.Merge{Both: []string{}, Conflicts: []worktrees.Conflict{}}
-	for _, f := range g.conflicts[pairKey(a, b)] {
-		m.Both = append(m.Both, f)
-		m.Conflicts = append(m.Conflicts, worktrees.Conflict{Path: f, Kind: "contents"})
+	return worktrees.Side{Name: "main", Main: wt.Main, Head: g.base}, g.base != "", nil
+}
+
+func (g *fakeGit) Compare(_ context.Context, sides []worktrees.Side, pairs [][2]int) ([]worktrees.Compared, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []worktrees.Compared
+	for _, p := range pairs {
+		a, b := sides[p[0]].Head, sides[p[1]].Head
+		g.merges = append(g.merges, [2]string{a, b})
+		m := worktrees.Merge{Both: []string{}, Conflicts: []worktrees.Conflict{}}
+		for _, f := range g.conflicts[pairKey(a, b)] {
+			m.Both = append(m.Both, f)
+			m.Conflicts = append(m.Conflicts, worktrees.Conflict{Path: f, Kind: "contents"})
+		}
+		behind := 0
+		if b == g.base {
+			behind = g.behind
+		}
+		out = append(out, worktrees.Compared{Pair: p, Merge: m, Ran: true, Behind: behind})
 	}
-	return m, nil
+	return out, nil
 }
 
 // radarWorld is a team of a lead and two teammates, alice (%1) and bob
@@ -322,14 +340,81 @@ func TestRealGitConflicts(t *testing.T) {
 	}
 	r := newRadar(realGit{})
 	res := r.pass(ctx, radarJob{worktrees: wts, dirty: map[string]bool{"alice": true, "bob": true}})
-	if res.err != nil || len(res.unread) != 0 || len(res.merged) != 1 {
+	if res.err != nil || len(res.unread) != 0 || len(res.merged) != 3 {
 		t.Fatalf("pass: %+v", res)
 	}
-	if refs := res.refs["bob"]; len(refs) != 2 || refs[1] != filepath.Join(main, ".git", "refs", "heads", "teamctl", "t", "bob") {
+	if refs := res.refs["bob"]; len(refs) != 3 || refs[1] != filepath.Join(main, ".git", "refs", "heads", "teamctl", "t", "bob") {
 		t.Errorf("bob's branch files: %q", refs)
 	}
 	p := res.merged[0]
 	if p.err != nil || p.a != "alice" || p.b != "bob" || len(p.merge.Conflicts) != 1 || p.merge.Conflicts[0].Path != "app.go" {
 		t.Errorf("merged: %+v", p)
+	}
+	for _, b := range res.merged[1:] {
+		if !b.base || b.b != "main" || b.moved != 0 || len(b.merge.Conflicts) != 0 {
+			t.Errorf("against a base that did not move: %+v", b)
+		}
+	}
+
+	// A person's commit on main, on the line both changed: each conflicts
+	// with its base now.
+	for i := range wts {
+		wts[i].Base = "main"
+	}
+	os.WriteFile(filepath.Join(main, "app.go"), []byte("1\n2 on main\n3\n"), 0o644)
+	run(main, "commit", "-q", "-am", "main moves on")
+	res = r.pass(ctx, radarJob{worktrees: wts, dirty: map[string]bool{"alice": true, "bob": true}})
+	for _, b := range res.merged[1:] {
+		if !b.base || b.moved != 1 || len(b.merge.Conflicts) != 1 || b.merge.Conflicts[0].Path != "app.go" {
+			t.Errorf("against main moved on: %+v", b)
+		}
+	}
+}
+
+// TestConflictRadarAgainstTheBase: each member's work is merged with its
+// base branch too. A base that did not move on (in the member's history) is
+// no conflict whatever git says; moved on and conflicting, it is a conflict
+// event naming the member and the base, in live.json as a base conflict
+// (status and top say "its base"); the base moving again to where it no
+// longer conflicts is a conflict-resolved event.
+func TestConflictRadarAgainstTheBase(t *testing.T) {
+	w, g := radarWorld(t, true)
+	g.base, g.behind = "m1", 0
+	g.conflicts[pairKey("a1", "m1")] = []string{"app.go"}
+	w.hook("Stop", "alice", "%1")
+	w.advance(radarDebounce)
+	if evs := w.events(state.EventConflict, "alice"); len(evs) != 0 {
+		t.Fatalf("a base not moved on conflicts: %+v", evs)
+	}
+
+	g.base, g.behind = "m1", 2 // the same commit, but (say) the member's branch was rebased off it
+	g.conflicts[pairKey("a2", "m1")] = []string{"app.go"}
+	g.work["alice"] = "a2"
+	w.hook("Stop", "alice", "%1")
+	w.advance(radarDebounce)
+	evs := w.events(state.EventConflict, "alice")
+	if len(evs) != 1 || evs[0].Other != "main" || !slices.Equal(evs[0].Files, []string{"app.go"}) || !strings.Contains(evs[0].Detail, "its base main") {
+		t.Fatalf("conflict events: %+v", evs)
+	}
+	live, err := state.ReadLive("decide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live.Conflicts) != 1 || live.Conflicts[0].Members != [2]string{"alice", "main"} || !live.Conflicts[0].Base {
+		t.Errorf("live.json's conflicts: %+v", live.Conflicts)
+	}
+	if told := w.told(); len(told) != 1 || !strings.Contains(told[0], "<members>alice</members>") || !strings.Contains(told[0], "its base main") {
+		t.Errorf("told the lead: %q", told)
+	}
+
+	g.base, g.behind = "m2", 3 // a person's commit on main that takes the conflict away
+	w.s.branchMoved()
+	w.advance(radarDebounce)
+	res := w.events(state.EventConflictResolved, "alice")
+	if len(res) != 1 || res[0].Other != "main" {
+		t.Errorf("resolved events: %+v", res)
+	}
+	if live, _ := state.ReadLive("decide"); len(live.Conflicts) != 0 {
+		t.Errorf("live.json keeps a base conflict gone: %+v", live.Conflicts)
 	}
 }

@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
@@ -74,18 +75,11 @@ func (c *Conflicts) Found() bool {
 	return false
 }
 
-// reviewed is a member's work, ready to be merged with others'.
-type reviewed struct {
-	wt     *state.Worktree
-	commit string // its work as one commit
-	base   *worktrees.Base
-	from   string // where its branch left the base
-}
-
 // Conflicts tells what merging the members' work would do, with git
 // merge-tree on commits of each worktree's whole work (made through a
-// temporary index: nothing of the members' changes). A git older than 2.38
-// is a *worktrees.OldGitError.
+// temporary index: nothing of the members' changes), the worktrees of each
+// repository compared at once (worktrees.CompareWorktrees). A git older
+// than 2.38 is a *worktrees.OldGitError.
 func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 	if err := worktrees.CheckMergeTree(ctx); err != nil {
 		return nil, err
@@ -99,7 +93,8 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	var works []reviewed
+	byRepo := map[string][]worktrees.Member{}
+	var repos []string
 	for _, tg := range targets {
 		if tg.wt == nil {
 			for _, m := range tg.members {
@@ -110,57 +105,47 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 		for _, m := range tg.members[1:] {
 			c.Skipped = append(c.Skipped, Skipped{m, "works in " + tg.wt.Member + "'s worktree"})
 		}
-		r, err := readReviewed(ctx, tg.wt)
-		if err != nil {
-			c.Unread = append(c.Unread, Skipped{tg.wt.Member, err.Error()})
+		w := tg.wt
+		if !filepath.IsAbs(w.Main) {
+			c.Unread = append(c.Unread, Skipped{w.Member, fmt.Sprintf("the worktree recorded for %s (%q of %q) is not at an absolute path", w.Member, w.Path, w.Main)})
 			continue
 		}
-		works = append(works, r)
-	}
-	sides := make([]worktrees.Side, len(works))
-	for i, r := range works {
-		sides[i] = worktrees.Side{Name: r.wt.Member, Main: r.wt.Main, Commit: r.commit}
-	}
-	for _, ab := range worktrees.Pairs(sides) {
-		a, b := ab[0], ab[1]
-		p := PairConflict{Members: [2]string{a.Name, b.Name}}
-		if p.Merge, err = worktrees.TryMerge(ctx, a.Main, a.Commit, b.Commit); err != nil {
-			p.Merge, p.Error = noMerge, err.Error()
+		main := filepath.Clean(w.Main)
+		if _, ok := byRepo[main]; !ok {
+			repos = append(repos, main)
 		}
-		c.Pairs = append(c.Pairs, p)
+		byRepo[main] = append(byRepo[main], worktrees.Member{Name: w.Member, Path: w.Path, Branch: w.Branch, Base: w.Base})
 	}
-	for _, r := range works {
-		if b, ok := againstBase(ctx, r); ok {
-			c.Bases = append(c.Bases, b)
+	for _, main := range repos {
+		members := byRepo[main]
+		cmp, err := worktrees.CompareWorktrees(ctx, main, members, worktrees.Jobs())
+		if err != nil {
+			for _, m := range members {
+				c.Unread = append(c.Unread, Skipped{m.Name, err.Error()})
+			}
+			continue
+		}
+		for i, err := range cmp.Errs {
+			if err != nil {
+				c.Unread = append(c.Unread, Skipped{members[i].Name, err.Error()})
+			}
+		}
+		for _, p := range cmp.Pairs {
+			pc := PairConflict{Members: [2]string{members[p.Pair[0]].Name, members[p.Pair[1]].Name}, Merge: p.Merge}
+			if p.Err != nil {
+				pc.Merge, pc.Error = noMerge, p.Err.Error()
+			}
+			c.Pairs = append(c.Pairs, pc)
+		}
+		for _, b := range cmp.AgainstBase {
+			bc := BaseConflict{Member: members[b.Member].Name, Base: b.Base.Name, Moved: b.Moved, Merge: b.Merge}
+			if b.Err != nil {
+				bc.Merge, bc.Error = noMerge, fmt.Sprintf("against %s: %v", b.Base.Name, b.Err)
+			}
+			c.Bases = append(c.Bases, bc)
 		}
 	}
 	return c, nil
-}
-
-func readReviewed(ctx context.Context, wt *state.Worktree) (reviewed, error) {
-	w, base, from, err := readWorktree(ctx, wt)
-	if err != nil {
-		return reviewed{}, err
-	}
-	commit, err := w.Commit(ctx, wt.Main)
-	return reviewed{wt: wt, commit: commit, base: base, from: from}, err
-}
-
-// againstBase merges r's work with its base branch, when that moved since
-// r's branch left it (a commit or a tag never moves).
-func againstBase(ctx context.Context, r reviewed) (BaseConflict, bool) {
-	if !r.base.Branch || r.base.Commit == r.from {
-		return BaseConflict{}, false
-	}
-	b := BaseConflict{Member: r.wt.Member, Base: r.base.Name}
-	var err error
-	if b.Moved, err = worktrees.CountCommits(ctx, r.wt.Main, r.from, r.base.Commit); err == nil {
-		b.Merge, err = worktrees.TryMerge(ctx, r.wt.Main, r.commit, r.base.Commit)
-	}
-	if err != nil {
-		b.Merge, b.Error = noMerge, fmt.Sprintf("against %s: %v", r.base.Name, err)
-	}
-	return b, true
 }
 
 // noMerge is the merge of a comparison that failed: empty lists, as JSON

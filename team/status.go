@@ -71,10 +71,12 @@ type MemberStatus struct {
 }
 
 // MemberConflict is another member whose work would conflict with a
-// member's, and in which files.
+// member's, and in which files; with Base, the member's base branch With,
+// as it moved on since the member started.
 type MemberConflict struct {
 	With  string   `json:"with"`
 	Files []string `json:"files"`
+	Base  bool     `json:"base,omitempty"`
 }
 
 // LastLinesShown is how many of an ended member's last lines Status has.
@@ -163,8 +165,8 @@ func applyLive(s *Status, live *state.Live) {
 		m := &s.Members[i]
 		for _, c := range live.Conflicts {
 			for j, other := range c.Members {
-				if c.Members[1-j] == m.Name {
-					m.Conflicts = append(m.Conflicts, MemberConflict{With: other, Files: c.Files})
+				if c.Members[1-j] == m.Name && (!c.Base || j == 1) {
+					m.Conflicts = append(m.Conflicts, MemberConflict{With: other, Files: c.Files, Base: c.Base})
 				}
 			}
 		}

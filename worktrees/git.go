@@ -264,6 +264,11 @@ func Linked(ctx context.Context, main, path string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
+	return linkedIn(list, main, path)
+}
+
+// linkedIn is Linked, on what List said of main's repository.
+func linkedIn(list []Entry, main, path string) (Entry, error) {
 	if len(list) == 0 || list[0].Bare || !samePath(list[0].Path, main) {
 		return Entry{}, fmt.Errorf("%s: %w of %s, which is no repository's main checkout", path, ErrNotWorktree, main)
 	}

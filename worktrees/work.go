@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Work is what a checkout holds now: the commit it has checked out and, as a
@@ -35,13 +36,59 @@ type Work struct {
 // than branch, or on none (Branch says). branch is checked (CheckBranch)
 // before git sees it, as it comes from a file anyone can edit.
 func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
+	return readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) })
+}
+
+// WorkSpec is a worktree to read, as a team records it: its folder and the
+// branch it was made on.
+type WorkSpec struct{ Path, Branch string }
+
+// ReadWorks is ReadWork of each worktree of specs, all of the repository
+// whose main checkout is main, with one `git worktree list` for them all
+// and jobs (at least one) read at a time. errs[i] is specs[i]'s error.
+func ReadWorks(ctx context.Context, main string, specs []WorkSpec, jobs int) (works []Work, errs []error) {
+	works, errs = make([]Work, len(specs)), make([]error, len(specs))
+	var list []Entry
+	var listErr error
+	if fi, err := os.Lstat(filepath.Join(main, ".git")); err != nil || !fi.IsDir() {
+		listErr = fmt.Errorf("%w of %s, which is no repository's main checkout", ErrNotWorktree, main)
+	} else {
+		list, listErr = List(ctx, main)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := specs[i]
+				works[i], errs[i] = readWork(ctx, main, s.Path, s.Branch, func() (Entry, error) {
+					if listErr != nil {
+						return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
+					}
+					return linkedIn(list, main, s.Path)
+				})
+			}
+		}()
+	}
+	for i := range specs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return works, errs
+}
+
+// readWork is ReadWork, with linked finding git's entry for path.
+func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error)) (Work, error) {
 	if branch != "" {
 		if err := CheckBranch(branch); err != nil {
 			return Work{}, err
 		}
 	}
 	if path != "" {
-		e, err := Linked(ctx, main, path)
+		e, err := linked()
 		switch {
 		case err == nil:
 			return readLinked(ctx, e, branch)
@@ -147,28 +194,60 @@ func inProgress(gitdir string) string {
 	return ""
 }
 
-// scratchIdentity signs the commits Commit makes, with a fixed time, so that
-// the same work is the same commit however often it is compared (no pile of
-// objects), and no user.name is needed.
-var scratchIdentity = []string{
-	"GIT_AUTHOR_NAME=teamctl", "GIT_AUTHOR_EMAIL=teamctl@localhost", "GIT_AUTHOR_DATE=@946684800 +0000",
-	"GIT_COMMITTER_NAME=teamctl", "GIT_COMMITTER_EMAIL=teamctl@localhost", "GIT_COMMITTER_DATE=@946684800 +0000",
-}
-
 // Commit is a commit of w's files on top of its HEAD, for what git does only
-// with commits (merge-tree): w.Head itself when nothing is uncommitted. No
-// ref names it; git gc drops it in time. dir is any checkout of the
-// repository.
+// with commits (merge-tree): w.Head itself when nothing is uncommitted. dir
+// is any checkout of the repository.
 func (w Work) Commit(ctx context.Context, dir string) (string, error) {
 	if w.Files == 0 {
 		return w.Head, nil
 	}
-	out, err := gitEnv(ctx, dir, scratchIdentity, "", "commit-tree", "--no-gpg-sign", w.Tree, "-p", w.Head,
-		"-m", "teamctl: the uncommitted work of "+strconv.Quote(w.Path)+", to compare it (no ref names this commit)")
+	return workCommit(ctx, dir, w.Head, w.Tree, w.Path)
+}
+
+// workCommit is the commit of tree on head that Work.Commit makes of the
+// work of the folder at path (workCommits, for one).
+func workCommit(ctx context.Context, dir, head, tree, path string) (string, error) {
+	ids, err := workCommits(ctx, dir, []Side{{Head: head, Tree: tree, Path: path}})
 	if err != nil {
-		return "", fmt.Errorf("a commit of the work of %s: %w", w.Path, err)
+		return "", err
 	}
-	return strings.TrimSpace(out), nil
+	return ids[0], nil
+}
+
+// workCommits makes the commit of each side's Tree on its Head, all with one
+// `git hash-object -t commit -w --stdin-paths`: one git command however many
+// members' work a comparison needs as commits, where commit-tree takes one
+// each. The commits are signed by teamctl at a fixed time, so that the same
+// work is the same commit however often it is compared (no pile of objects),
+// and no user.name is needed. No ref names them; git gc drops them in time.
+func workCommits(ctx context.Context, dir string, sides []Side) ([]string, error) {
+	tmp, err := os.MkdirTemp("", "teamctl-commits-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var paths strings.Builder
+	for i, s := range sides {
+		if !isObjectID(s.Head) || !isObjectID(s.Tree) {
+			return nil, fmt.Errorf("a commit of the work of %s: %q on %q: no object ids", s.Path, s.Tree, s.Head)
+		}
+		body := fmt.Sprintf("tree %s\nparent %s\nauthor teamctl <teamctl@localhost> 946684800 +0000\ncommitter teamctl <teamctl@localhost> 946684800 +0000\n\n"+
+			"teamctl: the uncommitted work of %s, to compare it (no ref names this commit)\n", s.Tree, s.Head, strconv.Quote(s.Path))
+		f := filepath.Join(tmp, strconv.Itoa(i))
+		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+			return nil, err
+		}
+		paths.WriteString(f + "\n")
+	}
+	out, err := gitEnv(ctx, dir, nil, paths.String(), "hash-object", "-t", "commit", "-w", "--stdin-paths")
+	if err != nil {
+		return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
+	}
+	ids := strings.Fields(out)
+	if len(ids) != len(sides) {
+		return nil, fmt.Errorf("commits of the work of %d worktrees: git hash-object said %q", len(sides), out)
+	}
+	return ids, nil
 }
 
 // Base is what a member's work is compared with: where its branch started.

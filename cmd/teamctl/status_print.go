@@ -105,7 +105,11 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 		detail = strings.TrimPrefix(detail+"; "+last, "; ")
 	}
 	for _, c := range m.Conflicts {
-		detail = strings.TrimPrefix(fmt.Sprintf("%s; conflicts with %s in %s", detail, c.With, strings.Join(c.Files, ", ")), "; ")
+		with := c.With
+		if c.Base {
+			with = "its base " + c.With
+		}
+		detail = strings.TrimPrefix(fmt.Sprintf("%s; conflicts with %s in %s", detail, with, strings.Join(c.Files, ", ")), "; ")
 	}
 	switch {
 	case m.Restarts == 1:

@@ -8,9 +8,11 @@ package gitworld
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/bench/world"
 	"github.com/teamctl/teamctl/worktrees"
@@ -114,7 +116,50 @@ func Make(ctx context.Context, cfg Config) (_ *Repo, err error) {
 		}
 		r.Members = append(r.Members, m)
 	}
+	for _, dir := range append([]string{r.Main}, memberPaths(r.Members)...) {
+		if err := r.age(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+func memberPaths(ms []Member) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Path)
+	}
+	return out
+}
+
+// age dates the files of the checkout at dir an hour back and has git look at
+// them once (update-index --refresh writes the index anew), as a checkout is
+// after an hour of work: git wrote its index after its files. Made in the
+// second git wrote the index, every file would be "racily clean", which git
+// reads again on every status until something writes the index, a cost no
+// agent's worktree has for long (its own git status writes the index).
+func (r *Repo) age(ctx context.Context, dir string) error {
+	then := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || (p != dir && d.Name() == ".teamctl")) {
+			return filepath.SkipDir // the main checkout holds the worktrees, aged on their own
+		}
+		if d.Type().IsRegular() {
+			return os.Chtimes(p, then, then)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("date the files of %s: %w", dir, err)
+	}
+	// Exit 1 when files are modified: that is expected.
+	if _, err := r.Git(ctx, dir, "update-index", "-q", "--refresh"); err != nil && !strings.Contains(err.Error(), "exit status 1") {
+		return err
+	}
+	return nil
 }
 
 // change makes member k's changes to the files from first on.

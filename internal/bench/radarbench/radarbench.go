@@ -46,7 +46,7 @@ func (r *Report) Passed() bool { return r.Pass }
 
 var variants = []world.Variant{
 	{Name: "git", How: "git merge-tree --write-tree per pair of branches (the uncommitted work committed first, untimed)"},
-	{Name: "teamctl", How: "worktrees.WorkCommit per member, then worktrees.TryMerge per pair (the radar's and `teamctl conflicts`' code)"},
+	{Name: "teamctl", How: "worktrees.CompareWorktrees, what `teamctl conflicts` runs (each worktree read, the pairs merged; members against main too)"},
 	{Name: "git+work", How: "the same script, committing each worktree's uncommitted work first (temporary index: add, write-tree, commit-tree, branch)"},
 }
 
@@ -141,23 +141,30 @@ func withWork(ctx context.Context, repo *gitworld.Repo) ([]string, error) {
 // every pair: each member's whole work as a commit (read without touching
 // its worktree), then a merge of every pair of them.
 func radar(ctx context.Context, repo *gitworld.Repo) ([]string, error) {
-	sides := make([]worktrees.Side, len(repo.Members))
+	members := make([]worktrees.Member, len(repo.Members))
 	for i, m := range repo.Members {
-		c, err := worktrees.WorkCommit(ctx, repo.Main, m.Path, m.Branch)
-		if err != nil {
-			return nil, err
-		}
-		sides[i] = worktrees.Side{Name: m.Name, Main: repo.Main, Commit: c}
+		members[i] = worktrees.Member{Name: m.Name, Path: m.Path, Branch: m.Branch, Base: "main"}
+	}
+	c, err := worktrees.CompareWorktrees(ctx, repo.Main, members, worktrees.Jobs())
+	if err != nil {
+		return nil, err
 	}
 	var conflicts []string
-	for _, p := range worktrees.Pairs(sides) {
-		m, err := worktrees.TryMerge(ctx, repo.Main, p[0].Commit, p[1].Commit)
+	for i, err := range c.Errs {
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", members[i].Name, err)
 		}
-		if len(m.Conflicts) > 0 {
-			conflicts = append(conflicts, p[0].Name+"+"+p[1].Name)
+	}
+	for _, p := range c.Pairs {
+		if p.Err != nil {
+			return nil, p.Err
 		}
+		if len(p.Merge.Conflicts) > 0 {
+			conflicts = append(conflicts, members[p.Pair[0]].Name+"+"+members[p.Pair[1]].Name)
+		}
+	}
+	if len(c.AgainstBase) > 0 {
+		return nil, fmt.Errorf("main did not move, yet %d members are compared with it", len(c.AgainstBase))
 	}
 	return conflicts, nil
 }
