@@ -66,15 +66,60 @@ func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Change
 	if err != nil {
 		return nil, err
 	}
-	ch := &Changes{Team: t.Name, Work: []WorkChanges{}}
-	for _, tg := range targets {
-		wc := tg.changes(ctx, mode)
+	ch := &Changes{Team: t.Name, Work: make([]WorkChanges, len(targets))}
+	// The worktrees of each repository at once (one walk of its history,
+	// several read at a time); the checkouts members share one by one.
+	byRepo := map[string][]int{}
+	var repos []string
+	for i, tg := range targets {
+		if tg.wt == nil {
+			ch.Work[i] = tg.changes(ctx, mode)
+			continue
+		}
+		main := tg.wt.Main
+		if filepath.IsAbs(main) {
+			main = filepath.Clean(main)
+		}
+		if _, ok := byRepo[main]; !ok {
+			repos = append(repos, main)
+		}
+		byRepo[main] = append(byRepo[main], i)
+	}
+	for _, main := range repos {
+		var members []worktrees.Member
+		for _, i := range byRepo[main] {
+			w := targets[i].wt
+			members = append(members, worktrees.Member{Name: w.Member, Path: w.Path, Branch: w.Branch, Base: w.Base})
+		}
+		for k, d := range worktrees.DiffWorktrees(ctx, main, members, mode == DiffPatch, worktrees.Jobs()) {
+			i := byRepo[main][k]
+			ch.Work[i] = targets[i].worktreeChanges(ctx, d)
+		}
+	}
+	for _, wc := range ch.Work {
 		ch.Files += len(wc.Files)
 		ch.Added += wc.Added
 		ch.Deleted += wc.Deleted
-		ch.Work = append(ch.Work, wc)
 	}
 	return ch, nil
+}
+
+// worktreeChanges is the work of a member's worktree, as DiffWorktrees read it.
+func (tg *reviewTarget) worktreeChanges(ctx context.Context, d worktrees.WorkDiff) WorkChanges {
+	wc := WorkChanges{Members: tg.members, Files: []worktrees.FileChange{}, Member: tg.wt.Member, Worktree: true, Path: tg.wt.Path, Branch: tg.wt.Branch}
+	if d.Err != nil {
+		wc.Error = d.Err.Error()
+		return wc
+	}
+	w := d.Work
+	wc.Base, wc.Commits, wc.Files, wc.Patch = d.Base, d.Commits, d.Files, d.Patch
+	wc.Notes = worktreeNotes(ctx, tg.wt, w, d.Base)
+	wc.Path, wc.Branch, wc.Uncommitted, wc.LeftOut = w.Path, w.Branch, w.Files, w.LeftOut
+	for _, f := range wc.Files {
+		wc.Added += f.Added
+		wc.Deleted += f.Deleted
+	}
+	return wc
 }
 
 // Unread are the members whose work could not be read (an Error).
@@ -174,16 +219,12 @@ func samePath(a, b string) bool {
 	return ra == rb
 }
 
-// changes reads the target's work.
+// changes reads the work of a checkout members share.
 func (tg *reviewTarget) changes(ctx context.Context, mode DiffMode) WorkChanges {
 	wc := WorkChanges{Members: tg.members, Files: []worktrees.FileChange{}}
-	if tg.wt != nil {
-		wc.Member, wc.Worktree, wc.Path, wc.Branch = tg.wt.Member, true, tg.wt.Path, tg.wt.Branch
-	} else {
-		wc.Path = tg.top
-		if tg.err != nil {
-			wc.Path = tg.dir
-		}
+	wc.Path = tg.top
+	if tg.err != nil {
+		wc.Path = tg.dir
 	}
 	if err := tg.readChanges(ctx, mode, &wc); err != nil {
 		wc.Error = err.Error()
@@ -195,69 +236,25 @@ func (tg *reviewTarget) changes(ctx context.Context, mode DiffMode) WorkChanges 
 	return wc
 }
 
+// readChanges reads the uncommitted changes of a checkout members share.
 func (tg *reviewTarget) readChanges(ctx context.Context, mode DiffMode, wc *WorkChanges) error {
 	if tg.err != nil {
 		// A member outside git (a process in /tmp) has no changes to show.
 		wc.Notes = append(wc.Notes, fmt.Sprintf("%s is in no git repository: nothing to show", tg.dir))
 		return nil
 	}
-	var (
-		main, from string
-		w          worktrees.Work
-		err        error
-	)
-	if tg.wt == nil {
-		if w, err = worktrees.ReadCheckout(ctx, tg.top); err != nil {
-			return err
-		}
-		main, from = w.Path, w.Head
-		whose := "its"
-		if len(tg.members) > 1 {
-			whose = "their"
-		}
-		wc.Notes = append(wc.Notes, fmt.Sprintf("no worktree of %s own: the uncommitted changes of the checkout %s", whose, w.Path))
-	} else {
-		if w, wc.Base, from, err = readWorktree(ctx, tg.wt); err != nil {
-			return err
-		}
-		main = tg.wt.Main
-		wc.Notes = append(wc.Notes, worktreeNotes(ctx, tg.wt, w, wc.Base)...)
-		if wc.Commits, err = worktrees.CountCommits(ctx, main, from, w.Head); err != nil {
-			return err
-		}
-	}
-	wc.Path, wc.Branch, wc.Uncommitted, wc.LeftOut = w.Path, w.Branch, w.Files, w.LeftOut
-	if wc.Files, err = worktrees.DiffFiles(ctx, main, from, w.Tree); err != nil {
+	w, files, patch, err := worktrees.DiffCheckout(ctx, tg.top, mode == DiffPatch)
+	if err != nil {
 		return err
 	}
-	if mode == DiffPatch {
-		wc.Patch, err = worktrees.Patch(ctx, main, from, w.Tree)
+	whose := "its"
+	if len(tg.members) > 1 {
+		whose = "their"
 	}
-	return err
-}
-
-// readWorktree reads a recorded worktree's work, its base and where its
-// branch left the base (their merge base). The record comes from
-// state.json, which anyone can edit: git is asked only of a worktree it lists
-// as one of the main checkout's (worktrees.ReadWork), the branch and base
-// names are checked first.
-func readWorktree(ctx context.Context, wt *state.Worktree) (worktrees.Work, *worktrees.Base, string, error) {
-	if !filepath.IsAbs(wt.Main) || (wt.Path != "" && !filepath.IsAbs(wt.Path)) {
-		return worktrees.Work{}, nil, "", fmt.Errorf("the worktree recorded for %s (%q of %q) is not at an absolute path", wt.Member, wt.Path, wt.Main)
-	}
-	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
-	if err != nil {
-		return w, nil, "", err
-	}
-	base, err := worktrees.FindBase(ctx, wt.Main, wt.Base)
-	if err != nil {
-		return w, nil, "", err
-	}
-	from, err := worktrees.MergeBase(ctx, wt.Main, base.Commit, w.Head)
-	if err != nil {
-		return w, &base, "", fmt.Errorf("its work and its base %s: %w", base.Name, err)
-	}
-	return w, &base, from, nil
+	wc.Notes = append(wc.Notes, fmt.Sprintf("no worktree of %s own: the uncommitted changes of the checkout %s", whose, w.Path))
+	wc.Path, wc.Branch, wc.Uncommitted, wc.LeftOut = w.Path, w.Branch, w.Files, w.LeftOut
+	wc.Files, wc.Patch = files, patch
+	return nil
 }
 
 // worktreeNotes says what a person should know of a worktree's work before

@@ -3,7 +3,6 @@ package worktrees
 import (
 	"context"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"strings"
@@ -36,6 +35,12 @@ type Compared struct {
 // time (at least one). A side's work becomes a commit (Side.commit) only
 // when a merge needs it.
 func CompareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int) ([]Compared, error) {
+	return compareAll(ctx, sides, pairs, jobs, nil)
+}
+
+// compareAll is CompareAll, with the walk of the history walked already
+// (nil: none), which it takes when it has every head.
+func compareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int, walked *history) ([]Compared, error) {
 	out := make([]Compared, len(pairs))
 	decided := make([]bool, len(pairs))
 	byRepo := map[string][]int{}
@@ -48,7 +53,7 @@ func CompareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int) ([]
 		byRepo[m] = append(byRepo[m], k)
 	}
 	for dir, ks := range byRepo {
-		if err := decide(ctx, dir, sides, pairs, ks, out, decided, jobs); err != nil {
+		if err := decide(ctx, dir, sides, pairs, ks, out, decided, walked); err != nil {
 			return nil, err
 		}
 	}
@@ -81,14 +86,17 @@ func CompareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int) ([]
 
 // decide decides the pairs ks (all of the repository dir) that the walk
 // shows merge with nothing to say: out[k] empty, decided[k] true.
-func decide(ctx context.Context, dir string, sides []Side, pairs [][2]int, ks []int, out []Compared, decided []bool, jobs int) error {
+func decide(ctx context.Context, dir string, sides []Side, pairs [][2]int, ks []int, out []Compared, decided []bool, walked *history) error {
 	var heads []string
 	for _, k := range ks {
 		heads = append(heads, sides[pairs[k][0]].Head, sides[pairs[k][1]].Head)
 	}
-	h, err := walk(ctx, dir, heads)
-	if err != nil {
-		return err
+	h := walked
+	if h == nil || !h.has(heads) {
+		var err error
+		if h, err = walk(ctx, dir, heads); err != nil {
+			return err
+		}
 	}
 	var quick []int // pairs merging from h.base
 	for _, k := range ks {
@@ -113,7 +121,7 @@ func decide(ctx context.Context, dir string, sides []Side, pairs [][2]int, ks []
 	if len(quick) == 0 {
 		return nil
 	}
-	changed, err := changedSince(ctx, dir, h, sides, pairs, quick, jobs)
+	changed, err := changedSince(ctx, dir, h, sides, pairs, quick)
 	if err != nil {
 		return err
 	}
@@ -255,7 +263,7 @@ func (c *pathChanges) add(status, p string) {
 
 // changedSince diffs every side of the quick pairs against base, with one
 // `git diff-tree --stdin` of their trees.
-func changedSince(ctx context.Context, dir string, h *history, sides []Side, pairs [][2]int, quick []int, jobs int) (map[int]pathChanges, error) {
+func changedSince(ctx context.Context, dir string, h *history, sides []Side, pairs [][2]int, quick []int) (map[int]pathChanges, error) {
 	need := map[int]bool{}
 	for _, k := range quick {
 		need[pairs[k][0]], need[pairs[k][1]] = true, true
@@ -294,7 +302,7 @@ func changedSince(ctx context.Context, dir string, h *history, sides []Side, pai
 			trees = append(trees, t)
 		}
 	}
-	byTree, err := diffTrees(ctx, dir, baseTree, trees, jobs)
+	byTree, err := diffTrees(ctx, dir, baseTree, trees)
 	if err != nil {
 		return nil, err
 	}
@@ -312,42 +320,22 @@ func changedSince(ctx context.Context, dir string, h *history, sides []Side, pai
 	return res, nil
 }
 
-// diffTrees diffs each of trees against base: `git diff-tree --stdin` of
-// them, in up to jobs commands at a time (a diff of trees git wrote just now,
-// loose objects, costs about a millisecond each).
-func diffTrees(ctx context.Context, dir, base string, trees []string, jobs int) (map[string]pathChanges, error) {
-	res := map[string]pathChanges{}
+// diffTrees diffs each of trees against base: one `git diff-tree --stdin`
+// of them all (in parallel, on two cores, they took longer: a command's
+// start costs about what a diff does).
+func diffTrees(ctx context.Context, dir, base string, trees []string) (map[string]pathChanges, error) {
 	if len(trees) == 0 {
-		return res, nil
+		return map[string]pathChanges{}, nil
 	}
-	n := min(max(jobs, 1), (len(trees)+1)/2)
-	parts := make([]map[string]pathChanges, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for w := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var stdin strings.Builder
-			for k := w; k < len(trees); k += n {
-				fmt.Fprintf(&stdin, "%s %s\n", base, trees[k])
-			}
-			diff, err := gitEnv(ctx, dir, nil, stdin.String(), "diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-status")
-			if err != nil {
-				errs[w] = fmt.Errorf("what %d sides changed: %w", len(trees), err)
-				return
-			}
-			parts[w], errs[w] = parseDiffTrees(diff)
-		}()
+	var stdin strings.Builder
+	for _, t := range trees {
+		fmt.Fprintf(&stdin, "%s %s\n", base, t)
 	}
-	wg.Wait()
-	for w := range n {
-		if errs[w] != nil {
-			return nil, errs[w]
-		}
-		maps.Copy(res, parts[w])
+	diff, err := gitEnv(ctx, dir, nil, stdin.String(), "diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-status")
+	if err != nil {
+		return nil, fmt.Errorf("what %d sides changed: %w", len(trees), err)
 	}
-	return res, nil
+	return parseDiffTrees(diff)
 }
 
 func newPathChanges() pathChanges {

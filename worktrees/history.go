@@ -113,6 +113,16 @@ func walk(ctx context.Context, dir string, tips []string) (*history, error) {
 	return h, nil
 }
 
+// has reports whether the walk was of every one of tips (among others).
+func (h *history) has(tips []string) bool {
+	for _, t := range tips {
+		if _, ok := h.bit[t]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (h *history) reach(c string) []uint64 {
 	r, ok := h.seen[c]
 	if !ok {

@@ -52,8 +52,10 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 			specs[i] = WorkSpec{} // read as nothing: refused below
 		}
 	}
-	c.Works, c.Errs = ReadWorks(ctx, main, specs, jobs)
-	found := map[string]*Base{}
+	v := look(ctx, main, members, specs)
+	c.Works, c.Errs = readWorks(ctx, main, specs, jobs, v.list, v.listErr, true)
+	v.wait()
+	found, baseErrs, walked := v.bases, v.baseErrs, v.walked
 	var sides []Side
 	sideOf := make([]int, len(members)) // member: its side, -1 when unread
 	for i, m := range members {
@@ -64,17 +66,11 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 		if c.Errs[i] != nil {
 			continue
 		}
-		b, ok := found[m.Base]
-		if !ok {
-			fb, err := FindBase(ctx, main, m.Base)
-			if err != nil {
-				c.Errs[i] = err
-				continue
-			}
-			b = &fb
-			found[m.Base] = b
+		if err := baseErrs[m.Base]; err != nil {
+			c.Errs[i] = err
+			continue
 		}
-		c.Bases[i] = b
+		c.Bases[i] = found[m.Base]
 		sideOf[i] = len(sides)
 		sides = append(sides, WorkSide(m.Name, main, c.Works[i]))
 	}
@@ -99,7 +95,7 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 		onBase = append(onBase, basePair{i, len(pairs)})
 		pairs = append(pairs, [2]int{sideOf[i], s})
 	}
-	got, err := CompareAll(ctx, sides, pairs, jobs)
+	got, err := compareAll(ctx, sides, pairs, jobs, walked)
 	if err != nil {
 		return nil, err
 	}
@@ -134,4 +130,51 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 		c.AgainstBase = append(c.AgainstBase, BaseCompared{Member: bp.member, Base: *c.Bases[bp.member], Moved: moved, Merge: g.Merge, Err: g.Err})
 	}
 	return c, nil
+}
+
+// view is what is read of a repository once for all its members' worktrees:
+// git's list of its worktrees, the members' bases, and a walk of the history
+// from their heads and bases (made while the worktrees are read: wait).
+type view struct {
+	list     []Entry
+	listErr  error
+	bases    map[string]*Base // by the name recorded
+	baseErrs map[string]error
+	walked   *history // nil when the walk failed (met again, and said, later)
+	done     chan struct{}
+}
+
+func (v *view) wait() { <-v.done }
+
+// look lists main's worktrees, then finds the members' bases and walks the
+// history in the background.
+func look(ctx context.Context, main string, members []Member, specs []WorkSpec) *view {
+	v := &view{bases: map[string]*Base{}, baseErrs: map[string]error{}, done: make(chan struct{})}
+	v.list, v.listErr = listMain(ctx, main)
+	go func() {
+		defer close(v.done)
+		tips := []string{}
+		for _, m := range members {
+			if _, ok := v.bases[m.Base]; ok || v.baseErrs[m.Base] != nil {
+				continue
+			}
+			b, err := FindBase(ctx, main, m.Base)
+			if err != nil {
+				v.baseErrs[m.Base] = err
+				continue
+			}
+			v.bases[m.Base] = &b
+			tips = append(tips, b.Commit)
+		}
+		for _, s := range specs {
+			if v.listErr != nil || s.Path == "" {
+				continue
+			}
+			if e, err := linkedIn(v.list, main, s.Path); err == nil {
+				tips = append(tips, e.Head)
+			}
+		}
+		v.walked, _ = walk(ctx, main, tips)
+	}()
+	return v
 }

@@ -27,6 +27,9 @@ type Work struct {
 	// Busy is an operation git stopped half-way in the folder: "rebase",
 	// "merge", "cherry-pick", "revert"; "" when none.
 	Busy string `json:"in_progress,omitempty"`
+	// untracked are its untracked files not left out, for a diff of the
+	// folder (diffFolder) to take as new.
+	untracked []string
 }
 
 // ReadWork reads the work of the worktree at path, a linked worktree of the
@@ -36,7 +39,7 @@ type Work struct {
 // than branch, or on none (Branch says). branch is checked (CheckBranch)
 // before git sees it, as it comes from a file anyone can edit.
 func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
-	return readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) })
+	return readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, true)
 }
 
 // WorkSpec is a worktree to read, as a team records it: its folder and the
@@ -47,14 +50,22 @@ type WorkSpec struct{ Path, Branch string }
 // whose main checkout is main, with one `git worktree list` for them all
 // and jobs (at least one) read at a time. errs[i] is specs[i]'s error.
 func ReadWorks(ctx context.Context, main string, specs []WorkSpec, jobs int) (works []Work, errs []error) {
-	works, errs = make([]Work, len(specs)), make([]error, len(specs))
-	var list []Entry
-	var listErr error
+	list, listErr := listMain(ctx, main)
+	return readWorks(ctx, main, specs, jobs, list, listErr, true)
+}
+
+// listMain is List of the repository whose main checkout is main.
+func listMain(ctx context.Context, main string) ([]Entry, error) {
 	if fi, err := os.Lstat(filepath.Join(main, ".git")); err != nil || !fi.IsDir() {
-		listErr = fmt.Errorf("%w of %s, which is no repository's main checkout", ErrNotWorktree, main)
-	} else {
-		list, listErr = List(ctx, main)
+		return nil, fmt.Errorf("%w of %s, which is no repository's main checkout", ErrNotWorktree, main)
 	}
+	return List(ctx, main)
+}
+
+// readWorks is ReadWorks on what List said (or why it could not); without
+// tree, the trees of the folders are not made (Work.Tree "").
+func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, list []Entry, listErr error, tree bool) (works []Work, errs []error) {
+	works, errs = make([]Work, len(specs)), make([]error, len(specs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range max(jobs, 1) {
@@ -68,7 +79,7 @@ func ReadWorks(ctx context.Context, main string, specs []WorkSpec, jobs int) (wo
 						return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
 					}
 					return linkedIn(list, main, s.Path)
-				})
+				}, tree)
 			}
 		}()
 	}
@@ -80,8 +91,9 @@ func ReadWorks(ctx context.Context, main string, specs []WorkSpec, jobs int) (wo
 	return works, errs
 }
 
-// readWork is ReadWork, with linked finding git's entry for path.
-func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error)) (Work, error) {
+// readWork is ReadWork, with linked finding git's entry for path, and
+// without withTree no tree of the folder made.
+func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error), withTree bool) (Work, error) {
 	if branch != "" {
 		if err := CheckBranch(branch); err != nil {
 			return Work{}, err
@@ -91,7 +103,7 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 		e, err := linked()
 		switch {
 		case err == nil:
-			return readLinked(ctx, e, branch)
+			return readLinked(ctx, e, branch, withTree)
 		case !errors.Is(err, ErrNotWorktree):
 			return Work{}, err
 		}
@@ -110,18 +122,22 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 	return Work{Branch: branch, Head: head, Tree: tree, Gone: true}, nil
 }
 
-func readLinked(ctx context.Context, e Entry, branch string) (Work, error) {
+func readLinked(ctx context.Context, e Entry, branch string, tree bool) (Work, error) {
 	w := Work{Path: e.Path, Branch: e.Branch, Head: e.Head}
 	if strings.Trim(w.Head, "0") == "" {
 		// HEAD names a branch that no longer exists (update-ref -d).
 		return w, fmt.Errorf("worktree %s has no commit checked out: its branch %s is gone (`git -C %q checkout -b %s` there makes it again)", e.Path, e.Branch, e.Path, e.Branch)
 	}
-	return w, readFolder(ctx, &w)
+	return w, readFolder(ctx, &w, tree)
 }
 
 // ReadCheckout reads the work of the checkout dir is in (a main checkout,
 // or a worktree teamctl does not know): its HEAD and uncommitted files.
 func ReadCheckout(ctx context.Context, dir string) (Work, error) {
+	return readCheckout(ctx, dir, true)
+}
+
+func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) {
 	repo, err := FindRepo(ctx, dir)
 	if err != nil {
 		return Work{}, err
@@ -133,12 +149,12 @@ func ReadCheckout(ctx context.Context, dir string) (Work, error) {
 	if out, err := git(ctx, repo.Top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
 		w.Branch = strings.TrimSpace(out)
 	}
-	return w, readFolder(ctx, &w)
+	return w, readFolder(ctx, &w, withTree)
 }
 
-// readFolder fills in the tree of w's folder, what it leaves out, and what
-// git is in the middle of there.
-func readFolder(ctx context.Context, w *Work) error {
+// readFolder fills in the tree of w's folder (with tree), what it leaves
+// out, and what git is in the middle of there.
+func readFolder(ctx context.Context, w *Work, tree bool) error {
 	changes, deleted, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
@@ -146,9 +162,12 @@ func readFolder(ctx context.Context, w *Work) error {
 	listed := append(changes.Changed, changes.Untracked...)
 	w.LeftOut = LeftOutOf(w.Path, listed)
 	w.Files = len(listed) - len(w.LeftOut)
-	if w.Files > 0 {
+	w.untracked = toAdd(changes.Untracked, nil, w.LeftOut)
+	switch {
+	case !tree:
+	case w.Files > 0:
 		w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, toAdd(listed, deleted, w.LeftOut))
-	} else {
+	default:
 		w.Tree, err = revParse(ctx, w.Path, w.Head+"^{tree}")
 	}
 	if err != nil {

@@ -39,7 +39,7 @@ func (r *Report) Passed() bool { return r.Pass }
 
 var variants = []world.Variant{
 	{Name: "git", How: "git diff --stat main, then git status --porcelain --untracked-files=all, in each worktree"},
-	{Name: "teamctl", How: "what `teamctl diff --stat` runs per member: worktrees.ReadWork, FindBase, MergeBase, CountCommits, DiffFiles"},
+	{Name: "teamctl", How: "what `teamctl diff --stat` runs: worktrees.DiffWorktrees (each worktree's status and diff, several at a time; one walk of the history)"},
 }
 
 // Run makes the repository, then times both variants cfg.Warmup+cfg.Rounds
@@ -97,32 +97,20 @@ func baseline(ctx context.Context, repo *gitworld.Repo) (int, error) {
 	return files, nil
 }
 
-// diffStat is what team.Diff does for a member with a worktree in stat mode
-// (readWorktree, then its commits and files; worktreeNotes asks git nothing
-// more of a worktree on its own branch): it returns the files it lists.
+// diffStat is what team.Diff does in stat mode for the members' worktrees
+// (worktrees.DiffWorktrees: each worktree read and diffed, several at a
+// time, with one walk of the history): it returns the files it lists.
 func diffStat(ctx context.Context, repo *gitworld.Repo) (int, error) {
+	members := make([]worktrees.Member, len(repo.Members))
+	for i, m := range repo.Members {
+		members[i] = worktrees.Member{Name: m.Name, Path: m.Path, Branch: m.Branch, Base: "main"}
+	}
 	files := 0
-	for _, m := range repo.Members {
-		w, err := worktrees.ReadWork(ctx, repo.Main, m.Path, m.Branch)
-		if err != nil {
-			return 0, err
+	for i, d := range worktrees.DiffWorktrees(ctx, repo.Main, members, false, worktrees.Jobs()) {
+		if d.Err != nil {
+			return 0, fmt.Errorf("%s: %w", members[i].Name, d.Err)
 		}
-		base, err := worktrees.FindBase(ctx, repo.Main, "main")
-		if err != nil {
-			return 0, err
-		}
-		from, err := worktrees.MergeBase(ctx, repo.Main, base.Commit, w.Head)
-		if err != nil {
-			return 0, err
-		}
-		if _, err := worktrees.CountCommits(ctx, repo.Main, from, w.Head); err != nil {
-			return 0, err
-		}
-		fc, err := worktrees.DiffFiles(ctx, repo.Main, from, w.Tree)
-		if err != nil {
-			return 0, err
-		}
-		files += len(fc)
+		files += len(d.Files)
 	}
 	return files, nil
 }
@@ -131,13 +119,14 @@ func diffStat(ctx context.Context, repo *gitworld.Repo) (int, error) {
 func Print(out io.Writer, r *Report) {
 	fmt.Fprintf(out, "\ndiff --stat of %d members' worktrees, %d changed files each, repository of %d files; %d rounds after %d warm-up, variants interleaved\n",
 		r.Members, r.Changed, r.Files, r.Rounds, r.Warmup)
-	fmt.Fprintf(out, "%-8s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	fmt.Fprintf(out, "%-8s %9s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms", "cpu ms")
 	for _, v := range r.Variants {
-		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.CPU, v.How)
 	}
 	verdict := "PASS"
 	if !r.Pass {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(out, "teamctl / git  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.Target, verdict)
+	fmt.Fprintf(out, "processor time, teamctl / git  %.2fx\n", r.Variants[1].CPU/r.Variants[0].CPU)
 }

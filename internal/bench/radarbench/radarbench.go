@@ -177,9 +177,9 @@ func pair(repo *gitworld.Repo, i, j int) string {
 func Print(out io.Writer, r *Report) {
 	fmt.Fprintf(out, "\nconflict radar: %d members (%d pairs, %d conflicting), %d changed files each, repository of %d files; %d rounds after %d warm-up, variants interleaved\n",
 		r.Members, r.Pairs, r.Conflicts, r.Changed, r.Files, r.Rounds, r.Warmup)
-	fmt.Fprintf(out, "%-8s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	fmt.Fprintf(out, "%-8s %9s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms", "cpu ms")
 	for _, v := range r.Variants {
-		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+		fmt.Fprintf(out, "%-8s %9.1f %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.CPU, v.How)
 	}
 	verdict := "PASS"
 	if !r.Pass {
@@ -187,4 +187,5 @@ func Print(out io.Writer, r *Report) {
 	}
 	fmt.Fprintf(out, "teamctl / git  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.Target, verdict)
 	fmt.Fprintf(out, "teamctl / git+work  %.2fx\n", r.RatioWork)
+	fmt.Fprintf(out, "processor time, teamctl / git  %.2fx\n", r.Variants[1].CPU/r.Variants[0].CPU)
 }
