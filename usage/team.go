@@ -17,7 +17,7 @@ type Member struct {
 	Name     string       `json:"name"`
 	Role     state.Role   `json:"role"`
 	Origin   state.Origin `json:"origin,omitempty"`
-	Sessions []string     `json:"sessions"` // its Claude Code sessions, earlier lives' included
+	Sessions []string     `json:"sessions"`       // its Claude Code sessions, earlier lives' included
 	Gone     bool         `json:"gone,omitempty"` // no longer in the team's state; found by its transcripts
 	Totals
 }
@@ -32,6 +32,10 @@ type Report struct {
 	Members     []Member   `json:"members"`
 	Total       Totals     `json:"total"`
 	Notes       []string   `json:"notes,omitempty"` // what was wrong in the transcripts
+
+	// PriceFileError is why the price file was not used (its mistakes, each
+	// at line:col); "" when it was, or there is none.
+	PriceFileError string `json:"price_file_error,omitempty"`
 }
 
 // Options are what ForTeam reports.

@@ -57,8 +57,8 @@ func tokensOf(u transcript.Usage) Tokens {
 type Model struct {
 	Tokens
 	Turns  int     `json:"turns"`
-	Cost   float64 `json:"cost"`  // 0 without a price
-	Priced bool    `json:"priced"` // false: "no price" (tokens counted, not costed)
+	Cost   float64 `json:"cost"`             // 0 without a price
+	Priced bool    `json:"priced"`           // false: "no price" (tokens counted, not costed)
 	Family string  `json:"family,omitempty"` // the price table's family it was priced as
 }
 

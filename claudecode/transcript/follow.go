@@ -23,10 +23,10 @@ const maxProblems = 10
 type Stats struct {
 	Bytes     int64 // read and done with (complete lines)
 	Lines     int
-	Responses int // response lines (a response on three lines is three)
-	Malformed int // lines that are not one JSON object, or responses whose usage is not numbers
-	TooLong   int // lines over the cap, skipped
-	Capped    int // responses with a count out of range, capped
+	Responses int  // response lines (a response on three lines is three)
+	Malformed int  // lines that are not one JSON object, or responses whose usage is not numbers
+	TooLong   int  // lines over the cap, skipped
+	Capped    int  // responses with a count out of range, capped
 	Restarted bool // the file was replaced or truncated: read again from the start
 
 	// Problems describes the first few malformed, too long and capped lines
