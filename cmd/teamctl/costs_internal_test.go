@@ -76,7 +76,10 @@ func fakeReport() *usage.Report {
 // as it is.
 func TestUsageRun(t *testing.T) {
 	var asked team.UsageOptions
-	read := func(_ context.Context, o team.UsageOptions) (*usage.Report, error) { asked = o; return fakeReport(), nil }
+	read := func(_ context.Context, o team.UsageOptions) (*usage.Report, error) {
+		asked = o
+		return fakeReport(), nil
+	}
 	var out, errOut bytes.Buffer
 	since := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	err := usageRun(context.Background(), &usageOptions{IO: iostreams.Test(nil, &out, &errOut), Read: read, Members: []string{"lead"}, Since: since})
