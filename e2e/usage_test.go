@@ -1,11 +1,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -52,9 +53,13 @@ func usageScript() fakeapi.Script {
 	)
 }
 
-// TestUsageTranscriptsProbe: where Claude Code writes the transcripts of a
-// lead, a layout teammate, a teammate the lead spawned, and their subagents.
-func TestUsageTranscriptsProbe(t *testing.T) {
+// TestUsageEqualsWhatTheAPIHandedOut: a lead, a layout teammate, a teammate
+// the lead spawned and a subagent of each; `teamctl usage --json` gives each
+// member exactly the tokens the fake API handed out to its sessions
+// (subagents included), each response once though the lead's first is
+// written on three lines. What it logs is where the transcripts went
+// (docs/claude-code.md, "Transcripts and usage").
+func TestUsageEqualsWhatTheAPIHandedOut(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "e2e-usage", true, usageScript())
 	layout := w.e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
@@ -93,11 +98,75 @@ members:
 		}
 		return len(missing) == 0, fmt.Sprint(missing)
 	})
+	// teamctl usage --json: per member, the sum of what the fake handed out
+	// to that member's sessions (a request names its session in
+	// X-Claude-Code-Session-Id; a subagent's, its parent's), each response
+	// once; the team's the sum of all. The team may still be taking turns
+	// (idle notifications): compare until both sides agree, with a deadline.
+	type tokens struct{ Input, Output, CacheWrite, CacheWrite1h, CacheRead int64 }
+	var report struct {
+		Members []struct {
+			Name         string
+			Sessions     []string
+			Turns        int
+			Input        int64
+			Output       int64
+			CacheWrite   int64 `json:"cache_write"`
+			CacheWrite1h int64 `json:"cache_write_1h"`
+			CacheRead    int64 `json:"cache_read"`
+		}
+	}
+	poll(t, wait, "teamctl usage equal to what the fake API handed out", func() (bool, string) {
+		before := len(w.api.Requests())
+		r := w.e.MustRun("usage", "--json", "--team", w.team)
+		if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
+			return false, err.Error()
+		}
+		reqs := w.api.Requests()
+		if len(reqs) != before {
+			return false, "requests still coming"
+		}
+		var diffs []string
+		seen := map[string]bool{}
+		for _, m := range report.Members {
+			var want tokens
+			turns := 0
+			for _, q := range reqs {
+				sid := q.Header.Get("X-Claude-Code-Session-Id")
+				if q.MsgID == "" || !q.Stream || !slices.Contains(m.Sessions, sid) {
+					continue
+				}
+				seen[q.MsgID] = true
+				turns++
+				want.Input += int64(q.Usage.Input)
+				want.Output += int64(q.Usage.Output)
+				want.CacheWrite += int64(q.Usage.CacheWrite5m + q.Usage.CacheWrite1h)
+				want.CacheWrite1h += int64(q.Usage.CacheWrite1h)
+				want.CacheRead += int64(q.Usage.CacheRead)
+			}
+			got := tokens{m.Input, m.Output, m.CacheWrite, m.CacheWrite1h, m.CacheRead}
+			if got != want || m.Turns != turns || turns == 0 {
+				diffs = append(diffs, fmt.Sprintf("%s (sessions %v): teamctl %+v in %d turns, the fake handed out %+v in %d", m.Name, m.Sessions, got, m.Turns, want, turns))
+			}
+		}
+		for _, q := range reqs {
+			if q.Stream && q.MsgID != "" && !seen[q.MsgID] {
+				diffs = append(diffs, fmt.Sprintf("%s (session %s) is no member's", q.MsgID, q.Header.Get("X-Claude-Code-Session-Id")))
+			}
+		}
+		return len(diffs) == 0, strings.Join(diffs, "\n")
+	})
+	names := []string{}
+	for _, m := range report.Members {
+		names = append(names, m.Name)
+	}
+	if !slices.Equal(names, []string{"lead", "alice", "helper"}) {
+		t.Errorf("members %v, want lead, alice and helper (the one the lead spawned)", names)
+	}
 	for _, r := range w.api.Requests() {
 		t.Logf("request %s id=%s usage=%+v session=%v agent=%v", r, r.MsgID, r.Usage, r.Header["X-Claude-Code-Session-Id"], r.Header["X-Claude-Code-Agent-Id"])
 	}
 	t.Logf("status: %+v", w.status())
-	keep := os.Getenv("TEAMCTL_PROBE_KEEP")
 	filepath.WalkDir(filepath.Join(w.e.ClaudeDir, "projects"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			fi, _ := d.Info()
@@ -105,8 +174,4 @@ members:
 		}
 		return nil
 	})
-	if keep != "" {
-		exec.Command("cp", "-a", filepath.Join(w.e.ClaudeDir, "projects"), keep).Run()
-		exec.Command("cp", "-a", filepath.Join(w.e.ClaudeDir, "teams"), keep+"-teams").Run()
-	}
 }

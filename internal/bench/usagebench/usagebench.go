@@ -104,7 +104,9 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 			return 0, fmt.Errorf("ccusage: %w", err)
 		}
 		d := time.Since(start)
-		var r struct{ Sessions []struct{ OutputTokens int64 } }
+		var r struct {
+			Sessions []struct{ OutputTokens int64 }
+		}
 		if err := json.Unmarshal(b, &r); err != nil {
 			return 0, fmt.Errorf("ccusage's JSON: %w", err)
 		}
