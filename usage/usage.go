@@ -37,14 +37,6 @@ func (t *Tokens) add(o Tokens) {
 	t.CacheRead += o.CacheRead
 }
 
-func (t *Tokens) sub(o Tokens) {
-	t.Input -= o.Input
-	t.Output -= o.Output
-	t.CacheWrite -= o.CacheWrite
-	t.CacheWrite1h -= o.CacheWrite1h
-	t.CacheRead -= o.CacheRead
-}
-
 func tokensOf(u transcript.Usage) Tokens {
 	t := Tokens{Input: u.Input, Output: u.Output, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead}
 	if u.Split {
