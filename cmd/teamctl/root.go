@@ -66,6 +66,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newFinishCmd(io, g, nil),
 		newTopCmd(io, g, nil),
 		newLogsCmd(io, g, nil),
+		newUsageCmd(io, g, nil),
 		newVersionCmd(io, nil),
 		newManCmd(io, nil),
 	)

@@ -39,6 +39,7 @@ const (
 var HeadersOfInterest = []string{
 	"Anthropic-Version", "Anthropic-Beta", "X-Api-Key", "Authorization",
 	"User-Agent", "X-App", "Content-Type", "Accept", "X-Stainless-Retry-Count",
+	"X-Claude-Code-Session-Id", "X-Claude-Code-Agent-Id",
 }
 
 // Request is one recorded request.
@@ -53,6 +54,12 @@ type Request struct {
 	RawBody  []byte
 	Body     map[string]any // the body parsed as a JSON object; nil when it is not one
 	Status   int            // the status the fake answered with
+
+	// What the fake answered a messages request with (status 200): the
+	// message's id and the usage it reported, so that a test knows the
+	// tokens it handed out.
+	MsgID string
+	Usage Usage
 
 	// Parsed from a messages or count_tokens body.
 	Model    string
@@ -198,6 +205,27 @@ type Reply struct {
 	Status       int
 	ErrorType    string
 	ErrorMessage string
+
+	// Usage, when not nil, is the usage the answer reports; else input is
+	// about a quarter of the request's bytes, output a quarter of the
+	// answer's text, no cache.
+	Usage *Usage
+}
+
+// Usage is the token usage an answer reports, as the Messages API's usage
+// object has it (cache writes split into 5-minute and 1-hour ones).
+type Usage struct {
+	Input, Output, CacheWrite5m, CacheWrite1h, CacheRead int
+}
+
+// json is u as the API writes it; output is the output tokens to report.
+func (u Usage) json(output int) map[string]any {
+	return map[string]any{
+		"input_tokens": u.Input, "output_tokens": output,
+		"cache_creation_input_tokens": u.CacheWrite5m + u.CacheWrite1h, "cache_read_input_tokens": u.CacheRead,
+		"cache_creation": map[string]any{"ephemeral_5m_input_tokens": u.CacheWrite5m, "ephemeral_1h_input_tokens": u.CacheWrite1h},
+		"service_tier":   "standard",
+	}
 }
 
 // Text answers with one text block.
@@ -597,12 +625,14 @@ func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
 	if model == "" {
 		model = "claude-fake"
 	}
-	inTok := estimateTokens(r.RawBody)
-	outTok := 0
+	u := Usage{Input: estimateTokens(r.RawBody)}
 	for _, b := range blocks {
-		outTok += len(b.Text)/4 + 1
+		u.Output += len(b.Text)/4 + 1
 	}
-	r.Status = http.StatusOK
+	if rep.Usage != nil {
+		u = *rep.Usage
+	}
+	r.Status, r.MsgID, r.Usage = http.StatusOK, msgID, u
 	if !r.Stream {
 		content := make([]map[string]any, len(blocks))
 		for i, b := range blocks {
@@ -611,7 +641,7 @@ func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"id": msgID, "type": "message", "role": "assistant", "model": model,
 			"content": content, "stop_reason": stop, "stop_sequence": nil,
-			"usage": usage(inTok, outTok),
+			"usage": u.json(u.Output),
 		})
 		return
 	}
@@ -619,14 +649,7 @@ func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Request-Id", "req_fake")
 	w.WriteHeader(http.StatusOK)
-	WriteStream(w, msgID, model, blocks, stop, inTok, outTok, chunk)
-}
-
-func usage(in, out int) map[string]any {
-	return map[string]any{
-		"input_tokens": in, "output_tokens": out,
-		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
-	}
+	WriteStream(w, msgID, model, blocks, stop, u, chunk)
 }
 
 // blockJSON is a block as the API sends it: complete (full) or as it opens in
@@ -652,8 +675,10 @@ func blockJSON(b Block, full bool) map[string]any {
 // ping, per block content_block_start, content_block_delta (text_delta, or
 // input_json_delta for a tool_use; the text or JSON split into pieces of chunk
 // bytes) and content_block_stop, then message_delta (stop reason, usage) and
-// message_stop. It flushes after every event.
-func WriteStream(w io.Writer, msgID, model string, blocks []Block, stop string, inTok, outTok, chunk int) error {
+// message_stop. It flushes after every event. As the API does, message_start
+// reports the input side of u with 1 output token, and message_delta the
+// whole of u.
+func WriteStream(w io.Writer, msgID, model string, blocks []Block, stop string, u Usage, chunk int) error {
 	if chunk <= 0 {
 		chunk = 16
 	}
@@ -673,7 +698,7 @@ func WriteStream(w io.Writer, msgID, model string, blocks []Block, stop string, 
 			fl.Flush()
 		}
 	}
-	startUsage := usage(inTok, 1)
+	startUsage := u.json(1)
 	event("message_start", map[string]any{"message": map[string]any{
 		"id": msgID, "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
@@ -695,7 +720,7 @@ func WriteStream(w io.Writer, msgID, model string, blocks []Block, stop string, 
 	}
 	event("message_delta", map[string]any{
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": outTok},
+		"usage": u.json(u.Output),
 	})
 	event("message_stop", map[string]any{})
 	return werr

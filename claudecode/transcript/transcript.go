@@ -1,0 +1,218 @@
+// Package transcript reads Claude Code's session transcripts: where a
+// session's are (projects/*/<session-id>.jsonl and its subagents' files
+// beside it), and the token usage of each model response in them, read
+// incrementally from where the last read ended (Follower). It is part of
+// claudecode, the one place that knows Claude Code's files; what the files
+// look like is recorded in docs/claude-code.md ("Transcripts and usage").
+// It reads only; pricing and sums are package usage's.
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/safefile"
+)
+
+// Usage is what one response used, as its message.usage says.
+type Usage struct {
+	Input      int64 // input_tokens: not from the cache
+	Output     int64 // output_tokens
+	CacheWrite int64 // cache_creation_input_tokens: written to the cache, both lifetimes
+	CacheRead  int64 // cache_read_input_tokens
+
+	// The split of CacheWrite by lifetime (usage.cache_creation), when the
+	// line gives it (Split); without it all of CacheWrite is 5-minute.
+	Split        bool
+	CacheWrite5m int64
+	CacheWrite1h int64
+}
+
+// Response is one model response (an assistant message) as one of its lines
+// records it. Claude Code writes a response with several content blocks on
+// one line per block, each with the same message.id and usage: Key says
+// which lines are one response.
+type Response struct {
+	MessageID string // message.id, the API's id of the message
+	RequestID string // requestId: the API's request-id header (may be absent)
+	Model     string
+	Time      time.Time // the line's timestamp (zero when it has none)
+	Sidechain bool      // isSidechain: a subagent's
+	SessionID string    // sessionId: for a subagent, its parent's session
+	AgentName string    // agentName: a teammate's name
+	TeamName  string    // teamName: a teammate's Claude Code team
+	Usage     Usage
+}
+
+// Key identifies the response: its message id (unique to a message, so a
+// response written on several lines, or copied into another file, is one);
+// the request id when a line has no message id; "" when neither is there
+// (such a line is a response of its own).
+func (r Response) Key() string {
+	if r.MessageID != "" {
+		return "m:" + r.MessageID
+	}
+	if r.RequestID != "" {
+		return "r:" + r.RequestID
+	}
+	return ""
+}
+
+// ErrInvalidSession is the error (wrapped) for a session id that is not a
+// UUID, before it becomes part of a path.
+var ErrInvalidSession = errors.New("not a session id (a UUID)")
+
+// Files are the transcripts of one session: its own file(s) (one per project
+// folder that has it; normally one) and its subagents' (Task/Agent tool),
+// which Claude Code writes to <session-id>/subagents/agent-<id>.jsonl beside
+// it.
+type Files struct {
+	Main      []string
+	Subagents []string
+}
+
+// All is Main and Subagents together.
+func (f Files) All() []string { return append(append([]string(nil), f.Main...), f.Subagents...) }
+
+// Find returns the transcripts of session id under Claude Code's folder
+// configDir, found by globbing the id (never by re-deriving the folder
+// name Claude Code escapes a cwd into). None is no error.
+func Find(configDir, id string) (Files, error) {
+	if !claudecode.ValidSessionID(id) {
+		return Files{}, fmt.Errorf("transcript of %q: %w", id, ErrInvalidSession)
+	}
+	projects := filepath.Join(configDir, "projects")
+	main, err := filepath.Glob(filepath.Join(projects, "*", id+".jsonl"))
+	if err != nil {
+		return Files{}, fmt.Errorf("find transcript of %s: %w", id, err)
+	}
+	subs, err := filepath.Glob(filepath.Join(projects, "*", id, "subagents", "*.jsonl"))
+	if err != nil {
+		return Files{}, fmt.Errorf("find subagents of %s: %w", id, err)
+	}
+	sort.Strings(main)
+	sort.Strings(subs)
+	return Files{Main: main, Subagents: subs}, nil
+}
+
+// headBytes is how much of a transcript FindTeammate reads to learn whose it
+// is: a teammate's first lines name it.
+const headBytes = 64 << 10
+
+// FindTeam returns, by teammate name, the sessions whose transcripts say
+// they are a teammate of one of Claude Code's teams teams (their lines carry
+// "teamName" and "agentName"), among the transcripts changed since since.
+// This is how a teammate the lead spawned itself is found: Claude Code gives
+// it a session id of its own and records it nowhere else teamctl reads.
+func FindTeam(configDir string, teams []string, since time.Time) (map[string][]string, error) {
+	var want [][]byte
+	for _, team := range teams {
+		if claudecode.ValidName(team) {
+			want = append(want, []byte(`"teamName":"`+team+`"`))
+		}
+	}
+	out := map[string][]string{}
+	if len(want) == 0 {
+		return out, nil
+	}
+	files, err := filepath.Glob(filepath.Join(configDir, "projects", "*", "*.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("find teammates' transcripts: %w", err)
+	}
+	for _, p := range files {
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		if !claudecode.ValidSessionID(id) {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) {
+			continue
+		}
+		head, err := readHead(p, headBytes)
+		if err != nil {
+			continue
+		}
+		if name := teammateIn(head, want); name != "" {
+			out[name] = append(out[name], id)
+		}
+	}
+	for _, ids := range out {
+		sort.Strings(ids)
+	}
+	return out, nil
+}
+
+var agentNameKey = []byte(`"agentName":"`)
+
+// teammateIn is the agentName of the first line of head that names one of
+// the teams in want, "" for none (or a name teamctl would not take).
+func teammateIn(head []byte, want [][]byte) string {
+	for _, ln := range bytes.Split(head, []byte{'\n'}) {
+		i := bytes.Index(ln, agentNameKey)
+		if i < 0 {
+			continue
+		}
+		for _, w := range want {
+			if !bytes.Contains(ln, w) {
+				continue
+			}
+			rest := ln[i+len(agentNameKey):]
+			if j := bytes.IndexByte(rest, '"'); j > 0 && claudecode.ValidMemberName(string(rest[:j])) {
+				return string(rest[:j])
+			}
+		}
+	}
+	return ""
+}
+
+func readHead(path string, n int64) ([]byte, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// open opens a transcript to read: not through a symlink (at the file, or at
+// any folder between it and projects/), and only a regular file (a FIFO
+// would hold the read forever: O_NONBLOCK refuses it).
+func open(path string) (*os.File, error) {
+	if err := noLinksUpToProjects(path); err != nil {
+		return nil, err
+	}
+	f, err := safefile.Open(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	return f, nil
+}
+
+// noLinksUpToProjects makes sure no folder between path and the projects/
+// folder above it is a symlink. projects/ itself and above are the user's to
+// arrange.
+func noLinksUpToProjects(path string) error {
+	for d := filepath.Dir(path); filepath.Base(d) != "projects" && d != filepath.Dir(d); d = filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("transcript %s: %w: %s", path, safefile.ErrSymlink, d)
+		}
+	}
+	return nil
+}

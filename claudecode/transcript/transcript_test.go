@@ -1,0 +1,231 @@
+package transcript
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A response line as Claude Code 2.1.332 writes it (from a real transcript,
+// content shortened).
+const realLine = `{"parentUuid":"962877aa-6ccd-44cc-bfd7-bb6fd42081c9","isSidechain":false,"message":{"content":[{"text":"Spawning helper and a subagent.","type":"text"}],"id":"msg_fake0001","model":"claude-opus-5-5","role":"assistant","stop_reason":"tool_use","stop_sequence":null,"type":"message","usage":{"input_tokens":1001,"cache_creation_input_tokens":342,"cache_read_input_tokens":5001,"output_tokens":21,"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":41,"ephemeral_5m_input_tokens":301},"inference_geo":"","iterations":[],"speed":"standard","fallback_credit":null},"stop_details":null},"apiBlockIndex":0,"requestId":"req_fake","requestRef":"23e7b04a-0d9f-44e3-b0ff-4ed014a1363f","requestedModel":"claude-opus-5-5","promptCacheRequested":"5m","type":"assistant","uuid":"03e5ca0e-7fbe-4edd-a48a-3f1e627f9360","timestamp":"2026-12-02T04:06:37.311Z","effort":"medium","session_id":"517be5a1-5e35-427f-9497-8adf0e89d3df","userType":"external","entrypoint":"cli","cwd":"/tmp/w","sessionId":"517be5a1-5e35-427f-9497-8adf0e89d3df","version":"2.1.332","gitBranch":"HEAD"}`
+
+func TestParseRealLine(t *testing.T) {
+	r, kind, capped := parseLine([]byte(realLine))
+	if kind != lineResponse || capped != "" {
+		t.Fatalf("kind %v capped %q", kind, capped)
+	}
+	want := Response{MessageID: "msg_fake0001", RequestID: "req_fake", Model: "claude-opus-5-5",
+		Time: time.Date(2026, 12, 2, 4, 6, 37, 311e6, time.UTC), SessionID: "517be5a1-5e35-427f-9497-8adf0e89d3df",
+		Usage: Usage{Input: 1001, Output: 21, CacheWrite: 342, CacheRead: 5001, Split: true, CacheWrite5m: 301, CacheWrite1h: 41}}
+	if r != want {
+		t.Errorf("got  %+v\nwant %+v", r, want)
+	}
+}
+
+func TestParseLineKinds(t *testing.T) {
+	for _, c := range []struct {
+		name, line string
+		kind       lineKind
+		capped     string
+	}{
+		{"user line", `{"type":"user","message":{"role":"user","content":"hi"}}`, lineOther, ""},
+		{"nested assistant in a tool result", `{"type":"user","toolUseResult":{"type":"assistant","message":{"id":"x","usage":{"input_tokens":5}}}}`, lineOther, ""},
+		{"mark in a string", `{"type":"user","message":{"content":"say \"type\":\"assistant\" please"}}`, lineOther, ""},
+		{"unknown fields", `{"zzz":[1,{"a":"}"}],"type":"assistant","message":{"id":"m","model":"x","new":{"deep":[]},"usage":{"input_tokens":1,"future_tokens":9}}}`, lineResponse, ""},
+		{"cut short", realLine[:400], lineMalformed, ""},
+		{"two objects glued", realLine + realLine, lineMalformed, ""},
+		{"not an object", `["type","assistant"]`, lineMalformed, ""},
+		{"usage not numbers", `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":"many"}}}`, lineMalformed, ""},
+		{"negative", `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":-5,"output_tokens":3}}}`, lineResponse, "input_tokens -5 taken as 0"},
+		{"absurd", `{"type":"assistant","message":{"id":"m","usage":{"cache_read_input_tokens":99999999999}}}`, lineResponse, "cache_read_input_tokens 99999999999 capped at 10000000"},
+		{"empty", ``, lineOther, ""},
+		{"spaces (not compact)", `{"type": "assistant", "message": {"id": "m"}}`, lineOther, ""},
+	} {
+		_, kind, capped := parseLine([]byte(c.line))
+		if kind != c.kind || capped != c.capped {
+			t.Errorf("%s: kind %v capped %q, want %v %q", c.name, kind, capped, c.kind, c.capped)
+		}
+	}
+	r, _, _ := parseLine([]byte(`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":-5,"output_tokens":3}}}`))
+	if r.Usage.Input != 0 || r.Usage.Output != 3 {
+		t.Errorf("negative count not capped: %+v", r.Usage)
+	}
+}
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendTo(t *testing.T, p, s string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(s)
+}
+
+func resp(id string, in int) string {
+	return fmt.Sprintf(`{"type":"assistant","message":{"id":%q,"model":"m","usage":{"input_tokens":%d}},"timestamp":"2026-12-02T04:06:37.311Z"}`, id, in)
+}
+
+func readAll(t *testing.T, f *Follower) ([]Response, Stats) {
+	t.Helper()
+	var got []Response
+	st, err := f.Read(func(r Response) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, st
+}
+
+// TestFollowerIncremental: each Read takes the lines added since the last;
+// a partial last line waits for its end; malformed lines are skipped and
+// counted, with their line numbers.
+func TestFollowerIncremental(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "projects", "-w", "s.jsonl")
+	write(t, p, resp("a", 1)+"\n"+`{"type":"user"}`+"\n"+"garbage\n"+resp("b", 2)[:20])
+	f := NewFollower(p)
+	got, st := readAll(t, f)
+	if len(got) != 1 || got[0].MessageID != "a" || st.Malformed != 1 || st.Lines != 3 || len(st.Problems) != 1 || !strings.HasPrefix(st.Problems[0], "line 3: malformed") {
+		t.Fatalf("first read: %+v %+v", got, st)
+	}
+	appendTo(t, p, resp("b", 2)[20:]+"\n")
+	got, st = readAll(t, f)
+	if len(got) != 1 || got[0].MessageID != "b" || got[0].Usage.Input != 2 || st.Lines != 1 {
+		t.Fatalf("second read: %+v %+v", got, st)
+	}
+	if got, st = readAll(t, f); len(got) != 0 || st.Bytes != 0 {
+		t.Fatalf("third read, nothing new: %+v %+v", got, st)
+	}
+}
+
+// TestFollowerReplacedOrTruncated: a file replaced (another inode) or
+// truncated is read again from the start, OnRestart first.
+func TestFollowerReplacedOrTruncated(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "projects", "-w")
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, resp("a", 1)+"\n"+resp("b", 2)+"\n")
+	f := NewFollower(p)
+	restarts := 0
+	f.OnRestart = func() { restarts++ }
+	readAll(t, f)
+	// Replaced while being followed: a new file renamed over it, longer.
+	tmp := filepath.Join(dir, "new")
+	write(t, tmp, resp("c", 3)+"\n"+resp("d", 4)+"\n"+resp("e", 5)+"\n")
+	if err := os.Rename(tmp, p); err != nil {
+		t.Fatal(err)
+	}
+	got, st := readAll(t, f)
+	if !st.Restarted || restarts != 1 || len(got) != 3 || got[0].MessageID != "c" {
+		t.Fatalf("after replace: %+v %+v restarts %d", got, st, restarts)
+	}
+	// Truncated in place, then written again shorter.
+	write(t, p, resp("z", 9)+"\n")
+	got, st = readAll(t, f)
+	if !st.Restarted || restarts != 2 || len(got) != 1 || got[0].MessageID != "z" {
+		t.Fatalf("after truncate: %+v %+v", got, st)
+	}
+}
+
+// TestFollowerLongLine: a line over the cap is skipped and said, and the
+// lines after it are read; it is streamed past, not held.
+func TestFollowerLongLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 50 MB line")
+	}
+	p := filepath.Join(t.TempDir(), "projects", "-w", "s.jsonl")
+	long := `{"type":"user","message":{"content":"` + strings.Repeat("x", 50<<20) + `"}}`
+	write(t, p, resp("a", 1)+"\n"+long+"\n"+resp("b", 2)+"\n")
+	f := NewFollower(p)
+	got, st := readAll(t, f)
+	if len(got) != 2 || st.TooLong != 1 || st.Lines != 3 || len(st.Problems) != 1 || !strings.Contains(st.Problems[0], "line 2: 52428840 bytes, over the 33554432-byte cap") {
+		t.Fatalf("%+v %+v", got, st)
+	}
+	if cap(f.buf) > readChunk {
+		t.Errorf("kept a buffer of %d bytes after the read", cap(f.buf))
+	}
+	// A long line still being written (no newline yet) waits, then is
+	// skipped once complete.
+	f2 := NewFollower(p + "2")
+	write(t, p+"2", long[:40<<20])
+	if got, st = readAll(t, f2); len(got) != 0 || st.TooLong != 0 || f2.Offset() != 0 {
+		t.Fatalf("unfinished long line: %+v %+v offset %d", got, st, f2.Offset())
+	}
+	appendTo(t, p+"2", long[40<<20:]+"\n"+resp("c", 3)+"\n")
+	if got, st = readAll(t, f2); len(got) != 1 || st.TooLong != 1 {
+		t.Fatalf("finished long line: %+v %+v", got, st)
+	}
+}
+
+// TestFollowerRefusesLinksAndFIFOs: a transcript that is a symlink, lies
+// under a symlinked folder, or is a FIFO is refused, not followed (and a
+// FIFO does not hold the read).
+func TestFollowerRefusesLinksAndFIFOs(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "elsewhere.jsonl")
+	write(t, real, resp("a", 1)+"\n")
+	dir := filepath.Join(root, "projects", "-w")
+	os.MkdirAll(dir, 0o700)
+	link := filepath.Join(dir, "l.jsonl")
+	os.Symlink(real, link)
+	fifo := filepath.Join(dir, "f.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(root, "projects", "-w"), filepath.Join(root, "projects", "-linked"))
+	under := filepath.Join(root, "projects", "-linked", "x", "subagents", "a.jsonl")
+	write(t, filepath.Join(dir, "x", "subagents", "a.jsonl"), resp("b", 1)+"\n")
+	for _, p := range []string{link, fifo, under} {
+		_, err := NewFollower(p).Read(func(Response) { t.Errorf("%s: read a response", p) })
+		if !IsRefused(err) {
+			t.Errorf("%s: %v, want refused", p, err)
+		}
+	}
+	if _, err := NewFollower(filepath.Join(dir, "missing.jsonl")).Read(func(Response) {}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestFind(t *testing.T) {
+	cfg := t.TempDir()
+	id := "0123abcd-0000-4000-8000-000000000000"
+	write(t, filepath.Join(cfg, "projects", "-w", id+".jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.meta.json"), "{}")
+	write(t, filepath.Join(cfg, "projects", "-w", "1123abcd-0000-4000-8000-000000000000.jsonl"), "")
+	f, err := Find(cfg, id)
+	if err != nil || len(f.Main) != 1 || len(f.Subagents) != 1 || !strings.HasSuffix(f.Subagents[0], "agent-a1.jsonl") {
+		t.Fatalf("%+v %v", f, err)
+	}
+	for _, bad := range []string{"../x", "*", "0123ABCD-0000-4000-8000-000000000000", ""} {
+		if _, err := Find(cfg, bad); !errors.Is(err, ErrInvalidSession) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestFindTeam(t *testing.T) {
+	cfg := t.TempDir()
+	a, b := "0123abcd-0000-4000-8000-000000000000", "1123abcd-0000-4000-8000-000000000000"
+	write(t, filepath.Join(cfg, "projects", "-w", a+".jsonl"), `{"type":"mode"}`+"\n"+`{"parentUuid":null,"isSidechain":false,"teamName":"session-517be5a1","agentName":"helper","type":"user"}`+"\n")
+	write(t, filepath.Join(cfg, "projects", "-w", b+".jsonl"), `{"isSidechain":false,"teamName":"session-00000000","agentName":"other","type":"user"}`+"\n")
+	got, err := FindTeam(cfg, []string{"session-517be5a1"}, time.Time{})
+	if err != nil || len(got) != 1 || len(got["helper"]) != 1 || got["helper"][0] != a {
+		t.Fatalf("%v %v", got, err)
+	}
+}

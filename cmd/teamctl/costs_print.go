@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/teamctl/teamctl/internal/table"
+	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/usage"
+)
+
+// renderUsage is `teamctl usage`'s table: a row per member and one for the
+// team, then which prices were used.
+func renderUsage(r *usage.Report, width int) string {
+	var b strings.Builder
+	up := "down"
+	if r.Up {
+		up = "up"
+	}
+	fmt.Fprintf(&b, "team %s (%s)", r.Team, up)
+	if r.Since != nil {
+		fmt.Fprintf(&b, " since %s", r.Since.Local().Format("2006-01-02 15:04"))
+	}
+	b.WriteString("\n")
+	t := table.New(table.Column{Title: "MEMBER"}, table.Column{Title: "TURNS"}, table.Column{Title: "INPUT"},
+		table.Column{Title: "OUTPUT"}, table.Column{Title: "CACHE WRITE"}, table.Column{Title: "CACHE READ"},
+		table.Column{Title: "COST"}, table.Column{Title: "MODELS", Fit: table.Cut})
+	row := func(name string, x usage.Totals) {
+		t.Add(table.Text(name), table.Text(fmt.Sprint(x.Turns)), table.Text(count(x.Input)), table.Text(count(x.Output)),
+			table.Text(count(x.CacheWrite)), table.Text(count(x.CacheRead)), table.Text(cost(x)), table.Text(textsafe.Visible(strings.Join(x.Models(), ", "))))
+	}
+	for _, m := range r.Members {
+		name := m.Name
+		if m.Gone {
+			name += " (gone)"
+		}
+		row(name, m.Totals)
+	}
+	row("TEAM", r.Total)
+	b.WriteString(t.Render(width))
+	fmt.Fprintf(&b, "prices of %s (%s)", r.PricesDate, r.PriceSource)
+	if np := r.Total.NoPrice(); len(np) > 0 {
+		fmt.Fprintf(&b, "; no price for %s: their tokens are counted, not their cost", textsafe.Visible(strings.Join(np, ", ")))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// count is a token count in a few characters: 950, 12.3k, 4.56M.
+func count(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	default:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	}
+}
+
+// cost is the cost of x's priced models, and says when some had none.
+func cost(x usage.Totals) string {
+	np := len(x.NoPrice())
+	switch {
+	case x.Turns == 0:
+		return "-"
+	case np == len(x.ByModel):
+		return "no price"
+	case np > 0:
+		return fmt.Sprintf("$%.2f + no price", x.Cost)
+	}
+	return fmt.Sprintf("$%.2f", x.Cost)
+}

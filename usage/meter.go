@@ -1,0 +1,147 @@
+package usage
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/claudecode/transcript"
+)
+
+// Meter follows the transcripts of one member's sessions (their subagents'
+// included) and keeps its running totals. Each Update reads only what was
+// written since the last one, finds files that appeared (a subagent's, a
+// session's first), and forgets what it had counted of a file that was
+// replaced or truncated before reading it again. A response is counted once
+// across all the member's files. A Meter is not safe for concurrent use.
+//
+// It is what a live view or a budget follows: NewMeter once per member,
+// Update when it wants the figures (say, each second or on a change in
+// projects/), AddSession when the member gets another session.
+type Meter struct {
+	claudeDir string
+	sessions  []string
+	prices    *Table
+	since     time.Time
+	files     map[string]*meterFile
+	order     []string          // paths in the order found
+	owner     map[uint64]string // response key → the file that counted it
+}
+
+type meterFile struct {
+	f      *transcript.Follower
+	totals Totals
+	keys   []uint64
+}
+
+// NewMeter returns a Meter of the sessions (Claude Code session ids) under
+// Claude Code's folder claudeDir, pricing with prices (nil: the shipped
+// table) and counting responses from since on (zero: all).
+func NewMeter(claudeDir string, sessions []string, prices *Table, since time.Time) (*Meter, error) {
+	if prices == nil {
+		prices = Shipped()
+	}
+	m := &Meter{claudeDir: claudeDir, prices: prices, since: since, files: map[string]*meterFile{}, owner: map[uint64]string{}}
+	for _, s := range sessions {
+		if err := m.AddSession(s); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// AddSession adds a session to follow (one already followed is no error).
+func (m *Meter) AddSession(id string) error {
+	if !claudecode.ValidSessionID(id) {
+		return fmt.Errorf("usage of session %q: %w", id, transcript.ErrInvalidSession)
+	}
+	for _, s := range m.sessions {
+		if s == id {
+			return nil
+		}
+	}
+	m.sessions = append(m.sessions, id)
+	return nil
+}
+
+// Sessions are the sessions followed.
+func (m *Meter) Sessions() []string { return append([]string(nil), m.sessions...) }
+
+// Files are the transcripts followed so far.
+func (m *Meter) Files() []string { return append([]string(nil), m.order...) }
+
+// Update reads what the member's transcripts gained and returns its totals
+// and what was wrong on the way ("FILE: line N: …": malformed lines, lines
+// over the cap, capped counts, files refused or gone), for the caller to say.
+func (m *Meter) Update() (Totals, []string) {
+	var notes []string
+	for _, s := range m.sessions {
+		files, err := transcript.Find(m.claudeDir, s)
+		if err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		for _, p := range files.All() {
+			if _, ok := m.files[p]; !ok {
+				m.add(p)
+			}
+		}
+	}
+	for _, p := range m.order {
+		mf := m.files[p]
+		st, err := mf.f.Read(func(r transcript.Response) { m.count(p, mf, r) })
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Gone (removed by hand, or a folder moved): what it held was
+			// spent all the same, so its counts stay.
+		case err != nil:
+			notes = append(notes, err.Error())
+		}
+		for _, pr := range st.Problems {
+			notes = append(notes, p+": "+pr)
+		}
+	}
+	return m.Totals(), notes
+}
+
+// Totals are the running totals as of the last Update.
+func (m *Meter) Totals() Totals {
+	var t Totals
+	for _, p := range m.order {
+		t.Add(m.files[p].totals)
+	}
+	if t.ByModel == nil {
+		t.ByModel = map[string]Model{}
+	}
+	return t
+}
+
+func (m *Meter) add(p string) {
+	mf := &meterFile{f: transcript.NewFollower(p)}
+	mf.f.OnRestart = func() {
+		for _, k := range mf.keys {
+			if m.owner[k] == p {
+				delete(m.owner, k)
+			}
+		}
+		mf.keys, mf.totals = nil, Totals{}
+	}
+	m.files[p] = mf
+	m.order = append(m.order, p)
+}
+
+func (m *Meter) count(p string, mf *meterFile, r transcript.Response) {
+	if !wanted(r, m.since) {
+		return
+	}
+	if k, ok := keyOf(r); ok {
+		if _, dup := m.owner[k]; dup {
+			return
+		}
+		m.owner[k] = p
+		mf.keys = append(mf.keys, k)
+	}
+	mf.totals.count(r, m.prices)
+}

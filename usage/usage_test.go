@@ -1,0 +1,156 @@
+package usage
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/claudecode/transcript"
+	"github.com/teamctl/teamctl/internal/transcriptgen"
+)
+
+func tokensEqual(a Tokens, b transcriptgen.Tokens) bool {
+	return a.Input == b.Input && a.Output == b.Output && a.CacheWrite == b.CacheWrite && a.CacheWrite1h == b.CacheWrite1h && a.CacheRead == b.CacheRead
+}
+
+// TestMeterEqualsWhatWasWritten: on generated transcripts (responses on
+// several lines, subagents, other line types, a cut last line), a Meter's
+// totals are what the generator wrote, each response once.
+func TestMeterEqualsWhatWasWritten(t *testing.T) {
+	cfg := t.TempDir()
+	ss, err := transcriptgen.Write(cfg, transcriptgen.Options{Seed: 7, Sessions: 3, Turns: 40, Subagents: 2, TruncateLast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		m, err := NewMeter(cfg, []string{s.ID}, nil, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, notes := m.Update()
+		if !tokensEqual(got.Tokens, s.Total) || got.Turns != s.Responses {
+			t.Errorf("session %s: %+v (%d turns), want %+v (%d)", s.ID, got.Tokens, got.Turns, s.Total, s.Responses)
+		}
+		if len(notes) != 0 {
+			t.Errorf("notes: %q", notes)
+		}
+		for model, want := range s.ByModel {
+			if !tokensEqual(got.ByModel[model].Tokens, want) || !got.ByModel[model].Priced {
+				t.Errorf("%s %s: %+v, want %+v", s.ID, model, got.ByModel[model], want)
+			}
+		}
+		// Nothing new: the same totals, nothing read twice.
+		again, _ := m.Update()
+		if again.Turns != got.Turns || again.Cost != got.Cost {
+			t.Errorf("second update changed the totals: %+v", again)
+		}
+	}
+}
+
+// TestMeterForgetsAReplacedFile: a transcript replaced by a shorter one is
+// counted as it is now, not as it was plus what it is.
+func TestMeterForgetsAReplacedFile(t *testing.T) {
+	cfg := t.TempDir()
+	ss, _ := transcriptgen.Write(cfg, transcriptgen.Options{Seed: 1, Sessions: 1, Turns: 10})
+	m, _ := NewMeter(cfg, []string{ss[0].ID}, nil, time.Time{})
+	m.Update()
+	// The same session written again, shorter, in a new file renamed over it.
+	other := t.TempDir()
+	ss2, _ := transcriptgen.Write(other, transcriptgen.Options{Seed: 2, Sessions: 1, Turns: 3, FixedSessions: []string{ss[0].ID}})
+	if err := os.Rename(ss2[0].Main, ss[0].Main); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.Update()
+	if !tokensEqual(got.Tokens, ss2[0].Total) || got.Turns != 3 {
+		t.Errorf("after the replace: %+v, want %+v", got, ss2[0].Total)
+	}
+}
+
+// TestSinceAndNoPrice: --since leaves earlier responses out; a model the
+// table does not know is counted in tokens and has no cost.
+func TestSinceAndNoPrice(t *testing.T) {
+	cfg := t.TempDir()
+	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	ss, _ := transcriptgen.Write(cfg, transcriptgen.Options{Seed: 3, Sessions: 1, Turns: 20, Models: []string{"claude-unknown-9"}, Start: start, TimeStep: time.Minute})
+	m, _ := NewMeter(cfg, []string{ss[0].ID}, nil, time.Time{})
+	all, _ := m.Update()
+	if all.Cost != 0 || all.ByModel["claude-unknown-9"].Priced || len(all.NoPrice()) != 1 || !tokensEqual(all.Tokens, ss[0].Total) {
+		t.Errorf("unknown model: %+v", all)
+	}
+	mid := all.First.Add(all.Last.Sub(all.First) / 2)
+	m2, _ := NewMeter(cfg, []string{ss[0].ID}, nil, mid)
+	part, _ := m2.Update()
+	if part.Turns == 0 || part.Turns >= all.Turns || part.First.Before(mid) {
+		t.Errorf("since %s: %d of %d turns, first %s", mid, part.Turns, all.Turns, part.First)
+	}
+}
+
+func TestCost(t *testing.T) {
+	tab := Shipped()
+	p, fam, ok := tab.Lookup("claude-sonnet-4-5-20250929")
+	if !ok || fam != "claude-sonnet-4-5" {
+		t.Fatalf("sonnet 4.5 snapshot: %v %q", ok, fam)
+	}
+	u := transcript.Usage{Input: 1000, Output: 2000, CacheWrite: 3000, CacheRead: 4000, Split: true, CacheWrite1h: 1000}
+	want := (1000*3 + 2000*15 + 2000*3.75 + 1000*6 + 4000*0.3) / 1e6
+	if c := p.Cost(u); math.Abs(c-want) > 1e-12 {
+		t.Errorf("cost %v, want %v", c, want)
+	}
+	// Over 200k input tokens in all: the long-context rates for the whole response.
+	u = transcript.Usage{Input: 10, CacheRead: 250_000, Output: 100}
+	want = (10*6 + 250_000*0.6 + 100*22.5) / 1e6
+	if c := p.Cost(u); math.Abs(c-want) > 1e-12 {
+		t.Errorf("long-context cost %v, want %v", c, want)
+	}
+	for _, m := range []string{"claude-sonnet-4-7", "claude-opus-4-9", "claude-opus-5-6", "gpt-5", "claude-sonnet-4-5x", "<synthetic>"} {
+		if _, fam, ok := tab.Lookup(m); ok {
+			t.Errorf("%s priced as %s: a guess", m, fam)
+		}
+	}
+	for _, m := range []string{"claude-opus-4-5@20251101", "us.anthropic.claude-haiku-4-5-20251001-v1:0", "claude-opus-5-5", "claude-sonnet-4-6[1m]"} {
+		if _, _, ok := tab.Lookup(m); !ok {
+			t.Errorf("%s: no price", m)
+		}
+	}
+}
+
+// TestPriceFile: a price file's models are laid over the shipped table; one
+// with mistakes is refused whole, each mistake at its line:col, and the
+// shipped table used.
+func TestPriceFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "prices.yaml")
+	if tab, err := LoadTable(p); err != nil || tab.Source != "shipped" {
+		t.Fatalf("no file: %v %v", tab.Source, err)
+	}
+	os.WriteFile(p, []byte("date: 2027-01-05\nmodels:\n  claude-opus-5-5: {input: 1, output: 2, cache_write_5m: 3, cache_write_1h: 4, cache_read: 5}\n  my-model: {input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1}\n"), 0o600)
+	tab, err := LoadTable(p)
+	if err != nil || tab.Date != "2027-01-05" || tab.Source != p {
+		t.Fatalf("good file: %v", err)
+	}
+	if pr, _, _ := tab.Lookup("claude-opus-5-5"); pr.Input != 1 {
+		t.Errorf("override not taken: %+v", pr)
+	}
+	if _, _, ok := tab.Lookup("claude-haiku-4-5"); !ok {
+		t.Errorf("shipped models lost")
+	}
+	for _, c := range []struct{ file, want string }{
+		{"models:\n  claude-x: {input: -1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1}\n", "prices.yaml:2:21: models.claude-x.input: want a price in USD per million tokens (a number from 0 up), not \"-1\""},
+		{"models:\n  claude-x: {input: 1, output: 1, cache_write_5m: 1, cache_read: 1}\n", "prices.yaml:2:13: models.claude-x: missing cache_write_1h"},
+		{"models:\n  claude-x: {input: 1, outptu: 1}\n", "prices.yaml:2:24: models.claude-x: unknown key \"outptu\""},
+		{"date: yesterday\n", "prices.yaml:1:7: date: want YYYY-MM-DD"},
+		{"colour: red\n", "prices.yaml:1:1: unknown key \"colour\""},
+		{"models:\n  Bad Model: {}\n", "prices.yaml:2:3: models: \"Bad Model\" is not a model id"},
+		{"models: [\n", "prices.yaml:"},
+		{"models:\n  claude-x:\n    {input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1,\n     long_context: {input: 2, output: 2, cache_write_5m: 2, cache_write_1h: 2, cache_read: 2}}\n", "prices.yaml:4:20: models.claude-x.long_context: needs above:"},
+	} {
+		os.WriteFile(p, []byte(c.file), 0o600)
+		tab, err := LoadTable(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) || tab.Source != "shipped" {
+			t.Errorf("%q: %v (source %s), want %q", c.file, err, tab.Source, c.want)
+		}
+	}
+}
