@@ -16,13 +16,16 @@ import (
 func branchRepo(t *testing.T) string {
 	t.Helper()
 	main := repo(t)
-	for _, p := range []string{"top.go", "a/x.go", "a/y.go", "d/one.go", "d/two.go", "d/s/deep.go", "e/keep.go", "img.bin"} {
+	for _, p := range []string{"top.go", "a/x.go", "a/y.go", "d/one.go", "d/two.go", "d/s/deep.go", "e/keep.go", "img.bin", oddName} {
 		write(t, main, p, lines10(p))
 	}
 	run(t, main, "add", "-A")
 	run(t, main, "commit", "-q", "-m", "files")
 	return main
 }
+
+// oddName has a space, quotes, a newline and a byte that is not UTF-8.
+const oddName = "o d/we\nird \"q\" \xff.go"
 
 func lines10(name string) string {
 	var b strings.Builder
@@ -136,6 +139,8 @@ func TestCompareAllIsTryMerge(t *testing.T) {
 		side("binary", func(d string) { write(t, d, "img.bin", "\x00\x01\x02") }),
 		side("binary2", func(d string) { write(t, d, "img.bin", "\x00\x03\x04") }),
 		side("nothing", func(string) {}),
+		side("odd1", func(d string) { edit(t, d, oddName, 4, "odd one") }),
+		side("odd2", func(d string) { edit(t, d, oddName, 4, "odd two") }),
 		{Name: "base", Main: main, Head: base},
 	}
 	// Uncommitted work: a tree on the base, as a worktree's files are.
@@ -148,13 +153,18 @@ func TestCompareAllIsTryMerge(t *testing.T) {
 	sides = append(sides, Side{Name: "fromline8", Main: main, Head: branch(t, main, "fromline8", "line8", func(d string) { edit(t, d, "e/keep.go", 1, "x") })})
 
 	got := sameAsTryMerge(t, main, sides)
+	for _, g := range got {
+		if sides[g.Pair[0]].Name == "odd1" && sides[g.Pair[1]].Name == "odd2" && (len(g.Merge.Conflicts) != 1 || g.Merge.Conflicts[0].Path != oddName) {
+			t.Errorf("odd1+odd2: %+v, want a conflict in %q", g.Merge, oddName)
+		}
+	}
 	for _, p := range [][2]string{{"line1", "line1too"}, {"line1", "line8"}, {"fileatfolder", "uncommitted"}, {"newfile", "newfolder"},
-		{"renamedir", "intodir"}, {"renamedir", "intodeep"}, {"merged", "fromline8"}, {"binary", "binary2"}} {
+		{"renamedir", "intodir"}, {"renamedir", "intodeep"}, {"merged", "fromline8"}, {"binary", "binary2"}, {"odd1", "odd2"}} {
 		if !ran(got, sides, p[0], p[1]) {
 			t.Errorf("%s+%s was decided without git merge-tree", p[0], p[1])
 		}
 	}
-	for _, p := range [][2]string{{"line1", "apart"}, {"nothing", "line1"}, {"base", "binary"}, {"uncommitted", "line1"}, {"fromlater", "line1"}, {"merged", "line8"}} {
+	for _, p := range [][2]string{{"line1", "apart"}, {"nothing", "line1"}, {"base", "binary"}, {"uncommitted", "line1"}, {"fromlater", "line1"}, {"merged", "line8"}, {"odd1", "line1"}} {
 		if ran(got, sides, p[0], p[1]) {
 			t.Errorf("%s+%s, apart, ran git merge-tree", p[0], p[1])
 		}

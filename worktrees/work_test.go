@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -349,4 +350,55 @@ func TestReadWorkTreeIsTheSnapshots(t *testing.T) {
 	if out := run(t, wt, "cat-file", "-p", w.Tree+":back.txt"); out != "made again\n" {
 		t.Errorf("back.txt: %q", out)
 	}
+}
+
+// TestDiffWorktreesIsTheTreesDiff: DiffWorktrees, which diffs the folder as
+// it is (its new files intent-to-add in a copy of its index), lists the same
+// files with the same lines, and shows the same patch, as the diff of the
+// tree ReadWork makes of the folder — awkward names, a binary file, a
+// symlink, a file staged then changed again, ignored and left-out files
+// included — with where the branch left its base and its commits since
+// found by the walk; the folder, its index and the main checkout untouched.
+func TestDiffWorktreesIsTheTreesDiff(t *testing.T) {
+	main := repo(t)
+	c := ctx(t)
+	dirtyMain(t, main)
+	wt := workInProgress(t, main, "t", "a")
+	check := untouched(t, main, wt)
+	w, err := ReadWork(c, main, wt, "teamctl/t/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := FindBase(c, main, "main")
+	want, err := DiffFiles(c, main, base.Commit, w.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPatch, _ := Patch(c, main, base.Commit, w.Tree)
+	got := DiffWorktrees(c, main, []Member{{Name: "a", Path: wt, Branch: "teamctl/t/a", Base: "main"}}, true, 2)
+	d := got[0]
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	if d.From != base.Commit || d.Commits != 1 || d.Base.Name != "main" {
+		t.Errorf("from %s (want %s), %d commits, base %+v", d.From, base.Commit, d.Commits, d.Base)
+	}
+	if !reflect.DeepEqual(d.Files, want) {
+		t.Errorf("files\n%+v\nwant (the tree's)\n%+v", d.Files, want)
+	}
+	if d.Patch != wantPatch {
+		t.Errorf("patch\n%s\nwant (the tree's)\n%s", d.Patch, wantPatch)
+	}
+	if !slices.Equal(leftOutPaths(d.Work.LeftOut), []string{"disk.img", "vendor/dep/"}) {
+		t.Errorf("left out %+v", d.Work.LeftOut)
+	}
+	check()
+}
+
+func leftOutPaths(l []LeftOut) []string {
+	var out []string
+	for _, x := range l {
+		out = append(out, x.Path)
+	}
+	return out
 }
