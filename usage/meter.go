@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -104,6 +105,29 @@ func (m *Meter) Update() (Totals, []string) {
 		}
 	}
 	return m.Totals(), notes
+}
+
+// UpdateAll is Update of each of meters, jobs at a time (at least one):
+// a team's members' transcripts read at once on a first read.
+func UpdateAll(meters []*Meter, jobs int) ([]Totals, [][]string) {
+	totals, notes := make([]Totals, len(meters)), make([][]string, len(meters))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				totals[i], notes[i] = meters[i].Update()
+			}
+		}()
+	}
+	for i := range meters {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return totals, notes
 }
 
 // Totals are the running totals as of the last Update.

@@ -2,6 +2,7 @@ package usage
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -145,14 +146,19 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 		}
 		rows = keep
 	}
-	for _, x := range rows {
-		ids := sessions[x.name]
-		m, err := NewMeter(o.ClaudeDir, ids, o.Prices, o.Since)
+	meters := make([]*Meter, len(rows))
+	for i, x := range rows {
+		m, err := NewMeter(o.ClaudeDir, sessions[x.name], o.Prices, o.Since)
 		if err != nil {
 			return nil, err
 		}
-		t, notes := m.Update()
-		r.Notes = append(r.Notes, notes...)
+		meters[i] = m
+	}
+	// The members' transcripts are read at once, one member a processor.
+	totals, notes := UpdateAll(meters, runtime.GOMAXPROCS(0))
+	for i, x := range rows {
+		ids, t := sessions[x.name], totals[i]
+		r.Notes = append(r.Notes, notes[i]...)
 		if ids == nil {
 			ids = []string{}
 		}

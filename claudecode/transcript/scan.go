@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -44,13 +45,31 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	if !bytes.Contains(line, assistantMark) {
 		return r, lineOther, ""
 	}
-	var typ, message, ts []byte
-	err := eachKey(line, func(key, val []byte) {
+	var typ, message, ts, usage []byte
+	var inner error
+	// message's keys are read as it is walked: its content, most of a
+	// response's bytes, is scanned once.
+	err := eachKeyIn(line, func(key []byte, at int) (int, bool) {
+		if string(key) != "message" || at >= len(line) || line[at] != '{' {
+			return 0, false
+		}
+		end, err := objectAt(line, at, func(key, val []byte) {
+			switch string(key) {
+			case "id":
+				r.MessageID = unquote(val)
+			case "model":
+				r.Model = unquote(val)
+			case "usage":
+				usage = val
+			}
+		})
+		inner = err
+		message = line[at:max(end, at)]
+		return end, err == nil
+	}, func(key, val []byte) {
 		switch string(key) {
 		case "type":
 			typ = val
-		case "message":
-			message = val
 		case "timestamp":
 			ts = val
 		case "isSidechain":
@@ -65,27 +84,13 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 			r.TeamName = unquote(val)
 		}
 	})
-	if err != nil {
+	if err != nil || inner != nil {
 		return r, lineMalformed, ""
 	}
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
 	}
 	if len(message) == 0 || message[0] != '{' {
-		return r, lineMalformed, ""
-	}
-	var usage []byte
-	err = eachKey(message, func(key, val []byte) {
-		switch string(key) {
-		case "id":
-			r.MessageID = unquote(val)
-		case "model":
-			r.Model = unquote(val)
-		case "usage":
-			usage = val
-		}
-	})
-	if err != nil {
 		return r, lineMalformed, ""
 	}
 	if t, err := time.Parse(time.RFC3339Nano, unquote(ts)); err == nil {
@@ -96,17 +101,8 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 		// itself has zeros) counts as a turn of no tokens.
 		return r, lineResponse, ""
 	}
-	var u struct {
-		Input         int64 `json:"input_tokens"`
-		Output        int64 `json:"output_tokens"`
-		CacheCreation int64 `json:"cache_creation_input_tokens"`
-		CacheRead     int64 `json:"cache_read_input_tokens"`
-		Split         *struct {
-			M5 int64 `json:"ephemeral_5m_input_tokens"`
-			H1 int64 `json:"ephemeral_1h_input_tokens"`
-		} `json:"cache_creation"`
-	}
-	if err := json.Unmarshal(usage, &u); err != nil {
+	u, ok := parseUsage(usage)
+	if !ok {
 		return r, lineMalformed, ""
 	}
 	var bad []string
@@ -169,52 +165,131 @@ func unquote(v []byte) string {
 // walks (quotes, brackets, commas, colons), not what is inside strings and
 // numbers.
 func eachKey(obj []byte, fn func(key, val []byte)) error {
+	return eachKeyIn(obj, nil, fn)
+}
+
+// eachKeyIn is eachKey, where walk may read a value itself (at is where it
+// starts): it returns the index just past it and true, or false to have it
+// skipped over and given to fn.
+func eachKeyIn(obj []byte, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) error {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return errSyntax
 	}
+	end, err := objectIn(obj, i, walk, fn)
+	if err != nil {
+		return err
+	}
+	if skipSpace(obj, end) != len(obj) {
+		return errSyntax
+	}
+	return nil
+}
+
+// objectAt walks the object at b[i] ('{'), calling fn with each key and
+// value, and returns the index just past it.
+func objectAt(b []byte, i int, fn func(key, val []byte)) (int, error) {
+	return objectIn(b, i, nil, fn)
+}
+
+func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) (int, error) {
 	i = skipSpace(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
-		if skipSpace(obj, i+1) != len(obj) {
-			return errSyntax
-		}
-		return nil
+		return i + 1, nil
 	}
 	for {
 		if i >= len(obj) || obj[i] != '"' {
-			return errSyntax
+			return 0, errSyntax
 		}
 		end, err := skipString(obj, i)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		key := obj[i+1 : end-1]
 		i = skipSpace(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
-			return errSyntax
+			return 0, errSyntax
 		}
 		i = skipSpace(obj, i+1)
-		vend, err := skipValue(obj, i)
-		if err != nil {
-			return err
+		vend, walked := 0, false
+		if walk != nil {
+			vend, walked = walk(key, i)
 		}
-		fn(key, obj[i:vend])
+		if !walked {
+			if vend, err = skipValue(obj, i); err != nil {
+				return 0, err
+			}
+			fn(key, obj[i:vend])
+		}
 		i = skipSpace(obj, vend)
 		if i >= len(obj) {
-			return errSyntax
+			return 0, errSyntax
 		}
 		switch obj[i] {
 		case ',':
 			i = skipSpace(obj, i+1)
 		case '}':
-			if skipSpace(obj, i+1) != len(obj) {
-				return errSyntax
-			}
-			return nil
+			return i + 1, nil
 		default:
-			return errSyntax
+			return 0, errSyntax
 		}
 	}
+}
+
+// usageCounts is a response's usage object.
+type usageCounts struct {
+	Input, Output, CacheCreation, CacheRead int64
+	Split                                   *struct{ M5, H1 int64 }
+}
+
+// parseUsage reads a usage object: its counts, numbers (or null, taken as
+// 0), every other key skipped. A count that is no integer is malformed.
+func parseUsage(b []byte) (usageCounts, bool) {
+	var u usageCounts
+	ok := true
+	num := func(v []byte) int64 {
+		if string(v) == "null" {
+			return 0
+		}
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			// 1e3, 12.0: numbers JSON allows; a string or an object is not.
+			f, ferr := strconv.ParseFloat(string(v), 64)
+			if ferr != nil || f != float64(int64(f)) {
+				ok = false
+			}
+			return int64(f)
+		}
+		return n
+	}
+	err := eachKey(b, func(key, val []byte) {
+		switch string(key) {
+		case "input_tokens":
+			u.Input = num(val)
+		case "output_tokens":
+			u.Output = num(val)
+		case "cache_creation_input_tokens":
+			u.CacheCreation = num(val)
+		case "cache_read_input_tokens":
+			u.CacheRead = num(val)
+		case "cache_creation":
+			if string(val) == "null" {
+				return
+			}
+			u.Split = &struct{ M5, H1 int64 }{}
+			if eachKey(val, func(k, v []byte) {
+				switch string(k) {
+				case "ephemeral_5m_input_tokens":
+					u.Split.M5 = num(v)
+				case "ephemeral_1h_input_tokens":
+					u.Split.H1 = num(v)
+				}
+			}) != nil {
+				ok = false
+			}
+		}
+	})
+	return u, ok && err == nil
 }
 
 func skipSpace(b []byte, i int) int {

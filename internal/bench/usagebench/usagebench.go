@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/bench/world"
@@ -75,7 +76,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	for i, s := range ss {
 		ids[i] = s.ID
 	}
-	variants := []world.Variant{{Name: "teamctl", How: "usage.Meter per session, first Update (in process)"}}
+	variants := []world.Variant{{Name: "teamctl", How: "usage.Meter per session, first Update, one per processor at a time (usage.UpdateAll, as usage.ForTeam), in process"}}
 	if cfg.CCUsage != "" {
 		variants = append(variants, world.Variant{Name: "ccusage", How: "ccusage claude session --json --offline"})
 	}
@@ -84,12 +85,17 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 		start := time.Now()
 		if i == 0 {
 			var out int64
-			for _, id := range ids {
+			meters := make([]*usage.Meter, len(ids))
+			for i, id := range ids {
 				m, err := usage.NewMeter(cfgDir, []string{id}, nil, time.Time{})
 				if err != nil {
 					return 0, err
 				}
-				t, _ := m.Update()
+				meters[i] = m
+			}
+			// As usage.ForTeam reads a team's members (one per processor).
+			totals, _ := usage.UpdateAll(meters, runtime.GOMAXPROCS(0))
+			for _, t := range totals {
 				out += t.Output
 			}
 			ours = out
