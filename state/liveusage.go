@@ -1,6 +1,10 @@
 package state
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
 // MemberUsage is what a member has spent so far, as the supervisor follows
 // its Claude Code sessions' transcripts (package usage): every life of the
@@ -48,4 +52,54 @@ func (l *Live) HeldMember(name string) (Hold, bool) {
 	}
 	h, ok := l.Budgets.Held[name]
 	return h, ok
+}
+
+// CostText is the cost as every view shows it: "$1.23"; "no price, 1.20M
+// tokens" when none of its models has a price; "$1.23 + no price" when some
+// have none; "-" before its first response.
+func (u *MemberUsage) CostText() string {
+	switch {
+	case u == nil || u.Turns == 0:
+		return "-"
+	case len(u.NoPrice) > 0 && len(u.NoPrice) == len(u.Models):
+		return "no price, " + TokenCount(u.Tokens()) + " tokens"
+	case len(u.NoPrice) > 0:
+		return fmt.Sprintf("$%.2f + no price", u.Cost)
+	}
+	return fmt.Sprintf("$%.2f", u.Cost)
+}
+
+// Add adds o's counts to u (a team's total).
+func (u *MemberUsage) Add(o *MemberUsage) {
+	if o == nil {
+		return
+	}
+	u.Input += o.Input
+	u.Output += o.Output
+	u.CacheWrite += o.CacheWrite
+	u.CacheRead += o.CacheRead
+	u.Turns += o.Turns
+	u.Cost += o.Cost
+	for _, m := range o.Models {
+		if !slices.Contains(u.Models, m) {
+			u.Models = append(u.Models, m)
+		}
+	}
+	for _, m := range o.NoPrice {
+		if !slices.Contains(u.NoPrice, m) {
+			u.NoPrice = append(u.NoPrice, m)
+		}
+	}
+}
+
+// TokenCount is a token count in a few characters: 950, 12.3k, 4.56M.
+func TokenCount(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	default:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	}
 }
