@@ -54,15 +54,15 @@ func (l *Live) HeldMember(name string) (Hold, bool) {
 	return h, ok
 }
 
-// CostText is the cost as every view shows it: "$1.23"; "no price, 1.20M
-// tokens" when none of its models has a price; "$1.23 + no price" when some
+// CostText is the cost as every view shows it: "$1.23"; "1.20M tok, no
+// price" when none of its models has a price; "$1.23 + no price" when some
 // have none; "-" before its first response.
 func (u *MemberUsage) CostText() string {
 	switch {
 	case u == nil || u.Turns == 0:
 		return "-"
 	case len(u.NoPrice) > 0 && len(u.NoPrice) == len(u.Models):
-		return "no price, " + TokenCount(u.Tokens()) + " tokens"
+		return TokenCount(u.Tokens()) + " tok, no price"
 	case len(u.NoPrice) > 0:
 		return fmt.Sprintf("$%.2f + no price", u.Cost)
 	}
