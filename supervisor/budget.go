@@ -327,7 +327,7 @@ func (s *daemon) actOnBudget(ctx context.Context, b budgetOf, what string) {
 		}
 		s.hold(name, w, reason+"; interrupted", false)
 		if w != nil && !w.live.State.Ended() {
-			if _, err := s.srv.Run(ctx, "send-keys", "-t", w.id, "Escape"); err != nil {
+			if _, err := s.srv.Run(ctx, "send-keys", "-t", w.id, "--", "Escape"); err != nil {
 				s.log.Warn("interrupt for the budget", "member", name, "err", err)
 			}
 		}
