@@ -33,6 +33,9 @@ import (
 type spending struct {
 	prices  *usage.Table
 	meters  map[string]*usage.Meter // by member name (teammates gone from the state included)
+	dirs    string                  // the transcripts' folders last given to the file watch
+	saved   time.Time               // when a change of the members' usage alone was last written
+	unsaved bool                    // a change of usage is not in live.json yet
 	soon    bool                    // a look is due (usageSoon)
 	looked  time.Time               // when the members' sessions were last looked for
 	members string                  // the members' names then: a new member is looked for at once
@@ -47,6 +50,12 @@ const usageDue filewatch.Kind = "usage"
 // usageDelay is how long after a turn ends its transcript is looked at: the
 // last response is on disk by then, and a burst of turns is one look.
 var usageDelay = time.Second
+
+// usageSaveEvery is how often at most a change of the members' usage alone
+// (no budget's threshold crossed, no member held) is written to live.json:
+// each write is an atomic replace (an fsync), and a busy team's usage
+// changes every second. What a budget does is written at once.
+const usageSaveEvery = 5 * time.Second
 
 // sessionsEvery is how often the members' sessions are looked for again
 // (usage.MemberSessions reads the head of every transcript to find the
@@ -95,7 +104,6 @@ func (s *daemon) updateUsage(ctx context.Context) {
 	if s.live.Usage == nil {
 		s.live.Usage = map[string]*state.MemberUsage{}
 	}
-	changed := false
 	dirs := []string{filepath.Join(s.claudeDir, "projects")}
 	for _, name := range sortedKeys(b.meters) {
 		m := b.meters[name]
@@ -105,15 +113,23 @@ func (s *daemon) updateUsage(ctx context.Context) {
 		if old := s.live.Usage[name]; old == nil || old.Turns != u.Turns || old.Cost != u.Cost || old.Tokens() != u.Tokens() {
 			u.Updated = now
 			s.live.Usage[name] = u
-			changed = true
+			b.unsaved = true
 		}
 		dirs = append(dirs, transcriptDirs(m.Files())...)
 	}
-	if s.files != nil {
+	// Given again only when they changed (a transcript found): the watch
+	// itself takes the folders that come later (a session's subagents').
+	if joined := strings.Join(dirs, "\x00"); s.files != nil && joined != b.dirs {
+		b.dirs = joined
 		s.files.FollowTranscripts(dirs)
 	}
-	if s.checkBudgets(ctx) || changed {
+	switch {
+	case s.checkBudgets(ctx):
 		s.saveLive()
+	case b.unsaved && now.Sub(b.saved) >= usageSaveEvery:
+		s.saveLive()
+	case b.unsaved && !b.soon:
+		s.usageSoon() // written at the next look, whether or not more comes
 	}
 }
 

@@ -90,8 +90,17 @@ func (w *world) spend(member string, dollars float64) {
 	w.spendAs(member, "claude-sonnet-4-5", dollars)
 }
 
-// usageOf is member's usage as live.json says.
+// usageOf is member's usage as the daemon knows it (live.json has it within
+// usageSaveEvery: savedUsageOf).
 func (w *world) usageOf(member string) state.MemberUsage {
+	if u := w.s.live.Usage[member]; u != nil {
+		return *u
+	}
+	return state.MemberUsage{}
+}
+
+// savedUsageOf is member's usage as live.json says.
+func (w *world) savedUsageOf(member string) state.MemberUsage {
 	w.t.Helper()
 	l, err := state.ReadLive("decide")
 	if err != nil {
@@ -123,6 +132,14 @@ func TestUsageIsFollowed(t *testing.T) {
 	w.spend("lead", 0.75)
 	if u := w.usageOf("lead"); u.Turns != 2 || math.Abs(u.Cost-2.25) > 1e-9 {
 		t.Errorf("lead after two responses: %+v", u)
+	}
+	// In live.json within usageSaveEvery, though nothing more is written.
+	w.advance(usageSaveEvery)
+	w.changed()
+	w.advance(usageDelay)
+	w.changed()
+	if u := w.savedUsageOf("lead"); u.Turns != 2 || math.Abs(u.Cost-2.25) > 1e-9 {
+		t.Errorf("live.json's lead %s after the two responses: %+v", usageSaveEvery, u)
 	}
 	w.spendAs("mate", "claude-nova-9", 1)
 	if u := w.usageOf("mate"); u.Turns != 1 || u.Cost != 0 || !slices.Equal(u.NoPrice, []string{"claude-nova-9"}) || u.CostText() != "66.7k tok, no price" {

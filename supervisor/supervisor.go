@@ -234,6 +234,7 @@ func (s *daemon) saveLive() {
 		w.live.PID = w.pid
 	}
 	s.live.Seen = s.clock.Now().UTC()
+	s.spend.saved, s.spend.unsaved = s.live.Seen, false // what the members spent is in it too
 	if err := state.WriteLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}

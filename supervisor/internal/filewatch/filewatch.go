@@ -149,6 +149,9 @@ func (m *Watcher) run() {
 			switch what := m.kind(ev.Name); what {
 			case "":
 			case Transcripts:
+				if ev.Has(fsnotify.Create) && m.followedDir(ev.Name) {
+					m.FollowTranscripts([]string{ev.Name}) // a session's folder, or its subagents', came
+				}
 				m.transcriptsChanged()
 			default:
 				m.Mark(what)
@@ -241,8 +244,8 @@ func (m *Watcher) FollowRefs(files []string) {
 // FollowTranscripts follows folders of Claude Code transcripts too (the
 // projects folder, a project folder holding a member's session, a session's
 // subagents folder): a change in one, or one coming, is Transcripts. A
-// folder that does not exist (yet) is not watched; given again once it does,
-// it is. Links are not followed (Lstat), as the transcripts' reader refuses
+// folder that does not exist (yet) is watched once it is made in a folder
+// watched (or given again). Links are not followed (Lstat), as the transcripts' reader refuses
 // them.
 func (m *Watcher) FollowTranscripts(dirs []string) {
 	m.mu.Lock()
@@ -268,6 +271,13 @@ func (m *Watcher) FollowTranscripts(dirs []string) {
 			have[d] = true
 		}
 	}
+}
+
+// followedDir tells whether name is one of FollowTranscripts's folders.
+func (m *Watcher) followedDir(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tdirs[name]
 }
 
 // transcriptsChanged marks Transcripts once TranscriptsEvery has passed,

@@ -5,8 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/testenv"
 )
 
 // waitFor waits for the watcher to say that what changed, taking every mark
@@ -230,4 +234,19 @@ func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 	if writes <= marks {
 		t.Errorf("%d writes made %d marks: not gathered", writes, marks)
 	}
+	// A session's subagents' folder, followed before it exists, is watched
+	// once it is made in a folder watched: its files' writes are marked.
+	subs := filepath.Join(proj, "s", "subagents")
+	m.FollowTranscripts([]string{filepath.Join(proj, "s"), subs})
+	if err := os.MkdirAll(subs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "the subagents' folder watched", func() (bool, string) {
+		return slices.Contains(m.w.WatchList(), subs), strings.Join(m.w.WatchList(), " ")
+	})
+	m.Take(false)
+	if err := os.WriteFile(filepath.Join(subs, "agent-1.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, Transcripts)
 }
