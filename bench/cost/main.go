@@ -32,12 +32,15 @@
 // targets. The targets: supervisor (with its control client) / reference <=
 // 0.5x, and supervisor < 3% of one core.
 //
-// With -transcripts (on by default), window 1 is followed by a window 1b on
-// the same supervisor and the same printing, in which the first
-// -transcript-members members' Claude Code transcripts also grow, -transcripts
-// bytes a second each (realistic lines, internal/transcriptgen, appended
-// every 100ms): what the supervisor spends over window 1's is what following
-// them costs, target under 0.5% of one core. Then -followed-mb MB of
+// With -transcripts (on by default), window 1 is followed by window 1b on
+// the same supervisor and the same printing: three pairs of windows of a
+// third of -duration each, interleaved (so that what else the machine does
+// weighs on both alike), the first of each pair with the transcripts still,
+// the second with the first -transcript-members members' Claude Code
+// transcripts growing, -transcripts bytes a second each (realistic lines,
+// internal/transcriptgen, appended every 100ms). What the supervisor spends
+// in the growing windows over the still ones is what following them costs,
+// target under 0.5% of one core. Then -followed-mb MB of
 // transcripts in all are appended to them, and once the supervisor has counted
 // every response (live.json), its VmHWM must be under 40 MiB (its meters keep
 // counts, never lines). The exit status is 1 when a target is missed.

@@ -18,10 +18,10 @@ import (
 // Config.TranscriptMembers of them have their Claude Code transcripts grow
 // (Config.Transcripts bytes a second each, whole lines every 100 ms, as Claude
 // Code appends them; lines made by internal/transcriptgen), and the
-// supervisor follows them (its usage meters). Its CPU in that window, less
-// its CPU in the window before (the same printing, no transcript growing), is
-// what following the transcripts adds: the target is under
-// targetTranscripts % of one core. Then, with Config.FollowedMB, that much
+// supervisor follows them (its usage meters). Its CPU in those windows, less
+// its CPU in the windows interleaved with them (the same printing, no
+// transcript growing), is what following the transcripts adds: the target is
+// under targetTranscripts % of one core. Then, with Config.FollowedMB, that much
 // more is appended to the members' transcripts at once, and once the
 // supervisor has counted every response of it (live.json), its peak resident
 // set (VmHWM) must be under targetRSS.
@@ -46,16 +46,35 @@ func transcriptWindow(ctx context.Context, cfg Config, w *world.World, log io.Wr
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(log, "window 1b/3: supervisor, %d members' transcripts growing %d B/s each, %s\n", len(sessions), cfg.Transcripts, cfg.Duration)
-	ticks, err := measure(ctx, cfg.Duration, func(wctx context.Context) error {
-		n, err := gen.stream(wctx, cfg.Transcripts)
-		tr.Written = n
-		return err
-	}, sup, kid, server)
-	if err != nil {
-		return nil, err
+	// Interleaved, in pairs of windows (transcripts still, then growing), so
+	// that what else the machine does weighs on both alike.
+	d := cfg.Duration / transcriptPairs
+	fmt.Fprintf(log, "window 1b/3: supervisor, %d pairs of %s: transcripts still, then %d members' growing %d B/s each\n", transcriptPairs, d, len(sessions), cfg.Transcripts)
+	var still, growing int64
+	for i := 0; i < transcriptPairs; i++ {
+		ticks, err := measure(ctx, d, nil, sup, kid)
+		if err != nil {
+			return nil, err
+		}
+		still += ticks[0] + ticks[1]
+		ticks, err = measure(ctx, d, func(wctx context.Context) error {
+			n, err := gen.streamFor(wctx, cfg.Transcripts)
+			tr.Written += n
+			return err
+		}, sup, kid)
+		if err != nil {
+			return nil, err
+		}
+		growing += ticks[0] + ticks[1]
 	}
-	tr.SupervisorAll = float64(ticks[0]+ticks[1]) / float64(hz)
+	if n, err := gen.appendAll(); err != nil { // what is left of the lines made for the window
+		return nil, err
+	} else {
+		tr.Written += n
+	}
+	tr.SupervisorAll = float64(growing) / float64(hz)
+	tr.StillAll = float64(still) / float64(hz)
+	tr.AddedPercent = 100 * (tr.SupervisorAll - tr.StillAll) / (cfg.Duration / transcriptPairs * transcriptPairs).Seconds()
 	if tr.Responses, err = counted(ctx, w, gen.responses, time.Minute); err != nil {
 		return nil, err
 	}
@@ -156,9 +175,13 @@ func generate(w *world.World, sessions []string, size int, seed uint64) (*transc
 	return t, nil
 }
 
-// stream appends each transcript's lines at rate bytes a second, whole lines
-// every writeEvery, until ctx ends; then what is left, at once.
-func (t *transcripts) stream(ctx context.Context, rate int) (written int64, err error) {
+// transcriptPairs is how many pairs of windows the transcripts' measure
+// takes.
+const transcriptPairs = 3
+
+// streamFor appends each transcript's lines at rate bytes a second, whole
+// lines every writeEvery, until ctx ends (what is left stays for the next).
+func (t *transcripts) streamFor(ctx context.Context, rate int) (written int64, err error) {
 	files := make([]*os.File, len(t.dst))
 	for i, p := range t.dst {
 		if files[i], err = os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
@@ -176,12 +199,12 @@ func (t *transcripts) stream(ctx context.Context, rate int) (written int64, err 
 			done = true
 		case <-tick.C:
 		}
+		if done {
+			return written, nil
+		}
 		for i, f := range files {
-			n := len(t.src[i])
-			if !done {
-				budget[i] += rate / int(time.Second/writeEvery)
-				n = bytes.LastIndexByte(t.src[i][:min(budget[i], len(t.src[i]))], '\n') + 1
-			}
+			budget[i] += rate / int(time.Second/writeEvery)
+			n := bytes.LastIndexByte(t.src[i][:min(budget[i], len(t.src[i]))], '\n') + 1
 			if n == 0 {
 				continue
 			}
@@ -191,9 +214,6 @@ func (t *transcripts) stream(ctx context.Context, rate int) (written int64, err 
 			written += int64(n)
 			budget[i] -= n
 			t.src[i] = t.src[i][n:]
-		}
-		if done {
-			return written, nil
 		}
 	}
 }
