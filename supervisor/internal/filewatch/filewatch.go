@@ -149,8 +149,10 @@ func (m *Watcher) run() {
 			switch what := m.kind(ev.Name); what {
 			case "":
 			case Transcripts:
-				if ev.Has(fsnotify.Create) && m.followedDir(ev.Name) {
-					m.FollowTranscripts([]string{ev.Name}) // a session's folder, or its subagents', came
+				if ds := m.followedUnder(ev.Name); ev.Has(fsnotify.Create) && len(ds) > 0 {
+					// A session's folder, or its subagents', came: watched, and
+					// the followed folders made in it before its watch began too.
+					m.FollowTranscripts(ds)
 				}
 				m.transcriptsChanged()
 			default:
@@ -273,11 +275,17 @@ func (m *Watcher) FollowTranscripts(dirs []string) {
 	}
 }
 
-// followedDir tells whether name is one of FollowTranscripts's folders.
-func (m *Watcher) followedDir(name string) bool {
+// followedUnder are FollowTranscripts's folders that are name or below it.
+func (m *Watcher) followedUnder(name string) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.tdirs[name]
+	var out []string
+	for d := range m.tdirs {
+		if d == name || strings.HasPrefix(d, name+string(filepath.Separator)) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // transcriptsChanged marks Transcripts once TranscriptsEvery has passed,
