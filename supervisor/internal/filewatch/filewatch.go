@@ -149,10 +149,12 @@ func (m *Watcher) run() {
 			switch what := m.kind(ev.Name); what {
 			case "":
 			case Transcripts:
-				if ds := m.followedUnder(ev.Name); ev.Has(fsnotify.Create) && len(ds) > 0 {
+				if ev.Has(fsnotify.Create) {
 					// A session's folder, or its subagents', came: watched, and
 					// the followed folders made in it before its watch began too.
-					m.FollowTranscripts(ds)
+					if ds := m.followedUnder(ev.Name); len(ds) > 0 {
+						m.FollowTranscripts(ds)
+					}
 				}
 				m.transcriptsChanged()
 			default:
