@@ -133,6 +133,16 @@ func (m *Model) restart(k memberKey) tea.Cmd {
 	})
 }
 
+// release lets a member its budget held go (teamctl resume-member).
+func (m *Model) release(k memberKey) tea.Cmd {
+	who := m.who(k)
+	m.say("releasing "+who+"…", false)
+	return m.action(func(ctx context.Context) (string, error) {
+		reason, err := m.o.Backend.Release(ctx, k.team, k.name)
+		return fmt.Sprintf("released %s (held for %s)", who, reason), err
+	})
+}
+
 // attach prepares the attachment off the UI; attachMsg then suspends the UI
 // for it (tea.ExecProcess) until the person detaches.
 func (m *Model) attach(k memberKey) tea.Cmd {

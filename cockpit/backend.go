@@ -58,6 +58,7 @@ const (
 	stateWaiting = state.StateWaitingApproval
 	stateExited  = state.StateExited
 	stateFailed  = state.StateFailed
+	stateHeld    = state.StateHeld
 	roleProcess  = state.RoleProcess
 	originLead   = state.OriginLead
 )
@@ -214,6 +215,17 @@ func (t Teamctl) Restart(ctx context.Context, name, member string) (int, error) 
 		return 0, err
 	}
 	return tm.Restart(ctx, member)
+}
+
+// Release is `teamctl resume-member MEMBER`: a member its budget held is
+// let go; it returns why it was held.
+func (t Teamctl) Release(ctx context.Context, name, member string) (string, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	h, err := tm.Release(ctx, member)
+	return h.Reason, err
 }
 
 // Attach is `teamctl attach MEMBER`: the member's pane is selected now (within

@@ -134,6 +134,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.mode, m.target, m.confirmFor = modeConfirm, mk, "restart"
 		return nil
+	case "R":
+		if r.State != stateHeld {
+			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, stateWord(r.Member)), true)
+			return nil
+		}
+		return m.release(mk)
 	case "c":
 		return m.diff(mk)
 	case "m":

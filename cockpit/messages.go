@@ -16,6 +16,9 @@ type Backend interface {
 	Deny(ctx context.Context, team, member, reason string) (requestID string, err error)
 	Send(ctx context.Context, team, member, text string) (how string, err error)
 	Restart(ctx context.Context, team, member string) (pid int, err error)
+	// Release lets a member its budget held go (resume-member); reason is
+	// why it was held.
+	Release(ctx context.Context, team, member string) (reason string, err error)
 	// Attach selects the member's pane and returns the command that attaches
 	// the terminal to it (running until the person detaches) and the team
 	// server's prefix key.

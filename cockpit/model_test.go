@@ -84,6 +84,10 @@ func (f *fake) Restart(_ context.Context, team, member string) (int, error) {
 	f.record("restart %s %s", team, member)
 	return 4242, f.err
 }
+func (f *fake) Release(_ context.Context, team, member string) (string, error) {
+	f.record("release %s %s", team, member)
+	return "budget: lead has spent its $5.00 budget: $5.10; interrupted", f.err
+}
 func (f *fake) Attach(_ context.Context, team, member string) (*exec.Cmd, string, error) {
 	f.record("attach %s %s", team, member)
 	return exec.Command("true"), "C-b", f.err

@@ -40,14 +40,14 @@ func waitSince(r Member) time.Time {
 
 // sortRows puts whoever waits for a person first, in whichever team (the
 // longest waiting first); then, team by team in the order of teams, the
-// failed, then everyone else in the layout's order.
+// failed and the held, then everyone else in the layout's order.
 func sortRows(rs []row, teams []string) []row {
 	rows := slices.Clone(rs)
 	rank := func(r row) int {
 		switch {
 		case waitsForPerson(r.Member):
 			return 0
-		case r.State == stateFailed:
+		case r.State == stateFailed, r.State == stateHeld:
 			return 1
 		}
 		return 2
@@ -81,7 +81,7 @@ func waitsOn(r Member, full bool) string {
 		if r.Request != nil {
 			return textsafe.Visible(r.Request.Tool + ": " + requestTarget(r.Request.Tool, r.Request.Input, r.Request.Description))
 		}
-	case stateFailed:
+	case stateFailed, stateHeld:
 		return textsafe.Visible(r.Reason)
 	case stateExited:
 		if r.ExitCode != nil {
@@ -162,6 +162,17 @@ func role(r Member) string {
 // maxChangesWidth is the CHANGES column's widest: "120 +3400 −560".
 const maxChangesWidth = 14
 
+// maxCostWidth is the COST column's widest: "1.20M tok, no price".
+const maxCostWidth = 19
+
+// costCell is a member's COST: what it spent, "-" for a plain process.
+func costCell(r Member) string {
+	if r.Role == roleProcess {
+		return "-"
+	}
+	return r.Usage.CostText()
+}
+
 // table is the header and the rows on screen; in the all view each row
 // names its team first.
 func (m *Model) table(w, h int) []string {
@@ -186,6 +197,15 @@ func (m *Model) table(w, h int) []string {
 	}
 	changes := wide && cw > 0
 	cw = min(max(cw, len("CHANGES")), maxChangesWidth)
+	// COST once the supervisor has read what some member spent.
+	pw := 0
+	for _, r := range m.rows {
+		if r.Usage != nil {
+			pw = max(pw, len("COST"), ansi.StringWidth(costCell(r.Member)))
+		}
+	}
+	costs := wide && pw > 0
+	pw = min(pw, maxCostWidth)
 	head := "  "
 	if tw > 0 {
 		head += cell("TEAM", tw) + " "
@@ -197,6 +217,9 @@ func (m *Model) table(w, h int) []string {
 	head += cell("STATE", 16) + " " + fmt.Sprintf("%5s", "FOR")
 	if wide {
 		head += fmt.Sprintf(" %8s", "RESTARTS")
+	}
+	if costs {
+		head += " " + cell("COST", pw)
 	}
 	if changes {
 		head += " " + cell("CHANGES", cw)
@@ -232,6 +255,9 @@ func (m *Model) table(w, h int) []string {
 	if changes {
 		rest -= 1 + cw
 	}
+	if costs {
+		rest -= 1 + pw
+	}
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
@@ -257,6 +283,9 @@ func (m *Model) table(w, h int) []string {
 		line += m.st.render(m.st.state[r.State], cell(stateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
+		}
+		if costs {
+			line += " " + cell(textsafe.Visible(costCell(r.Member)), pw)
 		}
 		if changes {
 			line += " " + cell(m.changeCell(&r), cw)

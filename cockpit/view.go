@@ -37,6 +37,7 @@ func newStyles(color bool) styles {
 			stateWaiting: st().Foreground(lipgloss.Color("3")).Bold(true),
 			stateExited:  st().Faint(true),
 			stateFailed:  st().Foreground(lipgloss.Color("1")),
+			stateHeld:    st().Foreground(lipgloss.Color("5")).Bold(true),
 		},
 	}
 }
@@ -216,6 +217,8 @@ func (m *Model) footer() string {
 			keys = append(keys, k("y/n", "answer"), k("enter", "Enter"))
 		case stateWaiting:
 			keys = append(keys, k("a", "approve"), k("d", "deny"))
+		case stateHeld:
+			keys = append(keys, k("R", "release"))
 		}
 	}
 	keys = append(keys, k("↑↓", "select"))
@@ -253,7 +256,7 @@ func (m *Model) help() []string {
 		"  d         deny it, with an optional reason (teamctl deny --reason)",
 		"  s         send the member a message (teamctl send)",
 		"  t         attach to its pane; detach (" + m.detachKeys("") + ") to come back (teamctl attach)",
-		"  r         restart it, once you confirm with y (teamctl restart)",
+		"  r / R     restart it, once y confirms (teamctl restart) / let a held one go (resume-member)",
 		"  c         its diff, in the pager; q there comes back (teamctl diff M)",
 		"  m         merge its branch into its base, once y confirms (teamctl merge M)",
 		"  tab       the next team that is up; all teams is one of the stops",

@@ -163,6 +163,39 @@ members:
 	if !slices.Equal(names, []string{"lead", "alice", "helper"}) {
 		t.Errorf("members %v, want lead, alice and helper (the one the lead spawned)", names)
 	}
+	// The supervisor, following the same transcripts live, has the same
+	// figures in status (its COST column, usage in --json) as teamctl usage
+	// read at the same time (the team may still be taking turns).
+	poll(t, wait, "status's live usage equal to teamctl usage's", func() (bool, string) {
+		turns := map[string]int{}
+		if err := json.Unmarshal([]byte(w.e.MustRun("usage", "--json", "--team", w.team).Stdout), &report); err != nil {
+			return false, err.Error()
+		}
+		for _, m := range report.Members {
+			turns[m.Name] = m.Turns
+		}
+		var st struct {
+			Members []struct {
+				Name  string `json:"name"`
+				Usage *struct {
+					Turns int `json:"turns"`
+				} `json:"usage"`
+			} `json:"members"`
+		}
+		r := w.e.MustRun("status", "--json", "--team", w.team)
+		if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
+			return false, err.Error()
+		}
+		var diffs []string
+		for _, m := range st.Members {
+			if want, ok := turns[m.Name]; ok && (m.Usage == nil || m.Usage.Turns != want) {
+				diffs = append(diffs, fmt.Sprintf("%s: %+v, want %d turns", m.Name, m.Usage, want))
+			}
+		}
+		return len(diffs) == 0, strings.Join(diffs, "; ")
+	})
+	t.Logf("teamctl usage:\n%s", w.e.MustRun("usage", "--team", w.team).Stdout)
+	t.Logf("teamctl status:\n%s", w.e.MustRun("status", "--team", w.team).Stdout)
 	for _, r := range w.api.Requests() {
 		t.Logf("request %s id=%s usage=%+v session=%v agent=%v", r, r.MsgID, r.Usage, r.Header["X-Claude-Code-Session-Id"], r.Header["X-Claude-Code-Agent-Id"])
 	}

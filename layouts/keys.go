@@ -5,19 +5,19 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget"}
 	claudeKeys = []string{"command", "args"}
 	// memberKeys serve both the lead and the teammates: teammateMode is
 	// lead-only and command is teammate-only, but knowing them everywhere gives
 	// a precise message instead of "unknown key".
 	memberKeys = []string{
 		"name", "agentType", "model", "color", "prompt", "planModeRequired",
-		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree",
+		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree", "budget",
 	}
 	worktreeKeys = []string{"branch", "base"}
 	// claudeOnlyKeys configure Claude Code, so they mean nothing for a member
 	// that runs a plain command.
-	claudeOnlyKeys = []string{"agentType", "model", "prompt", "planModeRequired", "permissionMode", "args", "permissions"}
+	claudeOnlyKeys = []string{"agentType", "model", "prompt", "planModeRequired", "permissionMode", "args", "permissions", "budget"}
 
 	permissionsKeys = []string{"allow", "deny"}
 

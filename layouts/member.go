@@ -113,6 +113,7 @@ func (w *walker) claudeMember(m *Member, f fields, path string) {
 	m.PermissionMode = w.choice(f.get("permissionMode"), at("permissionMode"), PermissionModes, "")
 	m.Args, _ = w.stringList(f.get("args"), at("args"))
 	m.Permissions = w.permissions(f.get("permissions"), at("permissions"))
+	m.Budget = w.memberBudget(f.get("budget"), at("budget"))
 	if m.PlanModeRequired && m.PermissionMode == "bypassPermissions" {
 		w.add(f.get("permissionMode"), at("permissionMode"),
 			"bypassPermissions cannot be combined with planModeRequired: true (Claude Code never combines them)")

@@ -22,6 +22,7 @@ type Layout struct {
 	Review      Review
 	Worktrees   string // absolute folder for members' worktrees; "" for <repo>/.teamctl/worktrees
 	Trust       bool   // record worktrees outside a trusted folder as trusted in Claude Code's config
+	Budget      Budget // what the members may spend (budget.go)
 }
 
 // Worktree asks for a member's own git worktree. Empty fields take teamctl's
@@ -104,16 +105,17 @@ type Member struct {
 	Color            string // one of Colors; teammates without one get Colors in turn
 	Prompt           string
 	PlanModeRequired bool
-	PermissionMode   string      // "" or one of PermissionModes
-	TeammateMode     string      // lead only: "tmux" (default), "auto", "in-process"
-	Cwd              string      // absolute; Root joined with the member's relative cwd
-	Env              []EnvVar    // in file order
-	Args             []string    // extra arguments after teamctl's flags
-	Command          []string    // non-empty: a plain process, not Claude Code
-	Restart          string      // one of RestartPolicies; default "on-failure"
-	Permissions      Permissions // this member's own rules, on top of the team's
-	Worktree         *Worktree   // nil: the member works in Cwd itself
-	Line, Column     int         // where the member starts in the file, for messages
+	PermissionMode   string        // "" or one of PermissionModes
+	TeammateMode     string        // lead only: "tmux" (default), "auto", "in-process"
+	Cwd              string        // absolute; Root joined with the member's relative cwd
+	Env              []EnvVar      // in file order
+	Args             []string      // extra arguments after teamctl's flags
+	Command          []string      // non-empty: a plain process, not Claude Code
+	Restart          string        // one of RestartPolicies; default "on-failure"
+	Permissions      Permissions   // this member's own rules, on top of the team's
+	Worktree         *Worktree     // nil: the member works in Cwd itself
+	Budget           *MemberBudget // its own budget: over the team's member: (nil: the team's)
+	Line, Column     int           // where the member starts in the file, for messages
 }
 
 // IsClaude reports whether the member is a Claude Code session (not a plain command).

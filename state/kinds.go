@@ -13,6 +13,11 @@ const (
 	StateWaitingApproval MemberState = "waiting-approval" // a teammate's permission request to the lead
 	StateExited          MemberState = "exited"
 	StateFailed          MemberState = "failed" // kept exiting; not restarted any more
+	// StateHeld: its budget was spent with action interrupt (or stop): it was
+	// interrupted (or stopped) and nothing restarts it or types into it until
+	// `teamctl resume-member` (or top) releases it. live.json's Budget.Held
+	// says why; the views show it over what its pane shows.
+	StateHeld MemberState = "held"
 )
 
 // Ended reports whether the member's program is gone (exited or failed).
@@ -52,6 +57,13 @@ const (
 	// included) would now conflict in Files; or no longer would.
 	EventConflict         EventKind = "conflict"
 	EventConflictResolved EventKind = "conflict-resolved"
+	// Budgets (the layout's budget:): a member or the team crossed its
+	// warning threshold or spent its budget (usage); a member held, or
+	// stopped, for it (held), and let go again (released: `teamctl
+	// resume-member` records it, the supervisor acts on it).
+	EventUsage    EventKind = "usage"
+	EventHeld     EventKind = "held"
+	EventReleased EventKind = "released"
 )
 
 // Role is what a member is in its team, as state.json and status record it.

@@ -31,6 +31,11 @@ type Live struct {
 	// merged, and the members whose work would conflict with their base
 	// branch as it moved on, as the supervisor's radar last found them.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Usage is what each member has spent (liveusage.go), as the
+	// supervisor last read its transcripts.
+	Usage map[string]*MemberUsage `json:"usage,omitempty"`
+	// Budgets are the budgets' thresholds said and members held.
+	Budgets *Budgets `json:"budgets,omitempty"`
 }
 
 // Conflict is two members whose work (uncommitted included) would conflict
@@ -114,14 +119,15 @@ func WriteLive(team string, l *Live) error {
 // ForgetLiveMembers keeps of the live state only what outlives the team's
 // server, for a team resumed on a new one: which of the lead's inbox messages
 // were reported, how much of the lead queue was typed (the rest still will
-// be), and when the team was last seen. What it knew of each member is about
+// be), when the team was last seen, and what its budgets said and hold (its
+// members' spending goes on across lives). What it knew of each member is about
 // panes that are gone (pane ids start again from %0).
 func ForgetLiveMembers(team string) error {
 	l, err := ReadLive(team)
 	if err != nil {
 		return err
 	}
-	return WriteLive(team, &Live{LeadInboxSeen: l.LeadInboxSeen, LeadQueueOffset: l.LeadQueueOffset, Seen: l.Seen, Members: map[string]*LiveMember{}})
+	return WriteLive(team, &Live{LeadInboxSeen: l.LeadInboxSeen, LeadQueueOffset: l.LeadQueueOffset, Seen: l.Seen, Budgets: l.Budgets, Members: map[string]*LiveMember{}})
 }
 
 // ClearLive removes the live state, when a team starts afresh or goes down:

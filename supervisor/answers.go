@@ -20,6 +20,10 @@ func (s *daemon) fromEvent(e state.Event) {
 		s.fromHook(e)
 		return
 	}
+	if e.Kind == state.EventReleased {
+		s.release(e.Member) // budget.go
+		return
+	}
 	if e.Kind != state.EventPermissionAnswer {
 		return
 	}

@@ -96,6 +96,9 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	if dirty[messagesDue] {
 		s.flushMessages()
 	}
+	if dirty[filewatch.Transcripts] || dirty[usageDue] {
+		s.updateUsage(ctx)
+	}
 	if dirty[filewatch.Inbox] || dirty[filewatch.Events] || dirty[filewatch.Queue] {
 		s.saveLive()
 	}

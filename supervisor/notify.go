@@ -62,8 +62,8 @@ func (n *notifier) stalled(ctx context.Context, w *paneWatch, v stallwatch.Verdi
 // idle is called when a pane is seen idle; the lead then gets the next
 // notification typed into its input.
 func (n *notifier) idle(ctx context.Context, w *paneWatch) {
-	if w.id != n.leadPane() || len(n.toLead) == 0 {
-		return
+	if w.id != n.leadPane() || len(n.toLead) == 0 || n.s.heldMember(w.member) {
+		return // a held lead's notes wait for its release (budget.go)
 	}
 	note := n.toLead[0]
 	n.toLead = n.toLead[1:]
@@ -133,6 +133,9 @@ func (n *notifier) choose(ctx context.Context, w *paneWatch, option, screen stri
 }
 
 func (n *notifier) answer(ctx context.Context, w *paneWatch, keys []string, option, how string) {
+	if n.s.heldMember(w.member) {
+		return // held for its budget: nothing is typed into it
+	}
 	args := append([]string{"send-keys", "-t", w.id, "--"}, keys...)
 	if _, err := n.s.srv.Run(ctx, args...); err != nil {
 		n.s.log.Warn("answer", "member", w.member, "err", err)

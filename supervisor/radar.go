@@ -91,6 +91,7 @@ func pairKey(a, b string) string { return a + "\x00" + b }
 // turnEnded notes that member's turn ended: its work may have changed. Cheap,
 // as it runs on the loop: a mark and, when none runs, a timer.
 func (s *daemon) turnEnded(member string) {
+	s.usageSoon()
 	r := s.radar
 	if r == nil || r.off || !slices.ContainsFunc(s.st.Worktrees, func(w state.Worktree) bool { return w.Member == member }) {
 		return

@@ -26,6 +26,9 @@ var (
 // teammate the lead spawned: restarting those is Claude Code's business), a
 // restart after a backoff, or `failed` when it keeps exiting.
 func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
+	if s.heldMember(w.member) {
+		return // held for its budget: nothing restarts it (budget.go)
+	}
 	m, ok := s.st.Member(w.member)
 	if ok && w.reclaiming { // ended by the daemon itself: back at once, no crash
 		id := w.id
@@ -69,7 +72,7 @@ func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 // refuses).
 func (s *daemon) doRestart(ctx context.Context, pane string) {
 	w := s.panes[pane]
-	if w == nil || w.live.State != state.StateExited {
+	if w == nil || w.live.State != state.StateExited || s.heldMember(w.member) {
 		return
 	}
 	m, ok := s.st.Member(w.member)

@@ -20,7 +20,8 @@
 // team's config and prompts given again (teamconfig.go), the team the lead
 // claimed (teammove.go), tasks, messages and the lead queue; notices
 // (notify.go); the conflict radar, what merging members' work would do
-// (radar.go).
+// (radar.go); what the members spend and their budgets (budget.go,
+// budgetstop.go).
 package supervisor
 
 import (
@@ -96,6 +97,8 @@ type daemon struct {
 	hooksRefused map[string]bool
 
 	radar *radar // the conflict radar (radar.go)
+
+	spend spending // what the members spend, and the budgets (budget.go)
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -179,6 +182,7 @@ func (s *daemon) begin(ctx context.Context, prev *state.Live) error {
 	}
 	s.heartbeat()
 	s.radarResume(prev)
+	s.usageBegin(ctx, prev)
 	if s.files != nil {
 		s.readFollowed(ctx, true)
 		if prev != nil && len(prev.Members) == 0 && len(prev.LeadInboxSeen) > 0 {
@@ -230,6 +234,7 @@ func (s *daemon) saveLive() {
 		w.live.PID = w.pid
 	}
 	s.live.Seen = s.clock.Now().UTC()
+	s.spend.saved, s.spend.unsaved = s.live.Seen, false // what the members spent is in it too
 	if err := state.WriteLive(s.team, s.live); err != nil {
 		s.log.Error("live state", "err", err)
 	}
@@ -283,8 +288,11 @@ func (s *daemon) loop(ctx context.Context) error {
 // changes it: how precisely a team lost in a reboot says when it was last seen.
 const heartbeatEvery = time.Minute
 
-// heartbeat writes live.json (its seen time) and sets the next one.
+// heartbeat writes live.json (its seen time) and sets the next one; the
+// transcripts are looked at too, in case a change went unseen (a folder
+// made and written between two looks).
 func (s *daemon) heartbeat() {
+	s.usageSoon()
 	s.saveLive()
 	s.clock.AfterFunc(heartbeatEvery, func() {
 		select {

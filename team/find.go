@@ -113,6 +113,11 @@ type TeamSummary struct {
 	// Error says why the team could not be looked at (a corrupt state.json,
 	// say); the other fields are then empty.
 	Error string `json:"error,omitempty"`
+	// Usage is what the team spent, as its running supervisor last read
+	// its members' transcripts; nil for a team without one (down, say:
+	// `teamctl usage --team T` reads it from the transcripts, which `teams`
+	// does not do for every team each time it is run).
+	Usage *state.MemberUsage `json:"usage,omitempty"`
 }
 
 // List summarises every team with state. A team that cannot be looked
@@ -136,7 +141,7 @@ func list(ctx context.Context, w world) ([]TeamSummary, error) {
 			out = append(out, TeamSummary{Team: n, Error: err.Error()})
 			continue
 		}
-		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor, Lost: s.Lost, LastSeen: s.LastSeen, LayoutProblem: s.LayoutProblem}
+		ts := TeamSummary{Team: n, Members: len(s.Members), Socket: s.Socket, Layout: s.Layout, Supervisor: s.Supervisor, Lost: s.Lost, LastSeen: s.LastSeen, LayoutProblem: s.LayoutProblem, Usage: s.Usage}
 		for _, m := range s.Members {
 			if m.State != state.StateExited && m.State != state.StateFailed {
 				ts.Running++

@@ -2,6 +2,8 @@ package team
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
@@ -28,6 +30,9 @@ type Status struct {
 	LayoutProblem string           `json:"layout_problem,omitempty"`
 	Supervisor    SupervisorStatus `json:"supervisor"`
 	Members       []MemberStatus   `json:"members"`
+	// Usage is what the whole team spent (its members', and teammates' gone
+	// from it), as the running supervisor last read their transcripts.
+	Usage *state.MemberUsage `json:"usage,omitempty"`
 }
 
 // SupervisorStatus says whether the team's supervisor runs.
@@ -68,6 +73,10 @@ type MemberStatus struct {
 	// LastLines are, for an exited or failed member, the last lines its pane
 	// showed (LastLinesShown at most): why it ended, as far as it said.
 	LastLines []string `json:"last_lines,omitempty"`
+	// Usage is what the member spent (tokens, turns, cost), as the running
+	// supervisor last read its transcripts; nil for a plain process, or
+	// with no supervisor.
+	Usage *state.MemberUsage `json:"usage,omitempty"`
 }
 
 // MemberConflict is another member whose work would conflict with a
@@ -158,9 +167,12 @@ func addLastLines(ctx context.Context, srv tmuxServer, s *Status, byID map[strin
 	}
 }
 
-// applyLive adds what the running supervisor knows: idle, stalled, failed.
-// tmux stays the judge of running versus exited.
+// applyLive adds what the running supervisor knows: idle, stalled, failed,
+// held; what each member spent. tmux stays the judge of running versus
+// exited, except for a member held for its budget, which is held whatever
+// its pane shows (stopped, it is exited too).
 func applyLive(s *Status, live *state.Live) {
+	defer applyUsage(s, live)
 	for i := range s.Members {
 		m := &s.Members[i]
 		for _, c := range live.Conflicts {
@@ -190,6 +202,23 @@ func applyLive(s *Status, live *state.Live) {
 			m.State, m.Since, m.Result = state.StateIdle, lm.Since, lm.Result
 		case lm.State == state.StateRunning:
 			m.Since = lm.Since
+		}
+	}
+}
+
+// applyUsage adds what the members spent, and the holds of their budgets.
+func applyUsage(s *Status, live *state.Live) {
+	if len(live.Usage) > 0 {
+		s.Usage = &state.MemberUsage{}
+		for _, name := range slices.Sorted(maps.Keys(live.Usage)) {
+			s.Usage.Add(live.Usage[name])
+		}
+	}
+	for i := range s.Members {
+		m := &s.Members[i]
+		m.Usage = live.Usage[m.Name]
+		if h, ok := live.HeldMember(m.Name); ok {
+			m.State, m.Reason, m.Since = state.StateHeld, h.Reason, h.Since
 		}
 	}
 }

@@ -28,13 +28,16 @@ type Meter struct {
 	since     time.Time
 	files     map[string]*meterFile
 	order     []string          // paths in the order found
-	owner     map[uint64]string // response key → the file that counted it
+	owner     map[uint64]uint32 // response key → the file that counted it (its index in order)
 }
 
+// meterFile is one transcript followed. Its responses' keys are in owner
+// alone (a few bytes each: a supervisor follows a gigabyte of transcripts
+// in a few megabytes); a file read again from the start takes its own out.
 type meterFile struct {
 	f      *transcript.Follower
+	index  uint32
 	totals Totals
-	keys   []uint64
 }
 
 // NewMeter returns a Meter of the sessions (Claude Code session ids) under
@@ -44,7 +47,7 @@ func NewMeter(claudeDir string, sessions []string, prices *Table, since time.Tim
 	if prices == nil {
 		prices = Shipped()
 	}
-	m := &Meter{claudeDir: claudeDir, prices: prices, since: since, files: map[string]*meterFile{}, owner: map[uint64]string{}}
+	m := &Meter{claudeDir: claudeDir, prices: prices, since: since, files: map[string]*meterFile{}, owner: map[uint64]uint32{}}
 	for _, s := range sessions {
 		if err := m.AddSession(s); err != nil {
 			return nil, err
@@ -143,14 +146,14 @@ func (m *Meter) Totals() Totals {
 }
 
 func (m *Meter) add(p string) {
-	mf := &meterFile{f: transcript.NewFollower(p)}
+	mf := &meterFile{f: transcript.NewFollower(p), index: uint32(len(m.order))}
 	mf.f.OnRestart = func() {
-		for _, k := range mf.keys {
-			if m.owner[k] == p {
+		for k, i := range m.owner { // rare: a file replaced or truncated
+			if i == mf.index {
 				delete(m.owner, k)
 			}
 		}
-		mf.keys, mf.totals = nil, Totals{}
+		mf.totals = Totals{}
 	}
 	m.files[p] = mf
 	m.order = append(m.order, p)
@@ -164,8 +167,7 @@ func (m *Meter) count(p string, mf *meterFile, r transcript.Response) {
 		if _, dup := m.owner[k]; dup {
 			return
 		}
-		m.owner[k] = p
-		mf.keys = append(mf.keys, k)
+		m.owner[k] = mf.index
 	}
 	mf.totals.count(r, m.prices)
 }

@@ -30,7 +30,20 @@
 // the tmux server. The tmux server's CPU is reported in every window too, to
 // show what each watcher costs it beyond the baseline; it is not part of the
 // targets. The targets: supervisor (with its control client) / reference <=
-// 0.5x, and supervisor < 3% of one core; the exit status is 1 when one is missed.
+// 0.5x, and supervisor < 3% of one core.
+//
+// With -transcripts (on by default), window 1 is followed by window 1b on
+// the same supervisor and the same printing: three pairs of windows of a
+// third of -duration each, interleaved (so that what else the machine does
+// weighs on both alike), the first of each pair with the transcripts still,
+// the second with the first -transcript-members members' Claude Code
+// transcripts growing, -transcripts bytes a second each (realistic lines,
+// internal/transcriptgen, appended every 100ms). What the supervisor spends
+// in the growing windows over the still ones is what following them costs,
+// target under 0.5% of one core. Then -followed-mb MB of
+// transcripts in all are appended to them, and once the supervisor has counted
+// every response (live.json), its VmHWM must be under 40 MiB (its meters keep
+// counts, never lines). The exit status is 1 when a target is missed.
 package main
 
 import (
@@ -52,6 +65,9 @@ func main() {
 	flag.DurationVar(&cfg.Every, "every", 500*time.Millisecond, "the reference watcher's poll interval")
 	flag.DurationVar(&cfg.Quiet, "quiet", 2*time.Second, "the layout's watchdog.quiet")
 	flag.DurationVar(&cfg.Settle, "settle", time.Second, "wait once every pane prints, before the first window (the supervisor's start-up is not measured)")
+	flag.IntVar(&cfg.Transcripts, "transcripts", 16<<10, "bytes a second each member's Claude Code transcript grows in a window of its own (0: no such window)")
+	flag.IntVar(&cfg.TranscriptMembers, "transcript-members", 16, "how many members' transcripts grow")
+	flag.IntVar(&cfg.FollowedMB, "followed-mb", 1024, "MB of transcripts followed in all for the RSS check, after the transcripts' window (0: none)")
 	flag.Parse()
 	world.Main("bench/cost", *asJSON, func(ctx context.Context, log io.Writer) (*costbench.Report, error) {
 		return costbench.Run(ctx, cfg, log)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"syscall"
 
 	"github.com/teamctl/teamctl/internal/safefile"
@@ -63,8 +64,6 @@ type Follower struct {
 	// or truncated, before it emits the file's responses again: what was
 	// counted of it is to be forgotten.
 	OnRestart func()
-
-	buf []byte
 }
 
 // NewFollower returns a Follower of the transcript at path, at its start.
@@ -78,6 +77,9 @@ func (f *Follower) Offset() int64 { return f.offset }
 
 // readChunk is how much a Read takes from the file at a time.
 const readChunk = 256 << 10
+
+// chunks are the Reads' buffers of readChunk bytes.
+var chunks = sync.Pool{New: func() any { b := make([]byte, 0, readChunk); return &b }}
 
 // Read reads the lines added since the last Read and calls emit with each
 // response line, in order. A missing file is fs.ErrNotExist (nothing read);
@@ -115,10 +117,10 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 	if maxLine <= 0 {
 		maxLine = MaxLineBytes
 	}
-	if cap(f.buf) < readChunk {
-		f.buf = make([]byte, 0, readChunk)
-	}
-	buf := f.buf[:0]
+	// A chunk of the pool, not one kept per Follower: a supervisor follows
+	// many transcripts one after the other, and one chunk serves them all.
+	bp := chunks.Get().(*[]byte)
+	buf := (*bp)[:0]
 	skipping := false // inside a line over the cap, until its newline
 	var skipped int64
 	done := func(n int) { // n bytes of complete lines are dealt with
@@ -182,10 +184,9 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 	}
 	// An over-long line with no end yet is streamed past again (from its
 	// start) by the next Read, when it may be complete; it is never held.
-	if cap(buf) > readChunk {
-		f.buf = nil // do not keep a long line's buffer between reads
-	} else {
-		f.buf = buf[:0]
+	if cap(buf) <= readChunk { // a long line's buffer is not kept
+		*bp = buf[:0]
+		chunks.Put(bp)
 	}
 	return st, nil
 }

@@ -156,8 +156,8 @@ func TestFollowerLongLine(t *testing.T) {
 	if len(got) != 2 || st.TooLong != 1 || st.Lines != 3 || len(st.Problems) != 1 || !strings.Contains(st.Problems[0], "line 2: 52428840 bytes, over the 33554432-byte cap") {
 		t.Fatalf("%+v %+v", got, st)
 	}
-	if cap(f.buf) > readChunk {
-		t.Errorf("kept a buffer of %d bytes after the read", cap(f.buf))
+	if b := chunks.Get().(*[]byte); cap(*b) > readChunk {
+		t.Errorf("kept a buffer of %d bytes after the read", cap(*b))
 	}
 	// A long line still being written (no newline yet) waits, then is
 	// skipped once complete.

@@ -514,7 +514,7 @@ func TestUpFromAnotherLayoutFileRefuses(t *testing.T) {
 func TestTeamsFlagsATeamWithoutASupervisor(t *testing.T) {
 	t.Parallel()
 	e, _, _ := convTeam(t, "nosup")
-	if r := e.MustRun("teams"); !regexp.MustCompile(`(?m)^nosup +yes +\S+ +pid \d+`).MatchString(r.Stdout) || r.Stderr != "" {
+	if r := e.MustRun("teams"); !regexp.MustCompile(`(?m)^nosup +yes +\S+ +\S+ +pid \d+`).MatchString(r.Stdout) || r.Stderr != "" {
 		t.Errorf("teams with the supervisor running:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}
 	sup := statusOf(t, e, "nosup").Supervisor.PID
@@ -526,7 +526,7 @@ func TestTeamsFlagsATeamWithoutASupervisor(t *testing.T) {
 		return !statusOf(t, e, "nosup").Supervisor.Running, ""
 	})
 	r := e.MustRun("teams")
-	if !regexp.MustCompile(`(?m)^nosup +yes +\S+ +NOT running`).MatchString(r.Stdout) || !strings.Contains(r.Stderr, "team nosup is up without a supervisor") || !strings.Contains(r.Stderr, "teamctl supervise --team nosup") {
+	if !regexp.MustCompile(`(?m)^nosup +yes +\S+ +\S+ +NOT running`).MatchString(r.Stdout) || !strings.Contains(r.Stderr, "team nosup is up without a supervisor") || !strings.Contains(r.Stderr, "teamctl supervise --team nosup") {
 		t.Errorf("teams without a supervisor:\nstdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}
 	var ts []struct {

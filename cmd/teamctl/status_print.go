@@ -4,6 +4,7 @@ import (
 	"fmt"
 	goio "io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,8 @@ func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	case st.Lost:
 		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; `teamctl up %s` brings it back, every conversation resumed (`--fresh` starts it anew)\n",
 			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.Layout))
+	case st.Supervisor.Running && st.Usage != nil:
+		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d, spent %s\n", team, socket, st.Supervisor.PID, st.Usage.CostText())
 	case st.Supervisor.Running:
 		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", team, socket, st.Supervisor.PID)
 	default:
@@ -49,13 +52,18 @@ func printStatusTable(io *iostreams.IO, st *team.Status) {
 // now. Its columns line up by what a terminal shows (the coloured STATE, wide
 // names), and on a terminal it fits the width: CWD gives way first (home as
 // ~, then ~/…/last), then DETAIL is cut with "…". Piped, every value is whole.
+// COST is there once the supervisor has read the members' transcripts.
 func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time.Time) {
 	home, _ := os.UserHomeDir() // none: paths are only shortened, not with ~
-	tb := table.New(
-		table.Column{Title: "MEMBER"}, table.Column{Title: "ROLE"}, table.Column{Title: "PANE"},
-		table.Column{Title: "PID"}, table.Column{Title: "STATE"}, table.Column{Title: "UPTIME"},
-		table.Column{Title: "CWD", Fit: table.Path(home)}, table.Column{Title: "DETAIL", Fit: table.Cut},
-	)
+	cols := []table.Column{
+		{Title: "MEMBER"}, {Title: "ROLE"}, {Title: "PANE"}, {Title: "PID"}, {Title: "STATE"}, {Title: "UPTIME"},
+		{Title: "CWD", Fit: table.Path(home)}, {Title: "DETAIL", Fit: table.Cut},
+	}
+	withCost := st.Usage != nil
+	if withCost {
+		cols = slices.Insert(cols, 6, table.Column{Title: "COST"})
+	}
+	tb := table.New(cols...)
 	v := textsafe.Visible
 	for _, m := range st.Members {
 		word, uptime := string(m.State), "-"
@@ -65,9 +73,13 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 		if m.ExitCode != nil {
 			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
 		}
-		tb.Add(table.Text(v(m.Name)), table.Text(v(string(m.Role))), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
-			table.Cell{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
-			table.Text(v(m.Cwd)), table.Text(v(memberDetail(m, now))))
+		cells := []table.Cell{table.Text(v(m.Name)), table.Text(v(string(m.Role))), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
+			{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
+			table.Text(v(m.Cwd)), table.Text(v(memberDetail(m, now)))}
+		if withCost {
+			cells = slices.Insert(cells, 6, table.Text(v(memberCost(m))))
+		}
+		tb.Add(cells...)
 	}
 	fmt.Fprint(w, tb.Render(io.Width()))
 }
@@ -120,6 +132,14 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 	return detail
 }
 
+// memberCost is a member's COST: "-" for a plain process.
+func memberCost(m team.MemberStatus) string {
+	if m.Role == state.RoleProcess {
+		return "-"
+	}
+	return m.Usage.CostText()
+}
+
 // stateColor is the colour of a member's state: green running, red for what
 // needs a look, yellow for waiting.
 func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
@@ -127,7 +147,7 @@ func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
 	switch s {
 	case state.StateRunning:
 		code = "32"
-	case state.StateExited, state.StateFailed, state.StateStalled:
+	case state.StateExited, state.StateFailed, state.StateStalled, state.StateHeld:
 		code = "31"
 	case state.StateIdle, state.StateWaitingApproval:
 		code = "33"

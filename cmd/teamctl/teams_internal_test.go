@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
 )
 
@@ -40,7 +41,8 @@ func TestTeamsRun(t *testing.T) {
 	seen := now.Add(-time.Hour)
 	sup := team.SupervisorStatus{Running: true, PID: 42}
 	ts := []team.TeamSummary{
-		{Team: "auth", Up: true, Members: 3, Running: 3, Socket: "teamctl-auth", Layout: "/src/auth.yaml", Supervisor: sup},
+		{Team: "auth", Up: true, Members: 3, Running: 3, Socket: "teamctl-auth", Layout: "/src/auth.yaml", Supervisor: sup,
+			Usage: &state.MemberUsage{Turns: 4, Cost: 1.5, Models: []string{"claude-sonnet-4-5", "claude-opus-5-5"}, NoPrice: []string{"claude-opus-5-5"}}},
 		{Team: "bare", Up: true, Members: 1, Running: 1, Socket: "teamctl-bare", Layout: "/src/bare.yaml"},
 		{Team: "gone", Members: 2, Socket: "teamctl-gone", Layout: "/src/gone.yaml", Lost: true, LastSeen: &seen},
 		{Team: "moved", Members: 2, Socket: "teamctl-moved", Layout: "/src/moved.yaml", Lost: true, LayoutProblem: "/src/moved.yaml changed since up"},
@@ -56,13 +58,13 @@ func TestTeamsRun(t *testing.T) {
 		err         string
 	}{
 		{name: "the table", list: ts,
-			out: "TEAM   UP                                                      RUNNING  SUPERVISOR   SOCKET         LAYOUT\n" +
-				"auth   yes                                                     3/3      pid 42       teamctl-auth   /src/auth.yaml\n" +
-				"bare   yes                                                     1/1      NOT running  teamctl-bare   /src/bare.yaml\n" +
-				"gone   down (lost: last seen 2026-12-01 08:00:00, 1h0m0s ago)  0/2      -            teamctl-gone   /src/gone.yaml\n" +
-				"moved  down (lost)                                             0/2      -            teamctl-moved  /src/moved.yaml\n" +
-				"bad    error                                                   -        -            -              -\n" +
-				"done   no                                                      0/1      -            teamctl-done   /src/done.yaml\n",
+			out: "TEAM   UP                                                      RUNNING  COST              SUPERVISOR   SOCKET         LAYOUT\n" +
+				"auth   yes                                                     3/3      $1.50 + no price  pid 42       teamctl-auth   /src/auth.yaml\n" +
+				"bare   yes                                                     1/1      -                 NOT running  teamctl-bare   /src/bare.yaml\n" +
+				"gone   down (lost: last seen 2026-12-01 08:00:00, 1h0m0s ago)  0/2      -                 -            teamctl-gone   /src/gone.yaml\n" +
+				"moved  down (lost)                                             0/2      -                 -            teamctl-moved  /src/moved.yaml\n" +
+				"bad    error                                                   -        -                 -            -              -\n" +
+				"done   no                                                      0/1      -                 -            teamctl-done   /src/done.yaml\n",
 			errOut: "teamctl: team bare is up without a supervisor: `teamctl supervise --team bare` or `teamctl up` starts it\n" +
 				"teamctl: team gone was not brought down but its tmux server is gone: `teamctl up /src/gone.yaml` (or `teamctl up --all`) brings it back, every conversation resumed\n" +
 				"teamctl: team moved was not brought down but its tmux server is gone; /src/moved.yaml changed since up: look at it, then `teamctl up /src/moved.yaml` brings it back (`teamctl up --all` passes it by)\n" +

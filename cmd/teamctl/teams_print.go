@@ -14,12 +14,12 @@ import (
 // (0: whole) as status shortens CWD.
 func renderTeams(ts []team.TeamSummary, now time.Time, width int) string {
 	home, _ := os.UserHomeDir()
-	tb := table.New(table.Column{Title: "TEAM"}, table.Column{Title: "UP"}, table.Column{Title: "RUNNING"},
+	tb := table.New(table.Column{Title: "TEAM"}, table.Column{Title: "UP"}, table.Column{Title: "RUNNING"}, table.Column{Title: "COST"},
 		table.Column{Title: "SUPERVISOR"}, table.Column{Title: "SOCKET"}, table.Column{Title: "LAYOUT", Fit: table.Path(home)})
 	v := textsafe.Visible
 	for _, t := range ts {
 		if t.Error != "" {
-			tb.Add(table.Text(v(t.Team)), table.Text("error"), table.Text("-"), table.Text("-"), table.Text("-"), table.Text("-"))
+			tb.Add(table.Text(v(t.Team)), table.Text("error"), table.Text("-"), table.Text("-"), table.Text("-"), table.Text("-"), table.Text("-"))
 			continue
 		}
 		up, sup := "no", "-"
@@ -31,7 +31,7 @@ func renderTeams(ts []team.TeamSummary, now time.Time, width int) string {
 		case t.Up:
 			up, sup = "yes", "NOT running"
 		}
-		tb.Add(table.Text(v(t.Team)), table.Text(up), table.Text(fmt.Sprintf("%d/%d", t.Running, t.Members)),
+		tb.Add(table.Text(v(t.Team)), table.Text(up), table.Text(fmt.Sprintf("%d/%d", t.Running, t.Members)), table.Text(v(t.Usage.CostText())),
 			table.Text(sup), table.Text(v(t.Socket)), table.Text(v(t.Layout)))
 	}
 	return tb.Render(width)

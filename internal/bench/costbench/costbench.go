@@ -35,6 +35,12 @@ type Config struct {
 	// count of what was asked, not of what fits in a time); 0 for none.
 	MinRounds int
 	Bin       string // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
+	// Transcripts is how many bytes a second each of the first
+	// TranscriptMembers members' Claude Code transcripts grow in a window of
+	// its own (transcripts.go); 0 for no such window. FollowedMB is how much
+	// is appended to them afterwards, for the supervisor's peak RSS; 0 for
+	// none.
+	Transcripts, TranscriptMembers, FollowedMB int
 }
 
 // Report is the whole result, as -json prints it. CPU figures are seconds.
@@ -56,11 +62,32 @@ type Report struct {
 		Reference  float64 `json:"reference_window"`
 		None       float64 `json:"no_watcher_window"`
 	} `json:"tmux_server_cpu_s"`
-	Ratio       float64 `json:"ratio_supervisor_reference"`
-	CorePercent float64 `json:"supervisor_core_percent"`
-	TargetRatio float64 `json:"target_ratio"`
-	TargetCore  float64 `json:"target_core_percent"`
-	Pass        bool    `json:"pass"`
+	// The transcripts' window (Config.Transcripts): the supervisor's CPU
+	// while the members print and their transcripts grow, what that adds to
+	// window 1's, the bytes written and the responses it counted.
+	Transcripts *TranscriptReport `json:"transcripts,omitempty"`
+	Ratio       float64           `json:"ratio_supervisor_reference"`
+	CorePercent float64           `json:"supervisor_core_percent"`
+	TargetRatio float64           `json:"target_ratio"`
+	TargetCore  float64           `json:"target_core_percent"`
+	Pass        bool              `json:"pass"`
+}
+
+// TranscriptReport is the transcripts' window and the RSS check after it.
+type TranscriptReport struct {
+	Members        int     `json:"members"`
+	BytesPerSecond int     `json:"bytes_per_second_each"`
+	Written        int64   `json:"bytes_written"`
+	Responses      int     `json:"responses_counted"`
+	SupervisorAll  float64 `json:"supervisor_total_cpu_s"`       // in the windows with transcripts growing
+	StillAll       float64 `json:"supervisor_still_total_cpu_s"` // in those between, transcripts still
+	AddedPercent   float64 `json:"added_core_percent"`
+	TargetPercent  float64 `json:"target_added_core_percent"`
+	FollowedMB     int64   `json:"followed_mb,omitempty"` // all that was followed, the window's included
+	FollowS        float64 `json:"follow_s,omitempty"`    // how long counting the appended MB took
+	VmHWMKB        int64   `json:"vm_hwm_kb,omitempty"`
+	VmRSSKB        int64   `json:"vm_rss_kb,omitempty"`
+	TargetRSSKB    int64   `json:"target_vm_hwm_kb,omitempty"`
 }
 
 // Passed is whether r meets the target(s).
@@ -120,6 +147,13 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	sec := func(t int64) float64 { return float64(t) / float64(hz) }
 	rep.SupervisorCPU, rep.ControlCPU, rep.ServerCPU.Supervisor = sec(ticks[0]), sec(ticks[1]), sec(ticks[2])
 	rep.SupervisorAll = rep.SupervisorCPU + rep.ControlCPU
+	if cfg.Transcripts > 0 {
+		tr, err := transcriptWindow(ctx, cfg, w, log, sup, kids[0], server, hz)
+		if err != nil {
+			return nil, err
+		}
+		rep.Transcripts = tr
+	}
 	if err := stopSupervisor(ctx, sup); err != nil {
 		return nil, err
 	}
@@ -154,6 +188,9 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	rep.Ratio = rep.SupervisorAll / rep.ReferenceCPU
 	rep.CorePercent = 100 * rep.SupervisorAll / cfg.Duration.Seconds()
 	rep.Pass = rep.Ratio <= targetRatio && rep.CorePercent < targetCore
+	if t := rep.Transcripts; t != nil {
+		rep.Pass = rep.Pass && t.AddedPercent < t.TargetPercent && (t.TargetRSSKB == 0 || t.VmHWMKB < t.TargetRSSKB)
+	}
 	return rep, nil
 }
 
@@ -317,4 +354,13 @@ func Print(out io.Writer, r *Report) {
 	}
 	fmt.Fprintf(out, "supervisor / reference  %.2fx  (target <= %.1fx) %s\n", r.Ratio, r.TargetRatio, verdict(r.Ratio <= r.TargetRatio))
 	fmt.Fprintf(out, "supervisor CPU          %.2f%% of one core  (target < %.0f%%) %s\n", r.CorePercent, r.TargetCore, verdict(r.CorePercent < r.TargetCore))
+	if t := r.Transcripts; t != nil {
+		fmt.Fprintf(out, "transcripts: %d members' growing %d B/s each while they print (%d bytes, %d responses counted)\n", t.Members, t.BytesPerSecond, t.Written, t.Responses)
+		fmt.Fprintf(out, "supervisor + client     %.2f s with them growing, %.2f s with them still (interleaved windows, %.0f s of each)\n", t.SupervisorAll, t.StillAll, r.WindowS)
+		fmt.Fprintf(out, "following them adds     %.2f%% of one core  (target < %.1f%%) %s\n", t.AddedPercent, t.TargetPercent, verdict(t.AddedPercent < t.TargetPercent))
+		if t.TargetRSSKB > 0 {
+			fmt.Fprintf(out, "with %d MB of transcripts followed (the last %d MB counted in %.1fs): VmHWM %.1f MiB, VmRSS %.1f MiB  (target VmHWM < %d MiB) %s\n",
+				t.FollowedMB, t.FollowedMB-(t.Written>>20), t.FollowS, float64(t.VmHWMKB)/1024, float64(t.VmRSSKB)/1024, t.TargetRSSKB>>10, verdict(t.VmHWMKB < t.TargetRSSKB))
+		}
+	}
 }

@@ -43,7 +43,17 @@ const (
 	// Refs is a file of a member's branch (FollowRefs): it moved. Not among
 	// the files Take(true) hands back, as nothing is read of it.
 	Refs Kind = "refs"
+	// Transcripts is a member's Claude Code transcripts (FollowTranscripts):
+	// a session wrote, or a transcript or a folder of them came. However
+	// often they are written, it is marked at most once every
+	// TranscriptsEvery: a busy team writes its transcripts many times a
+	// second, and what is spent is read (and budgets decided) no oftener.
+	// Not among the files Take(true) hands back.
+	Transcripts Kind = "transcripts"
 )
+
+// TranscriptsEvery is the most often Transcripts is marked.
+var TranscriptsEvery = time.Second
 
 // files are the kinds Take(true) hands back: every file followed.
 var files = []Kind{Inbox, Events, Queue, Config, Tasks, Teams}
@@ -94,6 +104,8 @@ type Watcher struct {
 	paths    Paths           // Move changes them when the team moves
 	ancestor string          // the folder watched while the config folder is not there
 	refs     map[string]bool // FollowRefs's files
+	tdirs    map[string]bool // FollowTranscripts's folders
+	tsoon    bool            // a Transcripts mark is due (transcriptsChanged)
 }
 
 // Watch starts following the files of Claude Code team paths, the team's
@@ -134,7 +146,18 @@ func (m *Watcher) run() {
 					m.rewatch() // one of the team's folders (or one above them) came or went
 				}
 			}
-			if what := m.kind(ev.Name); what != "" {
+			switch what := m.kind(ev.Name); what {
+			case "":
+			case Transcripts:
+				if ev.Has(fsnotify.Create) {
+					// A session's folder, or its subagents', came: watched, and
+					// the followed folders made in it before its watch began too.
+					if ds := m.followedUnder(ev.Name); len(ds) > 0 {
+						m.FollowTranscripts(ds)
+					}
+				}
+				m.transcriptsChanged()
+			default:
 				m.Mark(what)
 			}
 		case _, ok := <-m.w.Errors:
@@ -220,6 +243,69 @@ func (m *Watcher) FollowRefs(files []string) {
 			have[d] = true
 		}
 	}
+}
+
+// FollowTranscripts follows folders of Claude Code transcripts too (the
+// projects folder, a project folder holding a member's session, a session's
+// subagents folder): a change in one, or one coming, is Transcripts. A
+// folder that does not exist (yet) is watched once it is made in a folder
+// watched (or given again). Links are not followed (Lstat), as the transcripts' reader refuses
+// them.
+func (m *Watcher) FollowTranscripts(dirs []string) {
+	m.mu.Lock()
+	if m.tdirs == nil {
+		m.tdirs = map[string]bool{}
+	}
+	for _, d := range dirs {
+		m.tdirs[d] = true
+	}
+	m.mu.Unlock()
+	if m.w == nil {
+		return
+	}
+	have := map[string]bool{}
+	for _, d := range m.w.WatchList() {
+		have[d] = true
+	}
+	for _, d := range dirs {
+		if have[d] {
+			continue
+		}
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && m.w.Add(d) == nil {
+			have[d] = true
+		}
+	}
+}
+
+// followedUnder are FollowTranscripts's folders that are name or below it.
+func (m *Watcher) followedUnder(name string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for d := range m.tdirs {
+		if d == name || strings.HasPrefix(d, name+string(filepath.Separator)) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// transcriptsChanged marks Transcripts once TranscriptsEvery has passed,
+// unless a mark is already due: a stream of writes makes one mark a period,
+// never a mark put off for as long as the writes go on.
+func (m *Watcher) transcriptsChanged() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tsoon {
+		return
+	}
+	m.tsoon = true
+	time.AfterFunc(TranscriptsEvery, func() {
+		m.mu.Lock()
+		m.tsoon = false
+		m.mu.Unlock()
+		m.Mark(Transcripts)
+	})
 }
 
 // Close stops watching.
@@ -314,6 +400,9 @@ func (m *Watcher) kind(name string) Kind {
 	defer m.mu.Unlock()
 	if m.refs[name] {
 		return Refs
+	}
+	if m.tdirs[name] || m.tdirs[filepath.Dir(name)] {
+		return Transcripts
 	}
 	return ""
 }

@@ -5,8 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/testenv"
 )
 
 // waitFor waits for the watcher to say that what changed, taking every mark
@@ -175,4 +179,74 @@ func TestRefsAreFollowed(t *testing.T) {
 	if m.Take(true)[Refs] {
 		t.Error("Take(true) hands back Refs, which nothing reads")
 	}
+}
+
+// TestTranscriptsMarkedOncePerPeriod: a transcript written without pause is
+// marked while the writes go on (not put off until they stop), and at most
+// once every TranscriptsEvery; a folder followed before it exists is watched
+// once it is given again, and a file in it written is marked.
+func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
+	old := TranscriptsEvery
+	TranscriptsEvery = 50 * time.Millisecond
+	t.Cleanup(func() { TranscriptsEvery = old })
+	dir := t.TempDir()
+	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	proj := filepath.Join(dir, ".claude", "projects", "-w")
+	m.FollowTranscripts([]string{proj}) // not there yet: nothing watched
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m.FollowTranscripts([]string{proj})
+	f, err := os.Create(filepath.Join(proj, "s.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	start, marks, writes := time.Now(), 0, 0
+	deadline := time.After(10 * time.Second)
+	for marks < 3 {
+		if _, err := f.WriteString(`{"type":"user"}` + "\n"); err != nil {
+			t.Fatal(err)
+		}
+		writes++
+		select {
+		case <-m.Fire():
+			if m.Take(false)[Transcripts] {
+				marks++
+			}
+		case <-deadline:
+			t.Fatalf("%d marks of Transcripts in 10 s of %d writes", marks, writes)
+		default:
+		}
+	}
+	elapsed := time.Since(start)
+	if most := int(elapsed/TranscriptsEvery) + 1; marks > most {
+		t.Errorf("%d marks in %s: more than one every %s", marks, elapsed, TranscriptsEvery)
+	}
+	if writes <= marks {
+		t.Errorf("%d writes made %d marks: not gathered", writes, marks)
+	}
+	// A session's subagents' folder, followed before it exists, is watched
+	// once it is made in a folder watched: its files' writes are marked.
+	subs := filepath.Join(proj, "s", "subagents")
+	m.FollowTranscripts([]string{filepath.Join(proj, "s"), subs})
+	if err := os.MkdirAll(subs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "the subagents' folder watched", func() (bool, string) {
+		return slices.Contains(m.w.WatchList(), subs), strings.Join(m.w.WatchList(), " ")
+	})
+	m.Take(false)
+	if err := os.WriteFile(filepath.Join(subs, "agent-1.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, Transcripts)
 }
