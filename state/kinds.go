@@ -13,6 +13,9 @@ const (
 	StateWaitingApproval MemberState = "waiting-approval" // a teammate's permission request to the lead
 	StateExited          MemberState = "exited"
 	StateFailed          MemberState = "failed" // kept exiting; not restarted any more
+	// A usage or rate limit holds it back (the Messages API answered 429):
+	// until LiveMember.Reset when its screen showed one.
+	StateLimited MemberState = "limited"
 )
 
 // Ended reports whether the member's program is gone (exited or failed).
@@ -52,6 +55,12 @@ const (
 	// included) would now conflict in Files; or no longer would.
 	EventConflict         EventKind = "conflict"
 	EventConflictResolved EventKind = "conflict-resolved"
+	// Usage limits (supervisor/limits.go): a member held back by a usage or
+	// rate limit (Reset when known), no longer, and the continuation typed
+	// into it once the limit reset (limits: {resume: true}).
+	EventLimited      EventKind = "limited"
+	EventLimitCleared EventKind = "limit-cleared"
+	EventLimitResume  EventKind = "limit-resume"
 )
 
 // Role is what a member is in its team, as state.json and status record it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -45,6 +46,8 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 		return r, lineOther, ""
 	}
 	var typ, message, ts []byte
+	var apiErr APIError
+	isAPIError := false
 	err := eachKey(line, func(key, val []byte) {
 		switch string(key) {
 		case "type":
@@ -63,6 +66,14 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 			r.AgentName = unquote(val)
 		case "teamName":
 			r.TeamName = unquote(val)
+		case "isApiErrorMessage":
+			isAPIError = string(val) == "true"
+		case "apiErrorStatus":
+			apiErr.Status, _ = strconv.Atoi(string(val))
+		case "apiErrorType":
+			apiErr.Type = unquote(val)
+		case "error":
+			apiErr.Kind = unquote(val)
 		}
 	})
 	if err != nil {
@@ -70,6 +81,9 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	}
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
+	}
+	if isAPIError {
+		r.APIError = &apiErr
 	}
 	if len(message) == 0 || message[0] != '{' {
 		return r, lineMalformed, ""
