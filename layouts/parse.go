@@ -179,6 +179,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	w.memberSizes(l, f.get("env"))
 	l.Watchdog = w.watchdog(f.get("watchdog"))
 	l.Review = w.review(f.get("review"))
+	l.Limits = w.usageLimits(f.get("limits"))
 }
 
 // claude reads the claude: mapping.
