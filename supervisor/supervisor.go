@@ -20,7 +20,7 @@
 // team's config and prompts given again (teamconfig.go), the team the lead
 // claimed (teammove.go), tasks, messages and the lead queue; notices
 // (notify.go); the conflict radar, what merging members' work would do
-// (radar.go).
+// (radar.go); usage limits, waited out and continued (limits.go).
 package supervisor
 
 import (
@@ -96,6 +96,8 @@ type daemon struct {
 	hooksRefused map[string]bool
 
 	radar *radar // the conflict radar (radar.go)
+
+	limitFire chan *paneWatch // a continuation timer (limits.go)
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -158,6 +160,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
+		limitFire: make(chan *paneWatch, 64),
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -275,6 +278,8 @@ func (s *daemon) loop(ctx context.Context) error {
 			s.radarFired()
 		case res := <-s.radar.done:
 			s.radarDone(ctx, res)
+		case w := <-s.limitFire:
+			s.limitFired(ctx, w)
 		}
 	}
 }
