@@ -27,6 +27,7 @@ type (
 	SupervisorStatus = team.SupervisorStatus
 	Member           = team.MemberStatus
 	Stall            = team.Stall
+	Limit            = team.Limit
 	MemberConflict   = team.MemberConflict
 	Request          = state.Request
 	Event            = state.Event
@@ -58,6 +59,7 @@ const (
 	stateWaiting = state.StateWaitingApproval
 	stateExited  = state.StateExited
 	stateFailed  = state.StateFailed
+	stateLimited = state.StateLimited
 	roleProcess  = state.RoleProcess
 	originLead   = state.OriginLead
 )

@@ -37,6 +37,7 @@ func newStyles(color bool) styles {
 			stateWaiting: st().Foreground(lipgloss.Color("3")).Bold(true),
 			stateExited:  st().Faint(true),
 			stateFailed:  st().Foreground(lipgloss.Color("1")),
+			stateLimited: st().Foreground(lipgloss.Color("3")),
 		},
 	}
 }
