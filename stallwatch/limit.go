@@ -50,6 +50,10 @@ var (
 		`(?:\)?\s*\(([A-Za-z_]+(?:/[A-Za-z_+\-0-9]+)*)\))?`)
 )
 
+// resetPassed is how long ago a reset time without a date may be and still
+// be today's (passed) rather than tomorrow's.
+const resetPassed = 30 * time.Minute
+
 // limitLookUp is how many non-blank lines above Claude Code's input box ReadLimit
 // reads: the last message or the spinner line are right above it.
 const limitLookUp = 8
@@ -60,8 +64,9 @@ const limitLookUp = 8
 // further up the conversation is not one now. now is when the screen was
 // seen, loc the member's time zone (a zone the screen names wins): a time
 // without a date is the next one at or after now's minute (across midnight
-// to tomorrow), as Claude Code shows a reset within 24 hours; one with a
-// date is that date. ok is false when the screen shows no limit.
+// to tomorrow), as Claude Code shows a reset within 24 hours, unless it is
+// at most resetPassed before now (a reset just passed, still on screen);
+// one with a date is that date. ok is false when the screen shows no limit.
 func ReadLimit(screen string, now time.Time, loc *time.Location) (Limit, bool) {
 	if strings.ContainsRune(screen, 0x1b) || strings.ContainsRune(screen, '\r') {
 		screen = Strip([]byte(screen))
@@ -155,11 +160,16 @@ func parseReset(line string, now time.Time, loc *time.Location) (time.Time, stri
 		}
 		return t, shown
 	}
-	t := time.Date(now.Year(), now.Month(), now.Day(), hour, minute, 0, 0, loc)
-	if t.Before(now.Truncate(time.Minute)) {
-		// Claude Code shows a time without a date only within 24 hours:
-		// one earlier than now is tomorrow's.
-		t = time.Date(now.Year(), now.Month(), now.Day()+1, hour, minute, 0, 0, loc)
+	// Claude Code shows a time without a date only within 24 hours ahead:
+	// it is the first at that time of day from resetPassed before now (a
+	// reset just passed is still in the retry spinner that waited for it),
+	// yesterday's, today's or tomorrow's.
+	from := now.Truncate(time.Minute).Add(-resetPassed)
+	for d := -1; d <= 1; d++ {
+		t := time.Date(now.Year(), now.Month(), now.Day()+d, hour, minute, 0, 0, loc)
+		if !t.Before(from) {
+			return t, shown
+		}
 	}
-	return t, shown
+	return time.Time{}, ""
 }

@@ -43,6 +43,8 @@ func TestReadLimit(t *testing.T) {
 		{"reset within this minute", "✻ 5-hour limit reached · retrying in 4s (4:55am) · attempt 1/10" + box, seen, utc, true, true, at(2026, 12, 2, 4, 55, utc), "4:55am"},
 		// Across midnight: 11:58pm, a reset at 12:30am is tomorrow's.
 		{"across midnight", "● You've hit your limit · resets 12:30am" + box, at(2026, 12, 31, 23, 58, utc), utc, true, false, at(2027, 1, 1, 0, 30, utc), "12:30am"},
+		{"a reset just passed, still in the spinner, is today's", "✻ 5-hour limit reached · retrying in 1s (8:58am) · attempt 1/1" + box, at(2026, 12, 2, 9, 0, utc), utc, true, true, at(2026, 12, 2, 8, 58, utc), "8:58am"},
+		{"across midnight, passed", "✻ 5-hour limit reached · retrying in 1s (11:59pm) · attempt 1/1" + box, at(2026, 12, 3, 0, 1, utc), utc, true, true, at(2026, 12, 2, 23, 59, utc), "11:59pm"},
 		{"earlier time is tomorrow's", "● You've hit your session limit · resets 3am" + box, at(2026, 12, 2, 9, 0, utc), utc, true, false, at(2026, 12, 3, 3, 0, utc), "3am"},
 		{"noon", "● You've hit your limit · resets 12pm" + box, at(2026, 12, 2, 9, 0, utc), utc, true, false, at(2026, 12, 2, 12, 0, utc), "12pm"},
 		{"in the member's zone", "● You've hit your limit · resets 2:30pm" + box, at(2026, 12, 2, 12, 0, toronto), toronto, true, false, at(2026, 12, 2, 14, 30, toronto), "2:30pm"},

@@ -118,7 +118,9 @@ func (s *daemon) limited(w *paneWatch, l stallwatch.Limit, from string) {
 	prev := *w.live
 	w.limit.retrying = l.Retrying
 	if prev.State == state.StateLimited {
-		changed := !l.Reset.IsZero() && !l.Reset.Equal(prev.Reset)
+		// The same time shown again is the same reset, however it reads
+		// now (a banner still saying "resets 3am" at 4am).
+		changed := !l.Reset.IsZero() && !l.Reset.Equal(prev.Reset) && l.Shown != prev.ResetShown
 		if changed {
 			w.live.Reset, w.live.ResetShown = l.Reset.UTC(), l.Shown
 			s.event(state.Event{Kind: state.EventLimited, Member: w.member, Pane: w.id, Line: l.Line, Reset: w.live.Reset,

@@ -309,3 +309,16 @@ func TestLimitFromTheStopFailureHook(t *testing.T) {
 		t.Errorf("a Stop hook made a limited member %s", got)
 	}
 }
+
+// TestLimitSameTimeShownAgain: the same reset time on the screen later
+// (Claude Code still showing "(9:05am)" at 9:40, when read alone it would
+// be tomorrow's) is the same reset: the continuation is not put off a day.
+func TestLimitSameTimeShownAgain(t *testing.T) {
+	w := limitWorld(t, "")
+	w.draw("%1", retryingAt(t, "9:05am"))
+	w.advanceTo(day(9, 40, 0))
+	w.draw("%1", strings.Replace(retryingAt(t, "9:05am"), "retrying in 4s", "retrying in 3s", 1))
+	if got := w.live("mate"); got.State != state.StateLimited || !got.Reset.Equal(day(9, 5, 0)) {
+		t.Errorf("after the same time shown again: %+v", got)
+	}
+}
