@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,12 +38,15 @@ func TestProbeRateLimit(t *testing.T) {
 		resetIn = 40
 	}
 	reset := start.Add(time.Duration(resetIn) * time.Second)
+	var mu sync.Mutex // the script runs on the fake's request goroutines
 	limited := 0
 	maxLimited, _ := strconv.Atoi(os.Getenv("TEAMCTL_PROBE_COUNT"))
 	if maxLimited == 0 {
 		maxLimited = 1000
 	}
 	script := func(r fakeapi.Request) fakeapi.Reply {
+		mu.Lock()
+		defer mu.Unlock()
 		if !r.IsTurn() || !r.Stream || limited >= maxLimited || !r.UserTextContains("LIMIT-PROBE") {
 			return fakeapi.Text("ok, continuing")
 		}

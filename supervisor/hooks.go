@@ -27,6 +27,7 @@ func (s *daemon) fromHook(e state.Event) {
 	switch e.Hook {
 	case "Stop", "TeammateIdle":
 		s.turnEnded(w.member)
+		s.limitTurnEnded(w)
 		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled && w.live.State != state.StateLimited {
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC()}
 			w.rechecked = false

@@ -180,6 +180,9 @@ func (s *daemon) limitHook(w *paneWatch, e state.Event) {
 	s.requestCapture(w)
 }
 
+// limitTurnEnded: a Stop hook, a turn that ended without an API error.
+func (s *daemon) limitTurnEnded(w *paneWatch) { w.limit.hookSaid = false }
+
 // transcriptLimited reads what w's transcript gained since the last look
 // and says whether the last response in it is a limit's API error.
 func (s *daemon) transcriptLimited(w *paneWatch) bool {
@@ -312,6 +315,8 @@ func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
 	}
 	w.limit.tries++
 	w.limit.lastTry = now
+	// A new turn: only what it meets says it is limited again.
+	w.limit.hookSaid, w.limit.lastLimit = false, false
 	if err := s.srv.Type(ctx, w.id, typable(lim.Prompt)); err != nil {
 		s.log.Warn("type the continuation", "member", w.member, "err", err)
 		s.planResume(w) // the next try, at the backoff

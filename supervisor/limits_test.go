@@ -322,3 +322,34 @@ func TestLimitSameTimeShownAgain(t *testing.T) {
 		t.Errorf("after the same time shown again: %+v", got)
 	}
 }
+
+// TestLimitEndsWhenTheContinuationIsAnswered: after a StopFailure hook and
+// the continuation, the member answers (its screen goes from the limit to
+// idle with no working screen looked at between, and a Stop hook): no longer
+// limited, and nothing typed again.
+func TestLimitEndsWhenTheContinuationIsAnswered(t *testing.T) {
+	w := limitWorld(t, limitsOn)
+	w.draw("%1", retryingAt(t, "9:05am"))
+	ev, err := state.OpenEventLog("decide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Append(state.Event{Kind: state.EventHook, Member: "mate", Pane: "%1", Hook: "StopFailure", Detail: "StopFailure  rate_limit"})
+	ev.Close()
+	w.changed("events")
+	w.draw("%1", screenFile(t, "claude-2.1.332-limit-gave-up.txt"))
+	w.advanceTo(day(9, 6, 10))
+	if typed := w.typedInto("%1"); len(typed) != 1 {
+		t.Fatalf("typed %q", typed)
+	}
+	w.hook("Stop", "mate", "%1")
+	w.output("%1", screenFile(t, "claude-2.1.332-idle.txt"))
+	w.advance(quiet)
+	if got := w.live("mate").State; got != state.StateIdle {
+		t.Fatalf("after the continuation was answered: %s, want idle", got)
+	}
+	w.advance(time.Hour)
+	if typed := w.typedInto("%1"); len(typed) != 1 {
+		t.Errorf("typed %q after the member went on", typed)
+	}
+}
