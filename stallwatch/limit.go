@@ -34,8 +34,13 @@ type Limit struct {
 }
 
 var (
-	// limitLine is a line saying a limit holds the member back.
-	limitLine = regexp.MustCompile(`(?i)\blimit reached\b|hit your (\w+ )*limit\b|usage limit\b.*\breset|\(429\)|^\W*429 .*rate limit|rate_limit_error`)
+	// A line saying a limit holds the member back is in one of Claude
+	// Code's own forms, so that a model's answer about limits is not one:
+	// its retry spinner naming a limit, its API error of a 429, or a
+	// subscription's banner with the reset.
+	limitRetry  = regexp.MustCompile(`(?i)(\blimit reached\b|\b429\b|rate limit).*· retrying in \d+`)
+	limitError  = regexp.MustCompile(`(?i)^\W*API Error\b.*(\(429\)|rate limit|rate_limit)`)
+	limitBanner = regexp.MustCompile(`(?i)(hit your (\w+ )*limit|limit reached|usage limit).*\b(resets?|will reset)\b`)
 	// notALimit: limits that no wait lifts ("Context limit reached ·
 	// /compact or /clear to continue").
 	notALimit = regexp.MustCompile(`(?i)context (window )?limit|too long`)
@@ -86,7 +91,7 @@ func ReadLimit(screen string, now time.Time, loc *time.Location) (Limit, bool) {
 		if strings.HasPrefix(t, "❯ ") || strings.HasPrefix(t, "> ") {
 			break // the prompt typed last: what is above is older
 		}
-		if !limitLine.MatchString(t) || notALimit.MatchString(t) {
+		if !isLimitLine(t) {
 			continue
 		}
 		l := Limit{Line: t, Retrying: retryingIn.MatchString(t)}
@@ -94,6 +99,13 @@ func ReadLimit(screen string, now time.Time, loc *time.Location) (Limit, bool) {
 		return l, true
 	}
 	return Limit{}, false
+}
+
+func isLimitLine(t string) bool {
+	if notALimit.MatchString(t) {
+		return false
+	}
+	return limitRetry.MatchString(t) || limitError.MatchString(t) || limitBanner.MatchString(t)
 }
 
 // inputBoxTop is the index of the rule above Claude Code's input box (a

@@ -64,6 +64,8 @@ func TestReadLimit(t *testing.T) {
 		{"limit quoted by the model further up", "● the log said: 5-hour limit reached\n" + strings.Repeat("● more\n", 10) + box, seen, utc, false, false, time.Time{}, ""},
 		{"context limit is no usage limit", "● Context limit reached · /compact or /clear to continue" + box, seen, utc, false, false, time.Time{}, ""},
 		{"generic API error retry", "✻ API error · retrying in 3s · attempt 1/10" + box, seen, utc, false, false, time.Time{}, ""},
+		{"a model's answer about a limit", "● Done: the retry limit reached its maximum, and the API answered (429) once." + box, seen, utc, false, false, time.Time{}, ""},
+		{"a model's answer quoting an API error", "● The log says: API Error 429 from the upstream." + box, seen, utc, false, false, time.Time{}, ""},
 		{"no input box", "5-hour limit reached · resets 3am\n", seen, utc, false, false, time.Time{}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
