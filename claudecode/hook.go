@@ -11,6 +11,9 @@ type Hook struct {
 	Event   string `json:"hook_event_name"`   // Stop, Notification, …
 	Type    string `json:"notification_type"` // a Notification's
 	Message string `json:"message"`
+	// Error is a StopFailure's: what API error ended the turn
+	// ("rate_limit", "authentication_failed", …).
+	Error string `json:"error"`
 }
 
 // ParseHook reads a hook's JSON; ok is false when it names no event (not
@@ -20,7 +23,12 @@ func ParseHook(data []byte) (h Hook, ok bool) {
 	return h, h.Event != ""
 }
 
-// Detail is the hook in a line: its event, then its type and message.
+// Detail is the hook in a line: its event, then its type, its error (a
+// StopFailure's) and message.
 func (h Hook) Detail() string {
-	return strings.TrimSpace(strings.Join([]string{h.Event, h.Type, h.Message}, " "))
+	parts := []string{h.Event, h.Type}
+	if h.Error != "" {
+		parts = append(parts, h.Error)
+	}
+	return strings.TrimSpace(strings.Join(append(parts, h.Message), " "))
 }

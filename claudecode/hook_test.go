@@ -10,6 +10,8 @@ func TestParseHook(t *testing.T) {
 		ok         bool
 	}{
 		{`{"hook_event_name":"Stop","session_id":"abc"}`, "Stop", true},
+		// A turn ended by a 429 (the fields Claude Code 2.1.332 declares for StopFailure).
+		{`{"hook_event_name":"StopFailure","error":"rate_limit","error_details":"429","last_assistant_message":"API Error: Request rejected (429)"}`, "StopFailure  rate_limit", true},
 		{`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`,
 			"Notification permission_prompt Claude needs your permission to use Bash", true},
 		{`{"hook_event_name":"Notification","message":"waiting","session_id":7}`, "Notification  waiting", true},

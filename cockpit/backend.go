@@ -27,6 +27,7 @@ type (
 	SupervisorStatus = team.SupervisorStatus
 	Member           = team.MemberStatus
 	Stall            = team.Stall
+	Limit            = team.Limit
 	MemberConflict   = team.MemberConflict
 	Request          = state.Request
 	Event            = state.Event
@@ -59,6 +60,7 @@ const (
 	stateExited  = state.StateExited
 	stateFailed  = state.StateFailed
 	stateHeld    = state.StateHeld
+	stateLimited = state.StateLimited
 	roleProcess  = state.RoleProcess
 	originLead   = state.OriginLead
 )

@@ -53,6 +53,8 @@ func (m *Model) detail(h int) []string {
 		info = append(info, "  "+textsafe.Visible(d.Describe(optionWidth)))
 	case r.State == stateFailed:
 		info = append(info, "failed: "+textsafe.Visible(r.Reason))
+	case r.State == stateLimited && r.Limit != nil:
+		info = append(info, fmt.Sprintf("limited: %s  (%s)", textsafe.Visible(r.Limit.ResetText(m.o.Now())), textsafe.Visible(fmt.Sprintf("%q", r.Limit.Line))))
 	case r.State == stateIdle && r.Result != "":
 		info = append(info, "said: "+textsafe.Visible(r.Result))
 	}

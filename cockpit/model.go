@@ -449,7 +449,7 @@ func (m *Model) alert(r row) string {
 		return "\a"
 	}
 	// Visible, then without backslash-escapes' ESC: nothing in it can end the OSC.
-	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, waitsOn(r.Member, true)))
+	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, waitsOn(r.Member, true, m.o.Now())))
 	return ansi.Notify(text)
 }
 

@@ -1231,3 +1231,27 @@ func TestHelpFitsWithDiffAndMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestALimitedMemberSaysWhenItsLimitResets: top shows a limited member's
+// state and its reset time (as Claude Code showed it, and how long until
+// the end of that minute) in its row, and what said so in its detail.
+func TestALimitedMemberSaysWhenItsLimitResets(t *testing.T) {
+	m := newModel(t, &fake{}, false)
+	s := teamSnap()
+	s.Status.Members = append(s.Status.Members[:1], Member{Name: "capped", Role: "teammate", Origin: "layout", Pane: "%5", State: "limited", Since: t0.Add(-time.Minute),
+		Limit: &Limit{Line: "✻ 5-hour limit reached · retrying in 4s (12:05pm) · attempt 2/10", Since: t0.Add(-time.Minute), Reset: t0.Add(5 * time.Minute), ResetShown: "12:05pm"}})
+	look(t, m, s)
+	var row string
+	for _, r := range rows(m) {
+		if strings.Contains(r, "capped") {
+			row = r
+		}
+	}
+	if !regexp.MustCompile(`capped .*limited .*resets 12:05pm \(in 6m0s\)`).MatchString(row) {
+		t.Errorf("row %q", row)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	if v := view(m); !strings.Contains(v, `limited: resets 12:05pm (in 6m0s)  ("✻ 5-hour limit reached`) {
+		t.Errorf("detail does not say the limit:\n%s", v)
+	}
+}

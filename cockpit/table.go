@@ -71,7 +71,7 @@ func sortRows(rs []row, teams []string) []row {
 // waitsOn is what a member waits on, or what there is to say of its state:
 // the stalled line, the permission request's tool and command or file, why it
 // failed, its exit. Made visible: it comes from the members.
-func waitsOn(r Member, full bool) string {
+func waitsOn(r Member, full bool, now time.Time) string {
 	switch r.State {
 	case stateStalled:
 		if r.Stall != nil {
@@ -83,6 +83,10 @@ func waitsOn(r Member, full bool) string {
 		}
 	case stateFailed, stateHeld:
 		return textsafe.Visible(r.Reason)
+	case stateLimited:
+		if r.Limit != nil {
+			return textsafe.Visible(r.Limit.ResetText(now))
+		}
 	case stateExited:
 		if r.ExitCode != nil {
 			return fmt.Sprintf("exit %d", *r.ExitCode)
@@ -290,7 +294,7 @@ func (m *Model) table(w, h int) []string {
 		if changes {
 			line += " " + cell(m.changeCell(&r), cw)
 		}
-		line += " " + ansi.Truncate(waitsOn(r.Member, false), rest, "…")
+		line += " " + ansi.Truncate(waitsOn(r.Member, false, now), rest, "…")
 		if r.key() == m.sel && m.st.on {
 			line = m.st.sel.Render(ansi.Strip(line)) // one style for the whole selected row
 		}

@@ -38,6 +38,7 @@ func newStyles(color bool) styles {
 			stateExited:  st().Faint(true),
 			stateFailed:  st().Foreground(lipgloss.Color("1")),
 			stateHeld:    st().Foreground(lipgloss.Color("5")).Bold(true),
+			stateLimited: st().Foreground(lipgloss.Color("3")),
 		},
 	}
 }

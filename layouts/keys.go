@@ -5,7 +5,7 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget", "limits"}
 	claudeKeys = []string{"command", "args"}
 	// memberKeys serve both the lead and the teammates: teammateMode is
 	// lead-only and command is teammate-only, but knowing them everywhere gives
@@ -26,6 +26,7 @@ var (
 	notifyKeys       = []string{"command", "lead"}
 	answerKeys       = []string{"pattern", "keys", "option"}
 	reviewKeys       = []string{"tellLead"}
+	usageLimitKeys   = []string{"resume", "margin", "prompt"}
 )
 
 // didYouMean returns `; did you mean "X"?` for the known word closest to word,

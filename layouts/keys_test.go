@@ -68,6 +68,10 @@ func TestSchemaInSync(t *testing.T) {
 	if err := json.Unmarshal(mustSub(t, configs.Schema, "properties", "claude"), &claude); err != nil {
 		t.Fatal(err)
 	}
+	limits := schemaObject{}
+	if err := json.Unmarshal(mustSub(t, configs.Schema, "properties", "limits"), &limits); err != nil {
+		t.Fatal(err)
+	}
 	without := func(keys []string, drop string) []string {
 		return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == drop })
 	}
@@ -78,6 +82,7 @@ func TestSchemaInSync(t *testing.T) {
 	}{
 		{"top level", schema.schemaObject, topKeys},
 		{"claude", claude, claudeKeys},
+		{"limits", limits, usageLimitKeys},
 		{"$defs.lead", schema.Defs["lead"], without(memberKeys, "command")},
 		{"$defs.member", schema.Defs["member"], without(memberKeys, "teammateMode")},
 		{"$defs.permissions", schema.Defs["permissions"], permissionsKeys},

@@ -180,6 +180,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	l.Watchdog = w.watchdog(f.get("watchdog"))
 	l.Review = w.review(f.get("review"))
 	l.Budget = w.spending(f.get("budget"))
+	l.Limits = w.usageLimits(f.get("limits"))
 }
 
 // claude reads the claude: mapping.

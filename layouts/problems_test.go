@@ -375,6 +375,22 @@ permissions:
 		{"review tellLead not a bool", "team: t\nreview:\n  tellLead: yes please\n", []string{
 			"t.yaml:3:13: review.tellLead: must be true or false"}},
 		{"review tellLead", "team: t\nreview:\n  tellLead: true\n", nil},
+		// limits.
+		{"limits not a mapping", "team: t\nlimits: true\n", []string{
+			"t.yaml:2:9: limits: must be a mapping"}},
+		{"limits unknown key", "team: t\nlimits:\n  resum: true\n", []string{
+			`t.yaml:3:3: limits: unknown key "resum"; did you mean "resume"?`}},
+		{"limits resume not a bool", "team: t\nlimits:\n  resume: always\n", []string{
+			"t.yaml:3:11: limits.resume: must be true or false"}},
+		{"limits margin not a duration", "team: t\nlimits:\n  margin: soon\n", []string{
+			`t.yaml:3:11: limits.margin: must be a duration like 15s or 1m, between 0s and 1h (got "soon")`}},
+		{"limits margin negative", "team: t\nlimits:\n  margin: -5s\n", []string{
+			`t.yaml:3:11: limits.margin: must be a duration like 15s or 1m, between 0s and 1h (got "-5s")`}},
+		{"limits prompt empty", "team: t\nlimits:\n  prompt: \"  \"\n", []string{
+			"t.yaml:3:11: limits.prompt: must not be empty"}},
+		{"limits prompt of two lines", "team: t\nlimits:\n  prompt: \"go on\\nnow\"\n", []string{
+			"t.yaml:3:11: limits.prompt: must be one line of text, without control characters (it is typed into the member, then Enter)"}},
+		{"limits", "team: t\nlimits:\n  resume: true\n  margin: 1s\n  prompt: keep going\n", nil},
 
 		// watchdog.answer.
 		{"answer not a list", "team: t\nwatchdog:\n  answer: {pattern: yes-no, keys: [y]}\n", []string{

@@ -20,6 +20,7 @@ type Layout struct {
 	Members     []Member
 	Watchdog    Watchdog
 	Review      Review
+	Limits      UsageLimits
 	Worktrees   string // absolute folder for members' worktrees; "" for <repo>/.teamctl/worktrees
 	Trust       bool   // record worktrees outside a trusted folder as trusted in Claude Code's config
 	Budget      Budget // what the members may spend (budget.go)

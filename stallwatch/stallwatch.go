@@ -1,9 +1,10 @@
 // Package stallwatch decides whether a terminal screen (or a program's output
 // stream) shows a program waiting for a human: a shell-style question on its
 // last line, or one of Claude Code's full-screen dialogs anywhere on it; and,
-// for a dialog, what its options are and which keys choose one (dialog.go). It
-// is pure: no tmux, no clocks, so it can be tested on captured screens and
-// fuzzed.
+// for a dialog, what its options are and which keys choose one (dialog.go);
+// and whether Claude Code is held back by a usage or rate limit, with its
+// reset time (limit.go). It is pure: no tmux, no clocks, so it can be tested
+// on captured screens and fuzzed.
 package stallwatch
 
 import (

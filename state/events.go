@@ -43,6 +43,9 @@ type Event struct {
 	Other  string   `json:"other,omitempty"`
 	Files  []string `json:"files,omitempty"`
 	Detail string   `json:"detail,omitempty"`
+	// Reset, for kinds "limited" and "limit-resume": when the limit resets
+	// (to the minute its screen showed), when known.
+	Reset time.Time `json:"reset,omitzero"`
 }
 
 // MarshalJSON writes the time as RFC 3339 with nanoseconds.

@@ -18,6 +18,9 @@ const (
 	// `teamctl resume-member` (or top) releases it. live.json's Budget.Held
 	// says why; the views show it over what its pane shows.
 	StateHeld MemberState = "held"
+	// A usage or rate limit holds it back (the Messages API answered 429):
+	// until LiveMember.Reset when its screen showed one.
+	StateLimited MemberState = "limited"
 )
 
 // Ended reports whether the member's program is gone (exited or failed).
@@ -64,6 +67,12 @@ const (
 	EventUsage    EventKind = "usage"
 	EventHeld     EventKind = "held"
 	EventReleased EventKind = "released"
+	// Usage limits (supervisor/limits.go): a member held back by a usage or
+	// rate limit (Reset when known), no longer, and the continuation typed
+	// into it once the limit reset (limits: {resume: true}).
+	EventLimited      EventKind = "limited"
+	EventLimitCleared EventKind = "limit-cleared"
+	EventLimitResume  EventKind = "limit-resume"
 )
 
 // Role is what a member is in its team, as state.json and status record it.

@@ -70,6 +70,10 @@ type LiveMember struct {
 	Reason   string      `json:"reason,omitempty"`  // why failed
 	Request  *Request    `json:"request,omitempty"` // when waiting-approval
 	Result   string      `json:"result,omitempty"`  // the last thing it said (idle_notification)
+	// When limited: when the limit resets, to the minute its screen showed
+	// (zero when unknown), and that time as shown ("5:01am").
+	Reset      time.Time `json:"reset,omitzero"`
+	ResetShown string    `json:"reset_shown,omitempty"`
 }
 
 func livePath(team string) (string, error) {

@@ -346,6 +346,12 @@ type member struct {
 // daemon's first look with every screen blank.
 func newWorld(t *testing.T, watchdog string, members ...member) *world {
 	t.Helper()
+	return newWorldWith(t, "", watchdog, members...)
+}
+
+// newWorldWith is newWorld with more top-level keys of the layout (YAML).
+func newWorldWith(t *testing.T, top, watchdog string, members ...member) *world {
+	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	t.Setenv("TMUX_TMPDIR", dir)
@@ -366,6 +372,7 @@ func newWorld(t *testing.T, watchdog string, members ...member) *world {
 			body += "    restart: " + m.restart + "\n"
 		}
 	}
+	body += top
 	if watchdog != "" {
 		body += "watchdog:\n" + watchdog
 	}
@@ -490,6 +497,8 @@ func (w *world) settle() {
 			s.radarDone(w.ctx, s.radar.pass(w.ctx, job))
 		case res := <-s.radar.done:
 			s.radarDone(w.ctx, res)
+		case pw := <-s.limitFire:
+			s.limitFired(w.ctx, pw)
 		default:
 			return
 		}

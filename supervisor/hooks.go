@@ -9,7 +9,7 @@ import (
 // fromHook uses a Claude Code hook as a second signal: Stop and TeammateIdle
 // mean the member finished its turn (idle), PermissionRequest and Notification
 // mean it may be asking, so its screen is looked at now rather than after the
-// quiet period. A hook speaks only for the pane it ran in (`teamctl hook`
+// quiet period; StopFailure with "rate_limit" means a usage limit (limits.go). A hook speaks only for the pane it ran in (`teamctl hook`
 // records its TMUX_PANE): one naming a member whose pane is another is
 // reported, once per member and pane, and changes nothing.
 func (s *daemon) fromHook(e state.Event) {
@@ -27,7 +27,8 @@ func (s *daemon) fromHook(e state.Event) {
 	switch e.Hook {
 	case "Stop", "TeammateIdle":
 		s.turnEnded(w.member)
-		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled {
+		s.limitTurnEnded(w)
+		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled && w.live.State != state.StateLimited {
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC()}
 			w.rechecked = false
 			s.live.Members[w.member] = w.live
@@ -35,6 +36,8 @@ func (s *daemon) fromHook(e state.Event) {
 		}
 	case "PermissionRequest", "Notification":
 		s.requestCapture(w)
+	case "StopFailure":
+		s.limitHook(w, e)
 	}
 }
 

@@ -21,7 +21,7 @@
 // claimed (teammove.go), tasks, messages and the lead queue; notices
 // (notify.go); the conflict radar, what merging members' work would do
 // (radar.go); what the members spend and their budgets (budget.go,
-// budgetstop.go).
+// budgetstop.go); usage limits, waited out and continued (limits.go).
 package supervisor
 
 import (
@@ -98,7 +98,8 @@ type daemon struct {
 
 	radar *radar // the conflict radar (radar.go)
 
-	spend spending // what the members spend, and the budgets (budget.go)
+	spend     spending        // what the members spend, and the budgets (budget.go)
+	limitFire chan *paneWatch // a continuation timer (limits.go)
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -161,6 +162,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
+		limitFire: make(chan *paneWatch, 64),
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -280,6 +282,8 @@ func (s *daemon) loop(ctx context.Context) error {
 			s.radarFired()
 		case res := <-s.radar.done:
 			s.radarDone(ctx, res)
+		case w := <-s.limitFire:
+			s.limitFired(ctx, w)
 		}
 	}
 }

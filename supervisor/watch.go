@@ -36,6 +36,7 @@ type paneWatch struct {
 	words         wordsState
 	wordsOf       *ended // the run whose last words are kept (or being kept)
 	restartWaits  bool   // a restart waits for those words: the pane goes with it
+	limit         limitState
 }
 
 // captureReq asks the capture worker for the screen of w's pane as it is
@@ -65,6 +66,7 @@ func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 			return
 		}
 		w.lastOutput = s.clock.Now()
+		s.limitOutput(w, n.Data)
 		if !w.armed {
 			d := s.quiet
 			if (w.live.State == state.StateStalled || w.live.State == state.StateIdle) && !w.rechecked {
@@ -205,6 +207,9 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 		return // the mailbox says what it waits for; its screen says nothing more
 	}
 	v := s.det.Check(c.screen)
+	if s.judgeLimit(w, c.screen, v) {
+		return
+	}
 	prev := *w.live
 	now := s.clock.Now().UTC()
 	switch v.Kind {

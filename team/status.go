@@ -2,6 +2,7 @@ package team
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -49,6 +50,32 @@ type Stall struct {
 	Excerpt string    `json:"excerpt,omitempty"`
 }
 
+// Limit is the usage or rate limit a limited member waits out.
+type Limit struct {
+	Line       string    `json:"line"`                  // what said so (its screen's line, or the transcript)
+	Since      time.Time `json:"since"`                 // when it was first seen
+	Reset      time.Time `json:"reset,omitzero"`        // when it resets, to the minute its screen showed; zero when unknown
+	ResetShown string    `json:"reset_shown,omitempty"` // that time as Claude Code showed it ("5:01am")
+}
+
+// ResetText is the reset time in words for a person at now: "resets 9:05am
+// (in 4m)", "reset 9:05am (2m ago)", or that it is not known.
+func (l Limit) ResetText(now time.Time) string {
+	if l.Reset.IsZero() {
+		return "reset time not shown"
+	}
+	shown := l.ResetShown
+	if shown == "" {
+		shown = l.Reset.Local().Format("Jan 2 15:04")
+	}
+	// The reset falls within the minute shown: it is past once that minute is.
+	end := l.Reset.Add(time.Minute)
+	if now.Before(end) {
+		return fmt.Sprintf("resets %s (in %s)", shown, end.Sub(now).Round(time.Second))
+	}
+	return fmt.Sprintf("reset %s (%s ago)", shown, now.Sub(end).Round(time.Second))
+}
+
 // MemberStatus is one member in Status.
 type MemberStatus struct {
 	Name      string            `json:"name"`
@@ -64,6 +91,7 @@ type MemberStatus struct {
 	Origin    state.Origin      `json:"origin"`            // layout, or lead for a teammate the lead spawned
 	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
 	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
+	Limit     *Limit            `json:"limit,omitempty"`   // when limited
 	Reason    string            `json:"reason,omitempty"`  // when failed
 	Request   *state.Request    `json:"request,omitempty"` // when waiting-approval
 	Result    string            `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
@@ -200,6 +228,9 @@ func applyLive(s *Status, live *state.Live) {
 			m.Stall = &Stall{Pattern: lm.Pattern, Line: lm.Line, Since: lm.Since, Excerpt: lm.Excerpt}
 		case lm.State == state.StateIdle:
 			m.State, m.Since, m.Result = state.StateIdle, lm.Since, lm.Result
+		case lm.State == state.StateLimited:
+			m.State, m.Since = state.StateLimited, lm.Since
+			m.Limit = &Limit{Line: lm.Line, Since: lm.Since, Reset: lm.Reset, ResetShown: lm.ResetShown}
 		case lm.State == state.StateRunning:
 			m.Since = lm.Since
 		}

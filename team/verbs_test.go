@@ -270,6 +270,21 @@ func TestStatus(t *testing.T) {
 			}
 		},
 	}, {
+		name:       "limited, with the reset time the supervisor saw",
+		supervised: true,
+		live: map[string]state.LiveMember{
+			"worker": {State: state.StateLimited, Line: "✻ 5-hour limit reached · retrying in 4s (9:05am) · attempt 2/10",
+				Reset: time.Date(2026, 12, 2, 9, 5, 0, 0, time.UTC), ResetShown: "9:05am"},
+		},
+		want:   []string{"list-panes"},
+		states: []string{"lead running", "worker limited", "sh running"},
+		check: func(t *testing.T, f *fakeWorld, s *Status) {
+			l := s.Members[1].Limit
+			if l == nil || !l.Reset.Equal(time.Date(2026, 12, 2, 9, 5, 0, 0, time.UTC)) || l.ResetShown != "9:05am" || !strings.Contains(l.Line, "limit reached") {
+				t.Errorf("worker's limit %+v", l)
+			}
+		},
+	}, {
 		name:   "without a supervisor, what it last wrote is not taken",
 		live:   map[string]state.LiveMember{"worker": {State: state.StateStalled, Pattern: "claude-permission"}},
 		want:   []string{"list-panes"},

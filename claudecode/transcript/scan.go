@@ -53,6 +53,8 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	}
 	var typ, message, ts, usage []byte
 	var inner error
+	var apiErr APIError
+	isAPIError := false
 	// message's keys are read as it is walked: its content, most of a
 	// response's bytes, is scanned once.
 	err := eachKeyIn(line, func(key []byte, at int) (int, bool) {
@@ -88,6 +90,14 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 			r.AgentName = unquote(val)
 		case "teamName":
 			r.TeamName = unquote(val)
+		case "isApiErrorMessage":
+			isAPIError = string(val) == "true"
+		case "apiErrorStatus":
+			apiErr.Status, _ = strconv.Atoi(string(val))
+		case "apiErrorType":
+			apiErr.Type = unquote(val)
+		case "error":
+			apiErr.Kind = unquote(val)
 		}
 	})
 	if err != nil || inner != nil {
@@ -95,6 +105,9 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	}
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
+	}
+	if isAPIError {
+		r.APIError = &apiErr
 	}
 	if len(message) == 0 || message[0] != '{' {
 		return r, lineMalformed, ""

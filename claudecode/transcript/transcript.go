@@ -1,6 +1,7 @@
 // Package transcript reads Claude Code's session transcripts: where a
 // session's are (projects/*/<session-id>.jsonl and its subagents' files
-// beside it), and the token usage of each model response in them, read
+// beside it), and the token usage of each model response in them (and the
+// API errors Claude Code records among them, usage limits included), read
 // incrementally from where the last read ended (Follower). It is part of
 // claudecode, the one place that knows Claude Code's files; what the files
 // look like is recorded in docs/claude-code.md ("Transcripts and usage").
@@ -52,6 +53,25 @@ type Response struct {
 	AgentName string    // agentName: a teammate's name
 	TeamName  string    // teamName: a teammate's Claude Code team
 	Usage     Usage
+
+	// APIError is set on the message Claude Code writes itself when the
+	// API refused a request and it gave up (model "<synthetic>",
+	// isApiErrorMessage): a 429 of a usage or rate limit among them.
+	APIError *APIError
+}
+
+// APIError is an API error as Claude Code records it in a transcript (seen
+// on 2.1.328 and 2.1.332: "error":"rate_limit", "apiErrorStatus":429,
+// "apiErrorType":"rate_limit_error"; no reset time).
+type APIError struct {
+	Status int    // apiErrorStatus: the HTTP status (429)
+	Type   string // apiErrorType: the API's error type ("rate_limit_error")
+	Kind   string // error: Claude Code's name for it ("rate_limit")
+}
+
+// RateLimit reports whether the error is a usage or rate limit.
+func (e *APIError) RateLimit() bool {
+	return e != nil && (e.Status == 429 || e.Type == "rate_limit_error" || e.Kind == "rate_limit")
 }
 
 // Key identifies the response: its message id (unique to a message, so a

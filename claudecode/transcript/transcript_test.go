@@ -229,3 +229,25 @@ func TestFindTeam(t *testing.T) {
 		t.Fatalf("%v %v", got, err)
 	}
 }
+
+// The message Claude Code 2.1.332 writes when it gives up on a 429 (from a
+// real transcript against the fake Messages API; 2.1.328 writes the same
+// fields).
+const rateLimitLine = `{"parentUuid":"a409ccdb-6842-4c3f-8978-92c91f6fd368","isSidechain":false,"type":"assistant","uuid":"70c01970-2097-451a-b461-42b7e1e6117e","timestamp":"2026-12-02T04:58:00.456Z","message":{"diagnostics":null,"id":"4b9eab7e-d068-453d-93d9-99b284c79a4e","container":null,"model":"<synthetic>","role":"assistant","stop_details":null,"stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"output_tokens_details":null,"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":null,"iterations":null,"speed":null,"fallback_credit":null},"content":[{"type":"text","text":"API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."}],"context_management":null},"requestId":"req_fake","apiErrorIsTransient":false,"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,"apiErrorType":"rate_limit_error","perTurnEffort":"medium","failedResponseHadNoToolCall":true,"madeBy":"model","session_id":"5d7294e7-1521-4ffa-87f3-fbd36a2cfbaf","userType":"external","entrypoint":"cli","cwd":"/tmp/w","sessionId":"5d7294e7-1521-4ffa-87f3-fbd36a2cfbaf","version":"2.1.332","gitBranch":"HEAD"}`
+
+func TestParseAPIError(t *testing.T) {
+	r, kind, _ := parseLine([]byte(rateLimitLine))
+	if kind != lineResponse || r.Model != "<synthetic>" {
+		t.Fatalf("kind %v model %q", kind, r.Model)
+	}
+	if r.APIError == nil || *r.APIError != (APIError{Status: 429, Type: "rate_limit_error", Kind: "rate_limit"}) || !r.APIError.RateLimit() {
+		t.Errorf("api error %+v", r.APIError)
+	}
+	auth, _, _ := parseLine([]byte(`{"type":"assistant","isApiErrorMessage":true,"apiErrorStatus":401,"apiErrorType":"authentication_error","error":"authentication_failed","message":{"id":"m","model":"<synthetic>"}}`))
+	if auth.APIError == nil || auth.APIError.RateLimit() {
+		t.Errorf("401 taken for a limit: %+v", auth.APIError)
+	}
+	if ok, _, _ := parseLine([]byte(realLine)); ok.APIError != nil || ok.APIError.RateLimit() {
+		t.Errorf("a response taken for an error: %+v", ok.APIError)
+	}
+}

@@ -48,7 +48,7 @@ func colorKind(io *iostreams.IO, kind state.EventKind) string {
 	switch kind {
 	case state.EventStall, state.EventFailed:
 		return io.Color("31", padded)
-	case state.EventIdle:
+	case state.EventIdle, state.EventLimited:
 		return io.Color("33", padded)
 	}
 	return padded

@@ -259,3 +259,27 @@ func TestStatusRun(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitedDetail: a limited member says when its limit resets (the time
+// Claude Code showed, and how long until the end of that minute, or since),
+// or that it was not shown, and what said so.
+func TestLimitedDetail(t *testing.T) {
+	now := time.Date(2026, 12, 2, 9, 3, 0, 0, time.UTC)
+	line := "✻ 5-hour limit reached · retrying in 4s (9:05am) · attempt 2/10"
+	for _, c := range []struct {
+		limit team.Limit
+		want  string
+	}{
+		{team.Limit{Line: line, Since: now.Add(-time.Minute), Reset: now.Add(2 * time.Minute), ResetShown: "9:05am"},
+			`resets 9:05am (in 3m0s); "` + line + `" 1m0s ago`},
+		{team.Limit{Line: line, Since: now.Add(-time.Hour), Reset: now.Add(-10 * time.Minute), ResetShown: "8:53am"},
+			`reset 8:53am (9m0s ago); "` + line + `" 1h0m0s ago`},
+		{team.Limit{Line: "● API Error: Request rejected (429)", Since: now},
+			`reset time not shown; "● API Error: Request rejected (429)" 0s ago`},
+	} {
+		l := c.limit
+		if got := memberDetail(team.MemberStatus{State: state.StateLimited, Limit: &l}, now); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}

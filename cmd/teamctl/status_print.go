@@ -106,6 +106,8 @@ func memberDetail(m team.MemberStatus, now time.Time) string {
 	switch {
 	case m.Stall != nil:
 		detail = fmt.Sprintf("%q %s ago", m.Stall.Line, now.Sub(m.Stall.Since).Round(time.Second))
+	case m.Limit != nil:
+		detail = fmt.Sprintf("%s; %q %s ago", m.Limit.ResetText(now), m.Limit.Line, now.Sub(m.Limit.Since).Round(time.Second))
 	case m.Request != nil:
 		detail = fmt.Sprintf("%s %s %s ago (teamctl approve|deny %s)", m.Request.Tool, m.Request.Input, now.Sub(m.Request.Since).Round(time.Second), m.Name)
 	case m.Reason != "":
@@ -149,7 +151,7 @@ func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
 		code = "32"
 	case state.StateExited, state.StateFailed, state.StateStalled, state.StateHeld:
 		code = "31"
-	case state.StateIdle, state.StateWaitingApproval:
+	case state.StateIdle, state.StateWaitingApproval, state.StateLimited:
 		code = "33"
 	default:
 		return nil

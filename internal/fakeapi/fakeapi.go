@@ -206,6 +206,10 @@ type Reply struct {
 	ErrorType    string
 	ErrorMessage string
 
+	// Header is added to the answer's headers (a rate limit's retry-after
+	// and anthropic-ratelimit-* headers, say), error or not.
+	Header http.Header
+
 	// Usage, when not nil, is the usage the answer reports; else input is
 	// about a quarter of the request's bytes, output a quarter of the
 	// answer's text, no cache.
@@ -584,6 +588,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // answer writes rep for the messages request r and sets r.Status.
 func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
+	for k, vs := range rep.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		typ := rep.ErrorType
 		if typ == "" {
