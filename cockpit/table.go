@@ -201,10 +201,10 @@ func (m *Model) table(w, h int) []string {
 	}
 	changes := wide && cw > 0
 	cw = min(max(cw, len("CHANGES")), maxChangesWidth)
-	// COST once the supervisor has read what some member spent.
+	// COST once some member has spent something (as the supervisor read it).
 	pw := 0
 	for _, r := range m.rows {
-		if r.Usage != nil {
+		if r.Usage != nil && r.Usage.Turns > 0 {
 			pw = max(pw, len("COST"), ansi.StringWidth(costCell(r.Member)))
 		}
 	}

@@ -33,7 +33,7 @@ func renderStatus(io *iostreams.IO, st *team.Status, now time.Time) string {
 	case st.Lost:
 		fmt.Fprintf(&b, "team %s is down (lost%s): it was not brought down, but its tmux server is gone; `teamctl up %s` brings it back, every conversation resumed (`--fresh` starts it anew)\n",
 			team, lastSeen(st.LastSeen, now), textsafe.Visible(st.Layout))
-	case st.Supervisor.Running && st.Usage != nil:
+	case st.Supervisor.Running && st.Usage != nil && st.Usage.Turns > 0:
 		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d, spent %s\n", team, socket, st.Supervisor.PID, st.Usage.CostText())
 	case st.Supervisor.Running:
 		fmt.Fprintf(&b, "team %s (tmux -L %s), supervisor pid %d\n", team, socket, st.Supervisor.PID)
@@ -52,14 +52,15 @@ func printStatusTable(io *iostreams.IO, st *team.Status) {
 // now. Its columns line up by what a terminal shows (the coloured STATE, wide
 // names), and on a terminal it fits the width: CWD gives way first (home as
 // ~, then ~/…/last), then DETAIL is cut with "…". Piped, every value is whole.
-// COST is there once the supervisor has read the members' transcripts.
+// COST is there once some member has spent something, as the supervisor
+// read its transcripts.
 func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time.Time) {
 	home, _ := os.UserHomeDir() // none: paths are only shortened, not with ~
 	cols := []table.Column{
 		{Title: "MEMBER"}, {Title: "ROLE"}, {Title: "PANE"}, {Title: "PID"}, {Title: "STATE"}, {Title: "UPTIME"},
 		{Title: "CWD", Fit: table.Path(home)}, {Title: "DETAIL", Fit: table.Cut},
 	}
-	withCost := st.Usage != nil
+	withCost := st.Usage != nil && st.Usage.Turns > 0
 	if withCost {
 		cols = slices.Insert(cols, 6, table.Column{Title: "COST"})
 	}
