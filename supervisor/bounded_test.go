@@ -324,3 +324,39 @@ func TestFilesNotReadAreReportedOnce(t *testing.T) {
 		t.Errorf("written through the link: %v", ents)
 	}
 }
+
+// TestEarlyRequestIsSeenOnceItsWriterJoins: a teammate the lead spawns can
+// write its first permission request before the lead's config.json names
+// it: left alone then (said once), and looked at again when the name joins
+// the config: the teammate waits for approval, with its request.
+func TestEarlyRequestIsSeenOnceItsWriterJoins(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""})
+	st := w.s.st
+	if _, err := claudecode.EnsureTeamConfig(st.ClaudeConfig, st.ClaudeTeam, st.ClaudeLeadSession(), "/", w.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.changed("config")
+	writeLeadInbox(t, w, []claudecode.Message{requestFrom(w, "scout", "r-early", "ls")})
+	w.changed("inbox")
+	if reqs := w.events(state.EventPermissionRequest, "scout"); len(reqs) != 0 {
+		t.Fatalf("a request from no member taken: %+v", reqs)
+	}
+	cfgPath, _ := claudecode.TeamConfigPath(st.ClaudeConfig, st.ClaudeTeam)
+	cfg, err := claudecode.ReadTeamConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Members = append(cfg.Members, claudecode.TeamMember{Name: "scout", AgentID: "scout@" + st.ClaudeTeam})
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.changed("config")
+	reqs := w.events(state.EventPermissionRequest, "scout")
+	if len(reqs) != 1 || reqs[0].RequestID != "r-early" {
+		t.Fatalf("permission-request events once scout joined: %+v", reqs)
+	}
+	if left := w.events(state.EventMessage, ""); len(left) != 1 {
+		t.Errorf("said %d times that it was left alone, want once: %+v", len(left), left)
+	}
+}

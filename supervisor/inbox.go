@@ -92,13 +92,41 @@ func messageKey(m claudecode.Message) string {
 // permission request or idle notification changes the state only of the
 // teammate that wrote it (see teammateOf); one that names another member, or
 // comes from anyone but a teammate, is reported and left alone.
-func (s *daemon) fromTeammate(msg claudecode.Message) {
+func (s *daemon) fromTeammate(msg claudecode.Message) { s.fromTeammateAgain(msg, false) }
+
+// maxEarly bounds the permission requests kept for a name not yet a member.
+const maxEarly = 64
+
+// earlyAgain looks again at the permission requests that came from a name
+// that was no member yet: a teammate the lead spawns can write its first
+// request before the lead's config.json names it, or before its pane is
+// adopted.
+func (s *daemon) earlyAgain() {
+	early := s.early
+	s.early = nil
+	for _, m := range early {
+		s.fromTeammateAgain(m, true)
+	}
+}
+
+// fromTeammateAgain is fromTeammate; again, the message was looked at
+// before (its name was no member then), and what was said is not said again.
+func (s *daemon) fromTeammateAgain(msg claudecode.Message, again bool) {
 	v, ok := claudecode.ParseProtocol(msg.Text)
 	switch p := v.(type) {
 	case claudecode.PermissionRequest:
-		name, err := s.teammateOf(claudecode.RequestFrom(msg, p, s.st.ClaudeTeam))
+		from, ferr := claudecode.RequestFrom(msg, p, s.st.ClaudeTeam)
+		name, err := s.teammateOf(from, ferr)
 		if err != nil {
-			s.message(sender(msg.From), fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err))
+			if _, member := s.st.Member(from); ferr == nil && !member {
+				s.early = append(s.early, msg)
+				if len(s.early) > maxEarly {
+					s.early = s.early[len(s.early)-maxEarly:]
+				}
+			}
+			if !again {
+				s.message(sender(msg.From), fmt.Sprintf("permission request %s left alone: %v", textsafe.Short(p.RequestID, 80), err))
+			}
 			return
 		}
 		w := s.watchOf(name)

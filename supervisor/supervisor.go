@@ -55,6 +55,10 @@ type SuperviseOptions struct {
 }
 
 type daemon struct {
+	// early are permission requests from a name that was no member yet
+	// (inbox.go): looked at again when a name joins the team's config.json
+	// or a pane is adopted.
+	early     []claudecode.Message
 	team      string
 	o         SuperviseOptions
 	log       *slog.Logger

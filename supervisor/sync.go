@@ -389,6 +389,7 @@ func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) e
 		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
 	}
 	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
+	s.earlyAgain()
 	return nil
 }
 

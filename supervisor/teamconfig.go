@@ -57,6 +57,7 @@ func (s *daemon) checkConfig(r configRead) {
 			if !s.seen.members[name] {
 				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "joined the team's config.json"})
 				s.syncLater() // its pane, if one waits for a name, has it now
+				defer s.earlyAgain()
 			}
 		}
 		for name := range s.seen.members {
