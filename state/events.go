@@ -43,6 +43,10 @@ type Event struct {
 	Other  string   `json:"other,omitempty"`
 	Files  []string `json:"files,omitempty"`
 	Detail string   `json:"detail,omitempty"`
+	// Via and From, for a person's action that came another way than the
+	// command line: which ("web": teamctl serve) and from which address.
+	Via  string `json:"via,omitempty"`
+	From string `json:"from,omitempty"`
 }
 
 // MarshalJSON writes the time as RFC 3339 with nanoseconds.
