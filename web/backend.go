@@ -24,6 +24,7 @@ type (
 	Answer   = team.Answer
 	Answered = team.Answered
 	By       = team.By
+	Stall    = team.Stall
 )
 
 // A watch of the teams' state folders, as state.Watch has it.
