@@ -175,6 +175,9 @@ members:
 	if stalledAt.IsZero() || askerAt.Sub(stalledAt) > time.Second {
 		t.Errorf("asker at the top %v after its stall was recorded (%s), want within a second", askerAt.Sub(stalledAt), stalledAt)
 	}
+	if w := eval[int](t, ctx, `document.documentElement.clientWidth`); w != 360 {
+		t.Errorf("the page is %d px wide, not a phone's 360", w)
+	}
 	if bad := eval[string](t, ctx, overflow); bad != "" {
 		t.Errorf("at 360×640, outside the screen's width:\n%s", bad)
 	}
@@ -194,7 +197,7 @@ members:
 	}
 	if p := os.Getenv("TEAMCTL_SERVE_SCREENSHOT"); p != "" {
 		do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
 		if err != nil {
 			t.Fatal(err)
 		}

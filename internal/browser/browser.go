@@ -58,7 +58,9 @@ func Start(ctx context.Context, exec string, w, h int) (context.Context, context
 	)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
+	// The window alone does not make a phone: headless Chromium keeps a
+	// wider one (500 px at least). The viewport is emulated.
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		bcancel()
 		acancel()
 		return nil, nil, fmt.Errorf("start chromium %s: %w", exec, err)
