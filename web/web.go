@@ -200,6 +200,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc := http.NewResponseController(w)
+	// The server's ReadTimeout bounds reading the request; left in place it
+	// would end the stream (its context) once it passed.
+	rc.SetReadDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	c, end := s.hub.subscribe()
