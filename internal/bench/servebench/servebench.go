@@ -304,7 +304,6 @@ func loads(ctx context.Context, login, base string, n int) ([]string, float64) {
 	var errs []string
 	var wg sync.WaitGroup
 	start := make(chan struct{})
-	t0 := time.Now()
 	for i := range n {
 		wg.Add(1)
 		go func() {
@@ -331,7 +330,7 @@ func loads(ctx context.Context, login, base string, n int) ([]string, float64) {
 			}
 		}()
 	}
-	t0 = time.Now()
+	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	return errs, float64(time.Since(t0)) / float64(time.Millisecond)
