@@ -2,7 +2,10 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,5 +54,46 @@ func TestBrowserHostileName(t *testing.T) {
 	url, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
 	if url != srv.URL+"/" {
 		t.Errorf("the page's URL after login: %s, want %s/ (no token)", url, srv.URL)
+	}
+}
+
+// TestBrowserLoginFromALink: the login URL followed from a link on another
+// site (a chat, a mail) ends on the live page, logged in, its URL clean.
+func TestBrowserLoginFromALink(t *testing.T) {
+	exe := browser.Need(t)
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	defer srv.Close()
+	login := srv.URL + "/login?token=" + w.token
+	other := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(rw, `<!doctype html><a id="go" href="%s">log in</a>`, login)
+	}))
+	defer other.Close()
+	// localhost and 127.0.0.1 are two sites.
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	if err := chromedp.Do(ctx, chromedp.Navigate(otherURL), chromedp.Click(`#go`)); err != nil {
+		t.Fatal(err)
+	}
+	// The page loads itself again once: a look may meet the page going.
+	var err2 error
+	for range 20 {
+		if _, err2 = chromedp.Run(ctx, chromedp.Poll[bool](`!!document.getElementById("conn") && document.getElementById("conn").textContent === "live"`,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second))); err2 == nil {
+			break
+		}
+	}
+	if err := err2; err != nil {
+		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
+		t.Fatalf("the live page after a link from another site: %v\n%s", err, text)
+	}
+	if u, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); u != srv.URL+"/" {
+		t.Errorf("the page's URL: %s", u)
 	}
 }

@@ -133,6 +133,15 @@ func hostAllowed(h string, hosts []string) bool {
 func (s *Server) authed(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.sessions.of(r) == nil {
+			if r.URL.Path == "/" && r.Header.Get("Sec-Fetch-Site") == "cross-site" && r.Header.Get("Sec-Fetch-Mode") == "navigate" {
+				// The login's redirect, at the end of a chain a link on another
+				// site began: the browser sends no SameSite=Strict cookie on it.
+				// Loaded again from here, the page is same-site and gets it.
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprintln(w, `<!doctype html><meta http-equiv="refresh" content="0; url=/"><title>teamctl</title><p>Opening the page…</p>`)
+				return
+			}
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusUnauthorized)
 			fmt.Fprintln(w, "Not logged in: open the login URL `teamctl serve` printed (or scan its QR code).")

@@ -549,3 +549,22 @@ func newSSE(r io.Reader) func() (string, bool) {
 }
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }
+
+// TestLoginFromALink: the page reached at the end of a login a link on
+// another site began comes without the SameSite=Strict cookie; it loads
+// itself again (a same-site load, which has it), once: from the page's own
+// site, no cookie is a 401 and no more.
+func TestLoginFromALink(t *testing.T) {
+	w := newWorld(t, Options{})
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Set("Sec-Fetch-Site", "cross-site")
+	r.Header.Set("Sec-Fetch-Mode", "navigate")
+	res := w.do(r)
+	if b := body(res); res.StatusCode != http.StatusUnauthorized || !strings.Contains(b, `http-equiv="refresh" content="0; url=/"`) {
+		t.Errorf("cross-site: %s %s", res.Status, b)
+	}
+	r.Header.Set("Sec-Fetch-Site", "same-origin")
+	if b := body(w.do(r)); strings.Contains(b, "refresh") {
+		t.Errorf("same-origin without a cookie loads again: %s", b)
+	}
+}
