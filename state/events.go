@@ -46,6 +46,10 @@ type Event struct {
 	// Reset, for kinds "limited" and "limit-resume": when the limit resets
 	// (to the minute its screen showed), when known.
 	Reset time.Time `json:"reset,omitzero"`
+	// Via and From, for a person's action that came another way than the
+	// command line: which ("web": teamctl serve) and from which address.
+	Via  string `json:"via,omitempty"`
+	From string `json:"from,omitempty"`
 }
 
 // MarshalJSON writes the time as RFC 3339 with nanoseconds.

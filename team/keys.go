@@ -121,7 +121,7 @@ func (t *Team) answer(ctx context.Context, member string, a Answer) (*Answered, 
 		return &ans, &NotRecordedError{err}
 	}
 	defer ev.Close()
-	if err := ev.Append(state.Event{Kind: state.EventAnswer, Member: member, Pane: m.Pane, Keys: ans.Keys, Option: ans.Option, Detail: "by a person (teamctl answer)"}); err != nil {
+	if err := ev.Append(t.by.mark(state.Event{Kind: state.EventAnswer, Member: member, Pane: m.Pane, Keys: ans.Keys, Option: ans.Option, Detail: t.by.detail("teamctl answer")})); err != nil {
 		return &ans, &NotRecordedError{err}
 	}
 	return &ans, nil

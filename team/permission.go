@@ -12,7 +12,7 @@ import (
 // answerPermission writes the lead's answer to a teammate's pending permission request
 // into the teammate's mailbox, and records it. requestID "" means the
 // member's pending request.
-func answerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string) (string, error) {
+func answerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string, by By) (string, error) {
 	st, err := loadRunning(team)
 	if err != nil {
 		return "", err
@@ -25,12 +25,12 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 	if err != nil {
 		return "", err
 	}
-	kind, deny := "approved", ""
+	kind, deny := "approved"+by.suffix(), ""
 	if !approve {
 		if reason == "" {
-			reason = "denied by a person (teamctl deny)"
+			reason = "denied by a person (" + by.commandOr("teamctl deny") + ")" // read by the teammate's model: no address
 		}
-		kind, deny = "denied: "+reason, reason
+		kind, deny = "denied: "+reason+by.suffix(), reason
 	}
 	if err := claudecode.AnswerRequest(ctx, claudeDir, st.ClaudeTeam, member, req, deny); err != nil {
 		return "", err
@@ -40,7 +40,7 @@ func answerPermission(ctx context.Context, team, member, requestID string, appro
 		return "", err
 	}
 	defer ev.Close()
-	return req.RequestID, ev.Append(state.Event{Kind: state.EventPermissionAnswer, Member: member, RequestID: req.RequestID, Tool: req.ToolName, Detail: kind})
+	return req.RequestID, ev.Append(by.mark(state.Event{Kind: state.EventPermissionAnswer, Member: member, RequestID: req.RequestID, Tool: req.ToolName, Detail: kind}))
 }
 
 // pendingRequest finds member's permission request: the one named, else the

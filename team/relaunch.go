@@ -89,7 +89,7 @@ func (t *Team) restartMember(ctx context.Context, member string) (pid int, err e
 		return pid, err
 	}
 	defer ev.Close()
-	return pid, ev.Append(state.Event{Kind: state.EventRestart, Member: member, Pane: m.Pane, Restarts: m.Restarts, Detail: fmt.Sprintf("(by a person) pid %d", pid)})
+	return pid, ev.Append(t.by.mark(state.Event{Kind: state.EventRestart, Member: member, Pane: m.Pane, Restarts: m.Restarts, Detail: t.by.restarted(pid)}))
 }
 
 // relaunchOf is member name's launch for a relaunch, and the layout it comes

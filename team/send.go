@@ -67,7 +67,7 @@ func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 	if err := claudecode.AppendMessage(mctx, inbox, claudecode.PromptMessage(text, t.w.clock.Now())); err != nil {
 		return "", fmt.Errorf("send to %s: %w", member, err)
 	}
-	ev.Append(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: "from teamctl send: " + textsafe.Short(text, 200)})
+	ev.Append(t.by.mark(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: t.by.sent() + textsafe.Short(text, 200)}))
 	return "left in its mailbox as a message from team-lead", nil
 }
 

@@ -28,6 +28,7 @@ type Team struct {
 	Name    string
 	tmuxBin string
 	w       world // tmux, the clock, signals (realWorld, or a test's fakes)
+	by      By    // who acts through its verbs (ActingAs)
 }
 
 // Open opens the team called name, which must have state (state.ErrNotFound
@@ -85,13 +86,13 @@ func (t *Team) Answer(ctx context.Context, member string, a Answer) (*Answered, 
 // Approve lets a teammate run the tool it asked about; requestID "" is its
 // pending request. It returns the request answered.
 func (t *Team) Approve(ctx context.Context, member, requestID string) (string, error) {
-	return answerPermission(ctx, t.Name, member, requestID, true, "")
+	return answerPermission(ctx, t.Name, member, requestID, true, "", t.by)
 }
 
 // Deny refuses a teammate's permission request, with reason ("" for the
 // default one).
 func (t *Team) Deny(ctx context.Context, member, requestID, reason string) (string, error) {
-	return answerPermission(ctx, t.Name, member, requestID, false, reason)
+	return answerPermission(ctx, t.Name, member, requestID, false, reason, t.by)
 }
 
 // Send gives text to a member and says how it went (see send).

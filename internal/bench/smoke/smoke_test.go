@@ -14,9 +14,11 @@ import (
 	"github.com/teamctl/teamctl/internal/bench/latencybench"
 	"github.com/teamctl/teamctl/internal/bench/radarbench"
 	"github.com/teamctl/teamctl/internal/bench/rssbench"
+	"github.com/teamctl/teamctl/internal/bench/servebench"
 	"github.com/teamctl/teamctl/internal/bench/topbench"
 	"github.com/teamctl/teamctl/internal/bench/upbench"
 	"github.com/teamctl/teamctl/internal/bench/world"
+	"github.com/teamctl/teamctl/internal/browser"
 )
 
 // TestMain runs all the benchmarks at once unless -parallel says otherwise:
@@ -176,5 +178,27 @@ func up(t *testing.T, ctx context.Context, bin string) {
 		if len(v.Samples) != 1 || v.Min <= 0 || v.Median != v.Min || v.P90 != v.Min {
 			t.Errorf("%s: %+v", v.Name, v)
 		}
+	}
+}
+
+// TestServeBenchmarkRuns runs bench/serve once, small, on its own: like
+// bench/top it points the whole process at its world (XDG_STATE_HOME,
+// TMUX_TMPDIR) while it runs, so it never runs beside top's. It needs
+// headless Chromium (browser.Need: a failure when CI=true and it is missing).
+func TestServeBenchmarkRuns(t *testing.T) {
+	ctx := world.TestContext(t)
+	browser.Need(t)
+	bin, remove, err := world.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	rep, err := servebench.Run(ctx, servebench.Config{Members: 3, Rate: 10, Samples: 4, Pages: 2, Loads: 10,
+		Duration: 300 * time.Millisecond, Settle: 100 * time.Millisecond, Pace: 50 * time.Millisecond, Bin: bin}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.EventMS) != 2 || len(rep.StateMS) != 2 || rep.P95 <= 0 || rep.ServeCPU < 0 || rep.HWMKB <= 0 || len(rep.LoadErrors) != 0 {
+		t.Fatalf("report: %+v", rep)
 	}
 }

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/web"
+)
+
+// TestNewCmdServe: argv becomes the options, and nothing is done but the
+// run function.
+func TestNewCmdServe(t *testing.T) {
+	var got *serveOptions
+	ios, _, _ := bufIO("")
+	g := &globals{}
+	cmd := newServeCmd(ios, g, func(_ context.Context, o *serveOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--addr", "100.64.0.7:9000", "--read-only", "--team", "demo", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--new-token"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.Addr != "100.64.0.7:9000" || !got.ReadOnly || got.Team != "demo" || got.TLSCert != "c.pem" || got.TLSKey != "k.pem" || !got.NewToken || got.InsecureHTTP {
+		t.Fatalf("options %+v", got)
+	}
+	got = nil
+	cmd = newServeCmd(ios, &globals{}, func(_ context.Context, o *serveOptions) error { got = o; return nil })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil || got.Addr != defaultServeAddr {
+		t.Fatalf("default address %q, %v", got.Addr, err)
+	}
+}
+
+// TestServeRun: loopback by default; any other address is refused without
+// TLS unless --insecure-http, which warns; the login URL is printed, works
+// once, and the page is served until the context ends.
+func TestServeRun(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	for _, c := range []struct {
+		o   serveOptions
+		err string
+	}{
+		{serveOptions{Addr: "0.0.0.0:8421"}, "listens on every address of this machine, not loopback: that needs TLS"},
+		{serveOptions{Addr: ":8421"}, "not loopback: that needs TLS"},
+		{serveOptions{Addr: "192.0.2.1:8421"}, "listens on 192.0.2.1, not loopback"},
+		{serveOptions{Addr: "192.0.2.1:8421", TLSCert: "c.pem"}, "--tls-cert and --tls-key go together"},
+		{serveOptions{Addr: "127.0.0.1"}, "want host:port"},
+		{serveOptions{Addr: "192.0.2.1:8421", TLSCert: "/nonexistent/c.pem", TLSKey: "/nonexistent/k.pem"}, "load --tls-cert"},
+	} {
+		ios, _, _ := bufIO("")
+		o := c.o
+		o.IO, o.Backend = ios, web.Teamctl{}
+		if err := serveRun(context.Background(), &o); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.err)
+		}
+	}
+
+	ios, out, errOut := bufIO("")
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan string, 1)
+	done := make(chan error, 1)
+	o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", Backend: web.Teamctl{}, Listening: func(a string) { addrs <- a }}
+	go func() { done <- serveRun(ctx, o) }()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("serve: %v %s", err, errOut)
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve never listened")
+	}
+	_, rest, ok := strings.Cut(out.String(), "log in (once per browser) with:\n  ")
+	u, _, _ := strings.Cut(rest, "\n")
+	if !ok || !strings.HasPrefix(u, "http://"+addr+"/login?token=") {
+		t.Fatalf("no login URL printed:\n%s", out)
+	}
+	jar := &cookieJar{}
+	cl := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	res, err := cl.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || res.Request.URL.String() != "http://"+addr+"/" {
+		t.Errorf("after login: %s at %s, want the page at its own URL", res.Status, res.Request.URL)
+	}
+	if strings.Contains(errOut.String(), "token=") {
+		t.Errorf("the token in the log:\n%s", errOut)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve after its context ended: %v", err)
+	}
+
+	// --login-url prints the same URL, and --insecure-http warns.
+	ios, out2, _ := bufIO("")
+	o = &serveOptions{IO: ios, Addr: addr, LoginURL: true, Backend: web.Teamctl{}}
+	if err := serveRun(context.Background(), o); err != nil || strings.TrimSpace(out2.String()) != u {
+		t.Errorf("--login-url: %q %v, want %q", out2, err, u)
+	}
+	ios, _, errOut = bufIO("")
+	ctx, cancel = context.WithCancel(context.Background())
+	o = &serveOptions{IO: ios, Addr: "0.0.0.0:0", InsecureHTTP: true, Backend: web.Teamctl{}, Listening: func(string) { cancel() }}
+	if err := serveRun(ctx, o); err != nil || !strings.Contains(errOut.String(), "WARNING: --insecure-http") {
+		t.Errorf("--insecure-http: %v, said %q", err, errOut)
+	}
+}
+
+// cookieJar keeps the cookies of one host, as a browser does.
+type cookieJar struct{ cs []*http.Cookie }
+
+func (j *cookieJar) SetCookies(_ *url.URL, cs []*http.Cookie) { j.cs = append(j.cs, cs...) }
+func (j *cookieJar) Cookies(*url.URL) []*http.Cookie          { return j.cs }

@@ -1,0 +1,270 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/teamctl/teamctl/internal/browser"
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// startServe runs `teamctl serve` on a port of its own in e's world and
+// returns the login URL it printed; it ends with the test.
+func startServe(t *testing.T, e *testenv.Env, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(e.Bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env, cmd.Dir = e.Environ(), e.Work
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut safeBuffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if strings.Contains(errOut.String(), "token=") {
+			t.Errorf("the login token in serve's log:\n%s", errOut.String())
+		}
+		t.Logf("serve's log:\n%s", errOut.String())
+	})
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "http://") && strings.Contains(l, "/login?token=") {
+				urls <- l
+			}
+		}
+	}()
+	select {
+	case u := <-urls:
+		return u
+	case <-time.After(testenv.MinWait):
+		t.Fatalf("serve printed no login URL; its log:\n%s", errOut.String())
+	}
+	return ""
+}
+
+// page is a headless Chromium tab of w×h on the test's serve.
+func page(t *testing.T, w, h int) context.Context {
+	t.Helper()
+	exe := browser.Need(t)
+	ctx, cancel, err := browser.Start(context.Background(), exe, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// waitJS waits (a minute at most) until the page's expression is true.
+func waitJS(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(testenv.MinWait))); err != nil {
+		body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		t.Fatalf("waiting for %s: %v\nthe page:\n%s", what, err, body)
+	}
+}
+
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// overflow lists the page's elements whose box leaves the viewport's width
+// (those inside a scroller of their own, the screen, aside), and says
+// whether the page itself scrolls sideways.
+const overflow = `(() => {
+  const W = document.documentElement.clientWidth, bad = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (e.closest("pre") && e.tagName !== "PRE") continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.left < -0.5 || r.right > W + 0.5) bad.push(e.tagName + "#" + e.id + "." + e.className + " " + Math.round(r.left) + ".." + Math.round(r.right));
+  }
+  if (document.documentElement.scrollWidth > W) bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + W);
+  return bad.join("\n");
+})()`
+
+// TestServeBrowser drives `teamctl serve` from headless Chromium at a
+// phone's 360×640, on a team of stand-ins: log in with the printed URL; every
+// member shows; a member asking `Overwrite? (y/n)` is at the top within a
+// second of its stall; tapping y makes it receive y; a permission request
+// shows its tool and command and Approve writes the permission response to
+// the teammate's mailbox; a message sent arrives; nothing overflows the
+// screen's width. Each action is an event saying it came from the web, and
+// from where. TEAMCTL_SERVE_SCREENSHOT=FILE saves the page as a PNG (the
+// README's).
+func TestServeBrowser(t *testing.T) {
+	ctx := page(t, 360, 640)
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: web
+watchdog: {quiet: 300ms}
+members:
+  - name: worker
+    env: {TEAMCTL_STANDIN_SCRIPT: "busy"}
+  - name: asker
+    env: {TEAMCTL_STANDIN_SCRIPT: "work:3s,ask"}
+  - name: granted
+    env: {TEAMCTL_STANDIN_SCRIPT: "work:8s,bash:touch granted.txt"}
+  - name: reader
+`))
+	st, _ := readState(t, e, "web")
+	u := startServe(t, e)
+	ctx, stop := context.WithTimeout(ctx, 5*time.Minute)
+	defer stop()
+
+	// Log in with the printed URL; the page's own URL has no token.
+	do(t, ctx, chromedp.Navigate(u))
+	waitJS(t, ctx, "the page, live", `document.getElementById("conn").textContent === "live"`)
+	if href := eval[string](t, ctx, `location.href`); strings.Contains(href, "token") {
+		t.Errorf("the page's URL after login: %s", href)
+	}
+	// The asker's row at the top: when it first is, by the page's clock.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+  const seen = () => { const f = document.querySelector("#rows > li"); if (f && f.dataset.member === "asker" && f.classList.contains("waits") && !window.askerAt) window.askerAt = Date.now(); };
+  new MutationObserver(seen).observe(document.getElementById("rows"), { childList: true, subtree: true }); seen();
+})()`))
+	waitJS(t, ctx, "every member", `["lead", "worker", "asker", "granted", "reader"].every(n => document.querySelector('#rows > li[data-member="' + n + '"]'))`)
+
+	waitJS(t, ctx, "asker first, stalled at its question", `!!window.askerAt`)
+	first := eval[string](t, ctx, `document.querySelector("#rows > li").innerText`)
+	if !strings.Contains(first, "stalled") || !strings.Contains(first, `"Overwrite? (y/n)"`) {
+		t.Errorf("the first row: %q", first)
+	}
+	var stalledAt time.Time
+	for _, ev := range events(t, e, "web") {
+		if ev.Member == "asker" && ev.Kind == "stall" {
+			stalledAt = ev.Time
+		}
+	}
+	askerAt := time.UnixMilli(eval[int64](t, ctx, `window.askerAt`))
+	t.Logf("asker's stall recorded at %s, at the top of the page %s later", stalledAt.Format(time.StampMilli), askerAt.Sub(stalledAt))
+	if stalledAt.IsZero() || askerAt.Sub(stalledAt) > time.Second {
+		t.Errorf("asker at the top %v after its stall was recorded (%s), want within a second", askerAt.Sub(stalledAt), stalledAt)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.clientWidth`); w != 360 {
+		t.Errorf("the page is %d px wide, not a phone's 360", w)
+	}
+	if bad := eval[string](t, ctx, overflow); bad != "" {
+		t.Errorf("at 360×640, outside the screen's width:\n%s", bad)
+	}
+
+	// Tapping y: the stand-in receives y.
+	do(t, ctx, chromedp.Click(`#rows > li[data-member="asker"] button[data-act="y"]`))
+	waitScreen(t, e, "teamctl-web", memberPane(t, e, "web", "asker"), "answered: y")
+	waitJS(t, ctx, "the answer said", `document.getElementById("toast").textContent.includes("asker")`)
+
+	// granted's permission request: tool and command; Approve answers it.
+	sel := `#rows > li[data-member="granted"]`
+	waitJS(t, ctx, "granted waiting, with its tool and command", `(() => { const r = document.querySelector('`+sel+`'); return r && r.classList.contains("waits") && r.innerText.includes("Bash: touch granted.txt"); })()`)
+	do(t, ctx, chromedp.Click(sel+` .name`))
+	waitJS(t, ctx, "granted's detail", `!document.getElementById("detail").hidden && document.getElementById("dwait").textContent.includes("Bash: touch granted.txt")`)
+	if bad := eval[string](t, ctx, overflow); bad != "" {
+		t.Errorf("at 360×640 with a detail open, outside the screen's width:\n%s", bad)
+	}
+	if p := os.Getenv("TEAMCTL_SERVE_SCREENSHOT"); p != "" {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	do(t, ctx, chromedp.Click(`#perm button[data-act="approve"]`))
+	inbox := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "granted.json")
+	testenv.Eventually(t, time.Minute, "a permission_response in granted's mailbox", func() (bool, string) {
+		b, _ := os.ReadFile(inbox)
+		var msgs []struct{ From, Text string }
+		json.Unmarshal(b, &msgs)
+		for _, m := range msgs {
+			var p struct{ Type, Subtype string }
+			if json.Unmarshal([]byte(m.Text), &p) == nil && p.Type == "permission_response" && p.Subtype == "success" && m.From == "team-lead" {
+				return true, ""
+			}
+		}
+		return false, string(b)
+	})
+	testenv.Eventually(t, time.Minute, "the approved command to run", func() (bool, string) {
+		_, err := os.Stat(filepath.Join(e.Work, "granted.txt"))
+		return err == nil, fmt.Sprint(err)
+	})
+
+	// A message sent from the page arrives.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`), chromedp.Click(`#rows > li[data-member="reader"] .name`))
+	waitJS(t, ctx, "reader's detail", `document.getElementById("dname").textContent.startsWith("reader")`)
+	do(t, ctx, chromedp.SendKeys(`#message`, "hello from the web"), chromedp.Click(`#sendform button[type="submit"]`))
+	waitScreen(t, e, "teamctl-web", memberPane(t, e, "web", "reader"), "hello from the web")
+
+	// Each action is the command's event, marked as the web's, with its address.
+	testenv.Eventually(t, time.Minute, "the web's actions in the team's events", func() (bool, string) {
+		r := e.MustRun("events", "--json", "--team", "web")
+		n := 0
+		for _, ln := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+			var ev struct{ Member, Kind, Via, From string }
+			json.Unmarshal([]byte(ln), &ev)
+			if ev.Via == "web" && strings.HasPrefix(ev.From, "127.0.0.1:") &&
+				(ev.Member == "asker" && ev.Kind == "answer" || ev.Member == "granted" && ev.Kind == "permission-answer" || ev.Member == "reader" && ev.Kind == "message") {
+				n++
+			}
+		}
+		return n == 3, r.Stdout
+	})
+}
+
+// TestServeReadOnlyBrowser: with --read-only the page shows the team and
+// no action at all.
+func TestServeReadOnlyBrowser(t *testing.T) {
+	ctx := page(t, 360, 640)
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: ro
+watchdog: {quiet: 300ms}
+members:
+  - name: asker
+    env: {TEAMCTL_STANDIN_SCRIPT: "ask"}
+`))
+	u := startServe(t, e, "--read-only")
+	ctx, stop := context.WithTimeout(ctx, 3*time.Minute)
+	defer stop()
+	do(t, ctx, chromedp.Navigate(u))
+	waitJS(t, ctx, "asker stalled", `(() => { const r = document.querySelector('#rows > li[data-member="asker"]'); return r && r.classList.contains("waits"); })()`)
+	do(t, ctx, chromedp.Click(`#rows > li[data-member="asker"] .name`))
+	waitJS(t, ctx, "asker's detail", `!document.getElementById("detail").hidden`)
+	if n := eval[int](t, ctx, `[...document.querySelectorAll("button[data-act]")].filter(b => b.offsetParent !== null).length`); n != 0 {
+		t.Errorf("%d action buttons shown read-only", n)
+	}
+}

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Sessions: the login token, once shown, is exchanged for a session (an
+// HttpOnly, SameSite=Strict cookie), so that it never appears in a later URL;
+// each session has its anti-CSRF token, which every POST must carry.
+
+const (
+	cookieName  = "teamctl_session"
+	csrfHeader  = "X-Csrf-Token"
+	sessionLife = 30 * 24 * time.Hour
+	maxSessions = 256 // the oldest goes first
+	// Failed logins: at most loginFailures per address in loginWindow.
+	loginFailures = 10
+	loginWindow   = 10 * time.Minute
+	maxAddresses  = 4096 // addresses whose failures are kept
+)
+
+type session struct {
+	csrf    string
+	expires time.Time
+}
+
+type sessions struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	byKey map[[32]byte]*session // by the hash of the cookie's value
+	order [][32]byte            // oldest first
+}
+
+func newSessions(now func() time.Time) *sessions {
+	return &sessions{now: now, byKey: map[[32]byte]*session{}}
+}
+
+func random() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // it does not, on Linux
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// create makes a session and returns its cookie value.
+func (s *sessions) create() (id string, sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id = random()
+	k := sha256.Sum256([]byte(id))
+	sess = &session{csrf: random(), expires: s.now().Add(sessionLife)}
+	s.byKey[k] = sess
+	s.order = append(s.order, k)
+	for len(s.order) > maxSessions {
+		delete(s.byKey, s.order[0])
+		s.order = s.order[1:]
+	}
+	return id, sess
+}
+
+// of is the session of the request's cookie, nil without one alive. Looked
+// up by a hash of the value: what a lookup's timing could tell is of the hash.
+func (s *sessions) of(r *http.Request) *session {
+	c, err := r.Cookie(cookieName)
+	if err != nil || len(c.Value) > 64 {
+		return nil
+	}
+	k := sha256.Sum256([]byte(c.Value))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.byKey[k]
+	if sess == nil || s.now().After(sess.expires) {
+		return nil
+	}
+	return sess
+}
+
+// equal compares two secrets in constant time (of their hashes, so that
+// their lengths do not show either).
+func equal(a, b string) bool {
+	ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
+	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
+}
+
+// limiter counts failed logins per address.
+type limiter struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	fails map[string][]time.Time
+}
+
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{now: now, fails: map[string][]time.Time{}}
+}
+
+// blocked reports whether addr has failed too often lately.
+func (l *limiter) blocked(addr string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.recent(addr)) >= loginFailures
+}
+
+// failed counts a failed login of addr.
+func (l *limiter) failed(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.fails) >= maxAddresses {
+		for a := range l.fails { // forget the ones whose window passed, else any
+			if len(l.recent(a)) == 0 || len(l.fails) >= maxAddresses {
+				delete(l.fails, a)
+			}
+		}
+	}
+	l.fails[addr] = append(l.recent(addr), l.now())
+}
+
+func (l *limiter) recent(addr string) []time.Time {
+	cut := l.now().Add(-loginWindow)
+	fs := l.fails[addr]
+	i := 0
+	for i < len(fs) && fs[i].Before(cut) {
+		i++
+	}
+	fs = fs[i:]
+	if len(fs) == 0 {
+		delete(l.fails, addr)
+	}
+	return fs
+}
+
+// host is the address a request came from, without its port: what failed
+// logins are counted by.
+func host(r *http.Request) string {
+	h, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return h
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/teamctl/teamctl/internal/browser"
+)
+
+// TestBrowserHostileName: in a real browser, a member named
+// `<img src=x onerror=alert(1)>` (Claude Code's config names lead-spawned
+// teammates) shows as that text: no element is made of it, no script runs.
+func TestBrowserHostileName(t *testing.T) {
+	exe := browser.Need(t)
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	defer srv.Close()
+	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token),
+		chromedp.WaitVisible(`#rows > li[data-member="lead"]`)); err != nil {
+		t.Fatal(err)
+	}
+	name, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#rows > li .name")].map(e => e.textContent).find(t => t.includes("img")) || ""`))
+	if err != nil || name != xssName {
+		t.Errorf("the member's name on the page: %q %v, want %q", name, err, xssName)
+	}
+	imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("img").length`))
+	if err != nil || imgs != 0 {
+		t.Errorf("%d img elements on the page (%v): an agent's text became HTML", imgs, err)
+	}
+	// Its detail too: the screen's tags and escape sequences are text.
+	if err := chromedp.Do(ctx, chromedp.Click(`#rows > li[data-member="asker"] .name`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("screen").textContent.includes("<b>bold</b>")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Errorf("asker's screen as text: %v", err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#screen *").length`)); n != 0 {
+		t.Errorf("the screen holds %d elements", n)
+	}
+	url, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if url != srv.URL+"/" {
+		t.Errorf("the page's URL after login: %s, want %s/ (no token)", url, srv.URL)
+	}
+}
+
+// TestBrowserLoginFromALink: the login URL followed from a link on another
+// site (a chat, a mail) ends on the live page, logged in, its URL clean.
+func TestBrowserLoginFromALink(t *testing.T) {
+	exe := browser.Need(t)
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	defer srv.Close()
+	login := srv.URL + "/login?token=" + w.token
+	other := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(rw, `<!doctype html><a id="go" href="%s">log in</a>`, login)
+	}))
+	defer other.Close()
+	// localhost and 127.0.0.1 are two sites.
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	if err := chromedp.Do(ctx, chromedp.Navigate(otherURL), chromedp.Click(`#go`)); err != nil {
+		t.Fatal(err)
+	}
+	// The page loads itself again once: a look may meet the page going.
+	var err2 error
+	for range 20 {
+		if _, err2 = chromedp.Run(ctx, chromedp.Poll[bool](`!!document.getElementById("conn") && document.getElementById("conn").textContent === "live"`,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second))); err2 == nil {
+			break
+		}
+	}
+	if err := err2; err != nil {
+		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
+		t.Fatalf("the live page after a link from another site: %v\n%s", err, text)
+	}
+	if u, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); u != srv.URL+"/" {
+		t.Errorf("the page's URL: %s", u)
+	}
+}

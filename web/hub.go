@@ -1,0 +1,298 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+)
+
+const (
+	// eventsBack is how far back in events.jsonl a team's events start.
+	eventsBack = 32 << 10
+	// eventsKept is how many of a team's latest events the page gets.
+	eventsKept = 60
+	// lookTimeout bounds one look at a team (its files and tmux).
+	lookTimeout = 10 * time.Second
+	// gather is how long the watch lets a burst of writes pile up: one look
+	// for many, well inside the page's 300 ms.
+	gather = 30 * time.Millisecond
+)
+
+// View is what the page shows, pushed whole on every change: the teams that
+// are up, whoever waits for a person first (Rows), and each team's latest
+// events.
+type View struct {
+	Teams    []TeamView `json:"teams"`
+	Rows     []Row      `json:"rows"`
+	ReadOnly bool       `json:"read_only"`
+	Now      time.Time  `json:"now"`
+}
+
+// TeamView is one team that is up.
+type TeamView struct {
+	Status *Status `json:"status"`
+	Events []Event `json:"events"`
+}
+
+// Row is a member in the order the page lists them, as top does: whoever
+// waits for a person first (the longest waiting first), then, team by team,
+// the failed, then the others in the layout's order.
+type Row struct {
+	Team   string `json:"team"`
+	Member string `json:"member"`
+}
+
+// hub follows the teams through one watch of every team's folder (the one
+// `status -w` and `top` use) and hands each subscriber the latest View.
+type hub struct {
+	b        Backend
+	only     string // the one team shown, "" for every team up
+	readOnly bool
+	log      *slog.Logger
+
+	mu     sync.Mutex
+	view   []byte // the latest View, as JSON
+	seq    uint64
+	subs   map[chan struct{}]bool
+	status map[string]*Status     // every team with state, as last looked at
+	events map[string][]Event     // the teams' latest events
+	tails  map[string]EventReader // the teams' events, where the last read ended
+}
+
+func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
+	return &hub{b: b, only: only, readOnly: readOnly, log: log, subs: map[chan struct{}]bool{},
+		status: map[string]*Status{}, events: map[string][]Event{}, tails: map[string]EventReader{}}
+}
+
+// run looks at every team, then again at each whose folder changes, until
+// ctx ends. ready is closed once the first View is made.
+func (h *hub) run(ctx context.Context, w *Watcher, ready chan<- struct{}) {
+	h.lookAll(ctx)
+	close(ready)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ch, ok := <-w.C:
+			if !ok {
+				h.log.Error("the watch of the teams' folders ended; the page no longer updates")
+				return
+			}
+			if ch.Lost {
+				h.lookAll(ctx)
+				continue
+			}
+			for t, c := range ch.Teams {
+				if h.only != "" && t != h.only {
+					continue
+				}
+				if c&changedEvents != 0 {
+					h.readEvents(t)
+				}
+				if c&changedStatus != 0 {
+					h.look(ctx, t)
+				}
+			}
+			h.publish()
+		}
+	}
+}
+
+func (h *hub) lookAll(ctx context.Context) {
+	names, err := h.b.Teams()
+	if err != nil {
+		h.log.Warn("list the teams", "err", err)
+	}
+	seen := map[string]bool{}
+	for _, t := range names {
+		if h.only != "" && t != h.only {
+			continue
+		}
+		seen[t] = true
+		h.readEvents(t)
+		h.look(ctx, t)
+	}
+	h.mu.Lock()
+	for t := range h.status {
+		if !seen[t] {
+			delete(h.status, t)
+			delete(h.events, t)
+			delete(h.tails, t)
+		}
+	}
+	h.mu.Unlock()
+	h.publish()
+}
+
+// look takes a new look at team's status.
+func (h *hub) look(ctx context.Context, team string) {
+	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
+	defer cancel()
+	s, err := h.b.Status(ctx, team)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil {
+		delete(h.status, team) // gone, or not a team to show
+		return
+	}
+	h.status[team] = s
+}
+
+// readEvents reads what was appended to team's events since the last read.
+func (h *hub) readEvents(team string) {
+	h.mu.Lock()
+	tail := h.tails[team]
+	h.mu.Unlock()
+	if tail == nil {
+		t, err := h.b.TailEvents(team, eventsBack)
+		if err != nil {
+			return
+		}
+		tail = t
+	}
+	var got []Event
+	err := tail.Read(func(e Event) { got = append(got, e) })
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil {
+		delete(h.tails, team) // read anew next time
+		return
+	}
+	h.tails[team] = tail
+	evs := append(h.events[team], got...)
+	if len(evs) > eventsKept {
+		evs = slices.Clone(evs[len(evs)-eventsKept:])
+	}
+	h.events[team] = evs
+}
+
+// publish makes the View of what is known and wakes every subscriber.
+func (h *hub) publish() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v := View{Teams: []TeamView{}, Rows: []Row{}, ReadOnly: h.readOnly, Now: time.Now().UTC()}
+	names := make([]string, 0, len(h.status))
+	for t, s := range h.status {
+		if up(s) {
+			names = append(names, t)
+		}
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		evs := h.events[t]
+		if evs == nil {
+			evs = []Event{}
+		}
+		v.Teams = append(v.Teams, TeamView{Status: h.status[t], Events: evs})
+	}
+	v.Rows = rows(v.Teams)
+	b, err := json.Marshal(v)
+	if err != nil {
+		h.log.Error("make the page's view", "err", err)
+		return
+	}
+	if string(b) == string(h.view) {
+		return
+	}
+	h.view = b
+	h.seq++
+	for c := range h.subs {
+		select {
+		case c <- struct{}{}:
+		default: // it has one to take: it takes the latest
+		}
+	}
+}
+
+// current is the latest View, as JSON.
+func (h *hub) current() []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.view
+}
+
+// subscribe returns a channel woken on every new View, and its end.
+func (h *hub) subscribe() (chan struct{}, func()) {
+	c := make(chan struct{}, 1)
+	h.mu.Lock()
+	h.subs[c] = true
+	h.mu.Unlock()
+	return c, func() {
+		h.mu.Lock()
+		delete(h.subs, c)
+		h.mu.Unlock()
+	}
+}
+
+// status of team's member, as last looked at.
+func (h *hub) member(team, member string) (Member, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.status[team]
+	if s == nil {
+		return Member{}, false
+	}
+	for _, m := range s.Members {
+		if m.Name == member {
+			return m, true
+		}
+	}
+	return Member{}, false
+}
+
+// rows orders the members of teams as top does (see Row).
+func rows(teams []TeamView) []Row {
+	type r struct {
+		Row
+		m    Member
+		team int
+		at   int
+	}
+	var all []r
+	for ti, t := range teams {
+		for i, m := range t.Status.Members {
+			all = append(all, r{Row{t.Status.Team, m.Name}, m, ti, i})
+		}
+	}
+	rank := func(x r) int {
+		switch {
+		case waitsForPerson(x.m):
+			return 0
+		case failed(x.m):
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(all, func(a, b r) int {
+		ra, rb := rank(a), rank(b)
+		switch {
+		case ra == 0 && rb == 0:
+			return waitSince(a.m).Compare(waitSince(b.m))
+		case ra == 0 || rb == 0:
+			return ra - rb
+		}
+		if d := a.team - b.team; d != 0 {
+			return d
+		}
+		return ra - rb
+	})
+	out := make([]Row, 0, len(all))
+	for _, x := range all {
+		out = append(out, x.Row)
+	}
+	return out
+}
+
+func waitSince(m Member) time.Time {
+	switch {
+	case m.Stall != nil:
+		return m.Stall.Since
+	case m.Request != nil:
+		return m.Request.Since
+	}
+	return m.Since
+}
