@@ -196,12 +196,100 @@ func (s *Server) screen(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
+	lines, err := s.screenLines(r.Context(), q)
+	if err != nil {
+		refuse(w, http.StatusConflict, "%v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(struct {
+		Lines []string `json:"lines"`
+	}{lines})
+}
+
+// screenGap is the least time between two captures of a pane that prints.
+const screenGap = 250 * time.Millisecond
+
+// screenStream pushes the bottom of a member's pane as Server-Sent Events:
+// at once, then whenever its pane prints (at most every screenGap).
+func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
+	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
+	if err := s.check(q); err != nil {
+		refuse(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	select {
+	case s.streams <- struct{}{}:
+		defer func() { <-s.streams }()
+	default:
+		http.Error(w, "too many pages open", http.StatusServiceUnavailable)
+		return
+	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	ctx := r.Context()
+	woke := make(chan struct{}, 1)
+	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
+	var last string
+	send := func() bool {
+		lines, err := s.screenLines(ctx, q)
+		if err != nil {
+			return ctx.Err() == nil // said once the pane is back, or the page leaves
+		}
+		b, _ := json.Marshal(struct {
+			Lines []string `json:"lines"`
+		}{lines})
+		if string(b) == last {
+			return true
+		}
+		last = string(b)
+		if _, err := fmt.Fprintf(w, "event: screen\ndata: %s\n\n", b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !send() {
+		return
+	}
+	keep := time.NewTicker(25 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-woke:
+			if !send() {
+				return
+			}
+			select { // at most every screenGap while it prints
+			case <-time.After(screenGap):
+			case <-ctx.Done():
+				return
+			}
+		case <-keep.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		}
+	}
+}
+
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// screenLines are the last screenLines lines of q's member's screen, every
+// control character made visible.
+func (s *Server) screenLines(ctx context.Context, q request) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	text, err := s.o.Backend.Screen(ctx, q.Team, q.Member)
 	if err != nil {
-		refuse(w, http.StatusConflict, "%s's screen: %v", q.Member, err)
-		return
+		return nil, fmt.Errorf("%s's screen: %w", q.Member, err)
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n "), "\n")
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
@@ -213,10 +301,7 @@ func (s *Server) screen(w http.ResponseWriter, r *http.Request) {
 	for i, l := range lines {
 		lines[i] = textsafe.Visible(l) // what is left of a control character shows, never acts
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(struct {
-		Lines []string `json:"lines"`
-	}{lines})
+	return lines, nil
 }
 
 // quote is s quoted, every control character visible.

@@ -78,6 +78,9 @@ type Backend interface {
 	// Screen is the visible screen of member's pane, as text (no escape
 	// sequences).
 	Screen(ctx context.Context, team, member string) (string, error)
+	// FollowScreen calls woke whenever member's pane prints, until ctx ends
+	// or the pane's program ends.
+	FollowScreen(ctx context.Context, team, member string, woke func()) error
 	Answer(ctx context.Context, by By, team, member string, a Answer) (Answered, error)
 	Approve(ctx context.Context, by By, team, member string) (string, error)
 	Deny(ctx context.Context, by By, team, member, reason string) (string, error)
@@ -145,6 +148,16 @@ func (t Teamctl) Screen(ctx context.Context, name, member string) (string, error
 		return tm.Server().CapturePane(ctx, m.Pane)
 	}
 	return "", errors.New("team " + name + " has no member " + quote(member))
+}
+
+// FollowScreen is `teamctl logs -f` (team's Logs, following): woken by the
+// pane's output through a control client, not by polling.
+func (t Teamctl) FollowScreen(ctx context.Context, name, member string, woke func()) error {
+	tm, err := team.Open(ctx, name, t.TmuxBin)
+	if err != nil {
+		return err
+	}
+	return tm.Logs(ctx, member, team.LogsOptions{Follow: true}, func(string) { woke() })
 }
 
 func (t Teamctl) open(ctx context.Context, by By, name string) (*team.Team, error) {

@@ -59,6 +59,11 @@ func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
 	return "\x1b[31mred\x1b[0m <b>bold</b>\n$ ", nil
 }
 
+func (f *fake) FollowScreen(ctx context.Context, team, member string, woke func()) error {
+	<-ctx.Done()
+	return nil
+}
+
 func (f *fake) did(what string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -19,7 +19,8 @@
 //     starts just before the write; it stops at the page's own Date.now()
 //     when a MutationObserver first finds the change in the page's text (the
 //     event in the detail, ↻N in the row). p50, p95, max; target p95 < 300 ms.
-//  2. Idle, -duration: the members print, the pages stay open. serve's
+//  2. Idle, -duration: the members print, the pages stay open (the detail
+//     closed: an open one follows its member's pane as it prints). serve's
 //     utime+stime (and its reaped children's) from /proc: target < 1% of one
 //     core; its VmRSS and VmHWM: target VmHWM < 40 MiB.
 //  3. -loads page loads at once on loopback, each on a connection of its own

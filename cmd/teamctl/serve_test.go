@@ -230,6 +230,13 @@ members:
 	do(t, ctx, chromedp.SendKeys(`#message`, "hello from the web"), chromedp.Click(`#sendform button[type="submit"]`))
 	waitScreen(t, e, "teamctl-web", memberPane(t, e, "web", "reader"), "hello from the web")
 
+	// A member's screen follows its pane as it prints (the worker prints
+	// steadily; nothing in the team's folder changes meanwhile).
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`), chromedp.Click(`#rows > li[data-member="worker"] .name`))
+	waitJS(t, ctx, "worker's screen", `document.getElementById("dname").textContent.startsWith("worker") && document.getElementById("screen").textContent.trim() !== ""`)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.firstScreen = document.getElementById("screen").textContent`))
+	waitJS(t, ctx, "worker's screen, as it printed on", `document.getElementById("screen").textContent !== window.firstScreen`)
+
 	// Each action is the command's event, marked as the web's, with its address.
 	testenv.Eventually(t, time.Minute, "the web's actions in the team's events", func() (bool, string) {
 		r := e.MustRun("events", "--json", "--team", "web")

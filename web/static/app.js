@@ -160,30 +160,26 @@
     ol.replaceChildren(frag);
   }
 
-  let screenFor = "", screenBusy = false, screenAgain = false;
-  // The member's screen, read again on each push about its team (no polling).
-  function loadScreen() {
+  // The member's screen as its pane prints, pushed (a stream of its own).
+  let screenES = null;
+  function followScreen() {
+    if (screenES) { screenES.close(); screenES = null; }
     if (!sel) return;
-    if (screenBusy) { screenAgain = true; return; }
-    screenBusy = true;
     const key = sel.team + "/" + sel.member;
-    fetch("/api/screen?team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member), { credentials: "same-origin" })
-      .then((r) => r.json())
-      .then((j) => {
-        if (!sel || key !== sel.team + "/" + sel.member) return;
-        $("screen").textContent = j.lines ? j.lines.join("\n") : (j.error || "");
-        if (screenFor !== key) { screenFor = key; }
-        const s = $("screen"); s.scrollTop = s.scrollHeight;
-      })
-      .catch(() => {})
-      .finally(() => { screenBusy = false; if (screenAgain) { screenAgain = false; loadScreen(); } });
+    screenES = new EventSource("/api/screen/stream?team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member));
+    screenES.addEventListener("screen", (ev) => {
+      if (!sel || key !== sel.team + "/" + sel.member) return;
+      const s = $("screen"), atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 4;
+      s.textContent = JSON.parse(ev.data).lines.join("\n");
+      if (atEnd) s.scrollTop = s.scrollHeight;
+    });
   }
 
   function select(team, member) {
     sel = { team: team, member: member };
     $("screen").textContent = "";
     render();
-    loadScreen();
+    followScreen();
     if (window.matchMedia("(max-width: 899px)").matches) $("detail").scrollIntoView({ block: "start" });
   }
 
@@ -250,7 +246,7 @@
     if (!sel || !$("message").value.trim()) return;
     act("send", { team: sel.team, member: sel.member, text: $("message").value }).then((j) => { if (j.ok) $("message").value = ""; });
   });
-  $("dclose").addEventListener("click", () => { sel = null; render(); });
+  $("dclose").addEventListener("click", () => { sel = null; followScreen(); render(); });
 
   // Notifications and a sound when someone starts waiting, while the page is open.
   $("notify").addEventListener("click", () => {
@@ -297,16 +293,13 @@
     es.addEventListener("view", (ev) => {
       const v = JSON.parse(ev.data);
       skew = Date.now() - Date.parse(v.now);
-      const changedSel = sel && view && JSON.stringify(findTeam(view, sel.team)) !== JSON.stringify(findTeam(v, sel.team));
       view = v;
       $("conn").textContent = "live"; $("conn").className = "conn on";
       render();
       retitle();
-      if (changedSel) loadScreen();
       document.body.dataset.seq = String((Number(document.body.dataset.seq) || 0) + 1);
     });
     es.onerror = () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn off"; };
   }
-  function findTeam(v, name) { return v.teams.find((t) => t.status.team === name) || null; }
   connect();
 })();
