@@ -63,15 +63,23 @@
     return "";
   }
 
-  // A cost, when the status has one (usage's fields, whatever their name).
-  function cost(obj) {
-    for (const k in obj) {
-      if (/cost/i.test(k) && typeof obj[k] === "number") return "$" + obj[k].toFixed(2);
-      if (/cost/i.test(k) && obj[k] && typeof obj[k] === "object") {
-        const c = cost(obj[k]); if (c) return c;
-      }
+  // What a member spent, as status and top show it (state.MemberUsage's
+  // CostText): "$1.23", "1.20M tok, no price", "$1.23 + no price"; nothing
+  // before its first response.
+  function tokenCount(n) {
+    if (n < 1000) return String(n);
+    if (n < 1e6) return (n / 1e3).toFixed(1) + "k";
+    return (n / 1e6).toFixed(2) + "M";
+  }
+  function cost(m) {
+    const u = m.usage;
+    if (!u || !u.turns) return "";
+    const np = u.no_price || [], models = u.models || [];
+    if (np.length && np.length === models.length) {
+      return tokenCount(u.input + u.output + u.cache_write + u.cache_read) + " tok, no price";
     }
-    return "";
+    if (np.length) return "$" + u.cost.toFixed(2) + " + no price";
+    return "$" + u.cost.toFixed(2);
   }
 
   function members() {
