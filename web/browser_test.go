@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/teamctl/teamctl/internal/browser"
+	"github.com/teamctl/teamctl/state"
 )
 
 // TestBrowserHostileName: in a real browser, a member named
@@ -95,5 +99,66 @@ func TestBrowserLoginFromALink(t *testing.T) {
 	}
 	if u, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); u != srv.URL+"/" {
 		t.Errorf("the page's URL: %s", u)
+	}
+}
+
+// TestBrowserNotifies: with "Notify me" pressed, a member who starts
+// waiting while the page is open gets a browser notification naming it and
+// what it waits on, and a sound; the ones waiting when the page opened do
+// not (the page would ring at every load). The page's Notification and
+// AudioContext are stand-ins recording what they are asked (a headless
+// browser shows neither).
+func TestBrowserNotifies(t *testing.T) {
+	exe := browser.Need(t)
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	defer srv.Close()
+	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	const standIns = `window.__notes = []; window.__beeps = 0;
+class N { constructor(title, o) { window.__notes.push(title + " | " + (o && o.body)); } static requestPermission() { return Promise.resolve("granted"); } }
+N.permission = "granted";
+window.Notification = N;
+window.AudioContext = class { constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: {}, connect() {}, start() { window.__beeps++; }, stop() {} }; }
+  createGain() { return { gain: {}, connect() {} }; } };`
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: standIns})
+		return err
+	}), chromedp.Navigate(srv.URL+"/login?token="+w.token),
+		chromedp.WaitVisible(`#rows > li[data-member="lead"]`), chromedp.Click(`#notify`)); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__notes.length`)); n != 0 {
+		t.Errorf("%d notifications for the members waiting when the page opened", n)
+	}
+	// The lead starts waiting: a stall, and a change in the team's folder.
+	w.f.mu.Lock()
+	s := *w.f.status["demo"]
+	s.Members = append([]Member(nil), s.Members...)
+	s.Members[0].State, s.Members[0].Stall = state.StateStalled, &Stall{Line: "Delete all? (y/n)", Since: time.Now()}
+	w.f.status["demo"] = &s
+	w.f.mu.Unlock()
+	dir, err := state.EnsureDir("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	note, err := chromedp.Run(ctx, chromedp.Poll[string](`window.__notes.length ? window.__notes[0] : null`, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil || !strings.Contains(note, "teamctl: waiting for you") || !strings.Contains(note, "lead") || !strings.Contains(note, "Delete all? (y/n)") {
+		t.Errorf("the notification: %q %v, want the lead and its question", note, err)
+	}
+	if beeps, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__beeps`)); beeps != 1 {
+		t.Errorf("%d sounds, want 1", beeps)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__notes.length`)); n != 1 {
+		t.Errorf("%d notifications, want 1", n)
 	}
 }
