@@ -18,21 +18,29 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
-// TestBrowserHostileName: in a real browser, a member named
-// `<img src=x onerror=alert(1)>` (Claude Code's config names lead-spawned
-// teammates) shows as that text: no element is made of it, no script runs.
-func TestBrowserHostileName(t *testing.T) {
+// browse is a server on the fake team and a phone-sized headless Chromium
+// (a minute for the test), both ended with the test.
+func browse(t *testing.T) (*world, *httptest.Server, context.Context) {
+	t.Helper()
 	exe := browser.Need(t)
 	w := newWorld(t, Options{})
 	srv := httptest.NewServer(w.s)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
-	defer stop()
+	t.Cleanup(stop)
+	return w, srv, ctx
+}
+
+// TestBrowserHostileName: in a real browser, a member named
+// `<img src=x onerror=alert(1)>` (Claude Code's config names lead-spawned
+// teammates) shows as that text: no element is made of it, no script runs.
+func TestBrowserHostileName(t *testing.T) {
+	w, srv, ctx := browse(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token),
 		chromedp.WaitVisible(`#rows > li[data-member="lead"]`)); err != nil {
 		t.Fatal(err)
@@ -109,17 +117,7 @@ func TestBrowserLoginFromALink(t *testing.T) {
 // AudioContext are stand-ins recording what they are asked (a headless
 // browser shows neither).
 func TestBrowserNotifies(t *testing.T) {
-	exe := browser.Need(t)
-	w := newWorld(t, Options{})
-	srv := httptest.NewServer(w.s)
-	defer srv.Close()
-	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
-	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
-	defer stop()
+	w, srv, ctx := browse(t)
 	const standIns = `window.__notes = []; window.__beeps = 0;
 class N { constructor(title, o) { window.__notes.push(title + " | " + (o && o.body)); } static requestPermission() { return Promise.resolve("granted"); } }
 N.permission = "granted";
