@@ -156,6 +156,7 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 	var sides []worktrees.Side
 	var names []string // names[i]: whose sides[i] is
 	baseOf := map[string]int{}
+	baseSide := map[string]int{} // main and recorded base: its side, -1 for none
 	for _, wt := range job.worktrees {
 		res.members = append(res.members, wt.Member)
 		if !job.refsOf[wt.Member] {
@@ -174,10 +175,20 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 		res.works[wt.Member] = side
 		sides = append(sides, side)
 		names = append(names, wt.Member)
-		if b, ok, err := r.git.Base(ctx, wt); ok && err == nil {
-			baseOf[wt.Member] = len(sides)
-			sides = append(sides, b)
-			names = append(names, "")
+		// Members on one base (most teams) share its side: found once a pass.
+		key := wt.Main + "\x00" + wt.Base
+		bi, found := baseSide[key]
+		if !found {
+			bi = -1
+			if b, ok, err := r.git.Base(ctx, wt); ok && err == nil {
+				bi = len(sides)
+				sides = append(sides, b)
+				names = append(names, "")
+			}
+			baseSide[key] = bi
+		}
+		if bi >= 0 {
+			baseOf[wt.Member] = bi
 		}
 	}
 	var pairs [][2]int
