@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -93,17 +92,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	defer w.Destroy()
 	// This process writes the team's files itself: in the world's folder
 	// (the whole process's until Run returns, as bench/top does).
-	for k, v := range map[string]string{"XDG_STATE_HOME": w.StateHome, "TMUX_TMPDIR": w.TmuxDir} {
-		old, had := os.LookupEnv(k)
-		os.Setenv(k, v)
-		defer func() {
-			if had {
-				os.Setenv(k, old)
-			} else {
-				os.Unsetenv(k)
-			}
-		}()
-	}
+	defer w.InProcess()()
 	var members []world.Member
 	for _, name := range world.Names(cfg.Members) {
 		members = append(members, world.Member{Name: name, Script: fmt.Sprintf("lines:%d", cfg.Rate)})

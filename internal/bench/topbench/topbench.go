@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -91,17 +90,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	// returns, anything else in it that uses the state package or runs tmux or
 	// teamctl with the process's environment gets this world (the other
 	// benchmarks give every command they run their own world's Env).
-	for k, v := range map[string]string{"XDG_STATE_HOME": w.StateHome, "TMUX_TMPDIR": w.TmuxDir} {
-		old, had := os.LookupEnv(k)
-		os.Setenv(k, v)
-		defer func() {
-			if had {
-				os.Setenv(k, old)
-			} else {
-				os.Unsetenv(k)
-			}
-		}()
-	}
+	defer w.InProcess()()
 	// The viewer's output as it comes: the measure's own clock. Coalesce is
 	// the tmux package's, for every control client of the process: only this
 	// run's one (see latency, which closes it before Run returns) reads it,

@@ -276,6 +276,32 @@ func (w *World) FirstEvents(ctx context.Context, d time.Duration, kind state.Eve
 	}
 }
 
+// InProcess makes the world this process's own (XDG_STATE_HOME and
+// TMUX_TMPDIR in its environment), for a benchmark that writes a team's
+// files or runs tmux itself rather than through w's commands; the returned
+// func puts the environment back. Until then, anything in the process that
+// uses the state package or runs tmux or teamctl with the process's
+// environment gets this world.
+func (w *World) InProcess() (restore func()) {
+	var undo []func()
+	for k, v := range map[string]string{"XDG_STATE_HOME": w.StateHome, "TMUX_TMPDIR": w.TmuxDir} {
+		old, had := os.LookupEnv(k)
+		os.Setenv(k, v)
+		undo = append(undo, func() {
+			if had {
+				os.Setenv(k, old)
+			} else {
+				os.Unsetenv(k)
+			}
+		})
+	}
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+}
+
 // Destroy stops the team (`teamctl down --timeout 2s`), kills every tmux server
 // of the world by its socket, waits (briefly) for the members and the
 // supervisor to be gone, so that they cost nothing in what is measured next,
