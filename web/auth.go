@@ -90,7 +90,8 @@ func equal(a, b string) bool {
 	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }
 
-// limiter counts failed logins per address.
+// limiter counts failed logins per address: what slows down guessing the
+// token from there (the right token is never refused for them).
 type limiter struct {
 	mu    sync.Mutex
 	now   func() time.Time
@@ -120,6 +121,13 @@ func (l *limiter) failed(addr string) {
 		}
 	}
 	l.fails[addr] = append(l.recent(addr), l.now())
+}
+
+// forget forgets addr's failed logins (it just logged in).
+func (l *limiter) forget(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.fails, addr)
 }
 
 func (l *limiter) recent(addr string) []time.Time {

@@ -355,8 +355,9 @@ func TestHost(t *testing.T) {
 	}
 }
 
-// TestRateLimit: 20 wrong tokens from one address, and it is refused from
-// the 11th on, the right token too; another address still logs in.
+// TestRateLimit: 20 wrong tokens from one address, and wrong ones are
+// refused from the 11th on, unread, until the window passed; the right token
+// is never refused for them, from that address or another.
 func TestRateLimit(t *testing.T) {
 	now := time.Now()
 	var mu sync.Mutex
@@ -375,17 +376,17 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("wrong token %d: %d, want %d", i+1, got, want)
 		}
 	}
-	if got := try("198.51.100.9:4001", w.token); got != http.StatusTooManyRequests {
-		t.Errorf("the right token from a limited address: %d, want 429", got)
-	}
-	if got := try("203.0.113.1:4000", w.token); got != http.StatusSeeOther {
-		t.Errorf("the right token from another address: %d, want 303", got)
+	if got := try("203.0.113.1:4000", "wrong"); got != http.StatusUnauthorized {
+		t.Errorf("a wrong token from another address: %d, want 401", got)
 	}
 	mu.Lock()
 	now = now.Add(loginWindow + time.Second)
 	mu.Unlock()
-	if got := try("198.51.100.9:4002", w.token); got != http.StatusSeeOther {
-		t.Errorf("the right token once the window passed: %d, want 303", got)
+	if got := try("198.51.100.9:4002", "wrong-again"); got != http.StatusUnauthorized {
+		t.Errorf("a wrong token once the window passed: %d, want 401", got)
+	}
+	if got := try("198.51.100.9:4001", w.token); got != http.StatusSeeOther {
+		t.Errorf("the right token from a limited address: %d, want 303", got)
 	}
 }
 
@@ -571,5 +572,52 @@ func TestLoginFromALink(t *testing.T) {
 	r.Header.Set("Sec-Fetch-Site", "same-origin")
 	if b := body(w.do(r)); strings.Contains(b, "refresh") {
 		t.Errorf("same-origin without a cookie loads again: %s", b)
+	}
+}
+
+// TestLoginLockout: what any web page can make a browser send (an <img>,
+// a fetch, an iframe at /login?token=…) is refused without counting as a
+// failed login; and failed logins, even 20 top-level ones from the owner's
+// own address, never keep the right token out.
+func TestLoginLockout(t *testing.T) {
+	w := newWorld(t, Options{})
+	try := func(token string, h map[string]string) *http.Response {
+		r := httptest.NewRequest("GET", "/login?token="+url.QueryEscape(token), nil)
+		r.RemoteAddr = "127.0.0.1:4000"
+		for k, v := range h {
+			r.Header.Set(k, v)
+		}
+		return w.do(r)
+	}
+	img := map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+	for i := range 20 {
+		if res := try(fmt.Sprintf("bad%d", i), img); res.StatusCode != http.StatusForbidden {
+			t.Fatalf("an <img> login %d: %s, want 403", i+1, res.Status)
+		}
+	}
+	// Not even the right token logs in from an <img> or an iframe: only a
+	// top-level navigation (or a client that is no browser) does.
+	for _, h := range []map[string]string{img, {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}, {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}} {
+		if res := try(w.token, h); res.StatusCode != http.StatusForbidden || len(res.Cookies()) != 0 {
+			t.Errorf("the right token with %v: %s, cookies %v, want 403 and none", h, res.Status, res.Cookies())
+		}
+	}
+	nav := map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+	if res := try(w.token, nav); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the real login after 20 cross-site failures: %s, want 303", res.Status)
+	}
+	// Top-level failures count, and still never block the right token.
+	for i := range 20 {
+		try(fmt.Sprintf("bad%d", i), nav)
+	}
+	if res := try("bad", nav); res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a wrong token after 20 failures: %s, want 429", res.Status)
+	}
+	if res := try(w.token, nav); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the real login after 20 top-level failures: %s, want 303", res.Status)
+	}
+	// A success forgets the failures.
+	if res := try("bad", nav); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong token after a login: %s, want 401 (the count starts again)", res.Status)
 	}
 }
