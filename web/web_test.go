@@ -126,7 +126,7 @@ func fakeTeam() *Status {
 func newWorld(t *testing.T, o Options) *world {
 	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	token, _, err := LoadToken(false)
+	token, _, err := LoadToken(o.ReadOnly, false)
 	if err != nil {
 		t.Fatal(err)
 	}

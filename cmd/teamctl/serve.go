@@ -60,9 +60,11 @@ everything, your session included, in clear. Reach it from a phone through an
 SSH tunnel or a private network (Tailscale, WireGuard), never an open port.
 
 Logging in: serve prints a login URL (and a QR code of it, on a terminal)
-holding a random token of 256 bits, kept 0600 in teamctl's state folder. A
-browser opening it gets a session cookie and the page's own URL; the token
-appears in no later URL. --new-token makes a new token (old login URLs stop
+holding a random token of 256 bits, kept 0600 in teamctl's state folder;
+--read-only has a token of its own, which a serve that acts refuses (and a
+read-only serve takes its own alone). A browser opening it gets a session
+cookie and the page's own URL; the token appears in no later URL. --new-token
+makes a new token (of --read-only's kind with it; old login URLs stop
 working; sessions already open last until serve restarts); --login-url prints
 the URL and exits (for a serve run as a service, whose output is not kept).`,
 		Args: cobra.NoArgs,
@@ -77,7 +79,7 @@ the URL and exits (for a serve run as a service, whose output is not kept).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", defaultServeAddr, "the address to listen on (host:port); any but loopback needs TLS or --insecure-http")
-	f.BoolVar(&opts.ReadOnly, "read-only", false, "show the teams, refuse every action (the page shows none)")
+	f.BoolVar(&opts.ReadOnly, "read-only", false, "show the teams, refuse every action (the page shows none); its login token is one of its own")
 	f.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	f.StringVar(&opts.TLSKey, "tls-key", "", "the certificate's private key (PEM)")
 	f.BoolVar(&opts.InsecureHTTP, "insecure-http", false, "allow plain HTTP on an address that is not loopback: everything, the session cookie included, goes in clear")
@@ -142,7 +144,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	token, made, err := web.LoadToken(o.NewToken)
+	token, made, err := web.LoadToken(o.ReadOnly, o.NewToken)
 	if err != nil {
 		return err
 	}
