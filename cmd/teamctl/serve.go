@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,6 +140,30 @@ func loginURL(host, addr string, tlsOn bool, token string) string {
 	return u.String()
 }
 
+// serveHosts are the Host headers a serve on loopback answers (a page whose
+// DNS name was rebound to loopback sends its own, and reads nothing): the
+// address it listens on, as its login URL has it, and loopback's names, on
+// its port; on the scheme's own port (80, 443), without it too, as a browser
+// sends it.
+func serveHosts(host, port string, tlsOn bool) []string {
+	names := []string{"127.0.0.1", "localhost", "::1"}
+	if !slices.Contains(names, host) {
+		names = append([]string{host}, names...)
+	}
+	bare := port == "80" && !tlsOn || port == "443" && tlsOn
+	var hosts []string
+	for _, n := range names {
+		hosts = append(hosts, net.JoinHostPort(n, port))
+		if bare {
+			if strings.Contains(n, ":") {
+				n = "[" + n + "]"
+			}
+			hosts = append(hosts, n)
+		}
+	}
+	return hosts
+}
+
 func serveRun(ctx context.Context, o *serveOptions) error {
 	host, tlsOn, err := checkServeAddr(o)
 	if err != nil {
@@ -171,9 +196,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	wo := web.Options{Backend: o.Backend, Token: token, Team: o.Team, ReadOnly: o.ReadOnly, Secure: tlsOn, Log: log}
 	if loopback(host) {
 		_, port, _ := net.SplitHostPort(addr)
-		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
-			wo.Hosts = append(wo.Hosts, h+":"+port)
-		}
+		wo.Hosts = serveHosts(host, port, tlsOn)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()

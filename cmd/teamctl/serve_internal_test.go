@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,66 @@ func TestServeReadOnlyToken(t *testing.T) {
 	}
 	if code := logIn(t, roAddr, ro); code != http.StatusOK {
 		t.Errorf("the read-only token on a read-only serve: %d, want 200", code)
+	}
+}
+
+// TestServeHost: on any loopback address, the login URL serve prints is
+// answered (its Host is the address listened on), and so are loopback's
+// names on its port; another Host is not.
+func TestServeHost(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	addr, login := runServe(t, serveOptions{Addr: "127.0.0.2:0"})
+	if !strings.HasPrefix(login, "http://"+addr+"/login?token=") {
+		t.Fatalf("login URL %s, want one on %s", login, addr)
+	}
+	cl := &http.Client{Jar: &cookieJar{}, Timeout: 10 * time.Second}
+	res, err := cl.Get(login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Request.URL.String() != "http://"+addr+"/" {
+		t.Errorf("the printed login URL: %s at %s, want the page", res.Status, res.Request.URL)
+	}
+	_, port, _ := strings.Cut(addr, ":")
+	for host, want := range map[string]int{"localhost:" + port: http.StatusUnauthorized, "evil.example:" + port: http.StatusMisdirectedRequest} {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/", nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, res.Status, want)
+		}
+	}
+}
+
+// TestServeHosts: the Host names answered on loopback; on the scheme's own
+// port (80, 443) a browser leaves the port out, and those are answered too.
+func TestServeHosts(t *testing.T) {
+	for _, c := range []struct {
+		host, port string
+		tls        bool
+		want       []string
+		not        []string
+	}{
+		{"127.0.0.2", "18422", false, []string{"127.0.0.2:18422", "127.0.0.1:18422", "localhost:18422", "[::1]:18422"}, []string{"127.0.0.2", "127.0.0.1"}},
+		{"127.0.0.1", "80", false, []string{"127.0.0.1:80", "127.0.0.1", "localhost", "[::1]"}, []string{"127.0.0.2"}},
+		{"::1", "443", true, []string{"[::1]:443", "[::1]", "localhost"}, []string{"::1"}},
+		{"localhost", "443", false, []string{"localhost:443"}, []string{"localhost"}},
+	} {
+		got := serveHosts(c.host, c.port, c.tls)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("serveHosts(%s, %s, %v) = %v: no %s", c.host, c.port, c.tls, got, w)
+			}
+		}
+		for _, n := range c.not {
+			if slices.Contains(got, n) {
+				t.Errorf("serveHosts(%s, %s, %v) = %v: has %s", c.host, c.port, c.tls, got, n)
+			}
+		}
 	}
 }
