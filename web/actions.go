@@ -218,17 +218,11 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	select {
-	case s.streams <- struct{}{}:
-		defer func() { <-s.streams }()
-	default:
-		http.Error(w, "too many pages open", http.StatusServiceUnavailable)
-		return
-	}
+	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	defer done()
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
-	ctx := r.Context()
 	woke := make(chan struct{}, 1)
 	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
 	var last string

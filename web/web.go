@@ -50,11 +50,7 @@ type Server struct {
 	sessions *sessions
 	limiter  *limiter
 	mux      *http.ServeMux
-	streams  chan struct{} // a slot per open event stream
 }
-
-// maxStreams bounds the event streams open at once.
-const maxStreams = 64
 
 // New starts following the teams (until ctx ends) and returns the server
 // once it has a first view of them.
@@ -79,7 +75,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{o: o, hub: newHub(o.Backend, o.Team, o.ReadOnly, o.Log), sessions: newSessions(o.Now),
-		limiter: newLimiter(o.Now), mux: http.NewServeMux(), streams: make(chan struct{}, maxStreams)}
+		limiter: newLimiter(o.Now), mux: http.NewServeMux()}
 	ready := make(chan struct{})
 	go s.hub.run(ctx, w, ready)
 	select {
@@ -226,13 +222,8 @@ func (s *Server) viewJSON(w http.ResponseWriter, r *http.Request) {
 // stream pushes the View as Server-Sent Events: at once, then on every
 // change; a comment now and then tells a dead connection from a quiet team.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	select {
-	case s.streams <- struct{}{}:
-		defer func() { <-s.streams }()
-	default:
-		http.Error(w, "too many pages open", http.StatusServiceUnavailable)
-		return
-	}
+	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	defer done()
 	rc := http.NewResponseController(w)
 	// The server's ReadTimeout bounds reading the request; left in place it
 	// would end the stream (its context) once it passed.
@@ -254,7 +245,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-c:
 			if !send() {

@@ -621,3 +621,66 @@ func TestLoginLockout(t *testing.T) {
 		t.Errorf("a wrong token after a login: %s, want 401 (the count starts again)", res.Status)
 	}
 }
+
+// TestStreamSlots: one session's open pages, however many, leave another
+// session its view and a member's screen; a session past its slots ends its
+// own oldest stream, so a page reloaded over dead connections still gets one.
+func TestStreamSlots(t *testing.T) {
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	t.Cleanup(srv.Close) // after the streams' bodies are closed
+	open := func(c *http.Cookie, path string) (*http.Response, func() (string, bool)) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.AddCookie(c)
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res, newSSE(res.Body)
+	}
+	hog, _ := w.login("127.0.0.1:1")
+	var first func() (string, bool)
+	for i := range 100 {
+		path := "/api/stream"
+		if i%2 == 1 {
+			path = "/api/screen/stream?team=demo&member=asker"
+		}
+		res, next := open(hog, path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("the hog's stream %d: %s", i+1, res.Status)
+		}
+		if _, ok := next(); !ok {
+			t.Fatalf("the hog's stream %d: no first event", i+1)
+		}
+		if i == 0 {
+			first = next
+		}
+	}
+	owner, _ := w.login("127.0.0.1:2")
+	for _, path := range []string{"/api/stream", "/api/screen/stream?team=demo&member=asker"} {
+		res, next := open(owner, path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("the owner's %s after 100 of another session's: %s", path, res.Status)
+		}
+		if data, ok := next(); !ok || data == "" {
+			t.Errorf("the owner's %s: no first event", path)
+		}
+	}
+	// The hog's first stream was ended for its later ones.
+	ended := make(chan bool, 1)
+	go func() {
+		for {
+			if _, ok := first(); !ok {
+				ended <- true
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Error("the hog's first stream still runs after 99 more of its session")
+	}
+}
