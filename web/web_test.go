@@ -21,9 +21,10 @@ import (
 
 // fake is a Backend of canned teams that records every action done.
 type fake struct {
-	mu     sync.Mutex
-	status map[string]*Status
-	acts   []string
+	mu      sync.Mutex
+	status  map[string]*Status
+	screens map[string]string // by member; a screen of escapes and tags for the others
+	acts    []string
 }
 
 func (f *fake) Teams() ([]string, error) {
@@ -56,6 +57,11 @@ func (f *fake) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
 }
 
 func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if sc, ok := f.screens[member]; ok {
+		return sc, nil
+	}
 	return "\x1b[31mred\x1b[0m <b>bold</b>\n$ ", nil
 }
 
@@ -77,7 +83,7 @@ func (f *fake) actions() []string {
 }
 
 func (f *fake) Answer(_ context.Context, by By, team, member string, a Answer) (Answered, error) {
-	f.did(fmt.Sprintf("answer %s/%s %s%v by %s %s", team, member, a.Reply, a.Keys, by.Via, by.From))
+	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, by.Via, by.From))
 	return Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
@@ -125,12 +131,18 @@ func fakeTeam() *Status {
 
 func newWorld(t *testing.T, o Options) *world {
 	t.Helper()
+	return newWorldOf(t, o, fakeTeam(), nil)
+}
+
+// newWorldOf is a server on team st, its members' screens as screens say.
+func newWorldOf(t *testing.T, o Options, st *Status, screens map[string]string) *world {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	token, _, err := LoadToken(o.ReadOnly, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fake{status: map[string]*Status{"demo": fakeTeam()}}
+	f := &fake{status: map[string]*Status{st.Team: st}, screens: screens}
 	o.Backend, o.Token = f, token
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
