@@ -301,6 +301,9 @@ lead:
 	if got := eval[string](t, ctx, `document.querySelector('`+row+` button.safe').textContent`); got != "3. No" {
 		t.Errorf("the safe button: %q, want 3. No", got)
 	}
+	if bad := eval[string](t, ctx, overflow); bad != "" {
+		t.Errorf("at 360×640 with a dialog's options, outside the screen's width:\n%s", bad)
+	}
 	do(t, ctx, chromedp.Click(row+` button.safe`))
 	pane := memberPane(t, e, "dlg", "lead")
 	waitScreen(t, e, "teamctl-dlg", pane, "Denied")
