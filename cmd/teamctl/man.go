@@ -13,7 +13,7 @@ import (
 
 // manOptions are what `teamctl man` writes.
 type manOptions struct {
-	IO   *iostreams.IO
+	IO       *iostreams.IO
 	Dir      *string        // DIR, for a page per command in it; nil: teamctl(1) on stdout
 	Markdown bool           // pages in Markdown (docs/commands), not man
 	Root     *cobra.Command // the commands to document: teamctl's
