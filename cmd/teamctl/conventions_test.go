@@ -132,8 +132,8 @@ func TestStandInHelpPrintsHelp(t *testing.T) {
 }
 
 // TestDownWithNothingUp: down with no team up exits 0 and says there was
-// nothing to stop; down of a team already down too, leaving its record of
-// when it went down as it was.
+// nothing to stop; down of a team already down too (named, or the team of
+// the folder it runs in), leaving its record of when it went down as it was.
 func TestDownWithNothingUp(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -147,8 +147,9 @@ func TestDownWithNothingUp(t *testing.T) {
 	if before.StoppedAt == nil {
 		t.Fatal("down recorded no stop")
 	}
+	// Run in its folder, down means the team there, which is down already.
 	r = e.Run("down")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "no team is up; nothing to stop") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "team gone is already down") || !strings.Contains(r.Stdout, "nothing to stop") {
 		t.Errorf("down with only a down team: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = e.Run("down", "--team", "gone")
