@@ -90,9 +90,40 @@ been meant, the command says on stderr which it took.`,
 	// Made now rather than by Execute, so that they get examples and usage errors too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	groupCommands(root)
 	addGeneratedExamples(root)
 	checkUsage(root)
 	return root
+}
+
+// commandGroups are the headings of `teamctl --help`, in order, and the
+// commands under each (as gh groups its own): 36 commands in one
+// alphabetical list are hard to find one's way in.
+var commandGroups = []struct {
+	id, title string
+	commands  []string
+}{
+	{"team", "Team commands:", []string{"up", "down", "status", "teams", "attach", "validate", "clean"}},
+	{"members", "Member commands:", []string{"send", "answer", "approve", "deny", "restart", "resume-member", "logs", "inbox", "tasks"}},
+	{"review", "Review and land:", []string{"diff", "conflicts", "merge", "finish", "snapshots", "restore"}},
+	{"watch", "Watch:", []string{"top", "serve", "events", "usage", "supervise", "run"}},
+	{"setup", "Set-up commands:", []string{"demo", "doctor", "man", "version", "completion", "help"}},
+}
+
+// groupCommands puts each of root's commands under its heading.
+func groupCommands(root *cobra.Command) {
+	group := map[string]string{}
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, c := range g.commands {
+			group[c] = g.id
+		}
+	}
+	for _, c := range root.Commands() {
+		c.GroupID = group[c.Name()]
+	}
+	root.SetHelpCommandGroupID("setup")
+	root.SetCompletionCommandGroupID("setup")
 }
 
 // addGeneratedExamples gives cobra's own help and completion commands an
