@@ -15,15 +15,10 @@ import (
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-// stateWord is how a member's state reads in the table: as status has it,
-// but a running Claude Code is "working" (as against idle); a plain process
-// is never idle, so it stays "running".
-func stateWord(r Member) string {
-	if r.State == stateRunning && r.Role != roleProcess {
-		return "working"
-	}
-	return string(r.State)
-}
+// stateWord is how a member's state reads in the table: as status has it
+// (a running Claude Code is "working", as against idle; a plain process is
+// never idle, so it stays "running").
+func stateWord(r Member) string { return string(r.State.Shown(r.Role)) }
 
 // waitsForPerson: stalled at a prompt, or a permission request no rule answered.
 func waitsForPerson(r Member) bool { return r.State == stateStalled || r.State == stateWaiting }
