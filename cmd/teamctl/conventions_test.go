@@ -197,9 +197,10 @@ func TestEmptyListingsSaySo(t *testing.T) {
 	}
 }
 
-// TestCleanAsksFirst: a bare clean with a down team to remove asks on a
-// terminal, listing the team (no keeps everything, y removes it); without a
-// terminal it never asks and needs --yes or a team name.
+// TestCleanAsksFirst: clean --all-teams with down teams to remove asks on a
+// terminal, listing the teams (no keeps everything, y removes it); without a
+// terminal it never asks and needs --yes or a team name; a bare clean where
+// two teams could be meant names neither and says --all-teams.
 func TestCleanAsksFirst(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -209,14 +210,17 @@ func TestCleanAsksFirst(t *testing.T) {
 	}
 	stateDir := func(team string) string { return filepath.Join(e.StateHome, "teamctl", team) }
 
-	r := e.Run("clean")
+	if r := e.Run("clean"); r.Code != 1 || !strings.Contains(r.Stderr, "is in teams old, older") || !strings.Contains(r.Stderr, "--all-teams") {
+		t.Errorf("a bare clean where two teams could be meant: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r := e.Run("clean", "--all-teams")
 	if r.Code != 2 || !strings.Contains(r.Stderr, "old") || !strings.Contains(r.Stderr, "older") || !strings.Contains(r.Stderr, "--yes") || !strings.Contains(r.Stderr, "see 'teamctl clean --help'") {
 		t.Errorf("clean without a terminal: exit %d, want 2 naming the teams and --yes\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if !exists(stateDir("old")) || !exists(stateDir("older")) {
 		t.Fatal("clean without a terminal or --yes removed a team")
 	}
-	if r := e.MustRun("clean", "--dry-run"); !strings.Contains(r.Stdout, "dry run, nothing changed") {
+	if r := e.MustRun("clean", "--all-teams", "--dry-run"); !strings.Contains(r.Stdout, "dry run, nothing changed") {
 		t.Errorf("clean --dry-run:\n%s", r.Stdout)
 	}
 
@@ -246,16 +250,22 @@ func TestCleanAsksFirst(t *testing.T) {
 	}
 }
 
-// cleanThroughPTY runs a bare `teamctl clean` in a pseudo-terminal, answers
-// its question with answer, and returns what the terminal showed and the
-// exit code.
+// cleanThroughPTY runs `teamctl clean --all-teams` in a pseudo-terminal,
+// answers its question with answer, and returns what the terminal showed and
+// the exit code.
 func cleanThroughPTY(t *testing.T, e *testenv.Env, answer string) (string, int) {
+	t.Helper()
+	return cleanThroughPTYIn(t, e, e.Work, answer, "--all-teams")
+}
+
+// cleanThroughPTYIn is cleanThroughPTY in dir, with args.
+func cleanThroughPTYIn(t *testing.T, e *testenv.Env, dir, answer string, args ...string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, e.Bin, "clean")
+	cmd := exec.CommandContext(ctx, e.Bin, append([]string{"clean"}, args...)...)
 	cmd.Env = append(e.Environ(), "TERM=xterm-256color")
-	cmd.Dir = e.Work
+	cmd.Dir = dir
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {
 		t.Fatal(err)

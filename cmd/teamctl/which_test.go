@@ -123,3 +123,53 @@ func TestTheTeamYouAreIn(t *testing.T) {
 		t.Errorf("alice's work did not land in proj's repository: %q", b)
 	}
 }
+
+// TestCleanTheTeamYouAreIn (issue 31: clean with no team name cleaned every
+// team): run in a team's repository, clean acts on that team only, and the
+// plan it shows before its question says what it will refuse (alice's
+// worktree, for its untracked scratch.txt) as --dry-run does; the other
+// team's state, and the file in it, stay; --all-teams means every team.
+func TestCleanTheTeamYouAreIn(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	repo, _ := twoTeams(t, e)
+	alice := filepath.Join(repo, ".teamctl", "worktrees", "proj", "alice")
+	if err := os.WriteFile(filepath.Join(alice, "scratch.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, team := range []string{"proj", "other"} {
+		e.MustRun("down", "--now", "--team", team)
+	}
+	otherState := filepath.Join(e.StateHome, "teamctl", "other")
+	kept := filepath.Join(otherState, "demo.txt") // as the demo's approved command writes one
+	if err := os.WriteFile(kept, []byte("approved\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// On a terminal: the plan, refusal included, then the question; no.
+	screen, code := cleanThroughPTYIn(t, e, repo, "n\r")
+	q := strings.Index(screen, "[y/N]")
+	if code != 1 || q < 0 || !strings.Contains(screen, "the team you are in: proj") || strings.Contains(screen, "teamctl/other") {
+		t.Errorf("clean in proj's repository, answered n: exit %d; terminal:\n%s", code, screen)
+	}
+	if at := strings.Index(screen, "scratch.txt"); at < 0 || at > q || !strings.Contains(screen[:q], "refused") {
+		t.Errorf("the plan before the question does not say alice's worktree is refused for scratch.txt:\n%s", screen)
+	}
+	// Without a terminal: --yes, or the team's name.
+	if r := runIn(t, e, repo, nil, "clean"); r.Code != 2 || !strings.Contains(r.Stderr, "the team you are in (proj)") || !strings.Contains(r.Stderr, "--yes") {
+		t.Errorf("clean without a terminal: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r := runIn(t, e, repo, nil, "clean", "--yes")
+	if r.Code != 1 || !strings.Contains(r.Stdout, "scratch.txt") || strings.Contains(r.Stdout+r.Stderr, "teamctl/other") || strings.Contains(r.Stdout, " other ") {
+		t.Errorf("clean --yes in proj's repository: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if b, err := os.ReadFile(kept); err != nil || string(b) != "approved\n" {
+		t.Errorf("clean in proj's repository touched other's state folder: %q, %v", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(alice, "scratch.txt")); err != nil || string(b) != "mine\n" {
+		t.Errorf("alice's scratch.txt: %q, %v", b, err)
+	}
+	if r := runIn(t, e, repo, nil, "clean", "--all-teams", "--dry-run"); !strings.Contains(r.Stdout, otherState) {
+		t.Errorf("clean --all-teams --dry-run does not plan other's state:\n%s%s", r.Stdout, r.Stderr)
+	}
+}
