@@ -71,7 +71,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"restore"}, "teamctl restore", "accepts between 1 and 2 arg"},
 		{[]string{"clean", "--older-than", "30d"}, "teamctl clean", "--older-than goes with --snapshots"},
 		{[]string{"clean", "--snapshots", "--older-than", "soon"}, "teamctl clean", "--older-than"},
-		{[]string{"logs"}, "teamctl logs", "accepts 1 arg"},
+		{[]string{"logs", "a", "b"}, "teamctl logs", "accepts at most 1 arg"},
 		{[]string{"logs", "lead", "-n", "-1"}, "teamctl logs", "-n -1"},
 		{[]string{"version", "extra"}, "teamctl version", `unknown command "extra"`},
 		{[]string{"completion", "bash", "extra"}, "teamctl completion bash", `unknown command "extra"`},
