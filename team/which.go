@@ -260,14 +260,24 @@ func names(teams []candidate) string {
 // byUp is the one team up; with several, the one with member; with none up,
 // the one team with state.
 func byUp(member string, teams []candidate) (Found, error) {
-	var names, live []string
+	var names, live, withMember []string
+	liveHas := false
 	for _, c := range teams {
 		names = append(names, c.name)
+		has := member != "" && slices.Contains(c.members, member)
+		if has {
+			withMember = append(withMember, c.name)
+		}
 		if c.up {
 			live = append(live, c.name)
+			liveHas = liveHas || has
 		}
 	}
 	switch {
+	case len(live) == 1 && member != "" && !liveHas && len(withMember) == 1:
+		// The team up has no such member, and one team that is down has
+		// (finish after down, run outside the team's folder).
+		return Found{Name: withMember[0], Why: fmt.Sprintf("the only team with a member %s; %s, which is up, has none", member, live[0])}, nil
 	case len(live) == 1:
 		return Found{Name: live[0]}, nil
 	case len(live) == 0 && len(names) == 1:

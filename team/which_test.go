@@ -84,6 +84,8 @@ func TestResolve(t *testing.T) {
 		{name: "outside every team: two up, the one with the member", cwd: "elsewhere", member: "carol", teams: []candidate{up(proj), up(proj2)}, want: "proj2", note: "the only team up with a member carol"},
 		{name: "outside every team: two up, neither with the member", cwd: "elsewhere", member: "nobody", teams: []candidate{up(proj), up(proj2)}, err: "2 teams are up (proj, proj2) and none has a member nobody"},
 		{name: "outside every team: none up, the only team with state", cwd: "elsewhere", teams: []candidate{proj}, want: "proj"},
+		{name: "outside every team: the one up has no such member, one down has", cwd: "elsewhere", member: "bob", teams: []candidate{up(demo), proj, proj2}, want: "proj", note: "the only team with a member bob; demo, which is up, has none"},
+		{name: "outside every team: the one up has the member", cwd: "elsewhere", member: "lead", teams: []candidate{up(demo), proj}, want: "demo"},
 		{name: "outside every team: none up, two with state", cwd: "elsewhere", teams: []candidate{proj, proj2}, err: "no team is up (teams with state: proj, proj2)"},
 		{name: "outside every team: none up, the one with the member", cwd: "elsewhere", member: "bob", teams: []candidate{proj, proj2}, want: "proj", note: "the only team with state with a member bob"},
 		{name: "no team at all", cwd: "elsewhere", err: "no team is up: start one"},
