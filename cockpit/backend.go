@@ -93,6 +93,19 @@ type (
 	Option   = stallwatch.Option
 )
 
+// What a follow of a team's panes says of them (team.Follow).
+type (
+	PaneNote     = team.PaneNote
+	PaneNoteKind = team.PaneNoteKind
+)
+
+// The kinds of PaneNote.
+const (
+	PaneOutput   = team.PaneOutput
+	PaneExit     = team.PaneExit
+	PanesChanged = team.PanesChanged
+)
+
 // NotRecordedError is an answer whose keys were sent but could not be
 // recorded in the team's events, as `teamctl answer` has it: it happened, and
 // must not be sent again.
@@ -153,6 +166,16 @@ func (t Teamctl) Status(ctx context.Context, name string) (*Snapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// Follow follows the team's panes live through one control client
+// (team's Follow), the focused pane's output gathered for outputGather.
+func (t Teamctl) Follow(ctx context.Context, name string, panes []string) (PaneFollow, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return tm.Follow(ctx, panes, team.FollowOptions{Gather: outputGather})
 }
 
 // TailEvents follows the team's events from about the last back bytes on.
