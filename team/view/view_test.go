@@ -59,9 +59,9 @@ func TestRowsText(t *testing.T) {
 		byName[r.Team+"/"+r.Member] = r
 	}
 	for _, c := range []struct {
-		who                                  string
+		who                                 string
 		state, role, forText, waitsOn, cost string
-		waits                                bool
+		waits                               bool
 	}{
 		{"beta/fixer", "waiting-approval", "spawned", "2m", "Bash: go test ./...", "-", true},
 		{"alpha/asker", "stalled", "teammate", "1m", `"Overwrite? (y/n)"`, "-", true},
