@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/teamctl/teamctl/team"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
@@ -34,7 +36,7 @@ type RunOptions struct {
 func Run(ctx context.Context, o RunOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b := Teamctl{TmuxBin: o.TmuxBin}
+	b := Teamctl{team.Actions{TmuxBin: o.TmuxBin}}
 	feed := NewFeed(ctx, b, o.TmuxBin)
 	defer feed.Close()
 	m := New(Options{Team: o.Team, All: o.All, Teams: o.Teams, Backend: b, Feed: feed, Color: o.Color, Bell: true,
