@@ -3,6 +3,7 @@ package supervisor
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -38,5 +39,47 @@ func TestPriceFileFIFODoesNotHoldTheStart(t *testing.T) {
 	w.exit("mate", "1", "")
 	if got := w.live("mate").State; !got.Ended() {
 		t.Errorf("mate exited: its state is %s", got)
+	}
+}
+
+// TestLimitNotWatchedOnAPlainProcess: a `command:` member printing Claude
+// Code's limit banner above an input box (a log tail, an agent's echo) is a
+// plain process: it is never limited, and nothing is typed into it (a
+// shell or a REPL reading its stdin would run the prompt), however long;
+// the same screen on a Claude Code teammate is a limit, continued once.
+func TestLimitNotWatchedOnAPlainProcess(t *testing.T) {
+	old := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = old })
+	w := newWorldWith(t, limitsOn, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""}, member{"tool", state.RoleProcess, ""})
+	banner := strings.Replace(screenFile(t, "claude-2.1.332-limit-gave-up.txt"),
+		"● API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.",
+		"You've hit your limit · resets 9:30pm", 1)
+	if !strings.Contains(banner, "resets 9:30pm") {
+		t.Fatal("the gave-up screen no longer has its API error line")
+	}
+	w.draw("%2", banner)
+	w.draw("%1", banner)
+	for range 3 {
+		w.advance(10 * time.Minute)
+		w.draw("%2", banner+" ")
+	}
+	w.advanceTo(day(23, 0, 0))
+	if typed := w.typedInto("%2"); len(typed) != 0 {
+		t.Errorf("typed %q into a plain process", typed)
+	}
+	if evs := w.events(state.EventLimited, "tool"); len(evs) != 0 {
+		t.Errorf("a plain process limited: %+v", evs)
+	}
+	if got := w.live("tool").State; got == state.StateLimited {
+		t.Errorf("tool is %s", got)
+	}
+	// The Claude Code teammate with that screen: limited, resets 21:30,
+	// one continuation at 21:31:10.
+	if evs := w.events(state.EventLimited, "mate"); len(evs) != 1 || !evs[0].Reset.Equal(day(21, 30, 0)) {
+		t.Errorf("mate's limited events: %+v", evs)
+	}
+	if typed := w.typedInto("%1"); len(typed) != 1 || typed[0] != "continue" {
+		t.Errorf("typed into mate %q, want one continue", typed)
 	}
 }
