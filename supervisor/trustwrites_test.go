@@ -26,7 +26,9 @@ func TestPriceFileFIFODoesNotHoldTheStart(t *testing.T) {
 		t.Skip(err)
 	}
 	started := make(chan *world, 1)
-	go func() { started <- newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""}) }()
+	go func() {
+		started <- newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	}()
 	var w *world
 	select {
 	case w = <-started:
