@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 	"github.com/teamctl/teamctl/usage"
 )
 
@@ -83,5 +86,71 @@ func TestLimitNotWatchedOnAPlainProcess(t *testing.T) {
 	}
 	if typed := w.typedInto("%1"); len(typed) != 1 || typed[0] != "continue" {
 		t.Errorf("typed into mate %q, want one continue", typed)
+	}
+}
+
+// forgeTranscript writes, as a member could, a new transcript under the
+// team's Claude Code folder whose compact lines say they are agent's of the
+// team's Claude Code team, with one response of output tokens.
+func (w *world) forgeTranscript(session, agent string, output int) string {
+	w.t.Helper()
+	dir := filepath.Join(w.s.claudeDir, "projects", "-tmp-x")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		w.t.Fatal(err)
+	}
+	p := filepath.Join(dir, session+".jsonl")
+	line := fmt.Sprintf(`{"type":"assistant","isSidechain":false,"teamName":"%s","agentName":"%s","sessionId":"%s","timestamp":"2026-12-01T09:00:30.000Z","message":{"id":"msg_forged_%s","model":"claude-sonnet-4-5","role":"assistant","usage":{"input_tokens":0,"output_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`+"\n",
+		w.s.st.ClaudeTeam, agent, session, session[:8], output)
+	if err := os.WriteFile(p, []byte(line), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// TestBudgetNotSpentByAForgedTranscript: a teammate writing transcripts
+// that name the lead and another teammate (teamName and agentName, 100k
+// output tokens each: $1.50, over a member budget of $1 with action stop)
+// once had the supervisor stop both. The lead's and layout teammates'
+// usage comes only from the sessions teamctl recorded: nothing is charged,
+// nobody is stopped, and each file is said once (file-refused).
+func TestBudgetNotSpentByAForgedTranscript(t *testing.T) {
+	w, e := budgetWorld(t, layouts.Budget{Member: 1, Action: "stop"}, nil)
+	forged := []string{
+		w.forgeTranscript("aaaaaaaa-0000-4000-8000-000000000001", "lead", 100_000),
+		w.forgeTranscript("aaaaaaaa-0000-4000-8000-000000000002", "mate", 100_000),
+		w.forgeTranscript("aaaaaaaa-0000-4000-8000-000000000003", "team-lead", 100_000),
+	}
+	for range 3 {
+		w.advance(sessionsEvery)
+		w.changed(filewatch.Transcripts)
+	}
+	for _, name := range []string{"lead", "mate", "team-lead"} {
+		if u := w.usageOf(name); u.Turns != 0 || u.Cost != 0 {
+			t.Errorf("%s charged for a forged transcript: %+v", name, u)
+		}
+	}
+	if got := budgetEvents(w.events("", "")); len(got) != 0 {
+		t.Errorf("budget events: %+v", got)
+	}
+	if calls := e.calls(); len(calls) != 0 {
+		t.Errorf("stopped %q", calls)
+	}
+	refused := w.events(state.EventFileRefused, "")
+	if len(refused) != len(forged) {
+		t.Fatalf("%d file-refused events, want one for each of the %d forged files: %+v", len(refused), len(forged), refused)
+	}
+	var said []string
+	for _, e := range refused {
+		said = append(said, e.Detail)
+	}
+	for _, p := range forged {
+		if !strings.Contains(strings.Join(said, "\n"), "not counted: transcript "+p+" says it is") {
+			t.Errorf("file-refused events %q, want one of %s", said, p)
+		}
+	}
+	// The members' own transcripts still count.
+	w.spend("mate", 0.75)
+	if u := w.usageOf("mate"); u.Turns != 1 || u.Cost != 0.75 {
+		t.Errorf("mate's own spending: %+v", u)
 	}
 }
