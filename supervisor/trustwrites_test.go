@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
@@ -152,5 +154,44 @@ func TestBudgetNotSpentByAForgedTranscript(t *testing.T) {
 	w.spend("mate", 0.75)
 	if u := w.usageOf("mate"); u.Turns != 1 || u.Cost != 0.75 {
 		t.Errorf("mate's own spending: %+v", u)
+	}
+}
+
+// TestMemberEventsFromConfigAreBounded: one write of config.json with 15,000
+// members (an agent can write it) once made 15,006 events at once, which
+// rotated the team's history away. A pass names memberEventsMax members
+// joining, in order, and counts the rest in one event; the same when they
+// leave.
+func TestMemberEventsFromConfigAreBounded(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, "never"}, member{"mate", state.RoleTeammate, "never"})
+	st := w.s.st
+	read := func(names []string) configRead {
+		cfg := claudecode.MinimalTeamConfig(st.ClaudeTeam, st.LeadSessionID, "/", os.Getpid(), w.clock.Now())
+		for _, name := range names {
+			cfg.Members = append(cfg.Members, claudecode.TeamMember{AgentID: name + "@" + st.ClaudeTeam, Name: name, BackendType: "tmux"})
+		}
+		return configRead{path: w.s.files.Paths().Config, cfg: &cfg}
+	}
+	many := []string{"mate"}
+	for i := range 15_000 {
+		many = append(many, fmt.Sprintf("m%05d", i))
+	}
+	var want []wantEvent
+	for _, what := range []string{"joined", "left"} {
+		for i := range memberEventsMax {
+			want = append(want, wantEvent{state.EventMember, fmt.Sprintf("m%05d", i), what + " the team's config.json"})
+		}
+		want = append(want, wantEvent{state.EventMember, "", fmt.Sprintf("14990 more members %s the team's config.json, not said one by one (m00010, m00011, m00012, m00013, m00014, …)", what)})
+	}
+	got := w.written(func() {
+		w.s.checkConfig(read([]string{"mate"}))
+		w.s.checkConfig(read(many))
+		w.settle()
+		w.s.checkConfig(read([]string{"mate"}))
+		w.settle()
+	})
+	checkEvents(t, slices.DeleteFunc(got, func(e state.Event) bool { return e.Kind != state.EventMember }), want)
+	if len(got) > 2*memberEventsMax+2 {
+		t.Errorf("%d events", len(got))
 	}
 }
