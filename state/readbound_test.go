@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -59,5 +61,39 @@ func TestStateFilesAreReadBounded(t *testing.T) {
 			t.Errorf("%s over the limit: %v", name, err)
 		}
 		os.Remove(p)
+	}
+}
+
+// TestLeadQueueLongLinePassedOver: a lead queue with 100 MiB of zeros and
+// no newline among them (an agent can write the state folder) is read
+// without holding them: the texts around it are read, the zeros passed
+// over, and no more than maxLineBytes of them is held.
+func TestLeadQueueLongLinePassedOver(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if err := QueueForLead("t", "before"); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := LeadQueuePath("t")
+	fi, _ := os.Stat(p)
+	if err := os.Truncate(p, fi.Size()+100<<20); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\n")
+	f.Close()
+	if err := QueueForLead("t", "after"); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got []string
+	end, err := ReadLeadQueue("t", 0, func(text string, _ int64) { got = append(got, text) })
+	runtime.ReadMemStats(&after)
+	size, _ := os.Stat(p)
+	if err != nil || !slices.Equal(got, []string{"before", "after"}) || end != size.Size() {
+		t.Errorf("read %q to %d of %d: %v", got, end, size.Size(), err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 80<<20 { // the zeros held whole would be over 100 MiB
+		t.Errorf("took %d MiB to read past 100 MiB of zeros", alloc>>20)
 	}
 }

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -193,5 +194,29 @@ func TestMemberEventsFromConfigAreBounded(t *testing.T) {
 	checkEvents(t, slices.DeleteFunc(got, func(e state.Event) bool { return e.Kind != state.EventMember }), want)
 	if len(got) > 2*memberEventsMax+2 {
 		t.Errorf("%d events", len(got))
+	}
+}
+
+// TestLeadTextNotTypedIsSaid: a text `send` queued for the lead that tmux
+// would not type (send-keys once failed "argument list too long" on 128 KiB)
+// is never dropped unsaid: an event says it was not typed, and why.
+func TestLeadTextNotTypedIsSaid(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.output("%0", screenFile(t, "claude-working.txt"))
+	if err := state.QueueForLead("decide", "the plan, at length"); err != nil {
+		t.Fatal(err)
+	}
+	w.srv.mu.Lock()
+	w.srv.typeErr = errors.New("tmux send-keys: fork/exec /usr/bin/tmux: argument list too long")
+	w.srv.mu.Unlock()
+	w.changed("queue")
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	var said []string
+	for _, e := range w.events(state.EventNotify, "lead") {
+		said = append(said, e.Detail)
+	}
+	if len(said) != 1 || !strings.Contains(said[0], "not typed into the lead (tmux send-keys: fork/exec /usr/bin/tmux: argument list too long): the plan, at length") {
+		t.Errorf("notify events %q", said)
 	}
 }
