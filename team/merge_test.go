@@ -208,7 +208,7 @@ func TestFinishByCleansRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := tm.Finish(f.ctx, []string{"a"}, false, MergeOptions{})
-	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Why, "not where teamctl puts worktrees") {
+	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Why, "not where the layout puts a's worktree") {
 		t.Fatalf("a record moved to the main checkout: %+v, %v", res, err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, "app.go")); err != nil || strings.Contains(gitT(t, repo, "log", "--format=%s", "dev"), "a's work") {
