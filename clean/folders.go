@@ -194,7 +194,7 @@ func (p *planner) stateFolder(team string, before []*Action) {
 				return err
 			}
 			// An up or down of the team in progress finishes first.
-			unlock, err := state.Lock(ctx, team)
+			unlock, err := lockTeam(ctx, team)
 			if err != nil {
 				return err
 			}
