@@ -273,3 +273,49 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 		t.Error("the team's state is left")
 	}
 }
+
+// TestCleanDeletesOnlyBranchesItsGitConfigSaysItMade: a branch with the
+// name teamctl gives a layout member's branch, at the layout's place, is
+// still not teamctl's to delete unless its own git config says teamctl made
+// it for that member (state.json's created_branch, which anyone can write,
+// is not enough): one a person made by hand stays, merged or not, and
+// one teamctl made goes.
+func TestCleanDeletesOnlyBranchesItsGitConfigSaysItMade(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	folder := filepath.Join(repo, worktrees.DefaultFolder)
+	var wts []state.Worktree
+	for _, m := range []string{"made", "byhand", "other"} {
+		path := filepath.Join(folder, "t", m)
+		owner := "t/" + m
+		switch m {
+		case "byhand":
+			owner = "" // as a person's git worktree add -b makes it
+		case "other":
+			owner = "u/other" // made by teamctl, for another team
+		}
+		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: "teamctl/t/" + m, Owner: owner}); err != nil {
+			t.Fatal(err)
+		}
+		wts = append(wts, state.Worktree{Member: m, Path: path, Main: repo, Folder: folder, Branch: "teamctl/t/" + m, Base: "main", CreatedBranch: true})
+	}
+	layout := teamLayout(t, repo, "t", "made", "byhand", "other")
+	if err := state.Save(&state.Team{Team: "t", LayoutPath: layout, Worktrees: wts}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(c, Options{Team: "t"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range r.Actions {
+		t.Logf("%s %s: %s %s", a.Step, a.Target, a.Result, a.Detail)
+	}
+	if worktrees.BranchExists(c, repo, "teamctl/t/made") {
+		t.Error("the branch teamctl made was kept")
+	}
+	for _, b := range []string{"teamctl/t/byhand", "teamctl/t/other"} {
+		if !worktrees.BranchExists(c, repo, b) {
+			t.Errorf("%s was deleted: its git config does not say teamctl made it for this member", b)
+		}
+	}
+}
