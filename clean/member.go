@@ -18,7 +18,7 @@ func CheckPlace(ctx context.Context, team string, st *state.Team, w state.Worktr
 	l, lerr := parseLayout(st.LayoutPath)
 	rw, _, err := layoutPlace(ctx, l, lerr, w)
 	if err == nil {
-		_, err = teamctlPlace(team, rw, nil)
+		_, err = teamctlPlace(team, rw)
 	}
 	if err != nil {
 		return fmt.Errorf("the worktree %s of %s: %w", w.Path, w.Member, err)

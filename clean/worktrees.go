@@ -205,7 +205,7 @@ func (p *planner) worktree(ctx context.Context, team string, ow *owned, layout *
 			return skip(err.Error())
 		}
 		ow.branch = place.Branch
-		if root, err = teamctlPlace(team, rw, nil); err != nil {
+		if root, err = teamctlPlace(team, rw); err != nil {
 			return skip(err.Error())
 		}
 		ow.Worktree, w.Worktree = rw, rw
