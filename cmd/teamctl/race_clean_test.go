@@ -1,16 +1,18 @@
 package main_test
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
 // TestUpAndCleanNeverBothAct: `teamctl up` and `teamctl clean TEAM` of a
-// team that is down, started at once as two processes, round after round:
+// team that is down, as two processes, round after round (started at once,
+// or up once clean has shown its plan):
 // whichever takes the team's lock first acts alone, and the other acts on
 // what it left. So afterwards the team either runs, with its record
 // (status knows it), its supervisor and its member's worktree, or is gone
@@ -23,14 +25,14 @@ func TestUpAndCleanNeverBothAct(t *testing.T) {
 	layout := standInLayout(e, "team.yaml", "team: race\nroot: repo\nmembers:\n  - name: mate\n    command: [sleep, \"600\"]\n    worktree: true\n")
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "race", "mate")
 	record := filepath.Join(e.StateHome, "teamctl", "race", "state.json")
-	start := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
+	start := func(args ...string) (*exec.Cmd, *safeBuffer) {
 		cmd := exec.Command(e.Bin, args...)
-		var out bytes.Buffer
-		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = e.Environ(), e.Work, &out, &out
+		out := &safeBuffer{}
+		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = e.Environ(), e.Work, out, out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		return cmd, &out
+		return cmd, out
 	}
 	rounds := 4
 	if testing.Short() {
@@ -40,6 +42,13 @@ func TestUpAndCleanNeverBothAct(t *testing.T) {
 		e.MustRun("up", layout)
 		e.MustRun("down", "--team", "race", "--now")
 		cl, clOut := start("clean", "race", "--yes")
+		if round%2 == 1 {
+			// clean has planned (a team that is down) before up starts:
+			// most often clean then takes the lock first.
+			testenv.Eventually(t, time.Minute, "clean's plan", func() (bool, string) {
+				return strings.Contains(clOut.String(), "plan:"), clOut.String()
+			})
+		}
 		up, upOut := start("up", layout)
 		clErr, upErr := cl.Wait(), up.Wait()
 		t.Logf("round %d: clean: %v\n%s\nup: %v\n%s", round, clErr, clOut, upErr, upOut)
