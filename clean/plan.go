@@ -162,7 +162,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 			live = append(live, pn)
 		}
 	}
-	byName := p.o.Team == team
+	byName := p.o.Team == team && !p.o.Found
 	supPID, _ := state.SupervisorPID(team)
 
 	if len(live) > 0 && st != nil && !byName {

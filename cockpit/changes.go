@@ -132,7 +132,11 @@ func mergeOutcome(who string, res *MergeResult) (string, error) {
 	if l.UpToDate {
 		return fmt.Sprintf("%s had nothing %s did not have", who, into), nil
 	}
-	text := fmt.Sprintf("merged %s's %s into %s (%d commits)", who, textsafe.Visible(l.Branch), into, l.Commits)
+	commits := fmt.Sprintf("%d commits", l.Commits)
+	if l.Commits == 1 {
+		commits = "1 commit"
+	}
+	text := fmt.Sprintf("merged %s's %s into %s (%s)", who, textsafe.Visible(l.Branch), into, commits)
 	if l.WIP != "" {
 		text += ", its uncommitted work committed first"
 	}

@@ -23,6 +23,21 @@ const (
 	StateLimited MemberState = "limited"
 )
 
+// StateWorking is how every view (status, its JSON, up's table, top, serve)
+// names a Claude Code member whose program runs and is not idle: working,
+// as against idle. live.json keeps running; Shown says which word a view
+// shows.
+const StateWorking MemberState = "working"
+
+// Shown is the state as every view shows it: a running Claude Code member
+// is working; a plain process, never idle, stays running.
+func (s MemberState) Shown(r Role) MemberState {
+	if s == StateRunning && r != RoleProcess {
+		return StateWorking
+	}
+	return s
+}
+
 // Ended reports whether the member's program is gone (exited or failed).
 func (s MemberState) Ended() bool { return s == StateExited || s == StateFailed }
 

@@ -72,7 +72,7 @@ func TestAnswer(t *testing.T) {
 		live:   map[string]state.LiveMember{"worker": {State: state.StateRunning}},
 		member: "worker", a: Answer{Reply: "y"},
 		want: []string{"list-panes"},
-		err:  "worker is running, not stalled: the answer would be typed into it as input (--force sends it anyway)",
+		err:  "worker is working, not stalled: the answer would be typed into it as input (--force sends it anyway)",
 	}, {
 		name: "refused: no supervisor says it is stalled", supervised: false,
 		member: "worker", a: Answer{Reply: "y"},

@@ -200,3 +200,66 @@ members:
 		t.Errorf("logs m after teamctl restart:\n%s", out)
 	}
 }
+
+// TestLogsEveryMember (issue 31: logs without a member was a usage error):
+// every member's lines, each after its name and " | " (padded to the
+// longest name), member after member in the layout's order; with -f, then
+// the lines each pane prints, interleaved as they come, until Ctrl-C.
+// Piped, no colour.
+func TestLogsEveryMember(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	fifo := func(name string) string {
+		p := filepath.Join(e.Work, name)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	web, db := fifo("web-go"), fifo("db-go")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: every
+members:
+  - name: web
+    command: [sh, -c, "echo web-started; read x < %s; echo WEB-NEW; exec sleep 1000"]
+  - name: db
+    command: [sh, -c, "echo db-started; read x < %s; echo DB-NEW; exec sleep 1000"]
+`, web, db)))
+	testenv.Eventually(t, time.Minute, "both members' first lines in logs", func() (bool, string) {
+		out := e.MustRun("logs").Stdout
+		w, d := strings.Index(out, "\nweb  | web-started\n"), strings.Index(out, "\ndb   | db-started\n")
+		return w > 0 && d > w && strings.HasPrefix(out, "lead | ") && !strings.Contains(out, "\x1b"), out
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "logs", "-f")
+	cmd.Env, cmd.Dir = e.Environ(), e.Work
+	var out, errOut safeBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	testenv.Eventually(t, time.Minute, "both histories", func() (bool, string) {
+		s := out.String()
+		return strings.Contains(s, "\ndb   | db-started\n"), s + errOut.String()
+	})
+	// Read once logs -f runs: the lines after are new, db's first.
+	for _, f := range []string{db, web} {
+		if err := os.WriteFile(f, []byte("\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.Eventually(t, time.Minute, "both new lines, each after its member's name", func() (bool, string) {
+		s := out.String()
+		return strings.Contains(s, "\ndb   | DB-NEW\n") && strings.Contains(s, "\nweb  | WEB-NEW\n") &&
+			strings.Index(s, "DB-NEW") > strings.Index(s, "db   | db-started"), s + errOut.String()
+	})
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("logs -f after Ctrl-C: %v\n%s", err, errOut.String())
+	}
+	if n := strings.Count(out.String(), "web-started"); n != 1 {
+		t.Errorf("web's history printed %d times:\n%s", n, out.String())
+	}
+}

@@ -89,15 +89,10 @@ func Order[T any](items []T, teams []string, of func(T) (string, Member)) []T {
 	return out
 }
 
-// StateWord is how a member's state reads: as status has it, but a running
-// Claude Code is "working" (as against idle); a plain process is never idle,
-// so it stays "running".
-func StateWord(m Member) string {
-	if m.State == state.StateRunning && m.Role != state.RoleProcess {
-		return "working"
-	}
-	return string(m.State)
-}
+// StateWord is how a member's state reads, as status has it too
+// (state.MemberState.Shown): a running Claude Code is "working" (as against
+// idle); a plain process is never idle, so it stays "running".
+func StateWord(m Member) string { return string(m.State.Shown(m.Role)) }
 
 // Role is how a member's role reads: "spawned" for a teammate the lead
 // spawned itself.
