@@ -59,6 +59,7 @@ func reviewTeam(t *testing.T, f *fakeWorld) (repo string, wt func(string) string
 	plain := filepath.Join(f.dir, "plain")
 	os.MkdirAll(plain, 0o755)
 	f.up(f.layout("team.yaml", `team: rev
+lead: {}
 root: `+repo+`
 members:
   - name: a
