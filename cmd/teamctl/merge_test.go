@@ -24,6 +24,7 @@ func TestMergeAndFinish(t *testing.T) {
 	repo, _ := appRepo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: rev
 root: repo
+lead: {}
 members:
   - name: alice
     command: [sleep, "1000"]

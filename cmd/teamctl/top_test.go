@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,6 +42,31 @@ func (v *viewer) keys(keys ...string) {
 	v.t.Helper()
 	if out, err := v.e.Tmux(viewerSocket, append([]string{"send-keys", "-t", v.pane}, keys...)...); err != nil {
 		v.t.Fatalf("send-keys %v: %v %s", keys, err, out)
+	}
+}
+
+// selectRow moves top's cursor down from the first row to the row match
+// picks, a key at a time, each move seen on the screen.
+func (v *viewer) selectRow(what string, match func(row string) bool) {
+	v.t.Helper()
+	v.keys("g")
+	v.wait("the first row selected", func(s string) bool {
+		r := tableRows(s)
+		return len(r) > 0 && strings.HasPrefix(r[0], "> ")
+	})
+	for i := 1; ; i++ {
+		rows := tableRows(v.screen())
+		if sel := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "> ") }); sel >= 0 && match(rows[sel]) {
+			return
+		}
+		if i >= len(rows) {
+			v.t.Fatalf("no row of %s in top:\n%s", what, strings.Join(rows, "\n"))
+		}
+		v.keys("j")
+		v.wait(fmt.Sprintf("row %d selected", i+1), func(s string) bool {
+			r := tableRows(s)
+			return len(r) > i && strings.HasPrefix(r[i], "> ")
+		})
 	}
 }
 
@@ -136,6 +162,14 @@ members:
 	v.keys("y")
 	asker := memberPane(t, e, "cockpit", "asker")
 	waitScreen(t, e, "teamctl-cockpit", asker, "answered: y")
+	// Answered, asker sorts lower; the cursor stays on the first row (the
+	// next to wait), as k9s and lazygit keep theirs, not going with asker.
+	v.wait("the cursor still on the first row, asker answered and moved down", func(s string) bool {
+		rows := tableRows(s)
+		return len(rows) == 4 && strings.HasPrefix(rows[0], "> ") && !strings.Contains(rows[0], " asker ") &&
+			!slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, "> asker ") })
+	})
+	v.selectRow("asker", func(r string) bool { return strings.Contains(r, " asker ") })
 	v.wait("asker's screen with its answer in the detail", func(s string) bool { return strings.Contains(s, "│ answered: y") })
 	testenv.Eventually(t, 20*time.Second, "the answer in the team's events", func() (bool, string) {
 		evs := events(t, e, "cockpit")
@@ -174,7 +208,9 @@ members:
 		t.Errorf("no permission-answer event for granted: %+v", evs)
 	}
 
-	// t attaches to granted's pane; detaching comes back to the table.
+	// t attaches to granted's pane (approved, it moved down: selected again);
+	// detaching comes back to the table.
+	v.selectRow("granted", func(r string) bool { return strings.Contains(r, " granted ") })
 	v.keys("t")
 	v.wait("the team's panes in the terminal", func(s string) bool {
 		return strings.Contains(s, "Claude Code (stand-in) · granted") && !strings.Contains(s, "MEMBER")
@@ -293,7 +329,9 @@ members:
 		return strings.Contains(s, "all teams (2 up)") && !strings.Contains(strings.Join(tableRows(s), "\n"), "topalpha")
 	})
 
-	// v: the selected member's team alone (asker's, still selected), and back.
+	// v: the selected member's team alone (asker's, selected again: answered,
+	// it moved down while the cursor stayed on the first row), and back.
+	v.selectRow("topbeta's asker", func(r string) bool { return strings.Contains(r, " topbeta ") && strings.Contains(r, " asker ") })
 	v.keys("v")
 	v.wait("topbeta alone", func(s string) bool {
 		rows := tableRows(s)
