@@ -37,6 +37,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.AddCommand(
+		newInitCmd(io, nil),
 		newUpCmd(io, g, nil),
 		newDownCmd(io, g, nil),
 		newStatusCmd(io, g, nil),
