@@ -24,6 +24,8 @@ import (
 	"slices"
 	"time"
 
+	teamview "github.com/teamctl/teamctl/team/view"
+
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -374,14 +376,8 @@ func (m *Model) addEvents(msg EventsMsg) tea.Cmd {
 	return nil
 }
 
-// teamUp says whether a look finds a team up, as UpTeams decides: not
-// brought down, and some member not ended.
-func teamUp(s *Snapshot) bool {
-	if s.StoppedAt != nil {
-		return false
-	}
-	return slices.ContainsFunc(s.Members, func(r Member) bool { return !r.State.Ended() })
-}
+// teamUp says whether a look finds a team up (teamview.Up: as every view decides).
+func teamUp(s *Snapshot) bool { return s != nil && teamview.Up(s.Status) }
 
 // setStatus takes a new look at a team: the rows sorted, the selection
 // kept, the detail's pane followed, and a bell for whoever newly waits. In
@@ -402,10 +398,10 @@ func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
 	now := map[string]time.Time{}
 	var newcomers []row
 	for _, r := range m.rows {
-		if r.Team != msg.Team || !waitsForPerson(r.Member) {
+		if r.Team != msg.Team || !teamview.WaitsForPerson(r.Member) {
 			continue
 		}
-		since := waitSince(r.Member)
+		since := teamview.WaitSince(r.Member)
 		now[r.Name] = since
 		if was, ok := m.waiting[r.Team][r.Name]; !ok || !was.Equal(since) {
 			newcomers = append(newcomers, r)
@@ -436,7 +432,7 @@ func (m *Model) rebuild() {
 			}
 		}
 	}
-	m.rows = sortRows(rows, m.followed)
+	m.rows = teamview.Order(rows, m.followed, func(r row) (string, Member) { return r.Team, r.Member })
 	m.stayAfterAction()
 	if m.selected() == nil || !m.settled {
 		m.sel = memberKey{}
@@ -482,7 +478,7 @@ func (m *Model) alert(r row) string {
 		return "\a"
 	}
 	// Visible, then without backslash-escapes' ESC: nothing in it can end the OSC.
-	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, waitsOn(r.Member, true, m.o.Now())))
+	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, teamview.WaitsOn(r.Member, true, m.o.Now())))
 	return ansi.Notify(text)
 }
 

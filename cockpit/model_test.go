@@ -635,21 +635,6 @@ func TestATeamThatCannotBeLookedAt(t *testing.T) {
 	}
 }
 
-func TestRequestTarget(t *testing.T) {
-	for _, c := range []struct{ input, desc, want string }{
-		{`{"command":"ls -la","description":"List"}`, "List", "ls -la"},
-		{`{"file_path":"/src/a.go","old_string":"x"}`, "", "/src/a.go"},
-		{`{"url":"https://example.com"}`, "", "https://example.com"},
-		{`{"command":"echo \"a very long`, "", `echo "a very long…`},
-		{`{"other":1}`, "Do a thing", "Do a thing"},
-		{"", "", ""},
-	} {
-		if got := requestTarget("T", c.input, c.desc); got != c.want {
-			t.Errorf("requestTarget(%q, %q) = %q, want %q", c.input, c.desc, got, c.want)
-		}
-	}
-}
-
 // twoTeams are the looks at two teams up: alpha with a teammate waiting 5s
 // for approval, and beta, whose tester has been stalled for 20s — longer —
 // in pane %2, as alpha's perms' pane is called in alpha's server.

@@ -49,7 +49,7 @@ const (
 	EventConfig            EventKind = "config"
 	EventMailboxCorrupt    EventKind = "mailbox-corrupt"
 	EventMailboxTooLarge   EventKind = "mailbox-too-large"
-	EventFileRefused       EventKind = "file-refused" // a file of Claude Code's teamctl would not read: too large, or a symlink
+	EventFileRefused       EventKind = "file-refused" // a file of Claude Code's teamctl would not read (too large, a symlink), or a transcript naming a member it is not (not counted)
 	EventTask              EventKind = "task"
 	EventMember            EventKind = "member"
 	EventTeamMoved         EventKind = "team-moved" // the lead claimed a Claude Code team of another name; the supervisor follows it

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -282,15 +281,17 @@ func Load(team string) (*Team, error) {
 	return &t, nil
 }
 
-// readNoFollow reads a file, refusing a symlink: state.json says which pids
-// `down` signals, so it is read only from the file teamctl wrote.
+// MaxStateFileBytes is the most of a team's state.json or live.json teamctl
+// reads: a team of thousands of members is a few MiB. Agents can write the
+// state folder: a larger file is refused, not read into memory.
+const MaxStateFileBytes = 64 << 20
+
+// readNoFollow reads a file of the team's state folder, refusing a symlink
+// (state.json says which pids `down` signals, so it is read only from the
+// file teamctl wrote), anything but a regular file (a FIFO would hold the
+// read forever) and a file over MaxStateFileBytes.
 func readNoFollow(path string) ([]byte, error) {
-	f, err := safefile.Open(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
+	return safefile.ReadFile(path, MaxStateFileBytes)
 }
 
 // Save writes a team's state atomically, with the socket and session derived
@@ -347,7 +348,7 @@ func RawStates() [][]byte {
 	var out [][]byte
 	for _, team := range teams {
 		if dir, err := Dir(team); err == nil {
-			if b, err := os.ReadFile(filepath.Join(dir, "state.json")); err == nil {
+			if b, err := readNoFollow(filepath.Join(dir, "state.json")); err == nil {
 				out = append(out, b)
 			}
 		}
