@@ -45,29 +45,41 @@ func (v *viewer) keys(keys ...string) {
 	}
 }
 
-// selectRow moves top's cursor down from the first row to the row match
-// picks, a key at a time, each move seen on the screen.
+// selectRow moves top's cursor, a key at a time (j, or g from the last row),
+// to the row match picks; each move is seen on the screen before the next,
+// and rows re-sorting meanwhile only make it go round again.
 func (v *viewer) selectRow(what string, match func(row string) bool) {
 	v.t.Helper()
-	v.keys("g")
-	v.wait("the first row selected", func(s string) bool {
-		r := tableRows(s)
-		return len(r) > 0 && strings.HasPrefix(r[0], "> ")
-	})
-	for i := 1; ; i++ {
-		rows := tableRows(v.screen())
-		if sel := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "> ") }); sel >= 0 && match(rows[sel]) {
+	selected := func(s string) string {
+		for _, r := range tableRows(s) {
+			if strings.HasPrefix(r, "> ") {
+				return r
+			}
+		}
+		return ""
+	}
+	who := func(row string) string { // its member (with its team, in the all view)
+		f := strings.Fields(row)
+		if len(f) < 3 {
+			return row
+		}
+		return f[1] + " " + f[2]
+	}
+	for range 30 {
+		s := v.screen()
+		cur := selected(s)
+		if cur != "" && match(cur) {
 			return
 		}
-		if i >= len(rows) {
-			v.t.Fatalf("no row of %s in top:\n%s", what, strings.Join(rows, "\n"))
+		rows := tableRows(s)
+		key := "j"
+		if len(rows) > 0 && strings.HasPrefix(rows[len(rows)-1], "> ") {
+			key = "g"
 		}
-		v.keys("j")
-		v.wait(fmt.Sprintf("row %d selected", i+1), func(s string) bool {
-			r := tableRows(s)
-			return len(r) > i && strings.HasPrefix(r[i], "> ")
-		})
+		v.keys(key)
+		v.wait("the cursor off "+who(cur), func(s string) bool { c := selected(s); return c != "" && who(c) != who(cur) })
 	}
+	v.t.Fatalf("no row of %s selected in top:\n%s", what, v.screen())
 }
 
 // flags are the terminal modes tmux keeps for the pane (the alternate screen,
