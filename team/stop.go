@@ -140,9 +140,6 @@ func (t *Team) holdStopped(ctx context.Context, member string) error {
 		}
 		defer unlock()
 		live, err := state.ReadLive(t.Name)
-		if errors.Is(err, state.ErrNotFound) || live == nil {
-			live, err = &state.Live{Members: map[string]*state.LiveMember{}}, nil
-		}
 		if err != nil {
 			return err
 		}
