@@ -74,26 +74,26 @@ func (r *row) key() memberKey { return memberKey{r.Team, r.Name} }
 
 // Model is the cockpit's state.
 type Model struct {
-	o         Options
-	st        styles
-	all       bool     // the all-teams view
-	team      string   // the team shown outside the all view
-	teams     []string // the teams up, as last listed
-	followed  []string // the teams the feed follows: those shown
-	others    bool     // and the feed watches for other teams coming up
-	snaps     map[string]*Snapshot
-	errs      map[string]error // by team: the last look at it failed
-	rows      []row
-	sel       memberKey // the selected member: it stays selected as rows move
+	o        Options
+	st       styles
+	all      bool     // the all-teams view
+	team     string   // the team shown outside the all view
+	teams    []string // the teams up, as last listed
+	followed []string // the teams the feed follows: those shown
+	others   bool     // and the feed watches for other teams coming up
+	snaps    map[string]*Snapshot
+	errs     map[string]error // by team: the last look at it failed
+	rows     []row
+	sel      memberKey // the selected member: it stays selected as rows move
 	// actedOn is the member a key just acted on (answered, approved…), at
 	// row actedRow: when its row moves away (answered, it sorts lower), the
 	// selection stays at that row, on whoever comes there (the next waiting
 	// member), as k9s and lazygit keep theirs, instead of going with it.
-	actedOn  memberKey
-	actedRow int
-	settled   bool      // every team shown has been looked at, or a member picked
-	top       int       // the first table row shown
-	events    []Event   // the followed teams', oldest first, each with its Team
+	actedOn   memberKey
+	actedRow  int
+	settled   bool    // every team shown has been looked at, or a member picked
+	top       int     // the first table row shown
+	events    []Event // the followed teams', oldest first, each with its Team
 	screen    ScreenMsg
 	focusTeam string // the team and pane the feed was told to focus
 	focus     string
