@@ -313,7 +313,7 @@ func forgetPane(ctx context.Context, team, pane string) error {
 	if err != nil || !exists(filepath.Join(dir, "state.json")) {
 		return nil // no state (and Lock would make the folder)
 	}
-	unlock, err := state.Lock(ctx, team)
+	unlock, err := lockTeam(ctx, team)
 	if err != nil {
 		return err
 	}

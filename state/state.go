@@ -358,8 +358,22 @@ func RawStates() [][]byte {
 
 // Lock takes the team's exclusive lock (flock on a file in its state folder), so
 // that two `up` or `down` runs for one team never interleave. The lock goes with
-// the process, so a crashed holder never leaves it stuck.
+// the process, so a crashed holder never leaves it stuck. clean removes the
+// state folder, lock file and all, while it holds the lock: a lock taken on a
+// file that is no longer the folder's lock file is let go and taken again on
+// the one there now, so two holders never hold two different files.
 func Lock(ctx context.Context, team string) (unlock func(), err error) {
+	for {
+		unlock, err := lockOnce(ctx, team)
+		if err != nil || unlock != nil {
+			return unlock, err
+		}
+	}
+}
+
+// lockOnce is Lock, once: nil, nil when the file locked was removed or
+// replaced meanwhile.
+func lockOnce(ctx context.Context, team string) (unlock func(), err error) {
 	dir, err := EnsureDir(team)
 	if err != nil {
 		return nil, err
@@ -377,7 +391,16 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return func() { f.Close() }, nil
+			held, err1 := f.Stat()
+			now, err2 := os.Lstat(path)
+			if err1 == nil && err2 == nil && os.SameFile(held, now) {
+				return func() { f.Close() }, nil
+			}
+			f.Close()
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("lock team %q: %w", team, ctx.Err())
+			}
+			return nil, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()

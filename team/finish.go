@@ -75,14 +75,14 @@ func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, 
 	if err := t.checkDown(ctx, st, member); err != nil {
 		return f, err
 	}
-	if err := clean.CheckPlace(t.Name, *wt, ""); err != nil {
+	if err := clean.CheckPlace(ctx, t.Name, st, *wt); err != nil {
 		return f, fmt.Errorf("%w: finish removes only worktrees teamctl made", err)
 	}
 	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
 		return f, err
 	}
 	landed := fmt.Sprintf("%s's work landed on %s (%.10s), but", member, f.Into, f.New)
-	if err := t.removeWorktree(ctx, wt, &f); err != nil {
+	if err := t.removeWorktree(ctx, st, wt, &f); err != nil {
 		return f, fmt.Errorf("%s %w", landed, err)
 	}
 	if err := t.forgetWorktree(ctx, member); err != nil {
@@ -134,7 +134,7 @@ func (t *Team) stopped(ctx context.Context, st *state.Team, member string) bool 
 
 // removeWorktree removes wt's worktree and, when teamctl made it, its
 // branch, once a snapshot holds what either would lose.
-func (t *Team) removeWorktree(ctx context.Context, wt *state.Worktree, f *Finished) error {
+func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Worktree, f *Finished) error {
 	f.Worktree = wt.Path
 	path := wt.Path
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
@@ -167,9 +167,12 @@ func (t *Team) removeWorktree(ctx context.Context, wt *state.Worktree, f *Finish
 	if err := worktrees.Prune(ctx, wt.Main); err != nil {
 		return err
 	}
+	own := clean.OwnBranch(ctx, t.Name, st, *wt)
 	switch {
 	case !wt.CreatedBranch:
 		f.Kept = "not made by teamctl"
+	case own != nil:
+		f.Kept = "not made by teamctl: " + own.Error()
 	case !worktrees.BranchExists(ctx, wt.Main, wt.Branch):
 		f.Kept = "gone already"
 	default:

@@ -66,23 +66,8 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 }
 
 func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult, error) {
-	if o.ConfigWait == 0 {
-		o.ConfigWait = 5 * time.Second
-	}
-	if err := w.checkTmux(ctx); err != nil {
-		return nil, err
-	}
-	if err := CheckSocket(l.Team); err != nil {
-		return nil, err
-	}
-	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
+	progs, err := checkUp(ctx, l, &o, w)
 	if err != nil {
-		return nil, err
-	}
-	progs.Teamctl = o.Teamctl
-	// A layout's own --settings must be readable before anything is made
-	// (worktrees, a server): Plan merges teamctl's hooks into it.
-	if err := launch.CheckSettings(l); err != nil {
 		return nil, err
 	}
 	unlock, err := state.Lock(ctx, l.Team)
@@ -90,7 +75,36 @@ func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult
 		return nil, err
 	}
 	defer unlock()
+	return lockedUp(ctx, l, o, w, progs)
+}
 
+// checkUp is what up checks before it takes the team's lock (which makes
+// the team's state folder): nothing is made for a layout it refuses.
+func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (launch.Programs, error) {
+	if o.ConfigWait == 0 {
+		o.ConfigWait = 5 * time.Second
+	}
+	if err := w.checkTmux(ctx); err != nil {
+		return launch.Programs{}, err
+	}
+	if err := CheckSocket(l.Team); err != nil {
+		return launch.Programs{}, err
+	}
+	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
+	if err != nil {
+		return progs, err
+	}
+	progs.Teamctl = o.Teamctl
+	// A layout's own --settings must be readable before anything is made
+	// (worktrees, a server): Plan merges teamctl's hooks into it.
+	return progs, launch.CheckSettings(l)
+}
+
+// lockedUp is up once checkUp passed, its caller holding the team's lock:
+// for the whole run, so that a clean or down of the team never acts while
+// it makes worktrees, panes and the team's record (BringUp holds it until
+// the supervisor runs).
+func lockedUp(ctx context.Context, l *layouts.Layout, o UpOptions, w world, progs launch.Programs) (*UpResult, error) {
 	u := &upRun{l: l, o: o, progs: progs, w: w, srv: w.tmux(l.Team), res: &UpResult{}}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
