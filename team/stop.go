@@ -207,6 +207,13 @@ func (t *Team) Start(ctx context.Context, member string) (int, error) {
 		}
 		return 0, fmt.Errorf("%s is not stopped by teamctl stop: teamctl restart %s relaunches it", member, member)
 	}
+	if m.Origin == state.OriginLead {
+		// Not teamctl's to start: the lead spawns its own teammates.
+		if _, err := t.Release(ctx, member); err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("%s was spawned by the lead, which starts its own teammates: its hold is let go, and the lead may spawn it again", member)
+	}
 	if pid, _ := state.SupervisorPID(t.Name); pid == 0 {
 		if _, err := t.Release(ctx, member); err != nil {
 			return 0, err
