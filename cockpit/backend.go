@@ -64,10 +64,6 @@ const (
 	originLead   = state.OriginLead
 )
 
-// socketName is the name (tmux -L) of the team's tmux server, as every
-// command derives it.
-func socketName(team string) string { return state.SocketName(team) }
-
 // A watch of teams' state folders and what it delivers, as state.Watch has
 // them.
 type (

@@ -99,6 +99,7 @@ func (m *Model) diff(k memberKey) tea.Cmd {
 // says how it went and has the team's changes read again (what landed is no
 // longer the member's alone).
 func (m *Model) merge(k memberKey) tea.Cmd {
+	m.acted(k)
 	who, ctx := m.who(k), m.o.Ctx
 	m.say("merging "+who+"…", false)
 	return func() tea.Msg {

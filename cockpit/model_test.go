@@ -1240,3 +1240,35 @@ func TestALimitedMemberSaysWhenItsLimitResets(t *testing.T) {
 		t.Errorf("detail does not say the limit:\n%s", v)
 	}
 }
+
+// TestCursorStaysOnTheRowAfterAnAction: y on the first waiting member
+// answers it; when it sorts lower, the cursor stays on the first row, now
+// the next waiting member, so that the next key (a) goes to that one, not
+// to the member answered. Moving the cursor ends that: a member selected by
+// a move is followed as rows re-sort.
+func TestCursorStaysOnTheRowAfterAnAction(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	press(t, m, "y")       // asker, first
+	look(t, m, teamSnap()) // not answered yet: the cursor stays with it
+	if got := rows(m); !strings.HasPrefix(got[0], "> asker") {
+		t.Fatalf("before the answer shows, the cursor left asker:\n%s", strings.Join(got, "\n"))
+	}
+	s := teamSnap()
+	s.Members[2].State, s.Members[2].Stall = "running", nil // asker answered: it sorts lower
+	look(t, m, s)
+	if got := rows(m); !strings.HasPrefix(got[0], "> perms") {
+		t.Errorf("after the answer the cursor is not on the first row, the next waiting member:\n%s", strings.Join(got, "\n"))
+	}
+	press(t, m, "a")
+	if c := f.Calls(); !slices.Contains(c, "approve alpha perms") {
+		t.Errorf("a after y did not approve perms: %v\n%s", c, view(m))
+	}
+	// A move ends the hold: the member moved to is followed.
+	press(t, m, "j", "j")  // lead
+	look(t, m, teamSnap()) // asker stalled again, first: rows shift down one
+	if got := rows(m); !slices.ContainsFunc(got, func(r string) bool { return strings.HasPrefix(r, "> lead") }) {
+		t.Errorf("a member picked by moving is not followed:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -82,6 +82,10 @@ const (
 	EventUsage    EventKind = "usage"
 	EventHeld     EventKind = "held"
 	EventReleased EventKind = "released"
+	// A person stopped one member (`teamctl stop`): the supervisor holds it
+	// (held, stopped), so nothing restarts it until `teamctl start`
+	// releases it (released).
+	EventStopRequested EventKind = "stop-requested"
 	// Usage limits (supervisor/limits.go): a member held back by a usage or
 	// rate limit (Reset when known), no longer, and the continuation typed
 	// into it once the limit reset (limits: {resume: true}).

@@ -366,6 +366,7 @@ func newWorldWith(t *testing.T, top, watchdog string, members ...member) *world 
 	body := "team: decide\nmembers:\n"
 	for _, m := range members {
 		if m.role == state.RoleLead {
+			body = "team: decide\nlead: {}\nmembers:\n" // a lead even when every member is a process
 			continue
 		}
 		body += "  - name: " + m.name + "\n"

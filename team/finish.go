@@ -37,8 +37,8 @@ type Finished struct {
 // Finish merges each member's work (as Merge does, in order, stopping at
 // the first refusal), then removes its worktree and the branch teamctl made
 // for it, by clean's rules: only a worktree at teamctl's place that git
-// lists, only a member that is not running (shutting one member down alone
-// is not something down does: the team goes down first), and whatever
+// lists, only a member that is not running (down, or stopped: `teamctl
+// stop`; finish's command offers to stop it), and whatever
 // removing them would lose — files that are not committed, commits the
 // target does not have, as after --squash — first kept in a snapshot
 // (`teamctl restore` brings it back). The member's worktree record leaves
@@ -101,10 +101,35 @@ func (t *Team) checkDown(ctx context.Context, st *state.Team, member string) err
 		return fmt.Errorf("whether %s runs: %w", member, err)
 	}
 	i := slices.IndexFunc(s.Members, func(m MemberStatus) bool { return m.Name == member })
-	if i >= 0 && !s.Members[i].State.Ended() {
-		return fmt.Errorf("%s is %s: finish removes the worktree of a member that is down; bring the team down first (teamctl down), or merge now and finish later", member, s.Members[i].State)
+	if i >= 0 && !s.Members[i].State.Ended() && !t.stopped(ctx, st, member) {
+		return &RunningError{Member: member, State: s.Members[i].State}
 	}
 	return nil
+}
+
+// RunningError is finish's refusal of a member whose program runs: `teamctl
+// stop` stops it first (finish asks to).
+type RunningError struct {
+	Member string
+	State  state.MemberState
+}
+
+func (e *RunningError) Error() string {
+	return fmt.Sprintf("%s is %s: finish removes the worktree of a member that is not running; stop it first (teamctl stop %s), or merge now and finish later", e.Member, e.State, e.Member)
+}
+
+// stopped reports whether member was stopped (teamctl stop) and has ended.
+func (t *Team) stopped(ctx context.Context, st *state.Team, member string) bool {
+	live, _ := state.ReadLive(t.Name)
+	if h, held := live.HeldMember(member); !held || !h.Stopped {
+		return false
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return false
+	}
+	_, alive, err := t.livePane(ctx, m)
+	return err == nil && !alive
 }
 
 // removeWorktree removes wt's worktree and, when teamctl made it, its

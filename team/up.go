@@ -254,21 +254,33 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if prev != nil {
 		u.st.Earlier = prev.Earlier
 	}
+	if !u.l.HasLead() {
+		// A team of plain processes has no Claude Code team: nothing of
+		// Claude Code's is written or followed for it.
+		u.st.ClaudeTeam = ""
+	}
 	if resume {
 		u.st.CreatedAt = prev.CreatedAt
-		u.st.ClaudeTeam, u.st.ClaudeTeamSession = prev.ClaudeTeam, prev.ClaudeTeamSession // a team the lead moved to stays followed
+		if u.l.HasLead() {
+			u.st.ClaudeTeam, u.st.ClaudeTeamSession = prev.ClaudeTeam, prev.ClaudeTeamSession // a team the lead moved to stays followed
+		} else if prev.ClaudeTeam != "" {
+			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
+				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})
+		}
 		if err := state.ForgetLiveMembers(u.l.Team); err != nil {
 			return err
 		}
 		u.resuming(prev, plan)
-		// A lead the loss SIGKILLed while it wrote its team's config left
-		// Claude Code's lock on it.
-		note, err := waitTeamLock(ctx, u.configDir(), leadSession, u.progress)
-		if err != nil {
-			return err
-		}
-		if note != "" {
-			u.note("%s", note)
+		if u.st.ClaudeTeam != "" {
+			// A lead the loss SIGKILLed while it wrote its team's config left
+			// Claude Code's lock on it.
+			note, err := waitTeamLock(ctx, u.configDir(), leadSession, u.progress)
+			if err != nil {
+				return err
+			}
+			if note != "" {
+				u.note("%s", note)
+			}
 		}
 	} else {
 		state.ClearLive(u.l.Team)
@@ -414,10 +426,7 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
-	leadPane := ""
-	if lead, ok := u.st.Member(u.l.Lead.Name); ok {
-		leadPane = lead.Pane
-	}
+	leadPane := u.mainPane()
 	var b tmux.Batch
 	for _, x := range launches {
 		var args []string
@@ -452,6 +461,20 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 		return err
 	}
 	return u.decorate(ctx)
+}
+
+// mainPane is the pane the others are laid out around: the lead's, or in a
+// team of plain processes the first of the layout's members that has one.
+func (u *upRun) mainPane() string {
+	for _, m := range u.l.All() {
+		if r, ok := u.st.Member(m.Name); ok {
+			return r.Pane
+		}
+		if u.l.HasLead() {
+			return "" // the lead has no pane: each new one in a window of its own
+		}
+	}
+	return ""
 }
 
 // runCreate runs a batch of pane creations. When tmux stops part-way, the panes
@@ -500,20 +523,17 @@ func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 }
 
 // decorate titles every member's pane with its name, colours its border, and
-// leaves the lead's pane selected, in one tmux invocation.
+// leaves the lead's pane (mainPane) selected, in one tmux invocation.
 func (u *upRun) decorate(ctx context.Context) error {
 	var b tmux.Batch
 	colors := map[string]string{}
 	for _, m := range u.l.All() {
 		colors[m.Name] = m.Color
 	}
-	var leadPane string
+	leadPane := u.mainPane()
 	for _, m := range u.st.Members {
 		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
 			b.Add(c...)
-		}
-		if m.Role == state.RoleLead {
-			leadPane = m.Pane
 		}
 	}
 	if leadPane != "" {

@@ -548,6 +548,7 @@ func TestCleanLeavesAPaneTheSupervisorWillRestart(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: backoff
+lead: {}
 members:
   - name: done
     command: ["true"]

@@ -301,6 +301,7 @@ func TestLongWaitsSayWhatTheyWaitFor(t *testing.T) {
 claude:
   command: sh
   args: [-c, "exec sleep 600"]
+lead: {}
 members:
   - name: mate
     prompt: hello
@@ -467,7 +468,7 @@ func TestEventsSinceAndTail(t *testing.T) {
 // convTeam brings up a team with a lead and a plain process, web.
 func convTeam(t *testing.T, team string) (*testenv.Env, string, string) {
 	e := testenv.New(t)
-	body := "team: " + team + "\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
+	body := "team: " + team + "\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
 	layout := standInLayout(e, "first.yaml", body)
 	e.MustRun("up", layout)
 	return e, layout, body

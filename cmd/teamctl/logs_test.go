@@ -61,6 +61,7 @@ func TestWhyItEndedIsShown(t *testing.T) {
 	e := testenv.New(t)
 	end := endFifo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: words
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo first words; echo LAST-WORDS-XYZ; read x < %s; exit 3"]
@@ -108,6 +109,7 @@ func TestLastWordsOutliveARestart(t *testing.T) {
 	ok := filepath.Join(e.Work, "ran-once")
 	end := endFifo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
+lead: {}
 members:
   - name: m
     command: [sh, -c, "if [ -f %[1]s ]; then echo second run; exec sleep 1000; fi; echo first words; echo LAST-WORDS-XYZ; touch %[1]s; read x < %[2]s; exit 3"]
@@ -140,6 +142,7 @@ func TestLogsFollowPrintsNewLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: tail
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo started; read x < %s; echo NEW-LINE-AFTER; exec sleep 1000"]
@@ -177,6 +180,7 @@ func TestARelaunchByAPersonKeepsTheLastWords(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: byhand
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo run at $$; exec sleep 1000"]

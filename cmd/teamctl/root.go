@@ -52,6 +52,7 @@ been meant, the command says on stderr which it took.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.AddCommand(
+		newInitCmd(io, nil),
 		newUpCmd(io, g, nil),
 		newDownCmd(io, g, nil),
 		newStatusCmd(io, g, nil),
@@ -75,6 +76,8 @@ been meant, the command says on stderr which it took.`,
 		newSnapshotsCmd(io, g, nil),
 		newRestoreCmd(io, nil),
 		newRestartCmd(io, g, nil),
+		newStopCmd(io, g, nil),
+		newStartCmd(io, g, nil),
 		newResumeMemberCmd(io, g, nil),
 		newDiffCmd(io, g, nil),
 		newConflictsCmd(io, g, nil),
@@ -104,10 +107,10 @@ var commandGroups = []struct {
 	commands  []string
 }{
 	{"team", "Team commands:", []string{"up", "down", "status", "teams", "attach", "validate", "clean"}},
-	{"members", "Member commands:", []string{"send", "answer", "approve", "deny", "restart", "resume-member", "logs", "inbox", "tasks"}},
+	{"members", "Member commands:", []string{"send", "answer", "approve", "deny", "stop", "start", "restart", "resume-member", "logs", "inbox", "tasks"}},
 	{"review", "Review and land:", []string{"diff", "conflicts", "merge", "finish", "snapshots", "restore"}},
 	{"watch", "Watch:", []string{"top", "serve", "events", "usage", "supervise", "run"}},
-	{"setup", "Set-up commands:", []string{"demo", "doctor", "man", "version", "completion", "help"}},
+	{"setup", "Set-up commands:", []string{"init", "demo", "doctor", "man", "version", "completion", "help"}},
 }
 
 // groupCommands puts each of root's commands under its heading.

@@ -100,7 +100,7 @@ func TestCleanKeepsAnUnmergedBranch(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: auth-fix\nroot: repo\nmembers:\n  - name: alice\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: auth-fix\nroot: repo\nlead: {}\nmembers:\n  - name: alice\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "auth-fix", "alice")
 	for _, m := range []string{"first step", "second step"} {
 		gitIn(t, wt, "commit", "-q", "--allow-empty", "-m", m)
@@ -157,7 +157,7 @@ func TestCleanForceKeepsASnapshotAndRestoreBringsItBack(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: snap\nroot: repo\nmembers:\n  - name: bob\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: snap\nroot: repo\nlead: {}\nmembers:\n  - name: bob\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "snap", "bob")
 	write := func(name string, b []byte) {
 		t.Helper()
