@@ -54,8 +54,10 @@ func decideBash(c Call, in map[string]any, allow, deny []Rule) (Decision, Rule) 
 	for _, r := range allow {
 		if r.Tool == "Bash" && isBare(r) {
 			// Everything is allowed, but what could not be read whole may
-			// hide something a deny rule names.
-			if !whole && bearsOnBash(deny) {
+			// hide something a deny rule names. So may a variable set for
+			// a command: PAGER, GIT_SSH_COMMAND, BASH_ENV, LD_PRELOAD,
+			// NODE_OPTIONS, GOFLAGS… name programs it runs.
+			if (!whole || b.env) && bearsOnBash(deny) {
 				return Ask, Rule{}
 			}
 			return Allow, r
@@ -108,6 +110,7 @@ type bashCall struct {
 	files      []redirect // every file it writes or reads, nested ones included
 	cdSeen     bool       // a cd in the command changes what relative paths mean
 	homeSet    bool       // HOME is assigned: ~ is not known
+	env        bool       // a command runs with variables set for it (FOO=1 cmd, env FOO=1 cmd)
 }
 
 // view is a command line a simple command runs; a prefix one holds only the
@@ -125,6 +128,7 @@ func newBashCall(c Call, cmd string) *bashCall {
 		in.add(sc.words, 0)
 		b.sure = b.sure && !in.unsure
 		b.opaque = b.opaque || in.opaque
+		b.env = b.env || in.env || len(sc.assigns) > 0
 		b.files = append(b.files, sc.files...)
 		b.files = append(b.files, in.files...)
 		var v []view
@@ -452,6 +456,7 @@ type inner struct {
 	files  []redirect // files its options or operands write (tee f, --output=f)
 	unsure bool       // something it runs could not be read
 	opaque bool       // it runs code not in its words, or an option runs a program or writes a file
+	env    bool       // it sets variables for what it runs (env FOO=1 cmd)
 }
 
 func (in *inner) add(ws []word, depth int) {
@@ -535,6 +540,9 @@ func (in *inner) add(ws []word, depth int) {
 		}
 		if !ok {
 			return
+		}
+		if name == "env" || name == "sudo" {
+			in.env = in.env || slices.ContainsFunc(args, func(w word) bool { return assignRE.MatchString(w.raw) })
 		}
 		if name == "xargs" {
 			in.opaque = true // the command's words come from stdin: xargs git < args

@@ -192,6 +192,10 @@ func TestBashExpansionsNeverPassDenies(t *testing.T) {
 			{"sed 's/a/b/g' f", Allow, "Bash"},
 			{"go test ./...", Allow, "Bash"},
 			// What is not read whole is asked.
+			{"PAGER='rm -rf ~' git log", Ask, ""},
+			{"GIT_SSH_COMMAND='rm -rf ~' git fetch", Ask, ""},
+			{"env BASH_ENV=/tmp/x bash ./build.sh", Ask, ""},
+			{"FOO=1 rm x", Deny, rm},
 			{"ls $HOME", Ask, ""},
 			{"ls *.go", Ask, ""},
 			{"echo {a,b}", Ask, ""},
