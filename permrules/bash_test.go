@@ -119,6 +119,8 @@ func TestBashExpansionsNeverPassDenies(t *testing.T) {
 			{"git add src/*.go", Ask, ""},
 			{"echo ~", Allow, "Bash(echo:*)"},
 			{"echo ~root", Ask, ""},
+			{"echo a=~/x", Ask, ""},
+			{"echo --o=~/x", Allow, "Bash(echo:*)"},
 			{"echo ~+", Ask, ""},
 			{"git status; rm -rf x", Deny, rm},
 			{"rm", Deny, rm},

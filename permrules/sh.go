@@ -296,6 +296,9 @@ func (r *reader) word(sw *syntax.Word) word {
 			if globby(v, i == 0) {
 				w.lit = false
 			}
+			if (strings.Contains(v, "=~") || strings.Contains(v, ":~")) && assignLike(sw) {
+				w.lit = false // bash expands ~ after = and : in of=~/x, as in an assignment
+			}
 			text.WriteString(unescape(v, false))
 		case *syntax.SglQuoted:
 			if !p.Dollar {
@@ -337,6 +340,13 @@ func (r *reader) word(sw *syntax.Word) word {
 	}
 	r.nested(sw)
 	return w
+}
+
+// assignLike: a word bash reads as an assignment for tilde expansion
+// (NAME=…), even as an argument.
+func assignLike(sw *syntax.Word) bool {
+	l, ok := sw.Parts[0].(*syntax.Lit)
+	return ok && assignRE.MatchString(l.Value)
 }
 
 // braces reports whether bash would brace-expand a word. SplitBraces rewrites
