@@ -650,6 +650,10 @@ func (in *inner) script(src string, depth int) {
 	}
 	for _, c := range sc.cmds {
 		in.files = append(in.files, c.files...)
+		in.env = in.env || len(c.assigns) > 0
+		if len(c.words) == 0 && len(c.assigns) > 0 {
+			in.opaque = true // sh -c 'PATH=…; x': what the rest runs is not what it says
+		}
 		in.add(c.words, depth+1)
 	}
 }

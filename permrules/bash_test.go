@@ -204,6 +204,8 @@ func TestBashExpansionsNeverPassDenies(t *testing.T) {
 			{"GIT_SSH_COMMAND='rm -rf ~' git fetch", Ask, ""},
 			{"env BASH_ENV=/tmp/x bash ./build.sh", Ask, ""},
 			{"FOO=1 rm x", Deny, rm},
+			{"sh -c 'PAGER=\"rm -rf ~\" git log'", Ask, ""},
+			{"sh -c 'FOO=1 rm x'", Deny, rm},
 			{"ls $HOME", Ask, ""},
 			{"ls *.go", Ask, ""},
 			{"echo {a,b}", Ask, ""},
