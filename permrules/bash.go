@@ -477,10 +477,12 @@ func (in *inner) add(ws []word, depth int) {
 	in.files = append(in.files, files...)
 	switch {
 	case shells[name]:
-		s, kind := shellScript(args)
+		i, kind := shellScript(args)
 		switch kind {
 		case fromString:
-			in.scriptWord(s, depth)
+			in.scriptWord(args[i], depth)
+		case fromFile:
+			in.add(args[i:], depth+1) // bash ./deploy.sh x runs ./deploy.sh x
 		case fromStdin:
 			in.opaque = true // echo 'rm -rf ~' | bash
 		}
@@ -583,27 +585,28 @@ const (
 )
 
 // shellScript finds where a shell's script comes from: sh -c SCRIPT, bash
-// -lc SCRIPT, sh FILE, or stdin (sh, sh -s, sh -i, sh -).
-func shellScript(args []word) (script word, from int) {
+// -lc SCRIPT, sh FILE ARGS, or stdin (sh, sh -s, sh -i, sh -); i is the
+// index in args of SCRIPT or FILE.
+func shellScript(args []word) (i int, from int) {
 	c := false
-	for i := 0; i < len(args); i++ {
+	for i = 0; i < len(args); i++ {
 		a, t := args[i], args[i].text
 		switch {
 		case a.lit && (t == "--" || t == "-"):
 			if i+1 < len(args) {
 				if c {
-					return args[i+1], fromString
+					return i + 1, fromString
 				}
 				if t == "--" {
-					return args[i+1], fromFile
+					return i + 1, fromFile
 				}
 			}
-			return word{}, fromStdin
+			return 0, fromStdin
 		case !a.lit || len(t) < 2 || (t[0] != '-' && t[0] != '+'):
 			if c {
-				return a, fromString
+				return i, fromString
 			}
-			return a, fromFile
+			return i, fromFile
 		case t == "--rcfile" || t == "--init-file":
 			i++
 		case strings.HasPrefix(t, "--"):
@@ -612,14 +615,14 @@ func shellScript(args []word) (script word, from int) {
 				c = true
 			}
 			if t[0] == '-' && strings.ContainsAny(t, "si") && !c {
-				return word{}, fromStdin
+				return 0, fromStdin
 			}
 			if strings.ContainsAny(t[1:], "oO") {
 				i++ // -o option, -O shopt
 			}
 		}
 	}
-	return word{}, fromStdin
+	return 0, fromStdin
 }
 
 func (in *inner) scriptWord(w word, depth int) {

@@ -192,6 +192,8 @@ func TestBashExpansionsNeverPassDenies(t *testing.T) {
 			{"cat <<'EOF'\nrm -rf ~\nEOF", Allow, "Bash"},
 			{"git log --oneline | head -5", Allow, "Bash"},
 			{"bash ./build.sh", Allow, "Bash"},
+			{"bash ./rm x", Deny, rm},
+			{"sh -e rm x", Deny, rm},
 			{"bash -c 'ls'", Allow, "Bash"},
 			{"python3 script.py", Allow, "Bash"},
 			{"python3 -m pytest -q", Allow, "Bash"},
