@@ -49,7 +49,7 @@ var (
 	}
 	shortRuns = map[string]string{
 		"curl": "KO", "wget": "eP", "rsync": "e", "ssh": "oFS", "scp": "oFS", "sftp": "oFS", "tar": "IF",
-		"zip": "T", "sort": "",
+		"zip": "T",
 	}
 )
 
