@@ -222,6 +222,7 @@ func TestLogsEveryMember(t *testing.T) {
 	}
 	web, db := fifo("web-go"), fifo("db-go")
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: every
+lead: {}
 members:
   - name: web
     command: [sh, -c, "echo web-started; read x < %s; echo WEB-NEW; exec sleep 1000"]
