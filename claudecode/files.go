@@ -3,7 +3,6 @@ package claudecode
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -113,37 +112,27 @@ func readCapped(path, what string, limit int64) ([]byte, error) {
 // file, Claude Code's global config), which may be a link to where they keep
 // it.
 func readCappedFollow(path, what string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := safefile.ReadFileFollow(path, limit)
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, &TooLargeError{What: what, Path: path, Size: tl.Size, Limit: limit}
+	case errors.Is(err, safefile.ErrNotRegular):
+		return nil, fmt.Errorf("%s %w", what, err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %s: %w (%v)", what, path, safefile.ErrNotRegular, fi.Mode().Type())
-	}
-	return readUpTo(f, path, what, limit)
+	return data, err
 }
 
-// readUpTo reads f (at path) whole unless it holds more than limit bytes.
+// readUpTo reads f (at path) whole unless it holds more than limit bytes
+// (safefile.ReadUpTo, the one bounded read), said as Claude Code's what.
 func readUpTo(f *os.File, path, what string, limit int64) ([]byte, error) {
-	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
-		return nil, &TooLargeError{What: what, Path: path, Size: fi.Size(), Limit: limit}
+	data, err := safefile.ReadUpTo(f, path, limit)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &TooLargeError{What: what, Path: path, Size: tl.Size, Limit: limit}
 	}
-	// It may grow between the stat and the read: read no more than the limit.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
-	}
-	if int64(len(data)) > limit {
-		size := int64(len(data))
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
-		return nil, &TooLargeError{What: what, Path: path, Size: size, Limit: limit}
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return data, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Task is one of Claude Code's task files (tasks/<team>/<id>.json), read
@@ -78,7 +79,9 @@ func taskFiles(dir string) (names []string, more bool, err error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, false, &LinkError{Path: dir}
 	}
-	d, err := os.Open(dir)
+	// Opened as a folder only, not through a link, without waiting: what was
+	// a folder at the Lstat may since be a link or a FIFO (an agent's swap).
+	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false, fmt.Errorf("tasks folder: %w", err)
 	}

@@ -29,6 +29,13 @@ func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf 
 			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone: " + err.Error()})
 			continue
 		}
+		base, err := ownBranch(ctx, team, w.Worktree, w.branch)
+		if err != nil {
+			// state.json says teamctl made it; nothing else does: a person's.
+			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone, not a branch teamctl made for " + w.Member + ": " + err.Error()})
+			continue
+		}
+		w.Base = base // what teamctl recorded, not what state.json says
 		if _, ok := byMain[w.Main]; !ok {
 			mains = append(mains, w.Main)
 		}
@@ -96,10 +103,14 @@ func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf 
 				a.Detail = fmt.Sprintf("kept branch %s: its worktree is on %s, not on it (git branch -D %s once it is not needed)", w.Branch, on, w.Branch)
 				continue
 			}
+			against := w.Base
 			if !unmerged[w.Branch] {
-				continue
+				// Merged into its base; still, commits no other ref holds
+				// (a base that is a commit, or moved back since) are never
+				// deleted without a snapshot.
+				against = ""
 			}
-			loss, err := worktrees.BranchLoss(ctx, main, w.Branch, w.Base)
+			loss, err := worktrees.BranchLoss(ctx, main, w.Branch, against)
 			switch {
 			case err != nil:
 				a.Result, a.Detail, a.batch = Failed, err.Error(), nil

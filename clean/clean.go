@@ -32,6 +32,11 @@ type Options struct {
 	// Without it clean never removes a snapshot.
 	Snapshots bool
 	OlderThan time.Duration
+
+	// Found: Team was not named but found (the team of the current folder):
+	// only it is looked at, and, running, it loses only its orphaned panes,
+	// as when every team is cleaned.
+	Found bool
 }
 
 // Steps, in the order they run.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
-	"github.com/teamctl/teamctl/relaunch"
+	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -28,11 +28,11 @@ type claudeLife struct{ configDir, name string }
 // remove (claudeTeamOf), each once, in configDir, Claude Code's folder of the
 // team. What is not is noted and left alone, and so is a folder state.json
 // records that is not configDir. Claude Code's folder of the team is the one
-// its layout and the environment clean runs in give (relaunch.ClaudeConfigDir),
+// its layout and the environment clean runs in give (launch.TeamClaudeConfigDir),
 // never state.json's claude_config, which anyone running as the user can
 // rewrite to name any folder.
 func (p *planner) claudeLives(name string, st *state.Team, ours func(pid int) bool) []claudeLife {
-	configDir := relaunch.ClaudeConfigDir(st)
+	configDir := launch.TeamClaudeConfigDir(st)
 	var lives []claudeLife
 	seen := map[string]bool{}
 	for _, life := range st.Lives() {
@@ -194,7 +194,7 @@ func (p *planner) stateFolder(team string, before []*Action) {
 				return err
 			}
 			// An up or down of the team in progress finishes first.
-			unlock, err := state.Lock(ctx, team)
+			unlock, err := lockTeam(ctx, team)
 			if err != nil {
 				return err
 			}
@@ -260,7 +260,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 		why := fmt.Sprintf("Claude Code team whose lead (pid %d) is gone", cfg.LeadProcess.PID)
 		var wts []*Action // what the folder waits for: the worktrees that are the team's
 		for _, w := range claudeWorktrees(configDir, name) {
-			if wp := p.worktree(ctx, name, owned{Worktree: state.Worktree{Path: w}}, nil, nil); !wp.a.notOurs {
+			if wp := p.worktree(ctx, name, &owned{Worktree: state.Worktree{Path: w}}, nil, nil, nil); !wp.a.notOurs {
 				wts = append(wts, wp.a)
 			}
 		}

@@ -162,7 +162,7 @@ func (p *planner) team(ctx context.Context, team string) error {
 			live = append(live, pn)
 		}
 	}
-	byName := p.o.Team == team
+	byName := p.o.Team == team && !p.o.Found
 	supPID, _ := state.SupervisorPID(team)
 
 	if len(live) > 0 && st != nil && !byName {
@@ -313,7 +313,7 @@ func forgetPane(ctx context.Context, team, pane string) error {
 	if err != nil || !exists(filepath.Join(dir, "state.json")) {
 		return nil // no state (and Lock would make the folder)
 	}
-	unlock, err := state.Lock(ctx, team)
+	unlock, err := lockTeam(ctx, team)
 	if err != nil {
 		return err
 	}

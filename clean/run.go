@@ -7,7 +7,9 @@ import (
 )
 
 // Run is `teamctl clean` from plan to report: it plans, hands the plan to
-// shown (when not nil) and, unless DryRun, carries it out.
+// shown (when not nil) and, unless DryRun, carries it out: under the locks
+// of the teams (which up and down hold for their whole run), planned again
+// there, so that it never acts on a team an up is making.
 //
 // Without a Team, clean acts on every team, so confirm is asked first, with
 // the teams whose leftovers the plan would remove, in plan order (what is
@@ -25,13 +27,44 @@ func Run(ctx context.Context, o Options, shown func(*Report), confirm func(ctx c
 	if o.DryRun {
 		return r, nil
 	}
-	if teams := planTeams(r); o.Team == "" && confirm != nil && len(teams) > 0 {
+	asked := o.Team == "" && confirm != nil
+	if teams := planTeams(r); asked && len(teams) > 0 {
 		if err := confirm(ctx, teams); err != nil {
 			return nil, err
 		}
 	}
-	Execute(ctx, r)
-	return r, nil
+	if o.Snapshots {
+		Execute(ctx, r)
+		return r, nil
+	}
+	// An up or down of a team may have begun since the plan: each team's
+	// lock is taken (waiting for them to finish) and held for the whole
+	// run, and the plan made again under it, so clean acts on what is
+	// there now and nothing else acts on the team meanwhile.
+	teams := []string{o.Team}
+	if o.Team == "" {
+		if teams, err = knownTeams(); err != nil {
+			return nil, err
+		}
+	}
+	lctx, release, err := lockTeams(ctx, teams)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	again, err := Plan(lctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if asked {
+		for _, t := range planTeams(again) {
+			if !slices.Contains(planTeams(r), t) {
+				return nil, fmt.Errorf("team %s changed while clean waited for its lock, and it was not asked about: nothing done; run clean again", t)
+			}
+		}
+	}
+	Execute(lctx, again)
+	return again, nil
 }
 
 // planTeams lists, in plan order, the teams whose leftovers the plan would

@@ -54,8 +54,12 @@ func snapshotRepos(ctx context.Context) []string {
 	var repos []string
 	seen := map[string]bool{}
 	add := func(main string) {
+		// One repository has many names (".", "..", its full path, one
+		// through a symlink): its resolved common git folder is its own.
 		key := main
-		if r, err := filepath.EvalSymlinks(main); err == nil {
+		if c, err := worktrees.CommonDir(main); err == nil {
+			key = c
+		} else if r, err := filepath.EvalSymlinks(main); err == nil {
 			key = r
 		}
 		if !seen[key] {

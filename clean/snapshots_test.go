@@ -40,6 +40,22 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// teamLayout writes the layout of team, in repo's folder, whose members
+// (a command each) have worktrees, and returns its path: what says whose
+// a worktree record is.
+func teamLayout(t *testing.T, repo, team string, members ...string) string {
+	t.Helper()
+	body := "team: " + team + "\nroot: " + repo + "\nmembers:\n"
+	for _, m := range members {
+		body += "  - name: " + m + "\n    command: [sleep, \"1\"]\n    worktree: true\n"
+	}
+	path := filepath.Join(filepath.Dir(repo), team+".yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func newRepo(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "repo")
@@ -186,7 +202,7 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 	for _, m := range []string{"ahead", "hostile", "elsewhere", "dirty"} {
 		path := filepath.Join(folder, "t", m)
 		branch := "teamctl/t/" + m
-		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: branch}); err != nil {
+		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: branch, Owner: "t/" + m}); err != nil {
 			t.Fatal(err)
 		}
 		git(t, path, "commit", "-q", "--allow-empty", "-m", "work of "+m)
@@ -196,7 +212,8 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 	wts[2].Branch = "precious" // not the worktree's branch
 	wts[3].Base = "--output=/tmp/x"
 	os.WriteFile(filepath.Join(wts[3].Path, "notes.txt"), []byte("ideas"), 0o644)
-	if err := state.Save(&state.Team{Team: "t", Worktrees: wts}); err != nil {
+	layout := teamLayout(t, repo, "t", "ahead", "hostile", "elsewhere", "dirty")
+	if err := state.Save(&state.Team{Team: "t", LayoutPath: layout, Worktrees: wts}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -211,7 +228,7 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 	for target, want := range map[string]string{
 		"branch teamctl/t/ahead":  "kept-branch: kept branch teamctl/t/ahead: 1 commit not merged into main",
 		"branch --delete":         "kept: left alone: branch name",
-		"branch precious":         "kept-branch: kept branch precious: its worktree is on branch teamctl/t/elsewhere",
+		"branch precious":         "kept: left alone, not a branch teamctl made for elsewhere: not the name teamctl gives",
 		"worktree " + wts[3].Path: "refused: would lose untracked files notes.txt",
 	} {
 		if !strings.HasPrefix(results[target], want) {
@@ -254,5 +271,51 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 	}
 	if dir, _ := state.Dir("t"); exists(dir) {
 		t.Error("the team's state is left")
+	}
+}
+
+// TestCleanDeletesOnlyBranchesItsGitConfigSaysItMade: a branch with the
+// name teamctl gives a layout member's branch, at the layout's place, is
+// still not teamctl's to delete unless its own git config says teamctl made
+// it for that member (state.json's created_branch, which anyone can write,
+// is not enough): one a person made by hand stays, merged or not, and
+// one teamctl made goes.
+func TestCleanDeletesOnlyBranchesItsGitConfigSaysItMade(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	folder := filepath.Join(repo, worktrees.DefaultFolder)
+	var wts []state.Worktree
+	for _, m := range []string{"made", "byhand", "other"} {
+		path := filepath.Join(folder, "t", m)
+		owner := "t/" + m
+		switch m {
+		case "byhand":
+			owner = "" // as a person's git worktree add -b makes it
+		case "other":
+			owner = "u/other" // made by teamctl, for another team
+		}
+		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: "teamctl/t/" + m, Owner: owner}); err != nil {
+			t.Fatal(err)
+		}
+		wts = append(wts, state.Worktree{Member: m, Path: path, Main: repo, Folder: folder, Branch: "teamctl/t/" + m, Base: "main", CreatedBranch: true})
+	}
+	layout := teamLayout(t, repo, "t", "made", "byhand", "other")
+	if err := state.Save(&state.Team{Team: "t", LayoutPath: layout, Worktrees: wts}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(c, Options{Team: "t"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range r.Actions {
+		t.Logf("%s %s: %s %s", a.Step, a.Target, a.Result, a.Detail)
+	}
+	if worktrees.BranchExists(c, repo, "teamctl/t/made") {
+		t.Error("the branch teamctl made was kept")
+	}
+	for _, b := range []string{"teamctl/t/byhand", "teamctl/t/other"} {
+		if !worktrees.BranchExists(c, repo, b) {
+			t.Errorf("%s was deleted: its git config does not say teamctl made it for this member", b)
+		}
 	}
 }

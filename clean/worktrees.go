@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
@@ -25,6 +26,7 @@ import (
 type owned struct {
 	state.Worktree
 	Recorded bool
+	branch   string                                    // of a record: the name the layout gives its branch
 	vouch    func(path string, e worktrees.Entry) bool // nil: nothing vouches
 }
 
@@ -87,20 +89,15 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 			}
 		}
 	}
-	var layoutFolder *string // the layout's worktrees: folder, read once if an older record needs it
+	// The layout says whose a record is, and where its worktree may be.
+	layout, layoutErr := parseLayout(st.LayoutPath)
 	snapsBefore := len(p.snaps)
 	var acts []*Action
 	var ours []owned
 	byPath := map[string]wtPlan{}
 	var mains []string
 	for _, w := range list {
-		if w.Recorded && w.Folder == "" && layoutFolder == nil {
-			layoutFolder = new(string)
-			if l, err := parseLayout(st.LayoutPath); err == nil {
-				*layoutFolder = l.Worktrees
-			}
-		}
-		wp := p.worktree(ctx, team, w, layoutFolder, before)
+		wp := p.worktree(ctx, team, &w, layout, layoutErr, before)
 		if wp.a.notOurs {
 			continue
 		}
@@ -170,7 +167,8 @@ func notOurs(a *Action, why string) *Action {
 // would not, so those are checked before.
 //
 // Only a linked worktree that git lists in its main checkout is removed, and
-// only where its maker puts them: teamctl's at <folder>/<team>/<member>,
+// only where its maker puts them: teamctl's at <folder>/<team>/<member>, for
+// a member of the layout and where the layout puts its worktree (layoutPlace),
 // Claude Code's at <main checkout>/.claude/worktrees/<slug> on a worktree-…
 // branch, and then only when the team's record vouches for it (w.vouch).
 // Anything else is left as not the team's, with or without Force. A
@@ -179,7 +177,8 @@ func notOurs(a *Action, why string) *Action {
 // snapshot, and only then is it removed with git's --force; one that holds
 // none is removed without it, so work that appears meanwhile is refused by
 // git, never lost.
-func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFolder *string, before []*Action) (wp wtPlan) {
+func (p *planner) worktree(ctx context.Context, team string, ow *owned, layout *layouts.Layout, layoutErr error, before []*Action) (wp wtPlan) {
+	w := *ow
 	a := &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
 	wp.a = a
 	a.Why = "made by teamctl for " + w.Member
@@ -201,10 +200,15 @@ func (p *planner) worktree(ctx context.Context, team string, w owned, layoutFold
 	}
 	var root string // teamctl's folder of the team's worktrees
 	if w.Recorded {
-		var err error
-		if root, err = teamctlPlace(team, w.Worktree, layoutFolder); err != nil {
+		rw, place, err := layoutPlace(ctx, layout, layoutErr, w.Worktree)
+		if err != nil {
 			return skip(err.Error())
 		}
+		ow.branch = place.Branch
+		if root, err = teamctlPlace(team, rw); err != nil {
+			return skip(err.Error())
+		}
+		ow.Worktree, w.Worktree = rw, rw
 		wp.main = w.Main
 	}
 	fi, err := os.Lstat(w.Path)

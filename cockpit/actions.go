@@ -89,6 +89,7 @@ func (m *Model) choose(r *row, n string) tea.Cmd {
 const optionWidth = 28
 
 func (m *Model) answer(k memberKey, a Answer) tea.Cmd {
+	m.acted(k)
 	who := m.who(k)
 	m.say(fmt.Sprintf("answering %s…", who), false)
 	return m.action(func(ctx context.Context) (string, error) {
@@ -101,6 +102,7 @@ func (m *Model) answer(k memberKey, a Answer) tea.Cmd {
 }
 
 func (m *Model) approve(k memberKey) tea.Cmd {
+	m.acted(k)
 	who := m.who(k)
 	return m.action(func(ctx context.Context) (string, error) {
 		id, err := m.o.Backend.Approve(ctx, k.team, k.name)
@@ -109,6 +111,7 @@ func (m *Model) approve(k memberKey) tea.Cmd {
 }
 
 func (m *Model) deny(k memberKey, reason string) tea.Cmd {
+	m.acted(k)
 	who := m.who(k)
 	return m.action(func(ctx context.Context) (string, error) {
 		id, err := m.o.Backend.Deny(ctx, k.team, k.name, reason)
@@ -125,6 +128,7 @@ func (m *Model) send(k memberKey, text string) tea.Cmd {
 }
 
 func (m *Model) restart(k memberKey) tea.Cmd {
+	m.acted(k)
 	who := m.who(k)
 	m.say("restarting "+who+"…", false)
 	return m.action(func(ctx context.Context) (string, error) {
@@ -135,6 +139,7 @@ func (m *Model) restart(k memberKey) tea.Cmd {
 
 // release lets a member its budget held go (teamctl resume-member).
 func (m *Model) release(k memberKey) tea.Cmd {
+	m.acted(k)
 	who := m.who(k)
 	m.say("releasing "+who+"…", false)
 	return m.action(func(ctx context.Context) (string, error) {

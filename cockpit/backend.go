@@ -7,7 +7,6 @@ package cockpit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -65,10 +64,6 @@ const (
 	originLead   = state.OriginLead
 )
 
-// socketName is the name (tmux -L) of the team's tmux server, as every
-// command derives it.
-func socketName(team string) string { return state.SocketName(team) }
-
 // A watch of teams' state folders and what it delivers, as state.Watch has
 // them.
 type (
@@ -93,6 +88,19 @@ type (
 	Option   = stallwatch.Option
 )
 
+// What a follow of a team's panes says of them (team.Follow).
+type (
+	PaneNote     = team.PaneNote
+	PaneNoteKind = team.PaneNoteKind
+)
+
+// The kinds of PaneNote.
+const (
+	PaneOutput   = team.PaneOutput
+	PaneExit     = team.PaneExit
+	PanesChanged = team.PanesChanged
+)
+
 // NotRecordedError is an answer whose keys were sent but could not be
 // recorded in the team's events, as `teamctl answer` has it: it happened, and
 // must not be sent again.
@@ -110,9 +118,10 @@ func isDialog(pattern string) bool { return stallwatch.IsDialog(pattern) }
 
 // Teamctl is the Backend and the Source of a real teamctl: the functions its
 // commands call, so that every action of the cockpit is the command's own code
-// path and lands in events.jsonl as the command's does.
+// path and lands in events.jsonl as the command's does. Its verbs are team's
+// Actions (the adapter the page acts through too), as a person at the terminal.
 type Teamctl struct {
-	TmuxBin string // "" for tmux from PATH
+	team.Actions
 }
 
 var (
@@ -155,6 +164,16 @@ func (t Teamctl) Status(ctx context.Context, name string) (*Snapshot, error) {
 	return snap, nil
 }
 
+// Follow follows the team's panes live through one control client
+// (team's Follow), the focused pane's output gathered for outputGather.
+func (t Teamctl) Follow(ctx context.Context, name string, panes []string) (PaneFollow, error) {
+	tm, err := t.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return tm.Follow(ctx, panes, team.FollowOptions{Gather: outputGather})
+}
+
 // TailEvents follows the team's events from about the last back bytes on.
 func (t Teamctl) TailEvents(team string, back int64) (EventReader, error) {
 	return state.TailEvents(team, back)
@@ -163,71 +182,6 @@ func (t Teamctl) TailEvents(team string, back int64) (EventReader, error) {
 // Watch watches one team's state folder, or every team's (state.Watch).
 func (t Teamctl) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
 	return state.Watch(ctx, o)
-}
-
-// Answer is `teamctl answer`. Keys that went out but could not be recorded are
-// a NotRecordedError: sent, and not to be sent again.
-func (t Teamctl) Answer(ctx context.Context, name, member string, a Answer) (Answered, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return Answered{}, err
-	}
-	got, err := tm.Answer(ctx, member, a)
-	var nr *NotRecordedError
-	if errors.As(err, &nr) {
-		return *got, nr
-	}
-	if err != nil {
-		return Answered{}, err
-	}
-	return *got, nil
-}
-
-// Approve is `teamctl approve MEMBER`.
-func (t Teamctl) Approve(ctx context.Context, name, member string) (string, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Approve(ctx, member, "")
-}
-
-// Deny is `teamctl deny MEMBER [--reason TEXT]`.
-func (t Teamctl) Deny(ctx context.Context, name, member, reason string) (string, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Deny(ctx, member, "", reason)
-}
-
-// Send is `teamctl send MEMBER TEXT`.
-func (t Teamctl) Send(ctx context.Context, name, member, text string) (string, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Send(ctx, member, text)
-}
-
-// Restart is `teamctl restart MEMBER`.
-func (t Teamctl) Restart(ctx context.Context, name, member string) (int, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	return tm.Restart(ctx, member)
-}
-
-// Release is `teamctl resume-member MEMBER`: a member its budget held is
-// let go; it returns why it was held.
-func (t Teamctl) Release(ctx context.Context, name, member string) (string, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	h, err := tm.Release(ctx, member)
-	return h.Reason, err
 }
 
 // Attach is `teamctl attach MEMBER`: the member's pane is selected now (within
@@ -245,24 +199,6 @@ func (t Teamctl) Attach(ctx context.Context, name, member string) (*exec.Cmd, st
 		return nil, "", err
 	}
 	return a.Cmd(ctx, ""), a.Prefix, nil
-}
-
-// Changes is `teamctl diff --stat` of the whole team.
-func (t Teamctl) Changes(ctx context.Context, name string) (*TeamChanges, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return tm.Diff(ctx, nil, team.DiffStat)
-}
-
-// Merge is `teamctl merge MEMBER`: into the branch its worktree was made from.
-func (t Teamctl) Merge(ctx context.Context, name, member string) (*MergeResult, error) {
-	tm, err := t.open(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return tm.Merge(ctx, []string{member}, team.MergeOptions{})
 }
 
 // DiffCmd is `teamctl diff MEMBER --team T`, run by this very binary on the

@@ -99,6 +99,7 @@ func (m *Model) diff(k memberKey) tea.Cmd {
 // says how it went and has the team's changes read again (what landed is no
 // longer the member's alone).
 func (m *Model) merge(k memberKey) tea.Cmd {
+	m.acted(k)
 	who, ctx := m.who(k), m.o.Ctx
 	m.say("merging "+who+"…", false)
 	return func() tea.Msg {
@@ -132,7 +133,11 @@ func mergeOutcome(who string, res *MergeResult) (string, error) {
 	if l.UpToDate {
 		return fmt.Sprintf("%s had nothing %s did not have", who, into), nil
 	}
-	text := fmt.Sprintf("merged %s's %s into %s (%d commits)", who, textsafe.Visible(l.Branch), into, l.Commits)
+	commits := fmt.Sprintf("%d commits", l.Commits)
+	if l.Commits == 1 {
+		commits = "1 commit"
+	}
+	text := fmt.Sprintf("merged %s's %s into %s (%s)", who, textsafe.Visible(l.Branch), into, commits)
 	if l.WIP != "" {
 		text += ", its uncommitted work committed first"
 	}

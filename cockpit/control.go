@@ -6,21 +6,9 @@ package cockpit
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/teamctl/teamctl/tmux"
 )
-
-// pauser pauses panes' output for one control client, one sequence at a time.
-type pauser struct {
-	mu     sync.Mutex
-	ctl    *tmux.Control
-	paused map[string]bool
-}
 
 // followFocus follows the feed's focus: into this team, a control client
 // to its server and the pane captured; out of it, the client ended, so that
@@ -45,7 +33,7 @@ func (fl *follower) hangUp() {
 		return
 	}
 	ctl, release := fl.ctl, fl.release
-	fl.ctl, fl.release, fl.pz = nil, nil, nil
+	fl.ctl, fl.release = nil, nil
 	go func() {
 		ctl.Close()
 		release()
@@ -61,9 +49,9 @@ func (fl *follower) connect(ctx context.Context, members []string) {
 		cctx, cancel := context.WithTimeout(ctx, lookTimeout)
 		defer cancel()
 		release, err := fl.f.takeSlot(cctx)
-		var ctl *tmux.Control
+		var ctl PaneFollow
 		if err == nil {
-			if ctl, err = fl.dial(cctx, members); err != nil {
+			if ctl, err = fl.f.src.Follow(cctx, fl.team, members); err != nil {
 				release()
 			}
 		}
@@ -94,7 +82,6 @@ func (fl *follower) connect(ctx context.Context, members []string) {
 			}
 			fl.backoff = 0
 			fl.ctl, fl.release = ctl, release
-			fl.pz = &pauser{ctl: ctl, paused: map[string]bool{}}
 			fl.syncPaused(ctx)
 			fl.lastCapture = time.Time{}
 			fl.wantCapture(ctx)
@@ -110,41 +97,16 @@ func (fl *follower) connect(ctx context.Context, members []string) {
 	}()
 }
 
-func (fl *follower) dial(ctx context.Context, members []string) (*tmux.Control, error) {
-	panes, err := fl.srv.ListPanes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	target := tmux.SessionTarget(fl.team)
-	for _, p := range panes {
-		if slices.Contains(members, p.ID) && p.SessionID != "" {
-			target = p.SessionID // the team's session, whatever it is called now
-			break
-		}
-	}
-	ctl, err := fl.srv.Control(ctx, target)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := ctl.Command(ctx, "refresh-client", "-B", "dead:%*:#{pane_dead}/#{pane_dead_status}/#{pane_pid}"); err != nil {
-		ctl.Close()
-		return nil, fmt.Errorf("subscribe to pane exits: %w", err)
-	}
-	return ctl, nil
-}
-
-// note handles a control-mode notification.
-func (fl *follower) note(ctx context.Context, n tmux.Notification) {
+// note handles what the control client says of the panes.
+func (fl *follower) note(ctx context.Context, n PaneNote) {
 	switch n.Kind {
-	case "output":
+	case PaneOutput:
 		if n.Pane == fl.focus {
 			fl.wantCapture(ctx)
 		}
-	case "subscription-changed":
-		if n.Name == "dead" {
-			fl.wantStatus(ctx) // an exit, or a restart, that only tmux knows of yet
-		}
-	case "layout-change", "window-add", "window-close", "unlinked-window-close", "sessions-changed", "window-pane-changed":
+	case PaneExit:
+		fl.wantStatus(ctx) // an exit, or a restart, that only tmux knows of yet
+	case PanesChanged:
 		fl.wantStatus(ctx)
 		fl.syncPaused(ctx)
 	}
@@ -170,31 +132,12 @@ func (fl *follower) syncPaused(ctx context.Context) {
 	if fl.ctl == nil {
 		return
 	}
-	pz := fl.pz
+	ctl := fl.ctl
 	go func() {
-		pz.mu.Lock()
-		defer pz.mu.Unlock()
 		cctx, cancel := context.WithTimeout(ctx, lookTimeout)
 		defer cancel()
-		panes, err := pz.ctl.Command(cctx, "list-panes", "-a", "-F", "#{pane_id}")
-		if err != nil {
-			return
-		}
-		focus, _ := fl.focusHere()
-		for _, p := range panes {
-			pause := p != focus
-			if pz.paused[p] == pause {
-				continue
-			}
-			how := "continue"
-			if pause {
-				how = "pause"
-			}
-			if _, err := pz.ctl.Command(cctx, "refresh-client", "-A", p+":"+how); err != nil {
-				return
-			}
-			pz.paused[p] = pause
-		}
+		focus, _ := fl.focusHere() // the latest, read in turn (Show takes one at a time)
+		ctl.Show(cctx, focus)      // failing, the next change of panes or focus tries again
 	}()
 }
 
@@ -226,7 +169,7 @@ func (fl *follower) wantCapture(ctx context.Context) {
 	ctl, pane := fl.ctl, fl.focus
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, lookTimeout)
-		lines, err := ctl.Command(cctx, "capture-pane", "-p", "-t", pane)
+		lines, err := ctl.Capture(cctx, pane)
 		cancel()
 		fl.post(ctx, func() {
 			fl.captureBusy = false

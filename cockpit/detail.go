@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	teamview "github.com/teamctl/teamctl/team/view"
+
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
@@ -37,7 +39,7 @@ func (m *Model) detail(h int) []string {
 	switch {
 	case r.State == stateWaiting && r.Request != nil:
 		q := r.Request
-		target := requestTarget(q.Tool, q.Input, q.Description)
+		target := teamview.RequestTarget(q.Tool, q.Input, q.Description)
 		info = append(info, fmt.Sprintf("asks to run %s: %s  (a approve · d deny)", textsafe.Visible(q.Tool), textsafe.Visible(target)))
 		if q.Description != "" && q.Description != target {
 			info = append(info, "  "+textsafe.Visible(q.Description))

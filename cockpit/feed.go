@@ -8,8 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // Source is what the feed reads of a team: the same status `teamctl status`
@@ -19,6 +17,21 @@ type Source interface {
 	Status(ctx context.Context, team string) (*Snapshot, error)
 	TailEvents(team string, back int64) (EventReader, error)
 	Watch(ctx context.Context, o WatchOptions) (*Watcher, error)
+	// Follow follows the team's panes live (team's Follow): found through
+	// panes, the members' panes.
+	Follow(ctx context.Context, team string, panes []string) (PaneFollow, error)
+}
+
+// PaneFollow is a team's panes followed live through one control client
+// (team.Follow): their exits, panes coming and going, the shown pane's
+// output and screen.
+type PaneFollow interface {
+	Notes() <-chan PaneNote
+	Done() <-chan struct{}
+	Close()
+	// Show lets pane's output through and pauses every other pane's.
+	Show(ctx context.Context, pane string) error
+	Capture(ctx context.Context, pane string) ([]string, error)
 }
 
 // EventReader gives the events appended since its last Read.
@@ -35,7 +48,7 @@ const (
 	// often (the first output after a quiet spell is captured at once).
 	captureGap = 500 * time.Millisecond
 	// outputGather is how long the control client lets the focused pane's
-	// output pile up between reads (tmux.Coalesce): a pane printing steadily
+	// output pile up between reads (team.FollowOptions.Gather): a pane printing steadily
 	// then wakes the cockpit as often as it is captured, not once a line.
 	outputGather = captureGap
 	// lookTimeout bounds one look at the team (its files and tmux) or a capture.
@@ -119,7 +132,7 @@ func (f *LiveFeed) Follow(teams []string, others bool) {
 		}
 		ctx, cancel := context.WithCancel(f.ctx)
 		fl := &follower{f: f, team: t, ctx: ctx, cancel: cancel, done: make(chan struct{}), results: make(chan func(), 16),
-			refocus: make(chan struct{}, 1), srv: &tmux.Server{Socket: socketName(t), Bin: f.tmuxBin}}
+			refocus: make(chan struct{}, 1)}
 		f.cur[t] = fl
 		f.all = append(f.all, fl)
 		go fl.run(ctx)

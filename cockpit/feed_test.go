@@ -103,7 +103,11 @@ func TestFeedFollowsFilesAndPanes(t *testing.T) {
 		exec.Command("tmux", "-L", socket, "kill-server").Run()
 		os.RemoveAll(tt)
 	})
-	dir, err := state.EnsureDir(team)
+	// A team's state, which team's Follow opens it by.
+	if err := state.Save(&state.Team{Team: team}); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := state.Dir(team)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +232,7 @@ func TestFeedFollowsSeveralTeamsWithOneControlClient(t *testing.T) {
 	for _, team := range teams {
 		socket := state.SocketName(team)
 		t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
-		if _, err := state.EnsureDir(team); err != nil {
+		if err := state.Save(&state.Team{Team: team}); err != nil { // which team's Follow opens it by
 			t.Fatal(err)
 		}
 		// Both panes are %0, each in its own server.

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // follower follows one team; its loop owns every field but those the
@@ -23,10 +21,9 @@ type follower struct {
 	done    chan struct{}
 	results chan func()   // work done off the loop, applied on it
 	refocus chan struct{} // the feed's focus changed
-	srv     *tmux.Server
 
-	ctl        *tmux.Control // while the focus is in this team
-	release    func()        // gives the feed's control-client slot back
+	ctl        PaneFollow // while the focus is in this team
+	release    func()     // gives the feed's control-client slot back
 	connecting bool
 	backoff    time.Duration
 	panes      []string // the members' panes at the last look
@@ -38,8 +35,6 @@ type follower struct {
 	lastCapture              time.Time
 	captureTimer             *time.Timer
 	captureFire              chan struct{}
-
-	pz *pauser // the client's paused panes
 }
 
 // put hands msg to the program, unless the team is no longer followed.
@@ -80,7 +75,7 @@ func (fl *follower) run(ctx context.Context) {
 	fl.wantStatus(ctx)
 
 	for {
-		var notes <-chan tmux.Notification
+		var notes <-chan PaneNote
 		var lost <-chan struct{}
 		if fl.ctl != nil {
 			notes, lost = fl.ctl.Notes(), fl.ctl.Done()

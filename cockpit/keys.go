@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	teamview "github.com/teamctl/teamctl/team/view"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -87,19 +89,19 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "n":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, stateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.yesNo(r, k.String())
 	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, stateWord(r.Member), k.String()), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, teamview.StateWord(r.Member), k.String()), true)
 			return nil
 		}
 		return m.choose(r, k.String())
 	case "enter":
 		if r.State != stateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, stateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		if d, ok := m.dialogOf(r); ok {
@@ -109,13 +111,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.answer(mk, Answer{Keys: []string{"Enter"}})
 	case "a":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.approve(mk)
 	case "d":
 		if r.State != stateWaiting {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, stateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.ask("deny", mk, "optional reason")
@@ -136,7 +138,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "R":
 		if r.State != stateHeld {
-			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, stateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.release(mk)

@@ -24,6 +24,8 @@ import (
 	"slices"
 	"time"
 
+	teamview "github.com/teamctl/teamctl/team/view"
+
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -72,20 +74,26 @@ func (r *row) key() memberKey { return memberKey{r.Team, r.Name} }
 
 // Model is the cockpit's state.
 type Model struct {
-	o         Options
-	st        styles
-	all       bool     // the all-teams view
-	team      string   // the team shown outside the all view
-	teams     []string // the teams up, as last listed
-	followed  []string // the teams the feed follows: those shown
-	others    bool     // and the feed watches for other teams coming up
-	snaps     map[string]*Snapshot
-	errs      map[string]error // by team: the last look at it failed
-	rows      []row
-	sel       memberKey // the selected member: it stays selected as rows move
-	settled   bool      // every team shown has been looked at, or a member picked
-	top       int       // the first table row shown
-	events    []Event   // the followed teams', oldest first, each with its Team
+	o        Options
+	st       styles
+	all      bool     // the all-teams view
+	team     string   // the team shown outside the all view
+	teams    []string // the teams up, as last listed
+	followed []string // the teams the feed follows: those shown
+	others   bool     // and the feed watches for other teams coming up
+	snaps    map[string]*Snapshot
+	errs     map[string]error // by team: the last look at it failed
+	rows     []row
+	sel      memberKey // the selected member: it stays selected as rows move
+	// actedOn is the member a key just acted on (answered, approved…), at
+	// row actedRow: when its row moves away (answered, it sorts lower), the
+	// selection stays at that row, on whoever comes there (the next waiting
+	// member), as k9s and lazygit keep theirs, instead of going with it.
+	actedOn   memberKey
+	actedRow  int
+	settled   bool    // every team shown has been looked at, or a member picked
+	top       int     // the first table row shown
+	events    []Event // the followed teams', oldest first, each with its Team
 	screen    ScreenMsg
 	focusTeam string // the team and pane the feed was told to focus
 	focus     string
@@ -368,14 +376,8 @@ func (m *Model) addEvents(msg EventsMsg) tea.Cmd {
 	return nil
 }
 
-// teamUp says whether a look finds a team up, as UpTeams decides: not
-// brought down, and some member not ended.
-func teamUp(s *Snapshot) bool {
-	if s.StoppedAt != nil {
-		return false
-	}
-	return slices.ContainsFunc(s.Members, func(r Member) bool { return !r.State.Ended() })
-}
+// teamUp says whether a look finds a team up (teamview.Up: as every view decides).
+func teamUp(s *Snapshot) bool { return s != nil && teamview.Up(s.Status) }
 
 // setStatus takes a new look at a team: the rows sorted, the selection
 // kept, the detail's pane followed, and a bell for whoever newly waits. In
@@ -396,10 +398,10 @@ func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
 	now := map[string]time.Time{}
 	var newcomers []row
 	for _, r := range m.rows {
-		if r.Team != msg.Team || !waitsForPerson(r.Member) {
+		if r.Team != msg.Team || !teamview.WaitsForPerson(r.Member) {
 			continue
 		}
-		since := waitSince(r.Member)
+		since := teamview.WaitSince(r.Member)
 		now[r.Name] = since
 		if was, ok := m.waiting[r.Team][r.Name]; !ok || !was.Equal(since) {
 			newcomers = append(newcomers, r)
@@ -430,7 +432,8 @@ func (m *Model) rebuild() {
 			}
 		}
 	}
-	m.rows = sortRows(rows, m.followed)
+	m.rows = teamview.Order(rows, m.followed, func(r row) (string, Member) { return r.Team, r.Member })
+	m.stayAfterAction()
 	if m.selected() == nil || !m.settled {
 		m.sel = memberKey{}
 		if len(m.rows) > 0 {
@@ -442,6 +445,32 @@ func (m *Model) rebuild() {
 	m.refocus()
 }
 
+// acted notes that a key acted on member k, selected: see actedOn.
+func (m *Model) acted(k memberKey) {
+	m.actedOn, m.actedRow = memberKey{}, 0
+	if k == m.sel && m.selected() != nil {
+		m.actedOn, m.actedRow = k, m.selIndex()
+	}
+}
+
+// stayAfterAction keeps the selection at the row of the member acted on
+// once that member has left the row (actedOn), and ends the hold.
+func (m *Model) stayAfterAction() {
+	if m.actedOn == (memberKey{}) {
+		return
+	}
+	if m.sel != m.actedOn {
+		m.actedOn = memberKey{} // the person moved on
+		return
+	}
+	i := slices.IndexFunc(m.rows, func(r row) bool { return r.key() == m.actedOn })
+	if i == m.actedRow || len(m.rows) == 0 {
+		return // not moved yet
+	}
+	m.sel = m.rows[min(m.actedRow, len(m.rows)-1)].key()
+	m.actedOn = memberKey{}
+}
+
 // alert is what rings: BEL, or an OSC 9 notification naming who waits and on
 // what, where the terminal shows those.
 func (m *Model) alert(r row) string {
@@ -449,7 +478,7 @@ func (m *Model) alert(r row) string {
 		return "\a"
 	}
 	// Visible, then without backslash-escapes' ESC: nothing in it can end the OSC.
-	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, waitsOn(r.Member, true, m.o.Now())))
+	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, teamview.WaitsOn(r.Member, true, m.o.Now())))
 	return ansi.Notify(text)
 }
 

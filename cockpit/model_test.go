@@ -635,21 +635,6 @@ func TestATeamThatCannotBeLookedAt(t *testing.T) {
 	}
 }
 
-func TestRequestTarget(t *testing.T) {
-	for _, c := range []struct{ input, desc, want string }{
-		{`{"command":"ls -la","description":"List"}`, "List", "ls -la"},
-		{`{"file_path":"/src/a.go","old_string":"x"}`, "", "/src/a.go"},
-		{`{"url":"https://example.com"}`, "", "https://example.com"},
-		{`{"command":"echo \"a very long`, "", `echo "a very long…`},
-		{`{"other":1}`, "Do a thing", "Do a thing"},
-		{"", "", ""},
-	} {
-		if got := requestTarget("T", c.input, c.desc); got != c.want {
-			t.Errorf("requestTarget(%q, %q) = %q, want %q", c.input, c.desc, got, c.want)
-		}
-	}
-}
-
 // twoTeams are the looks at two teams up: alpha with a teammate waiting 5s
 // for approval, and beta, whose tester has been stalled for 20s — longer —
 // in pane %2, as alpha's perms' pane is called in alpha's server.
@@ -1253,5 +1238,37 @@ func TestALimitedMemberSaysWhenItsLimitResets(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	if v := view(m); !strings.Contains(v, `limited: resets 12:05pm (in 6m0s)  ("✻ 5-hour limit reached`) {
 		t.Errorf("detail does not say the limit:\n%s", v)
+	}
+}
+
+// TestCursorStaysOnTheRowAfterAnAction: y on the first waiting member
+// answers it; when it sorts lower, the cursor stays on the first row, now
+// the next waiting member, so that the next key (a) goes to that one, not
+// to the member answered. Moving the cursor ends that: a member selected by
+// a move is followed as rows re-sort.
+func TestCursorStaysOnTheRowAfterAnAction(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, false)
+	look(t, m, teamSnap())
+	press(t, m, "y")       // asker, first
+	look(t, m, teamSnap()) // not answered yet: the cursor stays with it
+	if got := rows(m); !strings.HasPrefix(got[0], "> asker") {
+		t.Fatalf("before the answer shows, the cursor left asker:\n%s", strings.Join(got, "\n"))
+	}
+	s := teamSnap()
+	s.Members[2].State, s.Members[2].Stall = "running", nil // asker answered: it sorts lower
+	look(t, m, s)
+	if got := rows(m); !strings.HasPrefix(got[0], "> perms") {
+		t.Errorf("after the answer the cursor is not on the first row, the next waiting member:\n%s", strings.Join(got, "\n"))
+	}
+	press(t, m, "a")
+	if c := f.Calls(); !slices.Contains(c, "approve alpha perms") {
+		t.Errorf("a after y did not approve perms: %v\n%s", c, view(m))
+	}
+	// A move ends the hold: the member moved to is followed.
+	press(t, m, "j", "j")  // lead
+	look(t, m, teamSnap()) // asker stalled again, first: rows shift down one
+	if got := rows(m); !slices.ContainsFunc(got, func(r string) bool { return strings.HasPrefix(r, "> lead") }) {
+		t.Errorf("a member picked by moving is not followed:\n%s", strings.Join(got, "\n"))
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/teamctl/teamctl/team"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // frameRate is how often a changed screen is drawn at most: each frame is a
@@ -36,7 +36,7 @@ type RunOptions struct {
 func Run(ctx context.Context, o RunOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b := Teamctl{TmuxBin: o.TmuxBin}
+	b := Teamctl{team.Actions{TmuxBin: o.TmuxBin}}
 	feed := NewFeed(ctx, b, o.TmuxBin)
 	defer feed.Close()
 	m := New(Options{Team: o.Team, All: o.All, Teams: o.Teams, Backend: b, Feed: feed, Color: o.Color, Bell: true,
@@ -45,12 +45,10 @@ func Run(ctx context.Context, o RunOptions) error {
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	// This process is the cockpit alone, so it sets two process-wide knobs:
-	// tmux.Coalesce (see outputGather), and one thread running Go code unless
-	// GOMAXPROCS says otherwise. A screen needs no parallelism, and on a
+	// This process is the cockpit alone, so it sets a process-wide knob: one
+	// thread running Go code unless GOMAXPROCS says otherwise. A screen needs no parallelism, and on a
 	// busy 2-core machine the runtime's hand-offs between threads cost an
 	// idle cockpit a third more CPU than its work.
-	tmux.Coalesce = outputGather
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}

@@ -4,178 +4,21 @@ package cockpit
 // order, and the rows on screen.
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
+
+	teamview "github.com/teamctl/teamctl/team/view"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-// stateWord is how a member's state reads in the table: as status has it,
-// but a running Claude Code is "working" (as against idle); a plain process
-// is never idle, so it stays "running".
-func stateWord(r Member) string {
-	if r.State == stateRunning && r.Role != roleProcess {
-		return "working"
-	}
-	return string(r.State)
-}
-
-// waitsForPerson: stalled at a prompt, or a permission request no rule answered.
-func waitsForPerson(r Member) bool { return r.State == stateStalled || r.State == stateWaiting }
-
-func waitSince(r Member) time.Time {
-	switch {
-	case r.Stall != nil:
-		return r.Stall.Since
-	case r.Request != nil:
-		return r.Request.Since
-	}
-	return r.Since
-}
-
-// sortRows puts whoever waits for a person first, in whichever team (the
-// longest waiting first); then, team by team in the order of teams, the
-// failed and the held, then everyone else in the layout's order.
-func sortRows(rs []row, teams []string) []row {
-	rows := slices.Clone(rs)
-	rank := func(r row) int {
-		switch {
-		case waitsForPerson(r.Member):
-			return 0
-		case r.State == stateFailed, r.State == stateHeld:
-			return 1
-		}
-		return 2
-	}
-	slices.SortStableFunc(rows, func(a, b row) int {
-		ra, rb := rank(a), rank(b)
-		switch {
-		case ra == 0 && rb == 0:
-			return waitSince(a.Member).Compare(waitSince(b.Member))
-		case ra == 0 || rb == 0:
-			return ra - rb
-		}
-		if d := slices.Index(teams, a.Team) - slices.Index(teams, b.Team); d != 0 {
-			return d
-		}
-		return ra - rb
-	})
-	return rows
-}
-
-// waitsOn is what a member waits on, or what there is to say of its state:
-// the stalled line, the permission request's tool and command or file, why it
-// failed, its exit. Made visible: it comes from the members.
-func waitsOn(r Member, full bool, now time.Time) string {
-	switch r.State {
-	case stateStalled:
-		if r.Stall != nil {
-			return textsafe.Visible(fmt.Sprintf("%q", r.Stall.Line))
-		}
-	case stateWaiting:
-		if r.Request != nil {
-			return textsafe.Visible(r.Request.Tool + ": " + requestTarget(r.Request.Tool, r.Request.Input, r.Request.Description))
-		}
-	case stateFailed, stateHeld:
-		return textsafe.Visible(r.Reason)
-	case stateLimited:
-		if r.Limit != nil {
-			return textsafe.Visible(r.Limit.ResetText(now))
-		}
-	case stateExited:
-		if r.ExitCode != nil {
-			return fmt.Sprintf("exit %d", *r.ExitCode)
-		}
-	case stateIdle:
-		if full && r.Result != "" {
-			return textsafe.Visible(r.Result)
-		}
-	}
-	return ""
-}
-
-// requestTarget is the command, file, address or pattern a tool request is
-// about, from its input (JSON, possibly cut short by the supervisor), else its
-// description.
-func requestTarget(tool, input, description string) string {
-	keys := []string{"command", "file_path", "notebook_path", "path", "url", "pattern", "query"}
-	var obj map[string]any
-	if json.Unmarshal([]byte(input), &obj) == nil {
-		for _, k := range keys {
-			if v, ok := obj[k].(string); ok && v != "" {
-				return v
-			}
-		}
-	} else {
-		// Cut short: the value runs to the end of what is left.
-		for _, k := range keys {
-			if _, rest, ok := strings.Cut(input, `"`+k+`":"`); ok {
-				var v string
-				if json.Unmarshal([]byte(`"`+strings.TrimSuffix(strings.TrimSuffix(rest, "…"), `"`)+`"`), &v) == nil {
-					return v + "…"
-				}
-				return rest
-			}
-		}
-	}
-	if description != "" {
-		return description
-	}
-	return input
-}
-
-// age is a compact duration: 42s, 12m, 3h, 2d.
-func age(d time.Duration) string {
-	switch {
-	case d < 0:
-		d = 0
-		fallthrough
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
-}
-
-// since is when the member entered its state, as far as anyone knows.
-func since(r Member) time.Time {
-	if t := waitSince(r); !t.IsZero() {
-		return t
-	}
-	if r.State == stateRunning || r.State == stateIdle {
-		return r.StartedAt
-	}
-	return time.Time{}
-}
-
-func role(r Member) string {
-	if r.Origin == originLead {
-		return "spawned" // a teammate the lead spawned itself
-	}
-	return string(r.Role)
-}
-
 // maxChangesWidth is the CHANGES column's widest: "120 +3400 −560".
 const maxChangesWidth = 14
 
 // maxCostWidth is the COST column's widest: "1.20M tok, no price".
 const maxCostWidth = 19
-
-// costCell is a member's COST: what it spent, "-" for a plain process.
-func costCell(r Member) string {
-	if r.Role == roleProcess {
-		return "-"
-	}
-	return r.Usage.CostText()
-}
 
 // table is the header and the rows on screen; in the all view each row
 // names its team first.
@@ -205,7 +48,7 @@ func (m *Model) table(w, h int) []string {
 	pw := 0
 	for _, r := range m.rows {
 		if r.Usage != nil && r.Usage.Turns > 0 {
-			pw = max(pw, len("COST"), ansi.StringWidth(costCell(r.Member)))
+			pw = max(pw, len("COST"), ansi.StringWidth(teamview.Cost(r.Member)))
 		}
 	}
 	costs := wide && pw > 0
@@ -265,10 +108,7 @@ func (m *Model) table(w, h int) []string {
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
-		dur := "-"
-		if t := since(r.Member); !t.IsZero() {
-			dur = age(now.Sub(t))
-		}
+		dur := teamview.For(r.Member, now)
 		marker := "  "
 		if r.key() == m.sel {
 			marker = "> "
@@ -282,19 +122,19 @@ func (m *Model) table(w, h int) []string {
 		}
 		line += cell(textsafe.Visible(r.Name), nw) + " "
 		if wide {
-			line += cell(textsafe.Visible(role(r.Member)), 8) + " "
+			line += cell(textsafe.Visible(teamview.Role(r.Member)), 8) + " "
 		}
-		line += m.st.render(m.st.state[r.State], cell(stateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
+		line += m.st.render(m.st.state[r.State], cell(teamview.StateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
 		}
 		if costs {
-			line += " " + cell(textsafe.Visible(costCell(r.Member)), pw)
+			line += " " + cell(textsafe.Visible(teamview.Cost(r.Member)), pw)
 		}
 		if changes {
 			line += " " + cell(m.changeCell(&r), cw)
 		}
-		line += " " + ansi.Truncate(waitsOn(r.Member, false, now), rest, "…")
+		line += " " + ansi.Truncate(teamview.WaitsOn(r.Member, false, now), rest, "…")
 		if r.key() == m.sel && m.st.on {
 			line = m.st.sel.Render(ansi.Strip(line)) // one style for the whole selected row
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	teamview "github.com/teamctl/teamctl/team/view"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -134,7 +136,7 @@ func (m *Model) title() string {
 	if len(m.snaps) > 0 {
 		waiting := 0
 		for _, r := range m.rows {
-			if waitsForPerson(r.Member) {
+			if teamview.WaitsForPerson(r.Member) {
 				waiting++
 			}
 		}

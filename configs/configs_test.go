@@ -7,7 +7,7 @@ import (
 )
 
 func TestFSHoldsExamples(t *testing.T) {
-	for _, name := range []string{"auth-fix.yaml", "dev-server.yaml", "demo.yaml", "parallel.yaml"} {
+	for _, name := range []string{"auth-fix.yaml", "dev-server.yaml", "demo.yaml", "parallel.yaml", "processes.yaml"} {
 		if _, err := fs.Stat(FS, name); err != nil {
 			t.Errorf("FS: %v", err)
 		}

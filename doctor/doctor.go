@@ -17,6 +17,7 @@ import (
 	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/standin"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 	"github.com/teamctl/teamctl/trust"
@@ -64,6 +65,9 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	fix := "npm install -g @anthropic-ai/claude-code@" + TestedClaudeVersion + " (or set TEAMCTL_CLAUDE / claude.command)"
 	var path string
 	var args []string
+	if l != nil && !l.HasLead() && prog == "" {
+		return Check{Name: "claude", OK: true, Detail: "not needed: the layout is a team of plain processes (no lead, no Claude Code member)"}
+	}
 	if l != nil {
 		var err error
 		if path, err = launch.ResolveClaude(l, prog); err != nil {
@@ -82,6 +86,11 @@ func checkClaude(ctx context.Context, prog string, l *layouts.Layout) Check {
 	out, err := runVersion(ctx, path, append(slices.Clone(args), "--version")...)
 	if err != nil {
 		return Check{Name: "claude", Detail: fmt.Sprintf("%s --version failed: %v", path, err), Fix: fix}
+	}
+	if strings.HasPrefix(out, standin.VersionText) {
+		// teamctl's own stand-in (teamctl demo, the tests, a layout tried
+		// without an API key): not Claude Code, and not meant to be.
+		return Check{Name: "claude", OK: true, Detail: fmt.Sprintf("teamctl's stand-in for Claude Code (%s): scripted agents, no Claude Code or API key needed (TEAMCTL_STANDIN_SCRIPT; see docs/layout.md, \"The stand-in\")", strings.Join(append([]string{path}, args...), " "))}
 	}
 	tested := strings.Join(claudecode.TestedVersions(), ", ")
 	c := Check{Name: "claude", OK: true, Detail: fmt.Sprintf("%s (%s), a version teamctl's tests ran on", out, path)}

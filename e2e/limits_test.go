@@ -157,7 +157,7 @@ limits:
 	poll(t, wait, "the lead no longer limited", func() (bool, string) {
 		s := w.status()
 		m, _ := s.member("lead")
-		return m.State == "idle" || m.State == "running", m.State
+		return m.State == "idle" || m.State == "working", m.State
 	})
 	var kinds []string
 	for _, e := range w.events() {

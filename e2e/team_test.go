@@ -46,9 +46,9 @@ func TestUpShowsEveryInputBox(t *testing.T) {
 	}
 	for _, m := range st.Members {
 		// The supervisor reports a member at its input box idle once it has
-		// been quiet for a while (2s by default); until then it is running.
-		if (m.State != "running" && m.State != "idle") || m.ExitCode != nil {
-			t.Errorf("%s: state %s exit %v, want running or idle", m.Name, m.State, m.ExitCode)
+		// been quiet for a while (2s by default); until then it is working.
+		if (m.State != "working" && m.State != "idle") || m.ExitCode != nil {
+			t.Errorf("%s: state %s exit %v, want working or idle", m.Name, m.State, m.ExitCode)
 		}
 		argv, _ := proc.Cmdline(m.PID)
 		if !proc.Alive(m.PID) || !isBinary(m.PID, argv, w.claude) {

@@ -14,11 +14,13 @@ import (
 // before it creates anything when one is missing. override is TEAMCTL_CLAUDE.
 func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
 	p := Programs{Plain: map[string]string{}}
-	path, err := ResolveClaude(l, override)
-	if err != nil {
-		return p, err
+	if l.HasLead() { // a team of plain processes needs no Claude Code
+		path, err := ResolveClaude(l, override)
+		if err != nil {
+			return p, err
+		}
+		p.Claude = path
 	}
-	p.Claude = path
 	for _, m := range l.Members {
 		if m.IsClaude() {
 			continue

@@ -81,9 +81,12 @@ func (w *walker) memberSizes(l *Layout, envNode *yaml.Node) {
 			n += argvBytes(l.Claude.Args...)
 		}
 		path := "lead"
-		if i == 0 {
+		switch {
+		case !l.HasLead():
+			path = index("members", i)
+		case i == 0:
 			n += argvBytes(m.Prompt) // the lead's prompt is an argument; a teammate's goes to its mailbox
-		} else {
+		default:
 			path = index("members", i-1)
 		}
 		if n <= MaxMemberBytes {

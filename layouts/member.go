@@ -78,7 +78,7 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 	switch {
 	case isLead:
 		if f.get("command") != nil {
-			w.add(f["command"].key, at("command"), "the lead is always Claude Code; only teammates may have command")
+			w.add(f["command"].key, at("command"), "the lead is Claude Code, which leads the Claude Code members; for a team of plain processes leave lead: out and list them under members:")
 		}
 		m.TeammateMode = w.choice(f.get("teammateMode"), at("teammateMode"), TeammateModes, TeammateModes[0])
 	case f.get("teammateMode") != nil:

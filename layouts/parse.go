@@ -175,12 +175,63 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	lead, leadName := w.lead(f.get("lead"), ms)
 	members, names := w.members(f.get("members"), ms)
 	l.Lead, l.Members = lead, members
-	w.uniqueNames(append([]nameRef{leadName}, names...))
+	refs := append([]nameRef{leadName}, names...)
+	if f.get("lead") == nil && len(members) > 0 && !anyClaude(members) {
+		// A team of plain processes, as tmuxinator or overmind run them:
+		// there is no Claude Code team to lead, so no lead is implied.
+		l.Lead, refs = Member{}, names
+	}
+	w.uniqueNames(refs)
 	w.memberSizes(l, f.get("env"))
 	l.Watchdog = w.watchdog(f.get("watchdog"))
 	l.Review = w.review(f.get("review"))
+	if !l.HasLead() {
+		w.noLead(l, n)
+	}
 	l.Budget = w.spending(f.get("budget"))
 	l.Limits = w.usageLimits(f.get("limits"))
+}
+
+// anyClaude reports whether any of ms is a Claude Code member.
+func anyClaude(ms []Member) bool {
+	for _, m := range ms {
+		if m.IsClaude() {
+			return true
+		}
+	}
+	return false
+}
+
+// noLead refuses what tells the lead something in a team that has none (a
+// team of plain processes): it would be told to no one.
+func (w *walker) noLead(l *Layout, top *yaml.Node) {
+	const why = "a team of plain processes has no lead to tell (add a lead: to have one)"
+	if l.Watchdog.Notify.Lead {
+		w.add(w.at(top, "watchdog", "notify", "lead"), "watchdog.notify.lead", why)
+	}
+	if l.Review.TellLead {
+		w.add(w.at(top, "review", "tellLead"), "review.tellLead", why)
+	}
+}
+
+// at is the value at keys below mapping n, or the deepest mapping on the way
+// that has it (through a merge key, say): a place for a problem.
+func (w *walker) at(n *yaml.Node, keys ...string) *yaml.Node {
+	for _, k := range keys {
+		next := (*yaml.Node)(nil)
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k {
+					next = w.resolve(n.Content[i+1])
+				}
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+	return n
 }
 
 // claude reads the claude: mapping.

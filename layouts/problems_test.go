@@ -164,7 +164,7 @@ func TestProblems(t *testing.T) {
 		{"lead reserved name", "team: t\nlead:\n  name: team-lead\n", []string{
 			`t.yaml:3:9: lead.name: "team-lead" is reserved: it is Claude Code's own name for the lead`}},
 		{"lead command", "team: t\nlead:\n  command: [bash]\n", []string{
-			"t.yaml:3:3: lead.command: the lead is always Claude Code; only teammates may have command"}},
+			"t.yaml:3:3: lead.command: the lead is Claude Code, which leads the Claude Code members; for a team of plain processes leave lead: out and list them under members:"}},
 		{"teammateMode", "team: t\nlead:\n  teammateMode: split\n", []string{
 			`t.yaml:3:17: lead.teammateMode: must be one of tmux, auto, in-process (got "split")`}},
 		{"teammateMode on a member", "team: t\nmembers:\n  - name: a\n    teammateMode: tmux\n", []string{

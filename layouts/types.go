@@ -16,7 +16,7 @@ type Layout struct {
 	Env         []EnvVar    // the team's env, in file order
 	Permissions Permissions // rules for every Claude Code member
 	Arrangement string      // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
-	Lead        Member
+	Lead        Member      // Name "" in a team of plain processes: no lead: and no Claude Code member (HasLead)
 	Members     []Member
 	Watchdog    Watchdog
 	Review      Review
@@ -137,8 +137,16 @@ var RestartPolicies = []string{"on-failure", "never", "always"}
 // TeammateModes are the values of lead.teammateMode.
 var TeammateModes = []string{"tmux", "auto", "in-process"}
 
-// All returns the lead followed by the teammates.
+// HasLead reports whether the team has a lead: a Claude Code team does (the
+// layout's lead:, or one implied); a team of plain processes (no lead: and
+// no Claude Code member) has none, and no Claude Code team at all.
+func (l *Layout) HasLead() bool { return l.Lead.Name != "" }
+
+// All returns the lead (when there is one) followed by the teammates.
 func (l *Layout) All() []Member {
+	if !l.HasLead() {
+		return append([]Member(nil), l.Members...)
+	}
 	return append([]Member{l.Lead}, l.Members...)
 }
 

@@ -12,11 +12,26 @@ import (
 // denied when any of them matches a deny rule: Claude Code's own reading of
 // `Bash(safe-cmd *)`, which never allows `safe-cmd && other-cmd`.
 //
+// The command is read by a real shell parser (sh.go). Nothing is allowed by a
+// rule unless the whole command was read and every word in it is literal: a
+// rule is matched against what the program gets, and `git push${IFS}origin`,
+// `git {push,x}` or `git pu?h` get what bash makes of them, which is not
+// what is written. Nor is anything allowed that runs code not in its words (a
+// shell or interpreter reading stdin or a string, xargs, find -exec, source,
+// alias), or whose options run a program or write a file (opts.go).
+//
+// A deny rule matches where it is certain: a command whose words are all
+// literal, or whose words before the first expansion already match a prefix
+// rule (`git push $REMOTE` is `git push …` whatever $REMOTE is). Deny rules
+// also see a program by its name without its folder (/bin/rm, ~/../bin/rm),
+// what wrappers run (sudo, env, xargs, sh -c, eval, trap, find -exec…), and
+// git's subcommand after its global options (git -C . push is git push).
+//
 // What a Bash rule is matched against is the simple command written out again:
 // its words, after quote removal, joined by one space, a word that needs
-// quotes in single quotes, a word with an expansion ($x, a glob, ~) as
-// written. So `'git' 'status'` and `g''it status` are `git status` (the shell
-// runs the same thing), and `git\ status` is not.
+// quotes in single quotes, a leading ~ as written. So `'git' 'status'` and
+// `g''it status` are `git status` (the shell runs the same thing), and
+// `git\ status` is not.
 
 // decideBash decides a Bash call.
 func decideBash(c Call, in map[string]any, allow, deny []Rule) (Decision, Rule) {
@@ -33,22 +48,35 @@ func decideBash(c Call, in map[string]any, allow, deny []Rule) (Decision, Rule) 
 	if r, ok := b.denied(deny); ok {
 		return Deny, r
 	}
+	// Read whole: every word literal, no code it runs hidden from the rules,
+	// every file it writes or reads placed.
+	whole := b.sure && !b.opaque && !b.pathUnsure
 	for _, r := range allow {
 		if r.Tool == "Bash" && isBare(r) {
-			// Everything is allowed, but what could not be read may hide
-			// something a deny rule names.
-			if ((!b.sure || b.innerUnsure) && hasBashPatterns(deny)) || b.pathUnsure {
+			// Everything is allowed, but what could not be read whole may
+			// hide something a deny rule names. So may a variable set for
+			// a command: PAGER, GIT_SSH_COMMAND, BASH_ENV, LD_PRELOAD,
+			// NODE_OPTIONS, GOFLAGS… name programs it runs.
+			if (!whole || b.env) && bearsOnBash(deny) {
 				return Ask, Rule{}
 			}
 			return Allow, r
 		}
 	}
-	if !b.sure || (b.innerUnsure && hasBashPatterns(deny)) {
+	if !whole {
 		return Ask, Rule{}
 	}
 	var used []Rule
 	for _, sc := range b.sc.cmds {
-		r, ok := allowedBy(sc, allow)
+		if len(sc.words) == 0 && len(sc.assigns) == 0 {
+			// A compound command's own redirections: allowed when the
+			// files are.
+			if !b.filesAllowed(sc.files, allow) {
+				return Ask, Rule{}
+			}
+			continue
+		}
+		r, ok := b.allowedBy(sc, allow)
 		if !ok {
 			return Ask, Rule{}
 		}
@@ -62,16 +90,34 @@ func decideBash(c Call, in map[string]any, allow, deny []Rule) (Decision, Rule) 
 	return Allow, joinRules(used)
 }
 
+// bearsOnBash: deny rules a Bash command could break without a rule seeing
+// it, when it is not read whole: Bash patterns, and file rules (a command
+// writes and reads files).
+func bearsOnBash(deny []Rule) bool {
+	return slices.ContainsFunc(deny, func(r Rule) bool {
+		return (r.Tool == "Bash" && !isBare(r)) || fileTools[r.Tool]
+	})
+}
+
 // bashCall is a Bash command read for deciding.
 type bashCall struct {
-	c           Call
-	sc          script
-	sure        bool       // the command was read whole
-	innerUnsure bool       // something a wrapper runs (sh -c "$x", env -S) could not be read
-	pathUnsure  bool       // a redirection's file could not be placed
-	views       [][]string // per simple command: every command line it runs, written out
-	files       []redirect // every redirection to or from a file, nested ones included
-	cdSeen      bool       // a cd in the command changes what relative paths mean
+	c          Call
+	sc         script
+	sure       bool       // the command was read whole, every word literal
+	opaque     bool       // something in it runs code not in its words, or writes a file by an option
+	pathUnsure bool       // a file it writes or reads could not be placed
+	views      [][]view   // per simple command: every command line it runs, written out
+	files      []redirect // every file it writes or reads, nested ones included
+	cdSeen     bool       // a cd in the command changes what relative paths mean
+	homeSet    bool       // HOME is assigned: ~ is not known
+	env        bool       // a command runs with variables set for it (FOO=1 cmd, env FOO=1 cmd)
+}
+
+// view is a command line a simple command runs; a prefix one holds only the
+// words before the first that is not literal.
+type view struct {
+	line   string
+	prefix bool
 }
 
 func newBashCall(c Call, cmd string) *bashCall {
@@ -80,22 +126,24 @@ func newBashCall(c Call, cmd string) *bashCall {
 	for _, sc := range b.sc.cmds {
 		var in inner
 		in.add(sc.words, 0)
-		b.innerUnsure = b.innerUnsure || in.unsure
+		b.sure = b.sure && !in.unsure
+		b.opaque = b.opaque || in.opaque
+		b.env = b.env || in.env || len(sc.assigns) > 0
 		b.files = append(b.files, sc.files...)
 		b.files = append(b.files, in.files...)
-		var v []string
+		var v []view
 		if len(sc.assigns) > 0 && len(sc.words) > 0 {
-			v = append(v, render(append(slices.Clone(sc.assigns), sc.words...)))
+			v = append(v, views(append(slices.Clone(sc.assigns), sc.words...))...)
 		}
 		for _, ws := range in.cmds {
-			v = append(v, render(ws))
-			if ws[0].lit && strings.Contains(ws[0].text, "/") {
-				// A deny rule for rm is meant for /bin/rm too.
-				base := append([]word{{text: path.Base(ws[0].text), lit: true}}, ws[1:]...)
-				v = append(v, render(base))
-			}
+			v = append(v, views(ws)...)
 			if name := ws[0].text; ws[0].lit && (name == "cd" || name == "pushd" || name == "popd") {
 				b.cdSeen = true
+			}
+		}
+		for _, a := range sc.assigns {
+			if strings.HasPrefix(a.text, "HOME=") || strings.HasPrefix(a.raw, "HOME") {
+				b.homeSet = true
 			}
 		}
 		b.views = append(b.views, v)
@@ -103,14 +151,44 @@ func newBashCall(c Call, cmd string) *bashCall {
 	return b
 }
 
+// views are the lines a deny rule is matched against for one command line:
+// as written, by the program's name without its folder, and git's without
+// its global options.
+func views(ws []word) []view {
+	var out []view
+	add := func(ws []word) {
+		k := slices.IndexFunc(ws, func(w word) bool { return !w.known() })
+		switch {
+		case k == 0 || len(ws) == 0:
+		case k < 0:
+			out = append(out, view{line: render(ws)})
+		default:
+			out = append(out, view{line: render(ws[:k]), prefix: true})
+		}
+	}
+	variants := [][]word{ws}
+	if len(ws) > 0 && ws[0].known() && strings.Contains(ws[0].text, "/") {
+		// A deny rule for rm is meant for /bin/rm too.
+		base := path.Base(ws[0].text)
+		variants = append(variants, append([]word{{raw: base, text: base, lit: true}}, ws[1:]...))
+	}
+	for _, v := range variants {
+		add(v)
+		if g, ok := gitGlobals(v); ok {
+			add(g.rest)
+		}
+	}
+	return out
+}
+
 // denied returns the first deny rule, in order, that matches a command line
-// the call runs, or a file one of its redirections touches.
+// the call runs, or a file it writes or reads.
 func (b *bashCall) denied(deny []Rule) (Rule, bool) {
 	for _, r := range deny {
 		if r.Tool == "Bash" {
 			for _, v := range b.views {
-				for _, line := range v {
-					if matchCommand(r.Pattern, line) {
+				for _, l := range v {
+					if (!l.prefix && matchCommand(r.Pattern, l.line)) || (l.prefix && matchPrefix(r.Pattern, l.line)) {
 						return r, true
 					}
 				}
@@ -141,16 +219,19 @@ func (b *bashCall) denied(deny []Rule) (Rule, bool) {
 	return Rule{}, false
 }
 
-// redirectPath places a redirection's file, lexically (symlinks are not
-// followed: the supervisor does not look at a member's files).
+// redirectPath places a file a command writes or reads, lexically (symlinks
+// are not followed: the supervisor does not look at a member's files).
 func (b *bashCall) redirectPath(w word) (string, bool) {
 	var p string
 	switch {
 	case w.lit:
 		p = w.text
-	case w.tilde && (w.text == "~" || strings.HasPrefix(w.text, "~/")) && path.IsAbs(b.c.Home):
+	case w.tilde && !b.homeSet && (w.text == "~" || strings.HasPrefix(w.text, "~/")) && path.IsAbs(b.c.Home):
 		p = b.c.Home + w.text[1:]
 	default:
+		return "", false
+	}
+	if p == "" {
 		return "", false
 	}
 	if !path.IsAbs(p) {
@@ -162,32 +243,66 @@ func (b *bashCall) redirectPath(w word) (string, bool) {
 	return path.Clean(p), true
 }
 
+// filesAllowed: every file is one an allow rule lets the member write (Edit,
+// Write) or read (Read).
+func (b *bashCall) filesAllowed(files []redirect, allow []Rule) bool {
+	for _, f := range files {
+		p, ok := b.redirectPath(f.target)
+		if !ok {
+			return false
+		}
+		if !slices.ContainsFunc(allow, func(r Rule) bool {
+			if f.write && r.Tool != "Edit" && r.Tool != "Write" || !f.write && r.Tool != "Read" {
+				return false
+			}
+			return r.Pattern == "" || matchFile(r.Pattern, p, b.c, false, false) == yes
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 // allowedBy returns the allow rule that allows one simple command.
-func allowedBy(sc simpleCmd, allow []Rule) (Rule, bool) {
-	if len(sc.files) > 0 || len(sc.words) == 0 {
-		// A write or read of a file is not what a Bash rule says; an
-		// assignment alone (PATH=…) changes what later commands run.
+func (b *bashCall) allowedBy(sc simpleCmd, allow []Rule) (Rule, bool) {
+	if len(sc.words) == 0 {
+		// An assignment alone (PATH=…) changes what later commands run.
 		return Rule{}, false
 	}
 	words := stripWrappers(sc.words)
-	if len(words) == 0 || !words[0].lit || words[0].text == "" {
-		return Rule{}, false // $CMD args: the program is not known
+	if len(words) == 0 || !words[0].known() || words[0].text == "" {
+		return Rule{}, false
 	}
 	var in inner
 	in.add(words, 0)
+	if in.unsure || in.opaque {
+		return Rule{}, false
+	}
 	for _, ws := range in.cmds {
 		if neverAllowed(ws) {
 			return Rule{}, false
 		}
 	}
+	if !b.filesAllowed(append(slices.Clone(sc.files), in.files...), allow) {
+		return Rule{}, false
+	}
 	// Leading assignments stay in the line: FOO=1 git status is allowed by a
 	// rule that says FOO=1 (Claude Code strips a list of variables it holds
 	// safe; PAGER=…, GIT_SSH_COMMAND=… or LD_PRELOAD=… run code, and
 	// teamctl keeps no such list).
-	line := render(append(slices.Clone(sc.assigns), words...))
+	lines := []string{render(append(slices.Clone(sc.assigns), words...))}
+	if g, ok := gitGlobals(words); ok && g.benign {
+		// git -C sub status is a git status.
+		lines = append(lines, render(append(slices.Clone(sc.assigns), g.rest...)))
+	}
 	for _, r := range allow {
-		if r.Tool == "Bash" && !isBare(r) && matchCommand(r.Pattern, line) {
-			return r, true
+		if r.Tool != "Bash" || isBare(r) {
+			continue
+		}
+		for _, l := range lines {
+			if matchCommand(r.Pattern, l) {
+				return r, true
+			}
 		}
 	}
 	return Rule{}, false
@@ -196,21 +311,14 @@ func allowedBy(sc simpleCmd, allow []Rule) (Rule, bool) {
 // neverAllowed: commands no rule allows, as in Claude Code: they run code
 // that is not in their words where a rule could see it (eval, source, trap),
 // or run other commands in ways a prefix rule cannot bound (watch, setsid,
-// ionice, flock, find -exec/-delete). exec is here too: it is left to a person.
+// ionice, flock). exec is here too: it is left to a person.
 func neverAllowed(ws []word) bool {
-	if !ws[0].lit {
+	if !ws[0].known() {
 		return true
 	}
 	switch path.Base(ws[0].text) {
-	case "eval", "exec", "source", ".", "trap", "watch", "setsid", "ionice", "flock":
+	case "eval", "exec", "source", ".", "trap", "watch", "setsid", "ionice", "flock", "alias":
 		return true
-	case "find":
-		for _, w := range ws[1:] {
-			switch w.text {
-			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -267,13 +375,25 @@ var denyWrappers = map[string]wrapper{
 	"chroot":  {longValue: []string{"--userspec", "--groups"}, operands: 1},
 	"xargs": {valueOpts: "ILnPsdEa", longValue: []string{"--max-args", "--max-procs", "--max-chars",
 		"--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"}},
-	"watch":   {valueOpts: "nq", longValue: []string{"--interval", "--equexit"}},
-	"flock":   {valueOpts: "wE", longValue: []string{"--timeout", "--conflict-exit-code"}, operands: 1},
-	"busybox": {},
-	"toybox":  {},
+	"watch":      {valueOpts: "nq", longValue: []string{"--interval", "--equexit"}},
+	"flock":      {valueOpts: "wE", longValue: []string{"--timeout", "--conflict-exit-code"}, operands: 1},
+	"busybox":    {},
+	"toybox":     {},
+	"taskset":    {operands: 1},
+	"chrt":       {operands: 1},
+	"unbuffer":   {},
+	"caffeinate": {valueOpts: "tw"},
+	"strace":     {valueOpts: "abeEIopPsSuUX"},
+	"ltrace":     {valueOpts: "aAbDeEfFlLnopsSTuwx"},
+	"unshare":    {},
+	"nsenter":    {valueOpts: "tSGw"},
+	"firejail":   {},
+	"runuser":    {valueOpts: "ugG", longValue: []string{"--user", "--group"}},
 }
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true}
+// shells run a script given in a string (-c), a file, or stdin.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"fish": true, "ash": true, "yash": true, "csh": true, "tcsh": true, "rbash": true, "posh": true}
 
 // unwrap returns the command a wrapper runs, given the wrapper's arguments.
 func unwrap(spec wrapper, args []word, strict bool) ([]word, bool) {
@@ -333,8 +453,10 @@ options:
 // the wrappers in it run (sudo rm, xargs rm, find -exec rm, sh -c "rm", eval).
 type inner struct {
 	cmds   [][]word
-	files  []redirect
-	unsure bool
+	files  []redirect // files its options or operands write (tee f, --output=f)
+	unsure bool       // something it runs could not be read
+	opaque bool       // it runs code not in its words, or an option runs a program or writes a file
+	env    bool       // it sets variables for what it runs (env FOO=1 cmd)
 }
 
 func (in *inner) add(ws []word, depth int) {
@@ -346,33 +468,73 @@ func (in *inner) add(ws []word, depth int) {
 		in.unsure = true
 		return
 	}
-	if !ws[0].lit {
+	if !ws[0].known() {
 		return
 	}
 	name, args := path.Base(ws[0].text), ws[1:]
+	risky, files := riskyOptions(ws)
+	in.opaque = in.opaque || risky
+	in.files = append(in.files, files...)
 	switch {
 	case shells[name]:
-		if s, ok := shellScript(args); ok {
-			in.scriptWord(s, depth)
+		i, kind := shellScript(args)
+		switch kind {
+		case fromString:
+			in.scriptWord(args[i], depth)
+		case fromFile:
+			in.add(args[i:], depth+1) // bash ./deploy.sh x runs ./deploy.sh x
+		case fromStdin:
+			in.opaque = true // echo 'rm -rf ~' | bash
 		}
-	case name == "su":
+	case name == "su" || name == "runuser" && slices.ContainsFunc(args, isCommandOpt) || name == "script":
+		found := false
 		for i, a := range args {
-			if (a.text == "-c" || a.text == "--command") && i+1 < len(args) {
+			if isCommandOpt(a) && i+1 < len(args) {
 				in.scriptWord(args[i+1], depth)
+				found = true
 			} else if v, ok := strings.CutPrefix(a.text, "--command="); ok && a.lit {
 				in.script(v, depth)
+				found = true
 			}
+		}
+		if !found {
+			in.opaque = true // a shell reading stdin
 		}
 	case name == "eval":
 		in.joined(args, depth)
+	case name == "trap":
+		// trap 'handler' SIGNALS: the handler is a script.
+		if len(args) > 1 && !strings.HasPrefix(args[0].text, "-") {
+			in.scriptWord(args[0], depth)
+		}
 	case name == "find":
 		in.findExec(args, depth)
 	case name == "command" && slices.ContainsFunc(args, func(w word) bool { return w.text == "-v" || w.text == "-V" }):
 		// command -v names a command, it does not run it
 	case name == "env" && slices.ContainsFunc(args, func(w word) bool {
-		return w.text == "-S" || strings.HasPrefix(w.text, "--split-string")
+		return w.text == "-S" || strings.HasPrefix(w.text, "--split-string") || (w.lit && strings.HasPrefix(w.text, "-") &&
+			!strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "S"))
 	}):
-		in.unsure = true
+		in.unsure, in.opaque = true, true
+	case name == "source" || name == ".", name == "alias", name == "hash", name == "enable", name == "fc",
+		name == "parallel", (name == "mapfile" || name == "readarray") && slices.ContainsFunc(args, func(w word) bool {
+			return strings.HasPrefix(w.text, "-") && strings.Contains(w.text, "C")
+		}):
+		// They run a file in this shell, or change what later words mean
+		// (alias git=rm, hash -p /tmp/x git), or run what they read.
+		in.opaque = true
+	case interpreter(name) != nil:
+		if runsInline(name, args) {
+			in.opaque = true // python -c …, node -e …, or a program read from stdin
+		}
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox" && len(args) > 0 && args[0].text == "awk":
+		if awkRuns(args) {
+			in.opaque = true
+		}
+	case name == "sed" || name == "gsed":
+		if sedRuns(args) {
+			in.opaque = true
+		}
 	default:
 		spec, ok := plainWrappers[name]
 		if !ok {
@@ -380,6 +542,17 @@ func (in *inner) add(ws []word, depth int) {
 		}
 		if !ok {
 			return
+		}
+		if name == "env" || name == "sudo" {
+			in.env = in.env || slices.ContainsFunc(args, func(w word) bool { return assignRE.MatchString(w.raw) })
+		}
+		if name == "xargs" {
+			in.opaque = true // the command's words come from stdin: xargs git < args
+		}
+		if (name == "sudo" || name == "doas") && slices.ContainsFunc(args, func(w word) bool {
+			return w.text == "-e" || w.text == "--edit" || w.text == "-s" && len(args) == 1 || w.text == "-i" && len(args) == 1
+		}) {
+			in.opaque = true // sudoedit, or a shell reading stdin
 		}
 		rest, ok := unwrap(spec, args, false)
 		if !ok {
@@ -402,19 +575,38 @@ func (in *inner) add(ws []word, depth int) {
 	}
 }
 
-// shellScript finds SCRIPT in a shell's arguments: sh -c SCRIPT, bash -lc SCRIPT.
-func shellScript(args []word) (script word, found bool) {
+func isCommandOpt(w word) bool { return w.lit && (w.text == "-c" || w.text == "--command") }
+
+// Where a shell reads its script from.
+const (
+	fromFile = iota
+	fromString
+	fromStdin
+)
+
+// shellScript finds where a shell's script comes from: sh -c SCRIPT, bash
+// -lc SCRIPT, sh FILE ARGS, or stdin (sh, sh -s, sh -i, sh -); i is the
+// index in args of SCRIPT or FILE.
+func shellScript(args []word) (i int, from int) {
 	c := false
-	for i := 0; i < len(args); i++ {
+	for i = 0; i < len(args); i++ {
 		a, t := args[i], args[i].text
 		switch {
 		case a.lit && (t == "--" || t == "-"):
-			if c && i+1 < len(args) {
-				return args[i+1], true
+			if i+1 < len(args) {
+				if c {
+					return i + 1, fromString
+				}
+				if t == "--" {
+					return i + 1, fromFile
+				}
 			}
-			return word{}, false
+			return 0, fromStdin
 		case !a.lit || len(t) < 2 || (t[0] != '-' && t[0] != '+'):
-			return a, c // the first operand: the script after -c, else a file
+			if c {
+				return i, fromString
+			}
+			return i, fromFile
 		case t == "--rcfile" || t == "--init-file":
 			i++
 		case strings.HasPrefix(t, "--"):
@@ -422,12 +614,15 @@ func shellScript(args []word) (script word, found bool) {
 			if t[0] == '-' && strings.Contains(t, "c") {
 				c = true
 			}
+			if t[0] == '-' && strings.ContainsAny(t, "si") && !c {
+				return 0, fromStdin
+			}
 			if strings.ContainsAny(t[1:], "oO") {
 				i++ // -o option, -O shopt
 			}
 		}
 	}
-	return word{}, false
+	return 0, fromStdin
 }
 
 func (in *inner) scriptWord(w word, depth int) {
@@ -458,6 +653,10 @@ func (in *inner) script(src string, depth int) {
 	}
 	for _, c := range sc.cmds {
 		in.files = append(in.files, c.files...)
+		in.env = in.env || len(c.assigns) > 0
+		if len(c.words) == 0 && len(c.assigns) > 0 {
+			in.opaque = true // sh -c 'PATH=…; x': what the rest runs is not what it says
+		}
 		in.add(c.words, depth+1)
 	}
 }
@@ -475,6 +674,21 @@ func (in *inner) findExec(args []word, depth int) {
 			i = j
 		}
 	}
+}
+
+// matchPrefix matches a Bash rule's pattern against the literal words before
+// an expansion: certain only for a pattern that ends in its one * (a prefix
+// rule), whose text before the * those words already hold; whatever the
+// expansion makes of the rest, the line matches.
+func matchPrefix(pattern, prefix string) bool {
+	p := strings.Join(strings.Fields(pattern), " ")
+	if base, ok := strings.CutSuffix(p, ":*"); ok {
+		p = base + " *"
+	}
+	if strings.Count(p, "*") != 1 || !strings.HasSuffix(p, "*") {
+		return false
+	}
+	return strings.HasPrefix(prefix+" ", p[:len(p)-1])
 }
 
 // matchCommand matches a Bash rule's pattern against one command line, as
@@ -504,10 +718,6 @@ func matchCommand(pattern, line string) bool {
 
 func isBare(r Rule) bool {
 	return r.Pattern == "" || strings.TrimSpace(r.Pattern) == "*"
-}
-
-func hasBashPatterns(rs []Rule) bool {
-	return slices.ContainsFunc(rs, func(r Rule) bool { return r.Tool == "Bash" && !isBare(r) })
 }
 
 // joinRules names the rules that together allowed a compound command.

@@ -127,7 +127,8 @@ func TestDecideHostile(t *testing.T) {
 		{"append", bash("git status >> out.txt"), Ask, "", nil, nil},
 		{"stderr to a file", bash("git status 2> err.txt"), Ask, "", nil, nil},
 		{"both to a file", bash("git status &> all.txt"), Ask, "", nil, nil},
-		{"read a file", bash("git status < in.txt"), Ask, "", nil, nil},
+		{"read a file", bash("git status < in.txt"), Allow, git, nil, nil}, // Read allows reading any file
+		{"read a file, no Read rule", bash("git status < in.txt"), Ask, "", []string{"Bash(git status:*)"}, nil},
 		{"subshell to a file", bash("(git status) > out.txt"), Ask, "", nil, nil},
 		{"stderr to stdout", bash("git status 2>&1"), Allow, git, nil, nil},
 		{"to /dev/null", bash("git status >/dev/null 2>&1"), Allow, git, nil, nil},
@@ -154,9 +155,10 @@ func TestDecideHostile(t *testing.T) {
 		{"here-document", bash("cat <<EOF\nhi\nEOF"), Ask, "", nil, nil},
 		{"unbalanced quote", bash("git status 'x"), Ask, "", nil, nil},
 		{"arithmetic", bash("git status $((1+2))"), Ask, "", nil, nil},
-		{"backslash-newline", bash("git status \\\n--short"), Ask, "", nil, nil},
+		{"backslash-newline", bash("git status \\\n--short"), Allow, git, nil, nil}, // bash joins the lines
 		{"for loop", bash("for f in a; do git status; done"), Ask, "", nil, nil},
-		{"function", bash("f() { rm x; }; f"), Ask, "", nil, nil},
+		{"function", bash("f() { rm x; }; f"), Deny, rm, nil, nil},
+		{"function, other", bash("f() { curl x; }; f"), Ask, "", nil, nil},
 		{"prompt expansion", bash("git status ${x@P}"), Ask, "", nil, nil},
 		{"eval", bash(`eval "git status"`), Ask, "", nil, nil},
 		{"exec", bash("exec git status"), Ask, "", nil, nil},
@@ -172,7 +174,7 @@ func TestDecideHostile(t *testing.T) {
 
 		// ...but a deny still wins where a denied command is clearly there.
 		{"rm before a here-document", bash("rm -rf x <<EOF\nEOF"), Deny, rm, nil, nil},
-		{"rm before an unbalanced quote", bash("rm -rf 'x"), Deny, rm, nil, nil},
+		{"rm before an unbalanced quote", bash("rm -rf 'x"), Ask, "", nil, nil}, // bash runs none of it
 		{"deny past an assignment", bash("FOO=1 rm x"), Deny, rm, nil, nil},
 		{"eval rm", bash(`eval "rm -rf ~"`), Deny, rm, nil, nil},
 		{"bash -c rm", bash(`bash -c "rm -rf ~"`), Deny, rm, nil, nil},
@@ -198,7 +200,9 @@ func TestDecideHostile(t *testing.T) {
 		// A bare Bash allow: everything, but nothing a deny rule might catch.
 		{"bare allow", bash("ls | wc -l > /dev/null"), Allow, "Bash", []string{"Bash"}, nil},
 		{"bare allow, rm", bash("ls && rm x"), Deny, rm, []string{"Bash"}, nil},
-		{"bare allow, unreadable", bash("ls; cat <<EOF\nrm x\nEOF"), Ask, "", []string{"Bash"}, nil},
+		{"bare allow, here-document is data", bash("ls; cat <<EOF\nrm x\nEOF"), Allow, "Bash", []string{"Bash"}, nil},
+		{"bare allow, here-document to a shell", bash("bash <<EOF\nrm x\nEOF"), Ask, "", []string{"Bash"}, nil},
+		{"bare allow, here-document expands", bash("cat <<EOF\n$(curl x)\nEOF"), Ask, "", []string{"Bash"}, nil},
 		{"bare allow, no deny", bash("cat <<EOF\nx\nEOF"), Allow, "Bash", []string{"Bash"}, []string{}},
 		{"bare deny", bash("git status"), Deny, "Bash", nil, []string{"Bash"}},
 

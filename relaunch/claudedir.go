@@ -1,34 +1,9 @@
 package relaunch
 
 import (
-	"os"
-
-	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/launch"
-	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 )
 
-// ClaudeConfigDir is Claude Code's folder of team st, where teamctl reads and
-// writes its team config, mailboxes and tasks (a relaunch gives its prompt
-// there) and clean removes its folders: as up gives it to the lead
-// (launch.ClaudeConfigDir) from the team's layout and teamctl's own
-// environment, else ($CLAUDE_CONFIG_DIR or ~/.claude) teamctl's environment
-// alone when the layout cannot be read or is another team's. Never
-// state.json's claude_config: anyone running as the user (a member's Bash
-// tool) can write that file, and a folder taken from it would be where
-// teamctl writes and what clean removes. "" when none can be told.
-//
-// The layout is read only when it is still the file up was given
-// (state.Team.LayoutBytes: the same bytes, owned by the user, a regular
-// file, so a FIFO put at its path cannot block this): a layout an agent
-// wrote or edited does not choose the folder either.
-func ClaudeConfigDir(st *state.Team) string {
-	if data, err := st.LayoutBytes(); err == nil {
-		if l, err := layouts.ParseBytes(st.LayoutPath, data); err == nil && l.Team == st.Team {
-			return launch.ClaudeConfigDir(l, os.Getenv)
-		}
-	}
-	d, _ := claudecode.ConfigDir()
-	return d
-}
+// ClaudeConfigDir is Claude Code's folder of team st (launch.TeamClaudeConfigDir).
+func ClaudeConfigDir(st *state.Team) string { return launch.TeamClaudeConfigDir(st) }

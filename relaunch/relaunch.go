@@ -3,8 +3,8 @@
 // can crash tmux) — that a person's `teamctl restart` and `up` (package team)
 // and the supervisor's restart after an exit (package supervisor) share: the
 // launch as the team's layout plans it, never as state.json records it, and
-// Claude Code's folder of the team likewise (ClaudeConfigDir, which clean
-// uses too); the old pane's last words; the prompt a teammate that starts
+// Claude Code's folder of the team likewise (launch.TeamClaudeConfigDir);
+// the old pane's last words; the prompt a teammate that starts
 // afresh needs; the new pane, named for its member in the batch that makes
 // it, then titled and coloured; the new run as state records it. Each caller
 // keeps its own policy: when to relaunch, whether to end the old run first or

@@ -28,6 +28,10 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 )
 
+// VersionText is what the stand-in answers to --version, as `claude
+// --version` answers: teamctl doctor knows the stand-in by it.
+const VersionText = "teamctl stand-in (not Claude Code)"
+
 // Main runs the stand-in with args (Claude Code's flags and an optional prompt) and
 // returns its exit code. It runs until a script step exits, a teammate takes a
 // shutdown request (in whatever step) or a signal ends the process; the end of
@@ -39,7 +43,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		}
 		if a == "--version" || a == "-v" {
 			// As `claude --version` answers (teamctl doctor asks), saying what it is.
-			fmt.Fprintln(stdout, "teamctl stand-in (not Claude Code)")
+			fmt.Fprintln(stdout, VersionText)
 			return 0
 		}
 	}

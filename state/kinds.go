@@ -23,6 +23,21 @@ const (
 	StateLimited MemberState = "limited"
 )
 
+// StateWorking is how every view (status, its JSON, up's table, top, serve)
+// names a Claude Code member whose program runs and is not idle: working,
+// as against idle. live.json keeps running; Shown says which word a view
+// shows.
+const StateWorking MemberState = "working"
+
+// Shown is the state as every view shows it: a running Claude Code member
+// is working; a plain process, never idle, stays running.
+func (s MemberState) Shown(r Role) MemberState {
+	if s == StateRunning && r != RoleProcess {
+		return StateWorking
+	}
+	return s
+}
+
 // Ended reports whether the member's program is gone (exited or failed).
 func (s MemberState) Ended() bool { return s == StateExited || s == StateFailed }
 
@@ -49,7 +64,7 @@ const (
 	EventConfig            EventKind = "config"
 	EventMailboxCorrupt    EventKind = "mailbox-corrupt"
 	EventMailboxTooLarge   EventKind = "mailbox-too-large"
-	EventFileRefused       EventKind = "file-refused" // a file of Claude Code's teamctl would not read: too large, or a symlink
+	EventFileRefused       EventKind = "file-refused" // a file of Claude Code's teamctl would not read (too large, a symlink), or a transcript naming a member it is not (not counted)
 	EventTask              EventKind = "task"
 	EventMember            EventKind = "member"
 	EventTeamMoved         EventKind = "team-moved" // the lead claimed a Claude Code team of another name; the supervisor follows it
@@ -67,6 +82,10 @@ const (
 	EventUsage    EventKind = "usage"
 	EventHeld     EventKind = "held"
 	EventReleased EventKind = "released"
+	// A person stopped one member (`teamctl stop`): the supervisor holds it
+	// (held, stopped), so nothing restarts it until `teamctl start`
+	// releases it (released).
+	EventStopRequested EventKind = "stop-requested"
 	// Usage limits (supervisor/limits.go): a member held back by a usage or
 	// rate limit (Reset when known), no longer, and the continuation typed
 	// into it once the limit reset (limits: {resume: true}).

@@ -3,6 +3,7 @@ package state
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,24 +76,58 @@ func ReadLeadQueue(team string, offset int64, fn func(text string, end int64)) (
 	return offset + n, err
 }
 
+// maxLineBytes is the longest line readLines hands on: a queued text of
+// MaxLeadText as JSON (which may write a character as \u003c, six bytes),
+// and far more than any event. Agents can write the state folder: a longer
+// line (a file of zeros with no newline at all) is passed over, never held
+// whole in memory.
+const maxLineBytes = 8 << 20
+
+// MaxLeadText is the longest text `send` queues for the lead (or leaves in
+// a mailbox): 1 MiB, typed into the lead's pane through a paste buffer.
+const MaxLeadText = 1 << 20
+
 // readLines is the one reader of a JSON-lines file from an offset: it calls
 // fn with each whole line after off and returns how many bytes those lines
-// took (a partial last line is left for later).
+// took (a partial last line is left for later). A line over maxLineBytes is
+// passed over (and counted as read, even before its newline comes: what
+// follows of it then is no JSON line, and is passed over too).
 func readLines(f io.ReadSeeker, off int64, fn func(line []byte)) (int64, error) {
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return 0, err
 	}
-	br := bufio.NewReader(f)
-	var n int64
+	br := bufio.NewReaderSize(f, 64<<10)
+	var (
+		n       int64  // the bytes of the lines done
+		pending int64  // the bytes of the line being read
+		line    []byte // it, unless too long
+		long    bool   // it is over maxLineBytes: passed over
+	)
 	for {
-		line, err := br.ReadBytes('\n')
-		if err == io.EOF {
-			return n, nil
+		chunk, err := br.ReadSlice('\n')
+		pending += int64(len(chunk))
+		if !long {
+			if pending > maxLineBytes {
+				long, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+			n += pending
+			if !long {
+				fn(line)
+			}
+			pending, line, long = 0, nil, false
+		case errors.Is(err, bufio.ErrBufferFull):
+		case err == io.EOF:
+			if long {
+				n += pending
+			}
+			return n, nil
+		default:
 			return n, err
 		}
-		n += int64(len(line))
-		fn(line)
 	}
 }

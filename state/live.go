@@ -91,7 +91,7 @@ func ReadLive(team string) (*Live, error) {
 	if err != nil {
 		return l, err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readNoFollow(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, nil
 	}

@@ -63,10 +63,24 @@ func (u *MemberUsage) CostText() string {
 		return "-"
 	case len(u.NoPrice) > 0 && len(u.NoPrice) == len(u.Models):
 		return TokenCount(u.Tokens()) + " tok, no price"
-	case len(u.NoPrice) > 0:
-		return fmt.Sprintf("$%.2f + no price", u.Cost)
 	}
-	return fmt.Sprintf("$%.2f", u.Cost)
+	return CostText(u.Turns, u.Cost, len(u.Models), len(u.NoPrice))
+}
+
+// CostText is a cost as every view says it, of turns responses costing
+// cost in the models priced: "-" before the first response, "no price" when
+// none of its models has one, "$1.23 + no price" when some have none, else
+// "$1.23". Never a guess at what has no price.
+func CostText(turns int, cost float64, models, noPrice int) string {
+	switch {
+	case turns == 0:
+		return "-"
+	case noPrice > 0 && noPrice == models:
+		return "no price"
+	case noPrice > 0:
+		return fmt.Sprintf("$%.2f + no price", cost)
+	}
+	return fmt.Sprintf("$%.2f", cost)
 }
 
 // Add adds o's counts to u (a team's total).

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -282,15 +281,17 @@ func Load(team string) (*Team, error) {
 	return &t, nil
 }
 
-// readNoFollow reads a file, refusing a symlink: state.json says which pids
-// `down` signals, so it is read only from the file teamctl wrote.
+// MaxStateFileBytes is the most of a team's state.json or live.json teamctl
+// reads: a team of thousands of members is a few MiB. Agents can write the
+// state folder: a larger file is refused, not read into memory.
+const MaxStateFileBytes = 64 << 20
+
+// readNoFollow reads a file of the team's state folder, refusing a symlink
+// (state.json says which pids `down` signals, so it is read only from the
+// file teamctl wrote), anything but a regular file (a FIFO would hold the
+// read forever) and a file over MaxStateFileBytes.
 func readNoFollow(path string) ([]byte, error) {
-	f, err := safefile.Open(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
+	return safefile.ReadFile(path, MaxStateFileBytes)
 }
 
 // Save writes a team's state atomically, with the socket and session derived
@@ -347,7 +348,7 @@ func RawStates() [][]byte {
 	var out [][]byte
 	for _, team := range teams {
 		if dir, err := Dir(team); err == nil {
-			if b, err := os.ReadFile(filepath.Join(dir, "state.json")); err == nil {
+			if b, err := readNoFollow(filepath.Join(dir, "state.json")); err == nil {
 				out = append(out, b)
 			}
 		}
@@ -357,8 +358,22 @@ func RawStates() [][]byte {
 
 // Lock takes the team's exclusive lock (flock on a file in its state folder), so
 // that two `up` or `down` runs for one team never interleave. The lock goes with
-// the process, so a crashed holder never leaves it stuck.
+// the process, so a crashed holder never leaves it stuck. clean removes the
+// state folder, lock file and all, while it holds the lock: a lock taken on a
+// file that is no longer the folder's lock file is let go and taken again on
+// the one there now, so two holders never hold two different files.
 func Lock(ctx context.Context, team string) (unlock func(), err error) {
+	for {
+		unlock, err := lockOnce(ctx, team)
+		if err != nil || unlock != nil {
+			return unlock, err
+		}
+	}
+}
+
+// lockOnce is Lock, once: nil, nil when the file locked was removed or
+// replaced meanwhile.
+func lockOnce(ctx context.Context, team string) (unlock func(), err error) {
 	dir, err := EnsureDir(team)
 	if err != nil {
 		return nil, err
@@ -376,7 +391,16 @@ func Lock(ctx context.Context, team string) (unlock func(), err error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return func() { f.Close() }, nil
+			held, err1 := f.Stat()
+			now, err2 := os.Lstat(path)
+			if err1 == nil && err2 == nil && os.SameFile(held, now) {
+				return func() { f.Close() }, nil
+			}
+			f.Close()
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("lock team %q: %w", team, ctx.Err())
+			}
+			return nil, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()

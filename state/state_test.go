@@ -81,6 +81,64 @@ func TestLockExcludesAndWaitsWithADeadline(t *testing.T) {
 	unlock2()
 }
 
+// TestLockFollowsARemovedFolder: one waiting for the lock while its holder
+// removes the team's state folder (clean does, lock file and all) takes the
+// lock on the lock file there now, never on the removed one, so a third
+// process cannot hold the team's lock at the same time as it.
+func TestLockFollowsARemovedFolder(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	unlock, err := Lock(context.Background(), "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		u, err := Lock(context.Background(), "gone")
+		if err != nil {
+			t.Error(err)
+		}
+		got <- u
+	}()
+	// The waiter has opened the old lock file once the holder's removal
+	// cannot race its open: wait for that, not for a time.
+	dir, _ := Dir("gone")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n := openLockFiles(t, filepath.Join(dir, "lock")); n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second Lock never opened the lock file")
+		}
+		time.Sleep(time.Millisecond) // poll interval, not synchronisation
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	second := <-got
+	defer second()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if third, err := Lock(ctx, "gone"); err == nil {
+		third()
+		t.Fatal("a third Lock was taken while the second held the team's lock")
+	}
+}
+
+// openLockFiles counts this process's open descriptors of path.
+func openLockFiles(t *testing.T, path string) int {
+	t.Helper()
+	fds, _ := os.ReadDir("/proc/self/fd")
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == path {
+			n++
+		}
+	}
+	return n
+}
+
 // The socket teamctl uses for a team is derived from its name, the same path
 // tmux puts a -L socket at; a state.json naming another is refused, naming the
 // file and the field.

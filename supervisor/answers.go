@@ -24,6 +24,10 @@ func (s *daemon) fromEvent(e state.Event) {
 		s.release(e.Member) // budget.go
 		return
 	}
+	if e.Kind == state.EventStopRequested {
+		s.stopRequested(e.Member, e.Detail) // stopped.go
+		return
+	}
 	if e.Kind != state.EventPermissionAnswer {
 		return
 	}

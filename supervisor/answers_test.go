@@ -42,6 +42,14 @@ func TestRulesAnswerRequests(t *testing.T) {
 			command: "make test; rm -rf ~", answer: "denied by rule Bash(rm:*)"},
 		{name: "the team's deny over the member's allow", team: rules{deny: []string{"Bash(make deploy:*)"}}, mate: rules{allow: []string{"Bash(make:*)"}},
 			command: "make deploy", answer: "denied by rule Bash(make deploy:*)"},
+		// Issue 30: a teammate's git push${IFS}origin${IFS}main was approved
+		// by Bash(git:*) and pushed; what bash expands is left to a person.
+		{name: "an expansion a deny cannot see", team: rules{allow: []string{"Bash(git:*)", "Bash(echo:*)"}, deny: []string{"Bash(git push:*)", "Bash(rm:*)"}},
+			command: "git push${IFS}origin${IFS}main"},
+		{name: "a brace expansion", team: rules{allow: []string{"Bash(git:*)"}, deny: []string{"Bash(git push:*)"}}, command: "git {push,origin,main}"},
+		{name: "git's global options before the subcommand", team: rules{allow: []string{"Bash(git:*)"}, deny: []string{"Bash(git push:*)"}},
+			command: "git -C . push", answer: "denied by rule Bash(git push:*)"},
+		{name: "a bare Bash allow and what it cannot read", team: rules{allow: []string{"Bash"}, deny: []string{"Bash(rm:*)"}}, command: "{rm,-rf,~}"},
 		{name: "the member's deny over the team's allow", team: rules{allow: []string{"Bash(make:*)"}}, mate: rules{deny: []string{"Bash(make deploy:*)"}},
 			command: "make deploy", answer: "denied by rule Bash(make deploy:*)"},
 	} {

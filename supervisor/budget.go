@@ -40,6 +40,7 @@ type spending struct {
 	looked  time.Time               // when the members' sessions were last looked for
 	members string                  // the members' names then: a new member is looked for at once
 	noted   map[string]bool         // the transcripts' problems already logged
+	refused map[string]bool         // the transcripts refused (usage.Refused) already said, by path
 	end     memberEnder             // how a member stopped for its budget ends (nil: realEnder)
 }
 
@@ -142,11 +143,21 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 	if b.meters == nil {
 		b.meters = map[string]*usage.Meter{}
 	}
-	sessions, _, err := usage.MemberSessions(s.st, s.claudeDir)
+	found, err := usage.MemberSessions(s.st, s.claudeDir)
 	if err != nil {
 		s.log.Warn("members' sessions", "err", err)
 	}
-	for name, ids := range sessions {
+	for _, r := range found.Refused {
+		// Said once a file: it is looked at again every sessionsEvery.
+		if b.refused == nil {
+			b.refused = map[string]bool{}
+		}
+		if !b.refused[r.Path] && len(b.refused) < 1000 {
+			b.refused[r.Path] = true
+			s.event(state.Event{Kind: state.EventFileRefused, Member: r.Name, Detail: "not counted: transcript " + r.String()})
+		}
+	}
+	for name, ids := range found.ByMember {
 		if m := b.meters[name]; m != nil {
 			for _, id := range ids {
 				m.AddSession(id) // ids are valid: MemberSessions keeps only those

@@ -118,6 +118,7 @@ type fakeServer struct {
 	runs    [][]string // Run's argv, in order
 	batches [][]string // each RunBatch's commands, flattened
 	typed   []string   // pane: text, what Type typed
+	typeErr error      // what Type fails with (nil: it types)
 	nextPID int
 	// relaunched are the argvs ReplacePane ran; nextPane numbers new panes.
 	relaunched [][]string
@@ -232,6 +233,9 @@ func (f *fakeServer) Run(_ context.Context, args ...string) (string, error) {
 func (f *fakeServer) Type(_ context.Context, pane, text string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.typeErr != nil {
+		return f.typeErr
+	}
 	f.typed = append(f.typed, pane+": "+text)
 	return nil
 }
@@ -362,6 +366,7 @@ func newWorldWith(t *testing.T, top, watchdog string, members ...member) *world 
 	body := "team: decide\nmembers:\n"
 	for _, m := range members {
 		if m.role == state.RoleLead {
+			body = "team: decide\nlead: {}\nmembers:\n" // a lead even when every member is a process
 			continue
 		}
 		body += "  - name: " + m.name + "\n"

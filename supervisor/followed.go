@@ -37,9 +37,12 @@ type filesSeen struct {
 // follow starts watching; a team whose Claude Code files cannot be watched
 // is still supervised through its screens (the error is logged).
 func (s *daemon) follow() error {
-	paths, err := filewatch.PathsOf(s.claudeDir, s.st.ClaudeTeam)
-	if err != nil {
-		return err
+	var paths filewatch.Paths // a team of plain processes: none of Claude Code's
+	if s.st.ClaudeTeam != "" {
+		var err error
+		if paths, err = filewatch.PathsOf(s.claudeDir, s.st.ClaudeTeam); err != nil {
+			return err
+		}
 	}
 	evPath, err := state.EventsPath(s.team)
 	if err != nil {
@@ -69,6 +72,13 @@ func (s *daemon) followedFire() <-chan struct{} {
 // writes cost one incremental read of the event log and nothing more.
 func (s *daemon) readFollowed(ctx context.Context, all bool) {
 	dirty := s.files.Take(all)
+	if s.st.ClaudeTeam == "" {
+		// A team of plain processes has no Claude Code team whose inbox,
+		// config or tasks there would be to read.
+		for _, k := range []filewatch.Kind{filewatch.Inbox, filewatch.Config, filewatch.Teams, filewatch.Tasks} {
+			delete(dirty, k)
+		}
+	}
 	if dirty[filewatch.Inbox] {
 		s.fromLeadInbox(readInbox(s.files.Paths().LeadInbox))
 	}

@@ -26,7 +26,13 @@ import (
 // reset: at the end of the minute Claude Code showed, plus the margin; once
 // per reset time; without a known one, at a backoff of 1, 2, 4 … minutes,
 // capped at 30. A continuation that meets the limit again counts toward the
-// backoff until the member does work again.
+// backoff until the member does work again. A reset time that was shown gets
+// one continuation and no backoff after it: only a new reset time shown, or
+// the limit ending, plans another. Only Claude Code members are watched for
+// limits: a `command:` member is a plain process, and what it prints ("You've
+// hit your limit · resets 9:30pm", from a log tail or an agent's echo) is
+// its own text, never a reason to type a prompt into what reads its stdin
+// (a shell would run it).
 
 // limitState is what the supervisor keeps of one member's limits. It lives
 // on the member's watch, so it follows a relaunch.
@@ -65,9 +71,17 @@ const (
 // shows the reset time).
 var limitMarkers = [][]byte{[]byte("limit reached"), []byte("hit your"), []byte("(429)"), []byte("rate limit"), []byte("usage limit")}
 
+// claudeCode reports whether w's member runs Claude Code (the lead, a
+// teammate): the only members whose screens, hooks and transcripts say
+// limits (each other agent CLI would come with its own forms).
+func (s *daemon) claudeCode(w *paneWatch) bool {
+	m, ok := s.st.Member(w.member)
+	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate)
+}
+
 // limitOutput looks at w's screen now when its new output draws a limit.
 func (s *daemon) limitOutput(w *paneWatch, data []byte) {
-	if w.live.State == state.StateExited || w.live.State == state.StateFailed {
+	if w.live.State == state.StateExited || w.live.State == state.StateFailed || !s.claudeCode(w) {
 		return
 	}
 	for _, m := range limitMarkers {
@@ -82,6 +96,9 @@ func (s *daemon) limitOutput(w *paneWatch, data []byte) {
 // limited; true when it is (and its state is handled here). A screen that no
 // longer shows the limit ends it.
 func (s *daemon) judgeLimit(w *paneWatch, screen string, v stallwatch.Verdict) bool {
+	if !s.claudeCode(w) {
+		return false
+	}
 	now := s.clock.Now()
 	var l stallwatch.Limit
 	ok := false
@@ -170,7 +187,7 @@ func resetText(reset time.Time, shown string) string {
 // limitHook takes a StopFailure hook: its error "rate_limit" makes the
 // member limited (its screen, looked at now, may know when it resets).
 func (s *daemon) limitHook(w *paneWatch, e state.Event) {
-	if !strings.Contains(e.Detail, "rate_limit") {
+	if !strings.Contains(e.Detail, "rate_limit") || !s.claudeCode(w) {
 		return
 	}
 	w.limit.hookSaid = true
@@ -236,15 +253,20 @@ func (s *daemon) limitsOf() layouts.UsageLimits {
 
 // planResume plans w's continuation, when the layout asks for it: at the
 // end of the reset minute plus the margin, unless a continuation was typed
-// for that reset already; else at the backoff from the last try (or from
-// when the limit began).
+// for that reset already (then none: one continuation per reset, and the
+// backoff is for limits whose reset time was never shown); without a reset
+// time, at the backoff from the last try (or from when the limit began).
 func (s *daemon) planResume(w *paneWatch) {
 	lim := s.limitsOf()
-	if !lim.Resume {
+	if !lim.Resume || !s.claudeCode(w) {
 		return
 	}
 	var at time.Time
-	if r := w.live.Reset; !r.IsZero() && r.After(w.limit.typedFor) {
+	if r := w.live.Reset; !r.IsZero() {
+		if !r.After(w.limit.typedFor) {
+			s.stopResume(w) // typed for this reset: the next is a new reset shown
+			return
+		}
 		at = r.Add(resetPrecision + lim.Margin)
 	} else {
 		d := limitMaxTry
@@ -287,7 +309,7 @@ func (s *daemon) stopResume(w *paneWatch) {
 // limited and Claude Code no longer retries by itself; once: the plan is
 // dropped before typing, and a reset typed for is never planned again.
 func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
-	if !s.watched(w) || w.limit.resumeAt.IsZero() {
+	if !s.watched(w) || w.limit.resumeAt.IsZero() || !s.claudeCode(w) {
 		return
 	}
 	w.limit.timer = nil

@@ -68,7 +68,10 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 	note := n.toLead[0]
 	n.toLead = n.toLead[1:]
 	if err := n.s.srv.Type(ctx, w.id, typable(note.text)); err != nil {
+		// Never dropped unsaid: `send` said "queued".
 		n.s.log.Warn("type into the lead", "err", err)
+		n.s.event(state.Event{Kind: state.EventNotify, Member: w.member, Pane: w.id,
+			Detail: fmt.Sprintf("not typed into the lead (%v): %s", err, textsafe.Short(note.text, 200))})
 		return
 	}
 	if note.end > 0 {

@@ -173,6 +173,7 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 			}
 		}
 		res.works[wt.Member] = side
+		mi := len(sides)
 		sides = append(sides, side)
 		names = append(names, wt.Member)
 		// Members on one base (most teams) share its side: found once a pass.
@@ -189,6 +190,8 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 		}
 		if bi >= 0 {
 			baseOf[wt.Member] = bi
+			// Work that is all in its base (merged) is in no pair.
+			sides[mi].BaseHead = sides[bi].Head
 		}
 	}
 	var pairs [][2]int

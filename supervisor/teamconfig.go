@@ -3,11 +3,15 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 )
@@ -53,20 +57,48 @@ func (s *daemon) checkConfig(r configRead) {
 		now[m.Name] = true
 	}
 	if s.seen.members != nil {
+		var joined, left []string
 		for name := range now {
 			if !s.seen.members[name] {
-				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "joined the team's config.json"})
-				s.syncLater() // its pane, if one waits for a name, has it now
-				defer s.earlyAgain()
+				joined = append(joined, name)
 			}
 		}
 		for name := range s.seen.members {
 			if !now[name] {
-				s.event(state.Event{Kind: state.EventMember, Member: name, Detail: "left the team's config.json"})
+				left = append(left, name)
 			}
+		}
+		s.memberEvents(joined, "joined the team's config.json")
+		s.memberEvents(left, "left the team's config.json")
+		if len(joined) > 0 {
+			s.syncLater() // a pane that waits for a name has it now
+			defer s.earlyAgain()
 		}
 	}
 	s.seen.members = now
+}
+
+// memberEventsMax is how many members joining (or leaving) the team's
+// config.json one pass names in events of their own; the rest are one event.
+// An agent can write config.json: one write with 15,000 members once made
+// 15,006 events at once, and rotated the team's history (its permission
+// requests, stalls, notifications) out of events.jsonl.
+const memberEventsMax = 10
+
+// memberEvents records a member event (detail what) for each of names, in
+// order of name, the first memberEventsMax of them; the rest, however many,
+// are counted in one more.
+func (s *daemon) memberEvents(names []string, what string) {
+	slices.Sort(names)
+	for i, name := range names {
+		if i == memberEventsMax {
+			rest := names[i:]
+			s.event(state.Event{Kind: state.EventMember, Detail: fmt.Sprintf("%d more members %s, not said one by one (%s, …)",
+				len(rest), what, textsafe.Short(strings.Join(rest[:min(len(rest), 5)], ", "), 200))})
+			return
+		}
+		s.event(state.Event{Kind: state.EventMember, Member: name, Detail: what})
+	}
 }
 
 // promptWatch is how long after the lead took a placeholder config over the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
 )
 
 // BringUpOptions tune BringUp: Up's options, and what follows Up.
@@ -41,7 +42,19 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
 	}
 	o.Teamctl = self
-	res, err := up(ctx, l, o.UpOptions, w)
+	// The team's lock is held until its supervisor runs: a clean or down
+	// waiting for it then finds the team up, supervisor and all, never a
+	// team half made or a supervisor started for a team that is gone.
+	progs, err := checkUp(ctx, l, &o.UpOptions, w)
+	if err != nil {
+		return nil, fmt.Errorf("up %s: %w", l.Team, err)
+	}
+	unlock, err := state.Lock(ctx, l.Team)
+	if err != nil {
+		return nil, fmt.Errorf("up %s: %w", l.Team, err)
+	}
+	defer func() { unlock() }()
+	res, err := lockedUp(ctx, l, o.UpOptions, w, progs)
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
 	}
@@ -58,6 +71,8 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 		}
 		b.SupervisorPID, b.SupervisorStarted = pid, started
 	}
+	unlock()
+	unlock = func() {}
 	if o.Status {
 		if b.Status, err = t.Status(ctx); err != nil {
 			return b, err

@@ -130,6 +130,13 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 				c.Unread = append(c.Unread, Skipped{members[i].Name, err.Error()})
 			}
 		}
+		for i, landed := range cmp.Landed {
+			if landed && cmp.Bases[i] != nil {
+				// Merged (or nothing yet): its changes meet the others'
+				// when theirs land, in their pair with the base.
+				c.Skipped = append(c.Skipped, Skipped{members[i].Name, "its work is all in " + cmp.Bases[i].Name + " already"})
+			}
+		}
 		for _, p := range cmp.Pairs {
 			pc := PairConflict{Members: [2]string{members[p.Pair[0]].Name, members[p.Pair[1]].Name}, Merge: p.Merge}
 			if p.Err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
@@ -16,57 +14,57 @@ import (
 var ErrNoTeamUp = errors.New("no team is up")
 
 // Find decides which team a command after `up` is about: the --team flag,
-// else TEAMCTL_TEAM, else the only team that is up. Otherwise it says which
-// teams there are.
+// else as which.go says. Otherwise it says which teams there are.
 func Find(ctx context.Context, flag, tmuxBin string) (string, error) {
 	return FindFor(ctx, flag, tmuxBin, "")
 }
 
 // FindFor is Find for a command about one member: with several teams up and
-// none named, the one team that has a member of that name is the one.
+// none named or found where the command runs, the one team that has a
+// member of that name is the one.
 func FindFor(ctx context.Context, flag, tmuxBin, member string) (string, error) {
-	return findFor(ctx, realWorld(tmuxBin), flag, member)
+	f, err := Which(ctx, flag, tmuxBin, member)
+	return f.Name, err
+}
+
+// Which is FindFor saying how it found the team (Found.Note), for a
+// command to say so.
+func Which(ctx context.Context, flag, tmuxBin, member string) (Found, error) {
+	return which(ctx, realWorld(tmuxBin), hereNow(), flag, member)
 }
 
 func findFor(ctx context.Context, w world, flag, member string) (string, error) {
+	f, err := which(ctx, w, hereNow(), flag, member)
+	return f.Name, err
+}
+
+// which gathers the teams with state, and whether each is up, for resolve.
+func which(ctx context.Context, w world, h here, flag, member string) (Found, error) {
 	if flag != "" {
-		return flag, nil
+		return Found{Name: flag}, nil
 	}
-	if env := os.Getenv("TEAMCTL_TEAM"); env != "" {
-		return env, nil
+	if env := h.getenv("TEAMCTL_TEAM"); env != "" {
+		return Found{Name: env}, nil
 	}
-	names, live, err := upTeams(ctx, w)
+	names, err := state.List()
 	if err != nil {
-		return "", err
+		return Found{}, err
 	}
-	switch len(live) {
-	case 1:
-		return live[0], nil
-	case 0:
-		if len(names) == 0 {
-			return "", fmt.Errorf("%w: start one with `teamctl up LAYOUT`", ErrNoTeamUp)
+	var teams []candidate
+	for _, n := range names {
+		st, err := state.Load(n)
+		if err != nil {
+			// Still a team there is, which opening it will say what is wrong with.
+			teams = append(teams, candidate{name: n})
+			continue
 		}
-		return "", fmt.Errorf("%w (teams with state: %s); start one with `teamctl up LAYOUT` or name one with --team", ErrNoTeamUp, strings.Join(names, ", "))
+		up := false
+		if st.Running() {
+			up, _ = teamUp(ctx, w.tmux(n), st)
+		}
+		teams = append(teams, candidateOf(st, up))
 	}
-	if member != "" {
-		var with []string
-		for _, n := range live {
-			if st, err := state.Load(n); err == nil {
-				if _, ok := st.Member(member); ok {
-					with = append(with, n)
-				}
-			}
-		}
-		switch len(with) {
-		case 1:
-			return with[0], nil
-		case 0:
-			return "", fmt.Errorf("%d teams are up (%s) and none has a member %s: name the team with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "), member)
-		default:
-			return "", fmt.Errorf("%d teams are up with a member %s (%s): name one with --team or TEAMCTL_TEAM", len(with), member, strings.Join(with, ", "))
-		}
-	}
-	return "", fmt.Errorf("%d teams are up (%s): name one with --team or TEAMCTL_TEAM", len(live), strings.Join(live, ", "))
+	return resolve(flag, member, h, teams)
 }
 
 // UpTeams returns the teams teamctl has state for, and of those the ones

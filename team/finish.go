@@ -37,8 +37,8 @@ type Finished struct {
 // Finish merges each member's work (as Merge does, in order, stopping at
 // the first refusal), then removes its worktree and the branch teamctl made
 // for it, by clean's rules: only a worktree at teamctl's place that git
-// lists, only a member that is not running (shutting one member down alone
-// is not something down does: the team goes down first), and whatever
+// lists, only a member that is not running (down, or stopped: `teamctl
+// stop`; finish's command offers to stop it), and whatever
 // removing them would lose — files that are not committed, commits the
 // target does not have, as after --squash — first kept in a snapshot
 // (`teamctl restore` brings it back). The member's worktree record leaves
@@ -75,14 +75,14 @@ func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, 
 	if err := t.checkDown(ctx, st, member); err != nil {
 		return f, err
 	}
-	if err := clean.CheckPlace(t.Name, *wt, ""); err != nil {
+	if err := clean.CheckPlace(ctx, t.Name, st, *wt); err != nil {
 		return f, fmt.Errorf("%w: finish removes only worktrees teamctl made", err)
 	}
 	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
 		return f, err
 	}
 	landed := fmt.Sprintf("%s's work landed on %s (%.10s), but", member, f.Into, f.New)
-	if err := t.removeWorktree(ctx, wt, &f); err != nil {
+	if err := t.removeWorktree(ctx, st, wt, &f); err != nil {
 		return f, fmt.Errorf("%s %w", landed, err)
 	}
 	if err := t.forgetWorktree(ctx, member); err != nil {
@@ -101,15 +101,40 @@ func (t *Team) checkDown(ctx context.Context, st *state.Team, member string) err
 		return fmt.Errorf("whether %s runs: %w", member, err)
 	}
 	i := slices.IndexFunc(s.Members, func(m MemberStatus) bool { return m.Name == member })
-	if i >= 0 && !s.Members[i].State.Ended() {
-		return fmt.Errorf("%s is %s: finish removes the worktree of a member that is down; bring the team down first (teamctl down), or merge now and finish later", member, s.Members[i].State)
+	if i >= 0 && !s.Members[i].State.Ended() && !t.stopped(ctx, st, member) {
+		return &RunningError{Member: member, State: s.Members[i].State}
 	}
 	return nil
 }
 
+// RunningError is finish's refusal of a member whose program runs: `teamctl
+// stop` stops it first (finish asks to).
+type RunningError struct {
+	Member string
+	State  state.MemberState
+}
+
+func (e *RunningError) Error() string {
+	return fmt.Sprintf("%s is %s: finish removes the worktree of a member that is not running; stop it first (teamctl stop %s), or merge now and finish later", e.Member, e.State, e.Member)
+}
+
+// stopped reports whether member was stopped (teamctl stop) and has ended.
+func (t *Team) stopped(ctx context.Context, st *state.Team, member string) bool {
+	live, _ := state.ReadLive(t.Name)
+	if h, held := live.HeldMember(member); !held || !h.Stopped {
+		return false
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return false
+	}
+	_, alive, err := t.livePane(ctx, m)
+	return err == nil && !alive
+}
+
 // removeWorktree removes wt's worktree and, when teamctl made it, its
 // branch, once a snapshot holds what either would lose.
-func (t *Team) removeWorktree(ctx context.Context, wt *state.Worktree, f *Finished) error {
+func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Worktree, f *Finished) error {
 	f.Worktree = wt.Path
 	path := wt.Path
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
@@ -142,9 +167,12 @@ func (t *Team) removeWorktree(ctx context.Context, wt *state.Worktree, f *Finish
 	if err := worktrees.Prune(ctx, wt.Main); err != nil {
 		return err
 	}
+	own := clean.OwnBranch(ctx, t.Name, st, *wt)
 	switch {
 	case !wt.CreatedBranch:
 		f.Kept = "not made by teamctl"
+	case own != nil:
+		f.Kept = "not made by teamctl: " + own.Error()
 	case !worktrees.BranchExists(ctx, wt.Main, wt.Branch):
 		f.Kept = "gone already"
 	default:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/teamctl/teamctl/state"
@@ -28,6 +29,13 @@ type LogsOptions struct {
 // Follow, the lines its pane prints from then on (tmux.FollowPane). The
 // lines are the pane's, as plain text: the caller makes them visible.
 func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print func(string)) error {
+	return t.logs(ctx, member, o, print, nil)
+}
+
+// logs is Logs; followed, when not nil, is called once a Follow has printed
+// the history and before the first new line (LogsAll orders members'
+// histories by it).
+func (t *Team) logs(ctx context.Context, member string, o LogsOptions, print func(string), followed func()) error {
 	if o.Lines < 0 {
 		return fmt.Errorf("logs: %d lines: want 0 or more", o.Lines)
 	}
@@ -66,7 +74,14 @@ func (t *Team) Logs(ctx context.Context, member string, o LogsOptions, print fun
 		}
 	}
 	if o.Follow && !pane.Dead {
-		return srv.FollowPane(ctx, pane.SessionID, pane.ID, o.Lines, printAll)
+		first := true
+		return srv.FollowPane(ctx, pane.SessionID, pane.ID, o.Lines, func(lines []string) {
+			printAll(lines)
+			if first && followed != nil {
+				followed()
+			}
+			first = false
+		})
 	}
 	lines, err := srv.CaptureHistory(ctx, pane.ID, o.Lines)
 	if err != nil {
@@ -125,4 +140,128 @@ func noMember(st *state.Team, name string) error {
 		names = append(names, m.Name)
 	}
 	return fmt.Errorf("team %s has no member %q (members: %s)", st.Team, name, strings.Join(names, ", "))
+}
+
+// LogsAllOutput is where LogsAll's output goes: first the members' names,
+// in order (for a caller that lines up their prefixes), then each line with
+// its member's name, and what kept a member from showing anything.
+type LogsAllOutput struct {
+	Members func(names []string)
+	Line    func(member, line string)
+	Problem func(error)
+}
+
+// LogsAll is Logs of every member, in the layout's order, each line given
+// to print with its member's name: each member's last lines, member after
+// member (tmux keeps no time of a line, so histories cannot be interleaved
+// by when they were printed), then with Follow the lines every pane prints,
+// interleaved as they come (as `docker compose logs -f` and overmind do),
+// until ctx ends or every member's follow has ended. A member that has
+// nothing to show (its pane gone, no last words kept) is said to Problem and
+// passed by; the error is nil unless every member failed.
+func (t *Team) LogsAll(ctx context.Context, o LogsOptions, out LogsAllOutput) error {
+	if o.Lines < 0 {
+		return fmt.Errorf("logs: %d lines: want 0 or more", o.Lines)
+	}
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return err
+	}
+	if len(st.Members) == 0 {
+		return fmt.Errorf("team %s has no members", t.Name)
+	}
+	var names []string
+	for _, m := range st.Members {
+		names = append(names, m.Name)
+	}
+	out.Members(names)
+	print, problem := out.Line, out.Problem
+	if !o.Follow {
+		failed := 0
+		for _, m := range st.Members {
+			if err := t.Logs(ctx, m.Name, o, func(l string) { print(m.Name, l) }); err != nil {
+				failed++
+				problem(err)
+			}
+		}
+		if failed == len(st.Members) {
+			return fmt.Errorf("no member of team %s has anything to show", t.Name)
+		}
+		return nil
+	}
+	// Each member's follow runs at once; its history waits in history[i]
+	// until ready[i], and is printed in the members' order; new lines that
+	// come before every history is out wait in queue.
+	var mu sync.Mutex
+	live := false
+	var queue [][2]string
+	n := len(st.Members)
+	history := make([][]string, n)
+	ready := make([]chan struct{}, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i, m := range st.Members {
+		ready[i] = make(chan struct{})
+		var once sync.Once
+		done := func() { once.Do(func() { close(ready[i]) }) }
+		started := false
+		followed := func() {
+			mu.Lock()
+			started = true
+			mu.Unlock()
+			done()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = t.logs(ctx, m.Name, o, func(l string) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case !started:
+					history[i] = append(history[i], l)
+				case !live:
+					queue = append(queue, [2]string{m.Name, l})
+				default:
+					print(m.Name, l)
+				}
+			}, followed)
+			mu.Lock()
+			started = true // a history without a follow ends here
+			if errs[i] != nil && ctx.Err() == nil {
+				problem(errs[i])
+			}
+			mu.Unlock()
+			done()
+		}()
+	}
+	for i, m := range st.Members {
+		select {
+		case <-ready[i]:
+		case <-ctx.Done():
+		}
+		mu.Lock()
+		for _, l := range history[i] {
+			print(m.Name, l)
+		}
+		history[i] = nil
+		mu.Unlock()
+	}
+	mu.Lock()
+	for _, q := range queue {
+		print(q[0], q[1])
+	}
+	queue, live = nil, true
+	mu.Unlock()
+	wg.Wait()
+	failed := 0
+	for _, err := range errs {
+		if err != nil && ctx.Err() == nil {
+			failed++
+		}
+	}
+	if failed == n {
+		return fmt.Errorf("no member of team %s has anything to show", t.Name)
+	}
+	return nil
 }

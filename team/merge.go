@@ -48,8 +48,8 @@ type Refusal struct {
 }
 
 // Merge lands the work of the members called names, in that order, each
-// into its base (the branch its worktree was made from, as state.json
-// records it) or o.Into, through worktrees.Land: no checkout, the branch
+// into its base (the branch its worktree was made from, as teamctl recorded
+// it where members do not write: mergeTarget) or o.Into, through worktrees.Land: no checkout, the branch
 // moved by compare-and-swap only. It stops at the first member it refuses
 // (no worktree of its own, uncommitted work without WIP, git stopped
 // half-way in its worktree, a conflict, a target checkout with changes, a
@@ -129,12 +129,16 @@ func landMember(ctx context.Context, st *state.Team, member string, o MergeOptio
 	}
 	into := o.Into
 	if into == "" {
-		base, err := worktrees.FindBase(ctx, wt.Main, wt.Base)
+		recorded, err := mergeTarget(ctx, st, wt)
+		if err != nil {
+			return l, err
+		}
+		base, err := worktrees.FindBase(ctx, wt.Main, recorded)
 		switch {
 		case err != nil:
 			return l, err
 		case base.Guessed != "" || !base.Branch:
-			return l, fmt.Errorf("%s's worktree was made from no branch teamctl knows (recorded: %q): say where to land it with --into BRANCH", member, wt.Base)
+			return l, fmt.Errorf("%s's worktree was made from no branch teamctl knows (recorded: %q): say where to land it with --into BRANCH", member, recorded)
 		}
 		into = base.Name
 	}
@@ -153,4 +157,34 @@ func landMember(ctx context.Context, st *state.Team, member string, o MergeOptio
 	}
 	l.Landed, err = worktrees.Land(ctx, spec)
 	return l, err
+}
+
+// mergeTarget is the base a member's work lands on without --into, taken
+// from what teamctl recorded where members do not write: the branch's own
+// git config (branch.<name>.teamctl-base, written when up made the branch),
+// else the worktree base the team's layout names (the very file up read).
+// state.json's base, which any member can edit, must say the same: on a
+// mismatch nothing lands, and both are said.
+func mergeTarget(ctx context.Context, st *state.Team, wt *state.Worktree) (string, error) {
+	rec, err := worktrees.RecordOf(ctx, wt.Main, wt.Branch)
+	if err != nil {
+		return "", fmt.Errorf("what teamctl recorded of %s's branch %s: %w", wt.Member, wt.Branch, err)
+	}
+	base, from := rec.Base, fmt.Sprintf("the branch's git config (branch.%s.teamctl-base)", wt.Branch)
+	if base == "" {
+		if l, err := ResumeLayout(st.Team); err == nil {
+			for _, m := range l.All() {
+				if m.Name == wt.Member && m.Worktree != nil && m.Worktree.Base != "" {
+					base, from = m.Worktree.Base, "the layout "+l.Path
+				}
+			}
+		}
+	}
+	switch {
+	case base == "":
+		return "", fmt.Errorf("teamctl recorded no base for %s's branch %s where members do not write (its git config, the layout); state.json's %q is not taken alone: say where to land it with --into BRANCH", wt.Member, wt.Branch, wt.Base)
+	case wt.Base != base:
+		return "", fmt.Errorf("state.json records base %q for %s's worktree, but %s says %q: was state.json edited? nothing landed; say where to land it with --into BRANCH", wt.Base, wt.Member, from, base)
+	}
+	return base, nil
 }

@@ -208,7 +208,7 @@ func TestFinishByCleansRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := tm.Finish(f.ctx, []string{"a"}, false, MergeOptions{})
-	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Why, "not where teamctl puts worktrees") {
+	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Why, "not where the layout puts a's worktree") {
 		t.Fatalf("a record moved to the main checkout: %+v, %v", res, err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, "app.go")); err != nil || strings.Contains(gitT(t, repo, "log", "--format=%s", "dev"), "a's work") {
@@ -222,5 +222,66 @@ func TestFinishByCleansRules(t *testing.T) {
 	}
 	if !strings.Contains(gitT(t, repo, "log", "--format=%s", "dev"), "b's work") || strings.Contains(gitT(t, repo, "worktree", "list"), wt("b")) {
 		t.Error("b's work did not land, or git still lists its worktree")
+	}
+}
+
+// TestMergeTargetIsNotState: a member that edits state.json's base of its
+// worktree (to prod) does not choose where its work lands: the branch's own
+// git config (written when up made it) says dev, so merge and finish
+// refuse, saying both, and neither prod nor dev moves. With the branch's
+// record gone (a branch of an older teamctl) the layout's base is what
+// state.json is checked against; with neither, nothing lands without --into.
+func TestMergeTargetIsNotState(t *testing.T) {
+	f := newFakeWorld(t)
+	repo, wt := reviewTeam(t, f)
+	commitIn(t, wt("a"), "a.go", "a\n", "a's work")
+	gitT(t, repo, "branch", "prod", "main")
+	if got := strings.TrimSpace(gitT(t, repo, "config", "--get", "branch.teamctl/rev/a.teamctl-base")); got != "dev" {
+		t.Fatalf("branch.teamctl/rev/a.teamctl-base = %q, want dev (written by up)", got)
+	}
+	prod, dev := revParseT(t, repo, "prod"), revParseT(t, repo, "dev")
+	st := f.state("rev")
+	st.Worktrees[0].Base = "prod"
+	if err := state.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	tm := f.open("rev")
+	unmoved := func() {
+		t.Helper()
+		if revParseT(t, repo, "prod") != prod || revParseT(t, repo, "dev") != dev {
+			t.Fatal("prod or dev moved")
+		}
+	}
+	res, err := tm.Merge(f.ctx, []string{"a"}, MergeOptions{})
+	if err != nil || res.Refused == nil || len(res.Landed) != 0 ||
+		!strings.Contains(res.Refused.Why, `state.json records base "prod"`) || !strings.Contains(res.Refused.Why, `teamctl-base) says "dev"`) {
+		t.Errorf("merge with state.json's base edited: %+v, %v", res.Refused, err)
+	}
+	unmoved()
+	if _, err := tm.Down(f.ctx, DownOptions{Now: true, Timeout: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	fin, err := tm.Finish(f.ctx, []string{"a"}, false, MergeOptions{})
+	if _, serr := os.Stat(wt("a")); err != nil || fin.Refused == nil || !strings.Contains(fin.Refused.Why, `says "dev"`) || serr != nil {
+		t.Errorf("finish with state.json's base edited: %+v, %v", fin.Refused, err)
+	}
+	unmoved()
+
+	gitT(t, repo, "config", "--unset", "branch.teamctl/rev/a.teamctl-base")
+	res, _ = tm.Merge(f.ctx, []string{"a"}, MergeOptions{})
+	if res.Refused == nil || !strings.Contains(res.Refused.Why, `says "dev"`) || !strings.Contains(res.Refused.Why, "the layout") {
+		t.Errorf("merge, the base only in the layout: %+v", res.Refused)
+	}
+	unmoved()
+
+	// Put right, it lands on dev, whatever state.json said before.
+	st = f.state("rev")
+	st.Worktrees[0].Base = "dev"
+	if err := state.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	res, err = tm.Merge(f.ctx, []string{"a"}, MergeOptions{})
+	if err != nil || res.Refused != nil || res.Landed[0].Into != "dev" || revParseT(t, repo, "prod") != prod {
+		t.Errorf("merge with the bases agreeing: %+v, %v", res, err)
 	}
 }

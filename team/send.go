@@ -17,12 +17,18 @@ import (
 // from team-lead (which starts a turn, as Claude Code's own lead does it); the
 // lead gets it typed into its pane by the supervisor while it is idle, on one
 // line (each newline or tab typed as a space: a newline would submit it
-// early). Text holding a control character is refused, for either. It says
-// how the text went.
+// early; a long text goes through a tmux paste buffer, whole). Text holding
+// a control character, or over state.MaxLeadText, is refused, for either.
+// It says how the text went.
 func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 	team := t.Name
 	if strings.TrimSpace(text) == "" {
 		return "", errors.New("nothing to send: the text is empty")
+	}
+	if len(text) > state.MaxLeadText {
+		// Typed through a paste buffer, a long text arrives whole; this
+		// bound keeps one message from being a file's worth of input.
+		return "", fmt.Errorf("not sent: the text is %d bytes, over the %d (1 MiB) a message may be; put it in a file and send its path", len(text), state.MaxLeadText)
 	}
 	if err := textsafe.CheckText(text); err != nil {
 		// Typed into the lead's pane, it would be keys: shift-tab (\x1b[Z)

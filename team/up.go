@@ -66,23 +66,8 @@ func Up(ctx context.Context, l *layouts.Layout, o UpOptions) (*UpResult, error) 
 }
 
 func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult, error) {
-	if o.ConfigWait == 0 {
-		o.ConfigWait = 5 * time.Second
-	}
-	if err := w.checkTmux(ctx); err != nil {
-		return nil, err
-	}
-	if err := CheckSocket(l.Team); err != nil {
-		return nil, err
-	}
-	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
+	progs, err := checkUp(ctx, l, &o, w)
 	if err != nil {
-		return nil, err
-	}
-	progs.Teamctl = o.Teamctl
-	// A layout's own --settings must be readable before anything is made
-	// (worktrees, a server): Plan merges teamctl's hooks into it.
-	if err := launch.CheckSettings(l); err != nil {
 		return nil, err
 	}
 	unlock, err := state.Lock(ctx, l.Team)
@@ -90,7 +75,36 @@ func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult
 		return nil, err
 	}
 	defer unlock()
+	return lockedUp(ctx, l, o, w, progs)
+}
 
+// checkUp is what up checks before it takes the team's lock (which makes
+// the team's state folder): nothing is made for a layout it refuses.
+func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (launch.Programs, error) {
+	if o.ConfigWait == 0 {
+		o.ConfigWait = 5 * time.Second
+	}
+	if err := w.checkTmux(ctx); err != nil {
+		return launch.Programs{}, err
+	}
+	if err := CheckSocket(l.Team); err != nil {
+		return launch.Programs{}, err
+	}
+	progs, err := launch.ResolvePrograms(l, o.ClaudeOverride)
+	if err != nil {
+		return progs, err
+	}
+	progs.Teamctl = o.Teamctl
+	// A layout's own --settings must be readable before anything is made
+	// (worktrees, a server): Plan merges teamctl's hooks into it.
+	return progs, launch.CheckSettings(l)
+}
+
+// lockedUp is up once checkUp passed, its caller holding the team's lock:
+// for the whole run, so that a clean or down of the team never acts while
+// it makes worktrees, panes and the team's record (BringUp holds it until
+// the supervisor runs).
+func lockedUp(ctx context.Context, l *layouts.Layout, o UpOptions, w world, progs launch.Programs) (*UpResult, error) {
 	u := &upRun{l: l, o: o, progs: progs, w: w, srv: w.tmux(l.Team), res: &UpResult{}}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
@@ -240,21 +254,33 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if prev != nil {
 		u.st.Earlier = prev.Earlier
 	}
+	if !u.l.HasLead() {
+		// A team of plain processes has no Claude Code team: nothing of
+		// Claude Code's is written or followed for it.
+		u.st.ClaudeTeam = ""
+	}
 	if resume {
 		u.st.CreatedAt = prev.CreatedAt
-		u.st.ClaudeTeam, u.st.ClaudeTeamSession = prev.ClaudeTeam, prev.ClaudeTeamSession // a team the lead moved to stays followed
+		if u.l.HasLead() {
+			u.st.ClaudeTeam, u.st.ClaudeTeamSession = prev.ClaudeTeam, prev.ClaudeTeamSession // a team the lead moved to stays followed
+		} else if prev.ClaudeTeam != "" {
+			u.st.Earlier = append(u.st.Earlier, state.Earlier{ClaudeTeam: prev.ClaudeTeam, ClaudeTeamSession: prev.ClaudeTeamSession,
+				ClaudeConfig: prev.ClaudeConfig, LeadSessionID: prev.LeadSessionID, Until: now})
+		}
 		if err := state.ForgetLiveMembers(u.l.Team); err != nil {
 			return err
 		}
 		u.resuming(prev, plan)
-		// A lead the loss SIGKILLed while it wrote its team's config left
-		// Claude Code's lock on it.
-		note, err := waitTeamLock(ctx, u.configDir(), leadSession, u.progress)
-		if err != nil {
-			return err
-		}
-		if note != "" {
-			u.note("%s", note)
+		if u.st.ClaudeTeam != "" {
+			// A lead the loss SIGKILLed while it wrote its team's config left
+			// Claude Code's lock on it.
+			note, err := waitTeamLock(ctx, u.configDir(), leadSession, u.progress)
+			if err != nil {
+				return err
+			}
+			if note != "" {
+				u.note("%s", note)
+			}
 		}
 	} else {
 		state.ClearLive(u.l.Team)
@@ -400,10 +426,7 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
-	leadPane := ""
-	if lead, ok := u.st.Member(u.l.Lead.Name); ok {
-		leadPane = lead.Pane
-	}
+	leadPane := u.mainPane()
 	var b tmux.Batch
 	for _, x := range launches {
 		var args []string
@@ -438,6 +461,20 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 		return err
 	}
 	return u.decorate(ctx)
+}
+
+// mainPane is the pane the others are laid out around: the lead's, or in a
+// team of plain processes the first of the layout's members that has one.
+func (u *upRun) mainPane() string {
+	for _, m := range u.l.All() {
+		if r, ok := u.st.Member(m.Name); ok {
+			return r.Pane
+		}
+		if u.l.HasLead() {
+			return "" // the lead has no pane: each new one in a window of its own
+		}
+	}
+	return ""
 }
 
 // runCreate runs a batch of pane creations. When tmux stops part-way, the panes
@@ -486,20 +523,17 @@ func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 }
 
 // decorate titles every member's pane with its name, colours its border, and
-// leaves the lead's pane selected, in one tmux invocation.
+// leaves the lead's pane (mainPane) selected, in one tmux invocation.
 func (u *upRun) decorate(ctx context.Context) error {
 	var b tmux.Batch
 	colors := map[string]string{}
 	for _, m := range u.l.All() {
 		colors[m.Name] = m.Color
 	}
-	var leadPane string
+	leadPane := u.mainPane()
 	for _, m := range u.st.Members {
 		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
 			b.Add(c...)
-		}
-		if m.Role == state.RoleLead {
-			leadPane = m.Pane
 		}
 	}
 	if leadPane != "" {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 
@@ -61,6 +62,12 @@ func Validate(ctx context.Context, file string) Validation {
 			v.Problems = append(v.Problems, ValidationProblem{File: file, Message: line})
 		}
 		return v
+	}
+	// Every program it launches must be there: Claude Code (claude.command,
+	// or TEAMCTL_CLAUDE, as up takes it) when the team has a lead, and each
+	// plain process's command. A team of plain processes needs no Claude Code.
+	if _, err := launch.ResolvePrograms(l, os.Getenv("TEAMCTL_CLAUDE")); err != nil {
+		v.Problems = append(v.Problems, ValidationProblem{File: file, Message: err.Error()})
 	}
 	// Members that want a worktree where there can be none (not in a git
 	// repository…): up would refuse them.

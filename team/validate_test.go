@@ -42,7 +42,7 @@ func TestValidate(t *testing.T) {
 
 	good := write("good.yaml", "team: fine\nmembers:\n  - name: a\n    command: [sh]\n")
 	v = Validate(context.Background(), good)
-	if !v.Valid || v.Team != "fine" || v.Lead != "lead" || v.Members != 1 || v.Problems == nil || len(v.Problems) != 0 {
+	if !v.Valid || v.Team != "fine" || v.Lead != "" || v.Members != 1 || v.Problems == nil || len(v.Problems) != 0 {
 		t.Errorf("a good layout: %+v", v)
 	}
 

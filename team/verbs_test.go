@@ -72,7 +72,7 @@ func TestAnswer(t *testing.T) {
 		live:   map[string]state.LiveMember{"worker": {State: state.StateRunning}},
 		member: "worker", a: Answer{Reply: "y"},
 		want: []string{"list-panes"},
-		err:  "worker is running, not stalled: the answer would be typed into it as input (--force sends it anyway)",
+		err:  "worker is working, not stalled: the answer would be typed into it as input (--force sends it anyway)",
 	}, {
 		name: "refused: no supervisor says it is stalled", supervised: false,
 		member: "worker", a: Answer{Reply: "y"},
@@ -170,6 +170,12 @@ func TestSend(t *testing.T) {
 			err: "not sent: the text holds the control character"},
 		{name: "empty text is refused", member: "worker", text: "  ",
 			err: "nothing to send: the text is empty"},
+		// 200 KiB is over what one argument of tmux's may be: the supervisor
+		// types it through a paste buffer (tmux.Server.Type), whole.
+		{name: "200 KiB for the lead is queued whole", member: "lead", text: strings.Repeat("long text ", 20<<10), supervised: true,
+			say: "queued for the lead: typed into its pane when it is idle"},
+		{name: "over 1 MiB is refused", member: "lead", text: strings.Repeat("x", state.MaxLeadText+1), supervised: true,
+			err: "not sent: the text is 1048577 bytes, over the 1048576 (1 MiB) a message may be"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFakeWorld(t)

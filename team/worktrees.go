@@ -52,7 +52,7 @@ func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		if err != nil {
 			return nil, ours, err
 		}
-		made, err := worktrees.Ensure(ctx, worktrees.Spec{Main: p.Repo.Main, Path: p.Path, Branch: p.Branch, Base: p.Base})
+		made, err := worktrees.Ensure(ctx, worktrees.Spec{Main: p.Repo.Main, Path: p.Path, Branch: p.Branch, Base: p.Base, Owner: u.l.Team + "/" + m.Name})
 		if err != nil {
 			return nil, ours, fmt.Errorf("member %s: %w", m.Name, err)
 		}

@@ -31,7 +31,8 @@ type Control struct {
 	stdin io.WriteCloser
 	notes chan Notification
 
-	kick chan struct{} // a command was sent: stop gathering output, read its reply
+	kick     chan struct{} // a command was sent: stop gathering output, read its reply
+	coalesce time.Duration // see ControlOptions.Coalesce
 
 	mu      sync.Mutex
 	pending []chan reply // replies arrive in the order commands were sent
@@ -54,6 +55,28 @@ const ControlBuffer = 4096
 // has attached it (so commands have a current client), or an error at ctx's
 // deadline. The client lives until Close or until the server goes.
 func (s *Server) Control(ctx context.Context, target string) (*Control, error) {
+	return s.ControlWith(ctx, target, ControlOptions{})
+}
+
+// ControlOptions are how a control client reads.
+type ControlOptions struct {
+	// Coalesce is how long the reader lets pane output pile up once it has
+	// read all there was (0: DefaultCoalesce): tmux writes one %output line
+	// per write, and waking for each line of a busy team costs far more than
+	// the lines. The first output after a quiet spell is still read at once,
+	// so stall detection loses nothing; and a command's reply is read at once
+	// too (see gather). A screen drawn at 30 frames a second can gather longer.
+	Coalesce time.Duration
+}
+
+// DefaultCoalesce is ControlOptions.Coalesce's default.
+const DefaultCoalesce = 20 * time.Millisecond
+
+// ControlWith is Control with o.
+func (s *Server) ControlWith(ctx context.Context, target string, o ControlOptions) (*Control, error) {
+	if o.Coalesce <= 0 {
+		o.Coalesce = DefaultCoalesce
+	}
 	cmd := exec.Command(s.bin(), "-N", "-L", s.Socket, "-C", "attach-session", "-t", target)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -68,7 +91,7 @@ func (s *Server) Control(ctx context.Context, target string) (*Control, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start tmux control client: %w", err)
 	}
-	c := &Control{cmd: cmd, stdin: stdin, notes: make(chan Notification, ControlBuffer), done: make(chan struct{}), kick: make(chan struct{}, 1)}
+	c := &Control{cmd: cmd, stdin: stdin, notes: make(chan Notification, ControlBuffer), done: make(chan struct{}), kick: make(chan struct{}, 1), coalesce: o.Coalesce}
 	attached := make(chan struct{})
 	go c.read(stdout, attached)
 	select {
@@ -164,13 +187,6 @@ func (c *Control) Close() error {
 	return nil
 }
 
-// Coalesce is how long the reader lets pane output pile up once it has read
-// all there was: tmux writes one %output line per write, and waking for each
-// line of a busy team costs far more than the lines. The first output after a
-// quiet spell is still read at once, so stall detection loses nothing; and a
-// command's reply is read at once too (see gather).
-var Coalesce = 20 * time.Millisecond
-
 // read parses tmux's output until it ends. Output is handed on as one
 // notification per pane per batch, in order with everything else.
 func (c *Control) read(r io.Reader, attached chan struct{}) {
@@ -212,7 +228,7 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 			}
 			if br.Buffered() == 0 {
 				flush()
-				c.gather(wait) // let the next writes gather (see Coalesce)
+				c.gather(wait) // let the next writes gather (see ControlOptions.Coalesce)
 			}
 			continue
 		}
@@ -267,10 +283,10 @@ func (c *Control) read(r io.Reader, attached chan struct{}) {
 	close(c.done)
 }
 
-// gather lets output pile up for Coalesce, or less when a command is sent
-// meanwhile: a reply is never held up for the sake of output.
+// gather lets output pile up for the client's coalesce, or less when a
+// command is sent meanwhile: a reply is never held up for the sake of output.
 func (c *Control) gather(t *time.Timer) {
-	t.Reset(Coalesce)
+	t.Reset(c.coalesce)
 	select {
 	case <-t.C:
 	case <-c.kick:

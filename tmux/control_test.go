@@ -169,12 +169,9 @@ func TestControlReplyHoldingGuardLines(t *testing.T) {
 }
 
 // TestControlReplyNotHeldByGatheringOutput: while a pane prints steadily the
-// reader lets output gather for Coalesce between reads; a command sent
+// reader lets output gather for its Coalesce between reads; a command sent
 // meanwhile gets its reply at once, not after the gathering.
 func TestControlReplyNotHeldByGatheringOutput(t *testing.T) {
-	old := Coalesce
-	Coalesce = 10 * time.Minute // far longer than the test's deadline
-	t.Cleanup(func() { Coalesce = old })
 	s, _ := testServer(t, "ctlgather")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -183,7 +180,7 @@ func TestControlReplyNotHeldByGatheringOutput(t *testing.T) {
 	if _, err := s.StartBatch(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Control(ctx, "=w")
+	c, err := s.ControlWith(ctx, "=w", ControlOptions{Coalesce: 10 * time.Minute}) // far longer than the test's deadline
 	if err != nil {
 		t.Fatal(err)
 	}

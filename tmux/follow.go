@@ -12,7 +12,8 @@ var followGap = 100 * time.Millisecond
 
 // FollowPane prints pane's last n lines (history and screen, TrimCapture'd,
 // WithoutDeadNotice: tmux's notice comes late, if at all, when a program
-// ends), then the lines it prints from then on, until ctx ends, the pane's
+// ends; in one call to print, made even when there are none), then the
+// lines it prints from then on, until ctx ends, the pane's
 // program ends (after its last lines) or the pane goes. It is woken by the
 // pane's output, through a control client attached to target (the pane's
 // session), not by polling: each wake reads the pane back (HistoryArgs,
@@ -40,9 +41,10 @@ func (s *Server) FollowPane(ctx context.Context, target, pane string, n int, pri
 		return fmt.Errorf("follow %s: %w", pane, err)
 	}
 	f.prev = WithoutDeadNotice(TrimCapture(first))
-	if lines := f.prev; len(lines) > 0 {
-		print(lines[max(0, len(lines)-n):])
-	}
+	// Called even with none: the caller learns where the history ends and
+	// the new lines begin (teamctl logs of every member orders by it).
+	lines := f.prev
+	print(lines[max(0, len(lines)-n):])
 	return f.run(ctx)
 }
 

@@ -3,9 +3,12 @@ package tmux
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // list-panes output is read as records that cannot be confused with their
@@ -173,16 +176,48 @@ func (s *Server) ShowOption(ctx context.Context, name string) (string, error) {
 	return strings.TrimSpace(out), err
 }
 
+// typeInArgv is the most text Type gives send-keys on its command line;
+// longer text goes through a paste buffer. The kernel takes at most 128 KiB
+// in one argument (MAX_ARG_STRLEN): `send-keys` of a 200 KiB message failed
+// with "argument list too long", and the message was lost.
+const typeInArgv = 16 << 10
+
+// bufferSeq numbers the paste buffers Type makes, so two at once never
+// share one.
+var bufferSeq atomic.Uint64
+
 // Type types text into a pane as literal keys (newlines become spaces: one
 // would submit early), then presses Enter as a key of its own (Claude Code's
-// input needs it that way).
+// input needs it that way). Text over typeInArgv is loaded into a paste
+// buffer of its own from tmux's stdin (load-buffer -) and pasted into the
+// pane, the buffer deleted (paste-buffer -d): the same bytes as typing it,
+// with no limit of the command line's, and not on a command line that ps
+// shows.
 func (srv *Server) Type(ctx context.Context, pane, text string) error {
 	text = strings.NewReplacer("\r", " ", "\n", " ").Replace(text)
-	if _, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text); err != nil {
+	if len(text) <= typeInArgv {
+		if _, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text); err != nil {
+			return err
+		}
+	} else if err := srv.paste(ctx, pane, text); err != nil {
 		return err
 	}
 	_, err := srv.Run(ctx, "send-keys", "-t", pane, "Enter")
 	return err
+}
+
+// paste puts text into pane through a paste buffer of its own.
+func (srv *Server) paste(ctx context.Context, pane, text string) error {
+	buf := fmt.Sprintf("teamctl-type-%d-%d", os.Getpid(), bufferSeq.Add(1))
+	args := []string{"-N", "load-buffer", "-b", buf, "-"}
+	if _, err := srv.runInput(ctx, []byte(text), args, []string{"load-buffer"}, nil); err != nil {
+		return err
+	}
+	if _, err := srv.Run(ctx, "paste-buffer", "-d", "-b", buf, "-t", pane); err != nil {
+		srv.Run(ctx, "delete-buffer", "-b", buf) // not left behind, holding the text
+		return err
+	}
+	return nil
 }
 
 // KillPane removes pane from the server. A pane that is gone already is no

@@ -75,6 +75,11 @@ func (s *Server) Run(ctx context.Context, args ...string) (string, error) {
 // run runs tmux with args; names are the commands it runs and secrets the
 // values that must not show in an error (see CommandError).
 func (s *Server) run(ctx context.Context, args, names, secrets []string) (string, error) {
+	return s.runInput(ctx, nil, args, names, secrets)
+}
+
+// runInput is run with stdin as tmux's standard input (nil: none).
+func (s *Server) runInput(ctx context.Context, stdin []byte, args, names, secrets []string) (string, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -84,6 +89,9 @@ func (s *Server) run(ctx context.Context, args, names, secrets []string) (string
 	cmd := exec.CommandContext(ctx, s.bin(), full...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())

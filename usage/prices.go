@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/teamctl/teamctl/claudecode/transcript"
+	"github.com/teamctl/teamctl/internal/safefile"
 )
 
 //go:embed prices.yaml
@@ -105,15 +105,20 @@ func (e *PriceFileError) Error() string {
 // table and a *PriceFileError saying where each is (line:col).
 func LoadTable(path string) (*Table, error) {
 	shipped := Shipped()
-	data, err := os.ReadFile(path)
+	// Agents run as the user and can replace the file: it is read only as
+	// a regular file, never through a symlink (one to /dev/zero grew
+	// `teamctl usage` until the OOM killer came), opened without waiting
+	// (a FIFO held it forever) and no further than the limit.
+	data, err := safefile.ReadFile(path, maxPriceFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return shipped, nil
 	}
-	if err != nil {
-		return shipped, fmt.Errorf("price file %s: %w (the shipped prices are used)", path, err)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return shipped, &PriceFileError{[]Problem{{path, 1, 1, fmt.Sprintf("%d bytes or more, over the %d-byte limit", tl.Size, maxPriceFile)}}}
 	}
-	if len(data) > maxPriceFile {
-		return shipped, &PriceFileError{[]Problem{{path, 1, 1, fmt.Sprintf("%d bytes, over the %d-byte limit", len(data), maxPriceFile)}}}
+	if err != nil {
+		return shipped, fmt.Errorf("price file not used, the shipped prices are: %w", err)
 	}
 	t, problems := parseTable(data, path, shipped)
 	if len(problems) > 0 {

@@ -47,17 +47,50 @@ type Options struct {
 	Members   []string  // only these members; none: all
 }
 
+// Sessions are the Claude Code sessions of a team's members (MemberSessions).
+type Sessions struct {
+	ByMember map[string][]string // by member name
+	Gone     []string            // teammates found only by their transcripts (gone from the state), sorted
+	// Refused are transcripts that name the lead (by its name or Claude
+	// Code's, team-lead), a teammate teamctl launched with a session of its
+	// own or a plain process, from a session teamctl did not record: not
+	// counted for anyone.
+	Refused []Refused
+}
+
+// Refused is a transcript whose usage is not counted, and why.
+type Refused struct {
+	Path, Session, Name string
+}
+
+func (r Refused) String() string {
+	return fmt.Sprintf("%s says it is %q's, whose usage comes only from the sessions teamctl recorded (%s is none of them): ignored (what one member writes never counts for another)", r.Path, r.Name, r.Session)
+}
+
 // MemberSessions are the Claude Code sessions of each member of st, by
 // name, and the names of teammates found only by their transcripts (gone
 // from the state): the lead's session of every life of the team; a layout
 // teammate's recorded session and the one teamctl derives for it in every
 // life; and every session whose transcript says it is a teammate of one of
 // the team's Claude Code teams (how a teammate the lead spawned is found).
-func MemberSessions(st *state.Team, claudeDir string) (map[string][]string, []string, error) {
-	out := map[string][]string{}
+// A transcript's teamName and agentName are what it says of itself, and any
+// member can write one: found that way, a session counts only for a
+// teammate the lead spawned (one teamctl did not launch with a session id
+// of its own), or one gone from the state; one naming the lead or a layout
+// teammate is Refused (their usage comes only from the sessions teamctl
+// recorded).
+func MemberSessions(st *state.Team, claudeDir string) (Sessions, error) {
+	out := Sessions{ByMember: map[string][]string{}}
+	recorded := map[string]bool{} // the sessions teamctl launched members with
 	add := func(name, id string) {
-		if claudecode.ValidSessionID(id) && !slices.Contains(out[name], id) {
-			out[name] = append(out[name], id)
+		if claudecode.ValidSessionID(id) && !slices.Contains(out.ByMember[name], id) {
+			out.ByMember[name] = append(out.ByMember[name], id)
+		}
+	}
+	record := func(name, id string) {
+		if claudecode.ValidSessionID(id) {
+			recorded[id] = true
+			add(name, id)
 		}
 	}
 	lives := st.Lives()
@@ -71,35 +104,47 @@ func MemberSessions(st *state.Team, claudeDir string) (map[string][]string, []st
 		switch m.Role {
 		case state.RoleLead:
 			for _, l := range lives {
-				add(m.Name, l.LeadSessionID)
+				record(m.Name, l.LeadSessionID)
 			}
-			add(m.Name, m.SessionID)
+			record(m.Name, m.SessionID)
 		case state.RoleTeammate:
-			add(m.Name, m.SessionID)
+			record(m.Name, m.SessionID)
 			if m.Origin != state.OriginLead {
 				for _, l := range lives {
 					if claudecode.ValidSessionID(l.LeadSessionID) {
-						add(m.Name, claudecode.TeammateSessionID(l.LeadSessionID, m.Name))
+						record(m.Name, claudecode.TeammateSessionID(l.LeadSessionID, m.Name))
 					}
 				}
 			}
 		}
 	}
-	found, err := transcript.FindTeam(claudeDir, teams, st.CreatedAt.Add(-time.Minute))
+	found, err := transcript.FindTeammates(claudeDir, teams, st.CreatedAt.Add(-time.Minute))
 	if err != nil {
-		return out, nil, err
+		return out, err
 	}
-	var gone []string
-	for name, ids := range found {
-		if _, ok := st.Member(name); !ok {
-			gone = append(gone, name)
+	for _, f := range found {
+		if recorded[f.Session] {
+			continue // a session teamctl launched: counted for its member already
 		}
-		for _, id := range ids {
-			add(name, id)
+		m, ok := st.Member(f.Name)
+		switch {
+		case f.Name == claudecode.LeadMailboxName, ok && !spawnedByLead(m):
+			out.Refused = append(out.Refused, Refused{Path: f.Path, Session: f.Session, Name: f.Name})
+			continue
+		case !ok && !slices.Contains(out.Gone, f.Name):
+			out.Gone = append(out.Gone, f.Name)
 		}
+		add(f.Name, f.Session)
 	}
-	sort.Strings(gone)
-	return out, gone, nil
+	sort.Strings(out.Gone)
+	return out, nil
+}
+
+// spawnedByLead reports whether m is a teammate the lead spawned itself,
+// which teamctl did not launch with a session id of its own: the one kind
+// of member whose sessions are found by what their transcripts say.
+func spawnedByLead(m *state.Member) bool {
+	return m.Role == state.RoleTeammate && m.Origin == state.OriginLead && m.SessionID == ""
 }
 
 // ForTeam reads what the team of st spent, member by member; a team that is
@@ -108,11 +153,15 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 	if o.Prices == nil {
 		o.Prices = Shipped()
 	}
-	sessions, gone, err := MemberSessions(st, o.ClaudeDir)
+	found, err := MemberSessions(st, o.ClaudeDir)
 	if err != nil {
 		return nil, err
 	}
+	sessions, gone := found.ByMember, found.Gone
 	r := &Report{Team: st.Team, Up: st.Running(), PricesDate: o.Prices.Date, PriceSource: o.Prices.Source}
+	for _, x := range found.Refused {
+		r.Notes = append(r.Notes, x.String())
+	}
 	if !o.Since.IsZero() {
 		r.Since = &o.Since
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -151,6 +152,51 @@ func TestPriceFile(t *testing.T) {
 		tab, err := LoadTable(p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || tab.Source != "shipped" {
 			t.Errorf("%q: %v (source %s), want %q", c.file, err, tab.Source, c.want)
+		}
+	}
+}
+
+// TestPriceFileThatIsNotAFile: a price file replaced by a link to
+// /dev/zero (which once grew `teamctl usage` until the OOM killer came), a
+// FIFO (which held it forever), a folder or a file over the limit is not
+// read: LoadTable says why at once and gives the shipped table.
+func TestPriceFileThatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 10<<30); err != nil { // sparse: 10 GiB that take no disk
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "folder.yaml")
+	os.Mkdir(folder, 0o700)
+	for p, want := range map[string]string{
+		zero:   "refusing to read through a symlink: " + zero,
+		fifo:   fifo + ": not a regular file",
+		folder: folder + ": not a regular file",
+		big:    "big.yaml:1:1: 10737418240 bytes or more, over the 1048576-byte limit",
+	} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tab, err := LoadTable(p)
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "the shipped prices are") || tab.Source != "shipped" {
+				t.Errorf("%s: %v (source %s), want %q", p, err, tab.Source, want)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: LoadTable still reading after a minute", p)
 		}
 	}
 }

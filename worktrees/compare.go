@@ -21,6 +21,11 @@ type Compared struct {
 	// lacks (how far a base moved on since a member left it); -1 when the
 	// walk could not tell (no one common base).
 	Behind int
+	// Landed says of each side that its work is all in its base already
+	// (Side.BaseHead): merged, say, or none yet. Such a side is out of every
+	// pair — its changes meet the others' when theirs land in the base, the
+	// pair each has with it — so the pair is decided with nothing to say.
+	Landed [2]bool
 }
 
 // CompareAll tells what merging each pair of sides (indexes into sides, all
@@ -89,7 +94,12 @@ func compareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int, wal
 func decide(ctx context.Context, dir string, sides []Side, pairs [][2]int, ks []int, out []Compared, decided []bool, walked *history) error {
 	var heads []string
 	for _, k := range ks {
-		heads = append(heads, sides[pairs[k][0]].Head, sides[pairs[k][1]].Head)
+		for _, i := range pairs[k] {
+			heads = append(heads, sides[i].Head)
+			if sides[i].BaseHead != "" {
+				heads = append(heads, sides[i].BaseHead)
+			}
+		}
 	}
 	h := walked
 	if h == nil || !h.has(heads) {
@@ -104,6 +114,11 @@ func decide(ctx context.Context, dir string, sides []Side, pairs [][2]int, ks []
 		out[k].Behind = -1
 		if n, ok := h.only(b.Head, a.Head); ok {
 			out[k].Behind = n
+		}
+		out[k].Landed = [2]bool{a.landed(h), b.landed(h)}
+		if out[k].Landed[0] || out[k].Landed[1] {
+			out[k].Merge, decided[k] = Merge{Both: []string{}, Conflicts: []Conflict{}}, true
+			continue
 		}
 		// One side no more than an ancestor of the other: nothing to merge.
 		if anc, ok := h.isAncestor(b.Head, a.Head); ok && anc && b.Tree == "" {
@@ -144,6 +159,21 @@ type Side struct {
 	Tree string
 	// Path is the worktree's folder, named in the commit of its work.
 	Path string
+	// BaseHead is, for a member's work, the commit its base branch is at now
+	// ("" for none, and for a branch's side): when its work is all there,
+	// it is out of every pair (Compared.Landed).
+	BaseHead string
+}
+
+// landed reports whether s is a member's work that is all in its base
+// already: no uncommitted files, and its head in the base's history (the
+// walk h tells; when it cannot, s is not taken for landed).
+func (s Side) landed(h *history) bool {
+	if s.Tree != "" || s.BaseHead == "" || s.Head == "" {
+		return false
+	}
+	anc, ok := h.isAncestor(s.Head, s.BaseHead)
+	return ok && anc
 }
 
 // WorkSide is the side of w, a member's work.
@@ -155,8 +185,14 @@ func WorkSide(name, main string, w Work) Side {
 	return s
 }
 
-// Key names a side's work: the same key, the same work.
-func (s Side) Key() string { return s.Head + " " + s.Tree }
+// Key names a side's work, and where its base is: the same key, the same
+// work, landed or not alike (a base that moved may now hold it all).
+func (s Side) Key() string {
+	if s.BaseHead == "" {
+		return s.Head + " " + s.Tree
+	}
+	return s.Head + " " + s.Tree + " " + s.BaseHead
+}
 
 // commitsFor makes the commits of the sides in the pairs not decided:
 // Head itself, or a commit of Tree on Head (workCommits: one git command

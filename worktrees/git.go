@@ -113,7 +113,13 @@ func FindRepo(ctx context.Context, dir string) (Repo, error) {
 	}
 	r := Repo{Top: f[0], Common: f[1]}
 	if !filepath.IsAbs(r.Common) {
-		r.Common = filepath.Join(dir, r.Common)
+		// git says ".git" or "../.git" relative to dir: made absolute, so
+		// that "." and the full path are one repository, never two.
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return Repo{}, fmt.Errorf("repository of %s: %w", dir, err)
+		}
+		r.Common = filepath.Join(abs, r.Common)
 	}
 	if r.Common, err = filepath.EvalSymlinks(r.Common); err != nil {
 		return Repo{}, fmt.Errorf("repository of %s: %w", dir, err)
@@ -282,6 +288,25 @@ func linkedIn(list []Entry, main, path string) (Entry, error) {
 		}
 	}
 	return Entry{}, fmt.Errorf("%s: %w that git lists in %s", path, ErrNotWorktree, main)
+}
+
+// CommonDir is the common git folder of the repository whose main checkout
+// is main, absolute and with symlinks resolved: what tells two names of one
+// repository apart from two repositories. It runs no git (main/.git must
+// be a folder).
+func CommonDir(main string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(main, ".git"))
+	if err != nil {
+		return "", err
+	}
+	r, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s has no .git folder", main)
+	}
+	return r, nil
 }
 
 // samePath compares two paths after resolving symlinks (git prints resolved ones).

@@ -23,6 +23,9 @@ type Comparison struct {
 	Pairs []Compared
 	// AgainstBase are the members whose base branch moved on.
 	AgainstBase []BaseCompared
+	// Landed are the members whose work is all in their base already
+	// (merged, or none yet): in no pair, and not against their base.
+	Landed []bool
 }
 
 // BaseCompared is what merging a member's work into its base branch, as that
@@ -72,7 +75,11 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 		}
 		c.Bases[i] = found[m.Base]
 		sideOf[i] = len(sides)
-		sides = append(sides, WorkSide(m.Name, main, c.Works[i]))
+		side := WorkSide(m.Name, main, c.Works[i])
+		if b := c.Bases[i]; b != nil {
+			side.BaseHead = b.Commit // its work all there: in no pair (Compared.Landed)
+		}
+		sides = append(sides, side)
 	}
 	memberSides := len(sides)
 	pairs := Pairs(sides)
@@ -105,12 +112,26 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 			memberOf[s] = i
 		}
 	}
+	c.Landed = make([]bool, len(members))
+	for _, g := range got {
+		for j, s := range g.Pair {
+			if g.Landed[j] && s < memberSides {
+				c.Landed[memberOf[s]] = true
+			}
+		}
+	}
 	for _, g := range got[:len(got)-len(onBase)] {
 		g.Pair = [2]int{memberOf[g.Pair[0]], memberOf[g.Pair[1]]}
+		if c.Landed[g.Pair[0]] || c.Landed[g.Pair[1]] {
+			continue
+		}
 		c.Pairs = append(c.Pairs, g)
 	}
 	for _, bp := range onBase {
 		g := got[bp.pair]
+		if c.Landed[bp.member] {
+			continue
+		}
 		w := c.Works[bp.member]
 		moved := g.Behind
 		if moved < 0 {

@@ -17,6 +17,9 @@ import (
 // Main, on Branch (made from Base when it does not exist yet).
 type Spec struct {
 	Main, Path, Branch, Base string
+	// Owner is <team>/<member>: a branch Ensure makes is recorded as made
+	// for it, from its base, in the branch's own git config (RecordOf).
+	Owner string
 }
 
 // Made says what Ensure found or did.
@@ -60,7 +63,58 @@ func Ensure(ctx context.Context, s Spec) (Made, error) {
 	if _, err := git(ctx, s.Main, "worktree", "add", "--quiet", "-b", s.Branch, s.Path, base); err != nil {
 		return Made{}, fmt.Errorf("worktree %s (branch %s from %s): %w", s.Path, s.Branch, base, err)
 	}
-	return Made{Created: true, CreatedBranch: true, Base: base}, nil
+	made := Made{Created: true, CreatedBranch: true, Base: base}
+	if s.Owner != "" {
+		if err := recordBranch(ctx, s.Main, s.Branch, BranchRecord{Owner: s.Owner, Base: base}); err != nil {
+			return made, fmt.Errorf("worktree %s: %w", s.Path, err)
+		}
+	}
+	return made, nil
+}
+
+// BranchRecord is what teamctl wrote in the git config of a branch it made
+// (branch.<name>.teamctl-created and branch.<name>.teamctl-base), beside
+// the branch and not in state.json: what members edit by accident or on
+// purpose (state.json) never says which branch is teamctl's to delete or
+// where a member's work lands. A field is "" when git has none.
+type BranchRecord struct {
+	Owner string // <team>/<member> it was made for
+	Base  string // what it was made from (Made.Base)
+}
+
+const (
+	createdKey = "teamctl-created"
+	baseKey    = "teamctl-base"
+)
+
+func recordBranch(ctx context.Context, main, branch string, r BranchRecord) error {
+	for key, val := range map[string]string{createdKey: r.Owner, baseKey: r.Base} {
+		if _, err := git(ctx, main, "config", "branch."+branch+"."+key, val); err != nil {
+			return fmt.Errorf("recording branch %s as teamctl's: %w", branch, err)
+		}
+	}
+	return nil
+}
+
+// RecordOf reads the record teamctl wrote in branch's git config when it
+// made the branch; a branch teamctl did not make has an empty one.
+func RecordOf(ctx context.Context, main, branch string) (BranchRecord, error) {
+	if err := CheckBranch(branch); err != nil {
+		return BranchRecord{}, err
+	}
+	get := func(key string) (string, error) {
+		out, err := git(ctx, main, "config", "--get", "branch."+branch+"."+key)
+		var ge *GitError
+		if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) == "" {
+			return "", nil // exit 1, nothing said: no such key
+		}
+		return strings.TrimSpace(out), err
+	}
+	var r BranchRecord
+	var err1, err2 error
+	r.Owner, err1 = get(createdKey)
+	r.Base, err2 = get(baseKey)
+	return r, errors.Join(err1, err2)
 }
 
 // baseName turns base ("" or HEAD for the current one) into what a branch is

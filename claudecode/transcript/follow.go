@@ -31,13 +31,24 @@ type Stats struct {
 	Restarted bool // the file was replaced or truncated: read again from the start
 
 	// Problems describes the first few malformed, too long and capped lines
-	// ("line 12: …"), for the caller to log or show.
+	// ("line 12: …"), for the caller to log or show, and then how many
+	// more there were.
 	Problems []string
+	more     int
 }
 
 func (s *Stats) problem(format string, a ...any) {
 	if len(s.Problems) < maxProblems {
 		s.Problems = append(s.Problems, fmt.Sprintf(format, a...))
+		return
+	}
+	// The rest are counted, in one last line, so that none goes unsaid.
+	s.more++
+	more := fmt.Sprintf("%d more lines skipped or capped", s.more)
+	if len(s.Problems) == maxProblems {
+		s.Problems = append(s.Problems, more)
+	} else {
+		s.Problems[maxProblems] = more
 	}
 }
 

@@ -36,73 +36,143 @@ const (
 
 var errSyntax = errors.New("not one JSON object")
 
-// parseLine reads one line (without its newline). Only a line holding
-// assistantMark is parsed, and of it only the top-level keys teamctl uses and
-// message's id, model and usage; everything else is skipped over, not
-// decoded. capped says which counts were out of range.
+// assistantWord is in every response line however it is spaced: a line
+// without markTail but with it may be a response written with spaces after
+// its colons (valid JSON all the same), which the decoder reads.
+var assistantWord = []byte(`"assistant"`)
+
+// fields are what a line's parse found of the keys teamctl uses, before
+// they are made a Response.
+type fields struct {
+	r                       Response
+	typ, message, ts, usage []byte
+	isAPIError              bool
+	apiErr                  APIError
+}
+
+// top takes one top-level key of a line.
+func (f *fields) top(key, val []byte) {
+	switch string(key) {
+	case "type":
+		f.typ = val
+	case "timestamp":
+		f.ts = val
+	case "isSidechain":
+		f.r.Sidechain = string(val) == "true"
+	case "requestId":
+		f.r.RequestID = unquote(val)
+	case "sessionId":
+		f.r.SessionID = unquote(val)
+	case "agentName":
+		f.r.AgentName = unquote(val)
+	case "teamName":
+		f.r.TeamName = unquote(val)
+	case "isApiErrorMessage":
+		f.isAPIError = string(val) == "true"
+	case "apiErrorStatus":
+		f.apiErr.Status, _ = strconv.Atoi(string(val))
+	case "apiErrorType":
+		f.apiErr.Type = unquote(val)
+	case "error":
+		f.apiErr.Kind = unquote(val)
+	}
+}
+
+// inMessage takes one key of a line's message.
+func (f *fields) inMessage(key, val []byte) {
+	switch string(key) {
+	case "id":
+		f.r.MessageID = unquote(val)
+	case "model":
+		f.r.Model = unquote(val)
+	case "usage":
+		f.usage = val
+	}
+}
+
+// parseLine reads one line (without its newline). A compact line (as Claude
+// Code writes them) holding assistantMark is walked, and of it only the
+// top-level keys teamctl uses and message's id, model and usage are read;
+// everything else is skipped over, not decoded. A line spaced otherwise that
+// may be a response is decoded (encoding/json) into the same fields: any
+// valid JSON line counts. capped says which counts were out of range.
 func parseLine(line []byte) (r Response, kind lineKind, capped string) {
-	line = bytes.TrimRight(line, " \t\r")
+	line = bytes.Trim(line, " \t\r")
 	if len(line) == 0 {
 		return r, lineOther, ""
 	}
 	if line[0] != '{' || line[len(line)-1] != '}' {
 		return r, lineMalformed, ""
 	}
-	if !bytes.Contains(line, markTail) {
+	var f *fields
+	var err error
+	switch {
+	case bytes.Contains(line, markTail):
+		f, err = walkLine(line)
+	case bytes.Contains(line, assistantWord):
+		f, err = decodeLine(line)
+	default:
 		return r, lineOther, ""
 	}
-	var typ, message, ts, usage []byte
+	if err != nil {
+		return r, lineMalformed, ""
+	}
+	return f.response()
+}
+
+// walkLine is the fast path: the line's keys walked, not decoded.
+func walkLine(line []byte) (*fields, error) {
+	f := &fields{}
 	var inner error
-	var apiErr APIError
-	isAPIError := false
 	// message's keys are read as it is walked: its content, most of a
 	// response's bytes, is scanned once.
 	err := eachKeyIn(line, func(key []byte, at int) (int, bool) {
 		if string(key) != "message" || at >= len(line) || line[at] != '{' {
 			return 0, false
 		}
-		end, err := objectAt(line, at, func(key, val []byte) {
-			switch string(key) {
-			case "id":
-				r.MessageID = unquote(val)
-			case "model":
-				r.Model = unquote(val)
-			case "usage":
-				usage = val
-			}
-		})
+		end, err := objectAt(line, at, f.inMessage)
 		inner = err
-		message = line[at:max(end, at)]
+		f.message = line[at:max(end, at)]
 		return end, err == nil
-	}, func(key, val []byte) {
-		switch string(key) {
-		case "type":
-			typ = val
-		case "timestamp":
-			ts = val
-		case "isSidechain":
-			r.Sidechain = string(val) == "true"
-		case "requestId":
-			r.RequestID = unquote(val)
-		case "sessionId":
-			r.SessionID = unquote(val)
-		case "agentName":
-			r.AgentName = unquote(val)
-		case "teamName":
-			r.TeamName = unquote(val)
-		case "isApiErrorMessage":
-			isAPIError = string(val) == "true"
-		case "apiErrorStatus":
-			apiErr.Status, _ = strconv.Atoi(string(val))
-		case "apiErrorType":
-			apiErr.Type = unquote(val)
-		case "error":
-			apiErr.Kind = unquote(val)
-		}
-	})
-	if err != nil || inner != nil {
-		return r, lineMalformed, ""
+	}, f.top)
+	if err != nil {
+		return nil, err
 	}
+	return f, inner
+}
+
+// decodeLine is the path for a line not written compact: decoded by
+// encoding/json, which also refuses what is not valid JSON.
+func decodeLine(line []byte) (*fields, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(line, &top); err != nil {
+		return nil, err
+	}
+	f := &fields{}
+	for k, v := range top {
+		if k != "message" {
+			f.top([]byte(k), v)
+			continue
+		}
+		if len(v) == 0 || v[0] != '{' {
+			continue // not an object: as the walk, which does not take it
+		}
+		var msg map[string]json.RawMessage
+		if err := json.Unmarshal(v, &msg); err != nil {
+			return nil, err
+		}
+		for mk, mv := range msg {
+			f.inMessage([]byte(mk), mv)
+		}
+		f.message = v
+	}
+	return f, nil
+}
+
+// response makes the fields a Response.
+func (f *fields) response() (r Response, kind lineKind, capped string) {
+	r = f.r
+	typ, message, ts, usage, isAPIError, apiErr := f.typ, f.message, f.ts, f.usage, f.isAPIError, f.apiErr
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
 	}

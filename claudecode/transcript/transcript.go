@@ -134,21 +134,42 @@ const headBytes = 64 << 10
 // "teamName" and "agentName"), among the transcripts changed since since.
 // This is how a teammate the lead spawned itself is found: Claude Code gives
 // it a session id of its own and records it nowhere else teamctl reads.
+// What a transcript says of itself is only a claim (any member can write
+// one): FindTeammates gives each file, for the caller to judge.
 func FindTeam(configDir string, teams []string, since time.Time) (map[string][]string, error) {
+	found, err := FindTeammates(configDir, teams, since)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, f := range found {
+		out[f.Name] = append(out[f.Name], f.Session)
+	}
+	return out, nil
+}
+
+// Teammate is a transcript that says it is a teammate's: the name its lines
+// give (agentName), the session its file is named by, and where it is.
+type Teammate struct {
+	Name, Session, Path string
+}
+
+// FindTeammates is FindTeam file by file, sorted by name, then session.
+func FindTeammates(configDir string, teams []string, since time.Time) ([]Teammate, error) {
 	var want [][]byte
 	for _, team := range teams {
 		if claudecode.ValidName(team) {
 			want = append(want, []byte(`"teamName":"`+team+`"`))
 		}
 	}
-	out := map[string][]string{}
 	if len(want) == 0 {
-		return out, nil
+		return nil, nil
 	}
 	files, err := filepath.Glob(filepath.Join(configDir, "projects", "*", "*.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("find teammates' transcripts: %w", err)
 	}
+	var out []Teammate
 	for _, p := range files {
 		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 		if !claudecode.ValidSessionID(id) {
@@ -163,12 +184,18 @@ func FindTeam(configDir string, teams []string, since time.Time) (map[string][]s
 			continue
 		}
 		if name := teammateIn(head, want); name != "" {
-			out[name] = append(out[name], id)
+			out = append(out, Teammate{Name: name, Session: id, Path: p})
 		}
 	}
-	for _, ids := range out {
-		sort.Strings(ids)
-	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		if out[i].Session != out[j].Session {
+			return out[i].Session < out[j].Session
+		}
+		return out[i].Path < out[j].Path
+	})
 	return out, nil
 }
 

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,6 +31,61 @@ func TestParseRealLine(t *testing.T) {
 	}
 }
 
+// spaced is line as a JSON writer that puts spaces after colons and commas
+// writes it (Python's json.dumps, jq -c with --indent 0 aside): the same
+// JSON.
+func spaced(t *testing.T, line string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(line), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(b.String(), "\n", " ")
+}
+
+// TestParseLineSpaced (issue 31: usage read a transcript written with spaces
+// after the colons as zero): the decoder reads each line as the fast walk
+// does, and a line spaced out reads as its compact self.
+func TestParseLineSpaced(t *testing.T) {
+	lines := []string{realLine, rateLimitLine,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":-5,"output_tokens":3}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"cache_read_input_tokens":99999999999}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":"many"}}}`,
+		`{"type":"assistant","isSidechain":true,"agentName":"alice","teamName":"t","message":{"id":"m2","model":"x","usage":{"input_tokens":1e3,"cache_creation":null}}}`,
+		`{"type":"assistant","message":"not an object"}`,
+		`{"type":"assistant","message":{"id":"m"}}`,
+		`{"type":"user","message":{"role":"assistant","content":"hi"}}`,
+	}
+	for _, line := range lines {
+		want, wk, wc := parseLine([]byte(line))
+		f, err := decodeLine([]byte(line))
+		var got Response
+		var gk lineKind
+		var gc string
+		if err != nil {
+			gk = lineMalformed
+		} else {
+			got, gk, gc = f.response()
+		}
+		if !sameResponse(got, want) || gk != wk || gc != wc {
+			t.Errorf("decoded %+v %v %q\nwalked  %+v %v %q\nof %s", got, gk, gc, want, wk, wc, line)
+		}
+		sp := spaced(t, line)
+		got, gk, gc = parseLine([]byte(sp))
+		if !sameResponse(got, want) || gk != wk || gc != wc {
+			t.Errorf("spaced  %+v %v %q\ncompact %+v %v %q\nof %s", got, gk, gc, want, wk, wc, sp)
+		}
+	}
+}
+
+func sameResponse(a, b Response) bool {
+	if (a.APIError == nil) != (b.APIError == nil) || (a.APIError != nil && *a.APIError != *b.APIError) {
+		return false
+	}
+	a.APIError, b.APIError = nil, nil
+	return a == b
+}
+
 func TestParseLineKinds(t *testing.T) {
 	for _, c := range []struct {
 		name, line string
@@ -46,7 +103,11 @@ func TestParseLineKinds(t *testing.T) {
 		{"negative", `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":-5,"output_tokens":3}}}`, lineResponse, "input_tokens -5 taken as 0"},
 		{"absurd", `{"type":"assistant","message":{"id":"m","usage":{"cache_read_input_tokens":99999999999}}}`, lineResponse, "cache_read_input_tokens 99999999999 capped at 10000000"},
 		{"empty", ``, lineOther, ""},
-		{"spaces (not compact)", `{"type": "assistant", "message": {"id": "m"}}`, lineOther, ""},
+		{"spaces (not compact): valid JSON all the same", `{"type": "assistant", "message": {"id": "m"}}`, lineResponse, ""},
+		{"spaces, and a user's", `{"type": "user", "message": {"role": "assistant"}}`, lineOther, ""},
+		{"spaces, not valid JSON", `{"type": "assistant", "message": {"id": "m",}}`, lineMalformed, ""},
+		{"spaces, usage not numbers", `{"type": "assistant", "message": {"id": "m", "usage": {"input_tokens": "many"}}}`, lineMalformed, ""},
+		{"spaces around it", "  " + realLine + " \r", lineResponse, ""},
 	} {
 		_, kind, capped := parseLine([]byte(c.line))
 		if kind != c.kind || capped != c.capped {
@@ -249,5 +310,22 @@ func TestParseAPIError(t *testing.T) {
 	}
 	if ok, _, _ := parseLine([]byte(realLine)); ok.APIError != nil || ok.APIError.RateLimit() {
 		t.Errorf("a response taken for an error: %+v", ok.APIError)
+	}
+}
+
+// TestFollowerSaysEverySkippedLine: a transcript written with spaces after
+// its colons counts as the compact one (issue 31), and past the first few
+// problems described, the rest are counted in a last line: no skipped line
+// goes unsaid.
+func TestFollowerSaysEverySkippedLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "projects", "-w", "s.jsonl")
+	content := spaced(t, resp("a", 7)) + "\n" + strings.Repeat("garbage\n", maxProblems+3)
+	write(t, p, content)
+	got, st := readAll(t, NewFollower(p))
+	if len(got) != 1 || got[0].Usage.Input != 7 {
+		t.Errorf("the spaced response: %+v", got)
+	}
+	if st.Malformed != maxProblems+3 || len(st.Problems) != maxProblems+1 || st.Problems[maxProblems] != "3 more lines skipped or capped" {
+		t.Errorf("malformed %d, problems %q", st.Malformed, st.Problems)
 	}
 }

@@ -65,7 +65,7 @@ lead:
 	// Answered, it is no longer stalled, and a y now would be a prompt.
 	waitMember(t, e, "dialog", "lead", 30*time.Second, func(m memberStatus) bool { return m.State != "stalled" })
 	r = e.Run("answer", "lead", "y", "--team", "dialog")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "lead is running, not stalled: the answer would be typed into it as input (--force sends it anyway)") {
+	if r.Code != 1 || !strings.Contains(r.Stderr, "lead is working, not stalled: the answer would be typed into it as input (--force sends it anyway)") {
 		t.Errorf("answer to a member not stalled: exit %d:\n%s", r.Code, r.Stderr)
 	}
 
@@ -140,7 +140,7 @@ members:
 	lead := waitMember(t, e, "calm", "lead", 30*time.Second, func(m memberStatus) bool { return m.State == "idle" })
 	for _, c := range []struct{ member, say string }{
 		{"lead", "lead is idle, not stalled: the answer would be typed into it as input (--force sends it anyway)"},
-		{"busy", "busy is running, not stalled"},
+		{"busy", "busy is working, not stalled"},
 	} {
 		r := e.Run("answer", c.member, "y", "--team", "calm")
 		if r.Code != 1 || !strings.Contains(r.Stderr, c.say) {

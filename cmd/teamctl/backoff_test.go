@@ -79,7 +79,7 @@ members:
 			t.Errorf("restart %d came %s after the exit, before its backoff of %s", i+1, gap, want)
 		}
 	}
-	if s := member(statusOf(t, e, "crash"), "steady"); s.State != "running" || s.Restarts != 0 {
+	if s := member(statusOf(t, e, "crash"), "steady"); s.State != "working" || s.Restarts != 0 {
 		t.Errorf("steady: %+v", s)
 	}
 }
@@ -148,7 +148,7 @@ func TestFailedMemberRelaunchedStartsAfresh(t *testing.T) {
 		e.WriteFile("ok", "")
 		e.MustRun("up", layout)
 		healed(t, e, "phoenix2", "up")
-		if m := member(statusOf(t, e, "phoenix2"), "steady"); m.State != "running" || m.Restarts != 0 {
+		if m := member(statusOf(t, e, "phoenix2"), "steady"); m.State != "working" || m.Restarts != 0 {
 			t.Errorf("steady: %+v", m)
 		}
 	})

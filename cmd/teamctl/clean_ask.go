@@ -10,13 +10,22 @@ import (
 	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
-// askToClean asks on the terminal whether to clean teams; without one, it
-// says what to do instead (a usage error); a no is exit 1.
-func askToClean(ctx context.Context, io *iostreams.IO, teams []string) error {
+// askToClean asks on the terminal whether to clean teams (the team found
+// where clean runs, or every team its plan touches); without one, it says
+// what to do instead (a usage error); a no is exit 1.
+func askToClean(ctx context.Context, io *iostreams.IO, teams []string, found bool) error {
+	list := strings.Join(teams, ", ")
 	if !io.InteractiveTTY() {
-		return usagef(nil, "clean without a team acts on every team its plan touches (%s), and there is no terminal to ask on: pass --yes, or name a team (teamctl clean TEAM); --dry-run shows the plan", strings.Join(teams, ", "))
+		if found {
+			return usagef(nil, "clean without a team name acts on the team you are in (%s), and there is no terminal to ask on: pass --yes, or name it (teamctl clean %s); --dry-run shows the plan", list, teams[0])
+		}
+		return usagef(nil, "clean without a team acts on every team its plan touches (%s), and there is no terminal to ask on: pass --yes, or name a team (teamctl clean TEAM); --dry-run shows the plan", list)
 	}
-	ok, err := confirm(ctx, io, fmt.Sprintf("clean would act on these teams: %s\nremove these? [y/N] ", strings.Join(teams, ", ")))
+	what := "these teams: " + list
+	if found {
+		what = "the team you are in: " + list
+	}
+	ok, err := confirm(ctx, io, fmt.Sprintf("clean would act on %s\nremove these? [y/N] ", what))
 	if err != nil {
 		return err
 	}

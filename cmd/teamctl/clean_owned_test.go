@@ -159,7 +159,7 @@ func TestCleanRemovesOnlyWorktreesItOwns(t *testing.T) {
 func TestDownAndStatusUseOnlyTheTeamsOwnSocket(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: sock\nmembers:\n  - name: worker\n    command: [sleep, \"600\"]\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: sock\nlead: {}\nmembers:\n  - name: worker\n    command: [sleep, \"600\"]\n"))
 	// The user's own default server, on this test's TMUX_TMPDIR.
 	if out, err := e.Tmux("default", "new-session", "-d", "-s", "mine", "sleep", "602"); err != nil {
 		t.Fatalf("default server: %v %s", err, out)
@@ -277,7 +277,7 @@ func TestCleanForceNeverRemovesAFolderGitDoesNotKnow(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: gone\nroot: repo\nmembers:\n  - name: w\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: gone\nroot: repo\nlead: {}\nmembers:\n  - name: w\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	e.MustRun("down", "--team", "gone", "--now")
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "gone", "w")
 	if err := os.Remove(filepath.Join(wt, ".git")); err != nil {

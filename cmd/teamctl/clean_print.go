@@ -20,12 +20,16 @@ func printPlan(io *iostreams.IO, r *clean.Report) {
 	printActions(io, r, false)
 }
 
-// printCleaned prints what clean did (after a dry run, only its notes and
-// what it would do in a line).
-func printCleaned(io *iostreams.IO, r *clean.Report) {
+// printNotes prints the report's notes.
+func printNotes(io *iostreams.IO, r *clean.Report) {
 	for _, n := range r.Notes {
 		fmt.Fprintln(io.Out, "note:", textsafe.Visible(n))
 	}
+}
+
+// printCleaned prints what clean did (after a dry run, only what it would
+// do in a line).
+func printCleaned(io *iostreams.IO, r *clean.Report) {
 	if len(r.Actions) == 0 {
 		return
 	}

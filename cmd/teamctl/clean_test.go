@@ -300,7 +300,7 @@ func TestCleanReapsACrashedTeamAndSparesARunningOne(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, res := runClean(t, e)
+	rep, res := runClean(t, e, "--all-teams")
 	if res.Code != 0 {
 		t.Fatalf("clean: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
@@ -548,6 +548,7 @@ func TestCleanLeavesAPaneTheSupervisorWillRestart(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: backoff
+lead: {}
 members:
   - name: done
     command: ["true"]

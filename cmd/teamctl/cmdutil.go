@@ -10,7 +10,7 @@ import (
 )
 
 // teamFlagUsage is --team's help where it picks the team a command acts on.
-const teamFlagUsage = "the team to act on (default: $TEAMCTL_TEAM, else the only team that is up)"
+const teamFlagUsage = "the team to act on (default: $TEAMCTL_TEAM, else the team of this pane or folder, else the only team up)"
 
 // addTeamFlag gives cmd --team, for a command about one team; a command
 // without it has no such flag (an unknown flag, never one silently ignored).

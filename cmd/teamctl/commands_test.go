@@ -383,7 +383,7 @@ func TestDemoPermissionIsApprovedAndDownAsksEveryone(t *testing.T) {
 	})
 	testenv.Eventually(t, time.Minute, "the reviewer back at work", func() (bool, string) {
 		m := demoMembers(t, e)["reviewer"]
-		return (m.State == "running" || m.State == "idle") && m.Request == nil, fmt.Sprintf("%+v", m)
+		return (m.State == "working" || m.State == "idle") && m.Request == nil, fmt.Sprintf("%+v", m)
 	})
 	var members map[string]demoMember
 	testenv.Eventually(t, time.Minute, "the researcher stalled at its question", func() (bool, string) {

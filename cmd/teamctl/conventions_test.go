@@ -71,7 +71,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"restore"}, "teamctl restore", "accepts between 1 and 2 arg"},
 		{[]string{"clean", "--older-than", "30d"}, "teamctl clean", "--older-than goes with --snapshots"},
 		{[]string{"clean", "--snapshots", "--older-than", "soon"}, "teamctl clean", "--older-than"},
-		{[]string{"logs"}, "teamctl logs", "accepts 1 arg"},
+		{[]string{"logs", "a", "b"}, "teamctl logs", "accepts at most 1 arg"},
 		{[]string{"logs", "lead", "-n", "-1"}, "teamctl logs", "-n -1"},
 		{[]string{"version", "extra"}, "teamctl version", `unknown command "extra"`},
 		{[]string{"completion", "bash", "extra"}, "teamctl completion bash", `unknown command "extra"`},
@@ -132,8 +132,8 @@ func TestStandInHelpPrintsHelp(t *testing.T) {
 }
 
 // TestDownWithNothingUp: down with no team up exits 0 and says there was
-// nothing to stop; down of a team already down too, leaving its record of
-// when it went down as it was.
+// nothing to stop; down of a team already down too (named, or the team of
+// the folder it runs in), leaving its record of when it went down as it was.
 func TestDownWithNothingUp(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -147,8 +147,9 @@ func TestDownWithNothingUp(t *testing.T) {
 	if before.StoppedAt == nil {
 		t.Fatal("down recorded no stop")
 	}
+	// Run in its folder, down means the team there, which is down already.
 	r = e.Run("down")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "no team is up; nothing to stop") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "team gone is already down") || !strings.Contains(r.Stdout, "nothing to stop") {
 		t.Errorf("down with only a down team: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = e.Run("down", "--team", "gone")
@@ -196,9 +197,10 @@ func TestEmptyListingsSaySo(t *testing.T) {
 	}
 }
 
-// TestCleanAsksFirst: a bare clean with a down team to remove asks on a
-// terminal, listing the team (no keeps everything, y removes it); without a
-// terminal it never asks and needs --yes or a team name.
+// TestCleanAsksFirst: clean --all-teams with down teams to remove asks on a
+// terminal, listing the teams (no keeps everything, y removes it); without a
+// terminal it never asks and needs --yes or a team name; a bare clean where
+// two teams could be meant names neither and says --all-teams.
 func TestCleanAsksFirst(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -208,14 +210,17 @@ func TestCleanAsksFirst(t *testing.T) {
 	}
 	stateDir := func(team string) string { return filepath.Join(e.StateHome, "teamctl", team) }
 
-	r := e.Run("clean")
+	if r := e.Run("clean"); r.Code != 1 || !strings.Contains(r.Stderr, "is in teams old, older") || !strings.Contains(r.Stderr, "--all-teams") {
+		t.Errorf("a bare clean where two teams could be meant: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r := e.Run("clean", "--all-teams")
 	if r.Code != 2 || !strings.Contains(r.Stderr, "old") || !strings.Contains(r.Stderr, "older") || !strings.Contains(r.Stderr, "--yes") || !strings.Contains(r.Stderr, "see 'teamctl clean --help'") {
 		t.Errorf("clean without a terminal: exit %d, want 2 naming the teams and --yes\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if !exists(stateDir("old")) || !exists(stateDir("older")) {
 		t.Fatal("clean without a terminal or --yes removed a team")
 	}
-	if r := e.MustRun("clean", "--dry-run"); !strings.Contains(r.Stdout, "dry run, nothing changed") {
+	if r := e.MustRun("clean", "--all-teams", "--dry-run"); !strings.Contains(r.Stdout, "dry run, nothing changed") {
 		t.Errorf("clean --dry-run:\n%s", r.Stdout)
 	}
 
@@ -245,16 +250,22 @@ func TestCleanAsksFirst(t *testing.T) {
 	}
 }
 
-// cleanThroughPTY runs a bare `teamctl clean` in a pseudo-terminal, answers
-// its question with answer, and returns what the terminal showed and the
-// exit code.
+// cleanThroughPTY runs `teamctl clean --all-teams` in a pseudo-terminal,
+// answers its question with answer, and returns what the terminal showed and
+// the exit code.
 func cleanThroughPTY(t *testing.T, e *testenv.Env, answer string) (string, int) {
+	t.Helper()
+	return cleanThroughPTYIn(t, e, e.Work, answer, "--all-teams")
+}
+
+// cleanThroughPTYIn is cleanThroughPTY in dir, with args.
+func cleanThroughPTYIn(t *testing.T, e *testenv.Env, dir, answer string, args ...string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, e.Bin, "clean")
+	cmd := exec.CommandContext(ctx, e.Bin, append([]string{"clean"}, args...)...)
 	cmd.Env = append(e.Environ(), "TERM=xterm-256color")
-	cmd.Dir = e.Work
+	cmd.Dir = dir
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -290,6 +301,7 @@ func TestLongWaitsSayWhatTheyWaitFor(t *testing.T) {
 claude:
   command: sh
   args: [-c, "exec sleep 600"]
+lead: {}
 members:
   - name: mate
     prompt: hello
@@ -456,7 +468,7 @@ func TestEventsSinceAndTail(t *testing.T) {
 // convTeam brings up a team with a lead and a plain process, web.
 func convTeam(t *testing.T, team string) (*testenv.Env, string, string) {
 	e := testenv.New(t)
-	body := "team: " + team + "\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
+	body := "team: " + team + "\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n"
 	layout := standInLayout(e, "first.yaml", body)
 	e.MustRun("up", layout)
 	return e, layout, body

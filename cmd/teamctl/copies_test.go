@@ -87,7 +87,7 @@ func checkOneWeb(t *testing.T, e *testenv.Env, team string, pid int, pane string
 func TestSecondRunOfAMemberIsEnded(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	layout := standInLayout(e, "team.yaml", "team: twice\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	layout := standInLayout(e, "team.yaml", "team: twice\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
 	e.MustRun("up", layout)
 	testenv.Eventually(t, time.Minute, "the supervisor running", func() (bool, string) {
 		return statusOf(t, e, "twice").Supervisor.Running, ""
@@ -175,7 +175,7 @@ func TestRelaunchUnrecordedOnAFrozenStateFolder(t *testing.T) {
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 	flag := filepath.Join(e.Dir, "freeze-after-relaunch")
 	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+freezingTmux(t, e, flag, dir), "TEAMCTL_RESTART_BACKOFF=100ms")
-	layout := standInLayout(e, "team.yaml", "team: frozen\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	layout := standInLayout(e, "team.yaml", "team: frozen\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
 	e.MustRun("up", layout)
 	testenv.Eventually(t, time.Minute, "the supervisor running", func() (bool, string) {
 		return statusOf(t, e, "frozen").Supervisor.Running, ""

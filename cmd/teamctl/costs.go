@@ -73,7 +73,7 @@ missing from the table is counted in tokens and shown "no price".`,
 	}
 	cmd.Flags().StringVar(&since, "since", "", "only responses since then: a duration back from now (2h) or an RFC 3339 time")
 	addJSONFlag(cmd, &opts.JSON, "")
-	g.addTeamFlag(cmd, "the team to report (default: $TEAMCTL_TEAM, else the only team that is up); a team that is down too")
+	g.addTeamFlag(cmd, "the team to report (default: $TEAMCTL_TEAM, else the team of this pane or folder, else the only team up); a team that is down too")
 	cmd.ValidArgsFunction = completeMembers(g)
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/table"
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/usage"
 )
 
@@ -26,8 +27,8 @@ func renderUsage(r *usage.Report, width int) string {
 		table.Column{Title: "OUTPUT"}, table.Column{Title: "CACHE WRITE"}, table.Column{Title: "CACHE READ"},
 		table.Column{Title: "COST"}, table.Column{Title: "MODELS", Fit: table.Cut})
 	row := func(name string, x usage.Totals) {
-		t.Add(table.Text(name), table.Text(fmt.Sprint(x.Turns)), table.Text(count(x.Input)), table.Text(count(x.Output)),
-			table.Text(count(x.CacheWrite)), table.Text(count(x.CacheRead)), table.Text(cost(x)), table.Text(textsafe.Visible(strings.Join(x.Models(), ", "))))
+		t.Add(table.Text(name), table.Text(fmt.Sprint(x.Turns)), table.Text(state.TokenCount(x.Input)), table.Text(state.TokenCount(x.Output)),
+			table.Text(state.TokenCount(x.CacheWrite)), table.Text(state.TokenCount(x.CacheRead)), table.Text(cost(x)), table.Text(textsafe.Visible(strings.Join(x.Models(), ", "))))
 	}
 	for _, m := range r.Members {
 		name := m.Name
@@ -46,28 +47,8 @@ func renderUsage(r *usage.Report, width int) string {
 	return b.String()
 }
 
-// count is a token count in a few characters: 950, 12.3k, 4.56M.
-func count(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	default:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	}
-}
-
-// cost is the cost of x's priced models, and says when some had none.
+// cost is the cost of x's priced models, and says when some had none, as
+// every view of a cost says it (state.CostText).
 func cost(x usage.Totals) string {
-	np := len(x.NoPrice())
-	switch {
-	case x.Turns == 0:
-		return "-"
-	case np == len(x.ByModel):
-		return "no price"
-	case np > 0:
-		return fmt.Sprintf("$%.2f + no price", x.Cost)
-	}
-	return fmt.Sprintf("$%.2f", x.Cost)
+	return state.CostText(x.Turns, x.Cost, len(x.ByModel), len(x.NoPrice()))
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
 )
 
 // eventsOptions are what `teamctl events` shows.
@@ -27,7 +26,7 @@ type eventsOptions struct {
 // eventsRun's place (tests of the flags).
 func newEventsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *eventsOptions) error) *cobra.Command {
 	opts := &eventsOptions{IO: ios, Events: func(ctx context.Context, q state.EventQuery, fn func(state.Event)) error {
-		name, err := team.Find(ctx, g.team, g.tmuxBin)
+		name, err := g.find(ctx, "")
 		if err != nil {
 			return err
 		}

@@ -112,8 +112,9 @@ func (b *safeBuffer) String() string {
 	return b.buf.String()
 }
 
-// live reports a state of a member whose program runs: running, or what the
-// supervisor has seen of it since (idle, stalled).
+// live reports a state of a member whose program runs: running (working, a
+// Claude Code member's word for it), or what the supervisor has seen of it
+// since (idle, stalled).
 func live(state string) bool {
-	return state == "running" || state == "idle" || state == "stalled"
+	return state == "running" || state == "working" || state == "idle" || state == "stalled"
 }

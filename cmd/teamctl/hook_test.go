@@ -55,8 +55,8 @@ members:
 		}
 		return hooked && reported, fmt.Sprint(evs)
 	})
-	if m := member(statusOf(t, e, "panes"), "mate"); m.State != "running" {
-		t.Errorf("mate is %s after a Stop hook from the shell's pane, want running", m.State)
+	if m := member(statusOf(t, e, "panes"), "mate"); m.State != "working" {
+		t.Errorf("mate is %s after a Stop hook from the shell's pane, want working", m.State)
 	}
 
 	inShell("", 1) // the shell's own TEAMCTL_MEMBER

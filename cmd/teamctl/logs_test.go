@@ -61,6 +61,7 @@ func TestWhyItEndedIsShown(t *testing.T) {
 	e := testenv.New(t)
 	end := endFifo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: words
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo first words; echo LAST-WORDS-XYZ; read x < %s; exit 3"]
@@ -108,6 +109,7 @@ func TestLastWordsOutliveARestart(t *testing.T) {
 	ok := filepath.Join(e.Work, "ran-once")
 	end := endFifo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
+lead: {}
 members:
   - name: m
     command: [sh, -c, "if [ -f %[1]s ]; then echo second run; exec sleep 1000; fi; echo first words; echo LAST-WORDS-XYZ; touch %[1]s; read x < %[2]s; exit 3"]
@@ -140,6 +142,7 @@ func TestLogsFollowPrintsNewLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: tail
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo started; read x < %s; echo NEW-LINE-AFTER; exec sleep 1000"]
@@ -177,6 +180,7 @@ func TestARelaunchByAPersonKeepsTheLastWords(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: byhand
+lead: {}
 members:
   - name: m
     command: [sh, -c, "echo run at $$; exec sleep 1000"]
@@ -198,5 +202,69 @@ members:
 	want := regexp.MustCompile(`(?s)^--- previous run \((signal 15, )?ended [^)]+\) ---\n` + line + `\n--- this run \(started [^)]+\) ---\nrun at [0-9]+\n$`)
 	if !want.MatchString(out) {
 		t.Errorf("logs m after teamctl restart:\n%s", out)
+	}
+}
+
+// TestLogsEveryMember (issue 31: logs without a member was a usage error):
+// every member's lines, each after its name and " | " (padded to the
+// longest name), member after member in the layout's order; with -f, then
+// the lines each pane prints, interleaved as they come, until Ctrl-C.
+// Piped, no colour.
+func TestLogsEveryMember(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	fifo := func(name string) string {
+		p := filepath.Join(e.Work, name)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	web, db := fifo("web-go"), fifo("db-go")
+	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: every
+lead: {}
+members:
+  - name: web
+    command: [sh, -c, "echo web-started; read x < %s; echo WEB-NEW; exec sleep 1000"]
+  - name: db
+    command: [sh, -c, "echo db-started; read x < %s; echo DB-NEW; exec sleep 1000"]
+`, web, db)))
+	testenv.Eventually(t, time.Minute, "both members' first lines in logs", func() (bool, string) {
+		out := e.MustRun("logs").Stdout
+		w, d := strings.Index(out, "\nweb  | web-started\n"), strings.Index(out, "\ndb   | db-started\n")
+		return w > 0 && d > w && strings.HasPrefix(out, "lead | ") && !strings.Contains(out, "\x1b"), out
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.Bin, "logs", "-f")
+	cmd.Env, cmd.Dir = e.Environ(), e.Work
+	var out, errOut safeBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	testenv.Eventually(t, time.Minute, "both histories", func() (bool, string) {
+		s := out.String()
+		return strings.Contains(s, "\ndb   | db-started\n"), s + errOut.String()
+	})
+	// Read once logs -f runs: the lines after are new, db's first.
+	for _, f := range []string{db, web} {
+		if err := os.WriteFile(f, []byte("\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.Eventually(t, time.Minute, "both new lines, each after its member's name", func() (bool, string) {
+		s := out.String()
+		return strings.Contains(s, "\ndb   | DB-NEW\n") && strings.Contains(s, "\nweb  | WEB-NEW\n") &&
+			strings.Index(s, "DB-NEW") > strings.Index(s, "db   | db-started"), s + errOut.String()
+	})
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("logs -f after Ctrl-C: %v\n%s", err, errOut.String())
+	}
+	if n := strings.Count(out.String(), "web-started"); n != 1 {
+		t.Errorf("web's history printed %d times:\n%s", n, out.String())
 	}
 }

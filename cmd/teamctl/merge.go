@@ -34,7 +34,9 @@ func newMergeCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *merg
 		Use:   "merge MEMBER...",
 		Short: "Land members' branches into their base, without a checkout",
 		Long: `Land each member's branch into the branch its worktree was made from (as
-state.json records it), or --into another, in the order given, stopping at
+up recorded it in the branch's git config, branch.<name>.teamctl-base, else
+the layout's base; a state.json that says otherwise is refused, saying both),
+or --into another, in the order given, stopping at
 the first member refused and saying what landed. The merge is computed
 without a checkout (git merge-tree --write-tree, then commit-tree: a merge
 commit with both parents, or with --squash one commit of the member's

@@ -93,6 +93,8 @@ type fakeLander struct {
 	all     bool
 	merged  *team.MergeResult
 	done    *team.FinishResult
+	running []string // finish_stop_internal_test.go
+	stopped []string
 }
 
 func (f *fakeLander) Merge(_ context.Context, members []string, _ team.MergeOptions) (*team.MergeResult, error) {

@@ -14,8 +14,9 @@ import (
 // TestMergeAndFinish through the built binary: alice's commit lands on main
 // and the person's main checkout, clean, is brought forward; bob's
 // uncommitted work is refused, and with --wip his edit of alice's line
-// conflicts (nothing moves); finish refuses a running member; once the team
-// is down, finish removes alice's worktree and branch, and bob's, landed
+// conflicts (nothing moves); finish of a running member, with no terminal
+// to ask on, is refused, and with --yes stops it first (as teamctl stop)
+// and removes alice's worktree and branch; once the team is down, bob's, landed
 // with --squash --wip, leave a snapshot that restore brings back; used
 // wrongly, each exits 2.
 func TestMergeAndFinish(t *testing.T) {
@@ -24,6 +25,7 @@ func TestMergeAndFinish(t *testing.T) {
 	repo, _ := appRepo(t, e)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: rev
 root: repo
+lead: {}
 members:
   - name: alice
     command: [sleep, "1000"]
@@ -55,11 +57,14 @@ members:
 		t.Error("the conflict moved main, or committed bob's work")
 	}
 
-	if r := e.Run("finish", "alice", "--team", "rev"); r.Code != 1 || !strings.Contains(r.Stderr, "alice is running") {
-		t.Errorf("finish of a running member: exit %d\n%s", r.Code, r.Stderr)
+	if r := e.Run("finish", "alice", "--team", "rev"); r.Code != 1 || !strings.Contains(r.Stderr, "alice still running") || !strings.Contains(r.Stderr, "--yes stops it first") {
+		t.Errorf("finish of a running member, no terminal to ask on: exit %d\n%s", r.Code, r.Stderr)
 	}
-	e.MustRun("down", "--team", "rev", "--now")
-	r = e.Run("finish", "alice", "--team", "rev", "--json")
+	// --yes: alice is stopped (as teamctl stop does), then finished.
+	r = e.Run("finish", "alice", "--team", "rev", "--json", "--yes")
+	if !strings.Contains(r.Stderr, "stopped alice (ended on SIGTERM)") {
+		t.Errorf("finish --yes of a running member did not stop it: exit %d\n%s", r.Code, r.Stderr)
+	}
 	var fin struct {
 		Finished []struct {
 			Member   string
@@ -74,6 +79,7 @@ members:
 		t.Error("alice's worktree or branch is left")
 	}
 
+	e.MustRun("down", "--team", "rev", "--now")
 	gitIn(t, wt("bob"), "checkout", "--", "app.go")
 	os.WriteFile(filepath.Join(wt("bob"), "bob's notes.md"), []byte("kept\n"), 0o644)
 	r = e.Run("finish", "bob", "--wip", "--squash", "--team", "rev")

@@ -96,7 +96,7 @@ func TestRelaunchRunsTheLayoutNotState(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=100ms")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: norun\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: norun\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
 	marker := filepath.Join(e.Dir, "pwned")
 
 	editState(t, e, "norun", hostileLaunch(marker))
@@ -120,11 +120,11 @@ func TestRelaunchRunsTheLayoutNotState(t *testing.T) {
 func TestRestartRefusesALaunchTheLayoutChanged(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	layout := standInLayout(e, "team.yaml", "team: changed\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	layout := standInLayout(e, "team.yaml", "team: changed\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
 	e.MustRun("up", layout)
 	before := member(statusOf(t, e, "changed"), "web")
 	marker := filepath.Join(e.Dir, "pwned")
-	standInLayout(e, "team.yaml", fmt.Sprintf("team: changed\nmembers:\n  - name: web\n    command: [sh, -c, \"touch %s; exec sleep 1000\"]\n", marker))
+	standInLayout(e, "team.yaml", fmt.Sprintf("team: changed\nlead: {}\nmembers:\n  - name: web\n    command: [sh, -c, \"touch %s; exec sleep 1000\"]\n", marker))
 	r := e.Run("restart", "web", "--team", "changed")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "not the one it was started with") || !strings.Contains(r.Stderr, "--recreate") {
 		t.Errorf("restart of a changed member: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -202,7 +202,7 @@ func TestRelaunchCutShortIsAdopted(t *testing.T) {
 	e := testenv.New(t)
 	flag := filepath.Join(e.Dir, "kill-after-relaunch")
 	e.Extra = append(e.Extra, "TEAMCTL_TMUX="+killerTmux(t, e, flag), "TEAMCTL_RESTART_BACKOFF=100ms")
-	layout := standInLayout(e, "team.yaml", "team: cut\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	layout := standInLayout(e, "team.yaml", "team: cut\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
 	e.MustRun("up", layout)
 	sup := statusOf(t, e, "cut").Supervisor
 	if !sup.Running {
@@ -254,7 +254,7 @@ func TestUpAllTakesOnlyTheLayoutItWasBroughtUpFrom(t *testing.T) {
 	e := testenv.New(t)
 	marker := filepath.Join(e.Dir, "pwned")
 	body := func(team, cmd string) string {
-		return fmt.Sprintf("team: %s\nmembers:\n  - name: web\n    command: %s\n", team, cmd)
+		return fmt.Sprintf("team: %s\nlead: {}\nmembers:\n  - name: web\n    command: %s\n", team, cmd)
 	}
 	const sleep = `[sleep, "1000"]`
 	hostile := fmt.Sprintf(`[sh, -c, "touch %s; exec sleep 1000"]`, marker)

@@ -28,6 +28,7 @@ func TestConflictRadar(t *testing.T) {
 root: repo
 review:
   tellLead: true
+lead: {}
 members:
   - name: alice
     command: [sh]

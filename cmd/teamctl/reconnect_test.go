@@ -26,6 +26,7 @@ func TestSupervisorOutlivesAttachDetachingEveryone(t *testing.T) {
 	gate := filepath.Join(e.Work, "go")
 	e.MustRun("up", standInLayout(e, "team.yaml", fmt.Sprintf(`team: detach
 watchdog: {quiet: 300ms}
+lead: {}
 members:
   - name: asker
     command: [sh, -c, 'while [ ! -f %s ]; do sleep 0.05; done; printf "Overwrite? (y/n) "; read x; exec sleep 1000']
@@ -101,6 +102,7 @@ func TestAutoAnswerOncePerPrompt(t *testing.T) {
 watchdog:
   quiet: 300ms
   answer: [{pattern: yes-no, keys: [y, Enter]}]
+lead: {}
 members:
   - name: asker
     command: [sh, -c, 'printf "Overwrite? (y/n) "; read a; echo "got [$a]"; sleep 1; printf "Continue? "; read b; echo "second [$b]"; exec sleep 1000']

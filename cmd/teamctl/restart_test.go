@@ -22,6 +22,7 @@ func TestRestartCommand(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: again
+lead: {}
 members:
   - name: web
     command: [sleep, "1000"]
@@ -53,7 +54,7 @@ members:
 func TestRestartByAPersonIsCounted(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: counted\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: counted\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n"))
 	for n := 1; n <= 2; n++ {
 		r := e.MustRun("restart", "web", "--team", "counted")
 		if want := fmt.Sprintf(": restart #%d (by a person)\n", n); !strings.HasPrefix(r.Stdout, "restarted web (pid ") || !strings.HasSuffix(r.Stdout, want) {
@@ -98,6 +99,7 @@ func TestRelaunchEndsTheOldRunFirst(t *testing.T) {
 	pidfile := filepath.Join(e.Work, "web.pid")
 	layout := func(gen string) string {
 		return standInLayout(e, "team.yaml", fmt.Sprintf(`team: once
+lead: {}
 members:
   - name: web
     env: {GEN: %q}
@@ -275,6 +277,7 @@ func TestUpTableAgreesWithStatus(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	body := `team: table
+lead: {}
 members:
   - name: web
     command: [sleep, "1000"]

@@ -286,7 +286,7 @@ func TestUpFreshAndUpAll(t *testing.T) {
 	e := testenv.New(t)
 	one := standInLayout(e, "one.yaml", "team: one\nmembers:\n  - name: mate\n")
 	two := standInLayout(e, "two.yaml", "team: two\nmembers:\n  - name: mate\n")
-	three := standInLayout(e, "three.yaml", "team: three\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
+	three := standInLayout(e, "three.yaml", "team: three\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
 	for _, l := range []string{one, two, three} {
 		e.MustRun("up", l)
 	}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/team"
 )
 
@@ -18,16 +20,29 @@ var version string
 type globals struct {
 	team    string
 	tmuxBin string
+	// ios is where a command says which team it took when it was not
+	// named and another could have been meant (team.Found.Note); nil: not said.
+	ios *iostreams.IO
 }
 
 func newRootCmd(io *iostreams.IO) *cobra.Command {
-	g := &globals{tmuxBin: os.Getenv("TEAMCTL_TMUX")}
+	g := &globals{tmuxBin: os.Getenv("TEAMCTL_TMUX"), ios: io}
 	root := &cobra.Command{
 		Use:   "teamctl",
 		Short: "Supervise teams of Claude Code sessions in tmux",
 		Long: `teamctl brings a whole team of Claude Code sessions (a lead and its teammates)
 up from one layout file, each in its own pane of a private tmux server, and
-lets you step into any member, see who is doing what, and take it all down.`,
+lets you step into any member, see who is doing what, and take it all down.
+
+Which team a command means, when --team does not name one, is the first of:
+$TEAMCTL_TEAM (set in every member's pane); the team whose tmux server the
+command runs on; the team brought up from the nearest teamctl.yaml (or
+teamctl.yml, .teamctl.yaml, .teamctl.yml) in the current folder or above it;
+the team whose folder, repository or worktree holds the current folder (the
+deepest wins); the only team up (with several, the only one with the member
+named); the only team there is. Teams that are down count too, so that
+finish after down works in the team's folder. When another team could have
+been meant, the command says on stderr which it took.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -37,6 +52,7 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.AddCommand(
+		newInitCmd(io, nil),
 		newUpCmd(io, g, nil),
 		newDownCmd(io, g, nil),
 		newStatusCmd(io, g, nil),
@@ -60,6 +76,8 @@ lets you step into any member, see who is doing what, and take it all down.`,
 		newSnapshotsCmd(io, g, nil),
 		newRestoreCmd(io, nil),
 		newRestartCmd(io, g, nil),
+		newStopCmd(io, g, nil),
+		newStartCmd(io, g, nil),
 		newResumeMemberCmd(io, g, nil),
 		newDiffCmd(io, g, nil),
 		newConflictsCmd(io, g, nil),
@@ -75,9 +93,40 @@ lets you step into any member, see who is doing what, and take it all down.`,
 	// Made now rather than by Execute, so that they get examples and usage errors too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	groupCommands(root)
 	addGeneratedExamples(root)
 	checkUsage(root)
 	return root
+}
+
+// commandGroups are the headings of `teamctl --help`, in order, and the
+// commands under each (as gh groups its own): 36 commands in one
+// alphabetical list are hard to find one's way in.
+var commandGroups = []struct {
+	id, title string
+	commands  []string
+}{
+	{"team", "Team commands:", []string{"up", "down", "status", "teams", "attach", "validate", "clean"}},
+	{"members", "Member commands:", []string{"send", "answer", "approve", "deny", "stop", "start", "restart", "resume-member", "logs", "inbox", "tasks"}},
+	{"review", "Review and land:", []string{"diff", "conflicts", "merge", "finish", "snapshots", "restore"}},
+	{"watch", "Watch:", []string{"top", "serve", "events", "usage", "supervise", "run"}},
+	{"setup", "Set-up commands:", []string{"init", "demo", "doctor", "man", "version", "completion", "help"}},
+}
+
+// groupCommands puts each of root's commands under its heading.
+func groupCommands(root *cobra.Command) {
+	group := map[string]string{}
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, c := range g.commands {
+			group[c] = g.id
+		}
+	}
+	for _, c := range root.Commands() {
+		c.GroupID = group[c.Name()]
+	}
+	root.SetHelpCommandGroupID("setup")
+	root.SetCompletionCommandGroupID("setup")
 }
 
 // addGeneratedExamples gives cobra's own help and completion commands an
@@ -105,8 +154,8 @@ func addGeneratedExamples(root *cobra.Command) {
 	}
 }
 
-// open opens the team a command acts on: --team, else TEAMCTL_TEAM, else the
-// only team that is up.
+// open opens the team a command acts on: --team, else as team.Which finds
+// it (TEAMCTL_TEAM, the pane's team, the folder's team, the only team up).
 func (g *globals) open(cmd *cobra.Command) (*team.Team, error) { return g.openFor(cmd, "") }
 
 // openNamed opens team name ("" as open does).
@@ -125,9 +174,23 @@ func (g *globals) openFor(cmd *cobra.Command, member string) (*team.Team, error)
 
 // openMember is openFor with a context, for a command's run function.
 func (g *globals) openMember(ctx context.Context, member string) (*team.Team, error) {
-	name, err := team.FindFor(ctx, g.team, g.tmuxBin, member)
+	name, err := g.find(ctx, member)
 	if err != nil {
 		return nil, err
 	}
 	return team.Open(ctx, name, g.tmuxBin)
+}
+
+// find is the name of the team a command about member ("": none) means,
+// saying on stderr which it took when another could have been meant: the
+// one resolution every command shares (team.Which).
+func (g *globals) find(ctx context.Context, member string) (string, error) {
+	f, err := team.Which(ctx, g.team, g.tmuxBin, member)
+	if err != nil {
+		return "", err
+	}
+	if n := f.Note(); n != "" && g.ios != nil {
+		fmt.Fprintln(g.ios.ErrOut, textsafe.Visible(n))
+	}
+	return f.Name, nil
 }

@@ -226,6 +226,7 @@ func TestUpErrorShowsNoEnvValue(t *testing.T) {
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: errpath
 claude: {command: /bin/sh, args: [-c, "exec sleep 600"]}
 env: {TEAM_SECRET: %q}
+lead: {}
 members:
   - name: mate
     env: {MATE_SECRET: %q}

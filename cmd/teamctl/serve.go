@@ -218,7 +218,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	}
 	u := loginURL(host, addr, tlsOn, token)
 	fmt.Fprintf(o.IO.Out, "teamctl serve: %s on %s\n", what, addr)
-	if made {
+	if made && o.NewToken { // the first serve's token replaces none
 		fmt.Fprintln(o.IO.Out, "a new login token was made: login URLs printed before no longer work")
 	}
 	fmt.Fprintf(o.IO.Out, "log in (once per browser) with:\n  %s\n", u)

@@ -109,6 +109,33 @@ func TestServeRun(t *testing.T) {
 	}
 }
 
+// TestServeFirstToken (issue 31): the first serve makes the login token and
+// says nothing of login URLs printed before, since none was; --new-token
+// says they no longer work; a serve after either says neither.
+func TestServeFirstToken(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	serve := func(newToken bool) string {
+		ios, out, _ := bufIO("")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", NewToken: newToken, Backend: web.Teamctl{}, Listening: func(string) { cancel() }}
+		if err := serveRun(ctx, o); err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+		return out.String()
+	}
+	const old = "login URLs printed before no longer work"
+	if out := serve(false); strings.Contains(out, old) || !strings.Contains(out, "log in (once per browser)") {
+		t.Errorf("the first serve:\n%s", out)
+	}
+	if out := serve(true); !strings.Contains(out, old) {
+		t.Errorf("serve --new-token:\n%s", out)
+	}
+	if out := serve(false); strings.Contains(out, old) {
+		t.Errorf("serve again:\n%s", out)
+	}
+}
+
 // cookieJar keeps the cookies of one host, as a browser does.
 type cookieJar struct{ cs []*http.Cookie }
 

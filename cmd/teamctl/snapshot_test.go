@@ -100,7 +100,7 @@ func TestCleanKeepsAnUnmergedBranch(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: auth-fix\nroot: repo\nmembers:\n  - name: alice\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: auth-fix\nroot: repo\nlead: {}\nmembers:\n  - name: alice\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "auth-fix", "alice")
 	for _, m := range []string{"first step", "second step"} {
 		gitIn(t, wt, "commit", "-q", "--allow-empty", "-m", m)
@@ -157,7 +157,7 @@ func TestCleanForceKeepsASnapshotAndRestoreBringsItBack(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: snap\nroot: repo\nmembers:\n  - name: bob\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: snap\nroot: repo\nlead: {}\nmembers:\n  - name: bob\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "snap", "bob")
 	write := func(name string, b []byte) {
 		t.Helper()
@@ -286,5 +286,60 @@ func TestCleanForceKeepsASnapshotAndRestoreBringsItBack(t *testing.T) {
 	}
 	if !exists(filepath.Join(restored, "image.bin")) || gitIn(t, repo, "branch", "--list", branch) == "" {
 		t.Error("clean --snapshots removed the restored worktree or its branch")
+	}
+}
+
+// TestRestoreFromInsideTheRepository: the `teamctl restore` command clean
+// --force prints works as printed when run in the repository's main
+// checkout and in a folder of it, where the repository is found both as
+// the current folder's and as the one clean recorded (one repository,
+// however it is named); `teamctl snapshots` there lists each snapshot once.
+func TestRestoreFromInsideTheRepository(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	repo := gitRepo(t, e, "repo")
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: inside\nroot: repo\nmembers:\n  - name: bob\n    command: [sleep, \"600\"]\n    worktree: true\n  - name: carol\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	for _, m := range []string{"bob", "carol"} {
+		wt := filepath.Join(repo, ".teamctl", "worktrees", "inside", m)
+		if err := os.WriteFile(filepath.Join(wt, m+".txt"), []byte(m+"'s work\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.MustRun("down", "--team", "inside", "--now")
+	res := e.MustRun("clean", "inside", "--force", "--yes")
+	var cmds []string
+	for _, line := range strings.Split(res.Stdout, "\n") {
+		if _, after, ok := strings.Cut(line, "`teamctl restore "); ok {
+			name, _, _ := strings.Cut(after, "`")
+			cmds = append(cmds, name)
+		}
+	}
+	if len(cmds) != 2 {
+		t.Fatalf("clean --force printed %d restore commands, want 2:\n%s", len(cmds), res.Stdout)
+	}
+	in := func(dir string) *testenv.Env { c := *e; c.Work = dir; return &c }
+	sub := filepath.Join(repo, "src")
+
+	for _, dir := range []string{repo, sub} {
+		r := in(dir).MustRun("snapshots", "--json")
+		var l snapshotList
+		if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil {
+			t.Fatal(err)
+		}
+		if len(l) != 2 || l[0].Repo != repo || l[1].Repo != repo {
+			t.Errorf("snapshots in %s: %+v, want the 2 snapshots once each, in %s", dir, l, repo)
+		}
+	}
+	for i, dir := range []string{repo, sub} {
+		r := in(dir).Run("restore", cmds[i])
+		if r.Code != 0 {
+			t.Errorf("teamctl restore %s in %s: exit %d\n%s%s", cmds[i], dir, r.Code, r.Stdout, r.Stderr)
+			continue
+		}
+		restored := filepath.Join(repo, ".teamctl", "restored", filepath.FromSlash(cmds[i]))
+		member := strings.Split(cmds[i], "/")[1]
+		if b, err := os.ReadFile(filepath.Join(restored, member+".txt")); err != nil || string(b) != member+"'s work\n" {
+			t.Errorf("restored in %s: %s.txt %q, %v", dir, member, b, err)
+		}
 	}
 }

@@ -81,6 +81,10 @@ func statusRun(ctx context.Context, opts *statusOptions) error {
 		return err
 	}
 	if opts.JSON {
+		// The words top and serve show: a running Claude Code member is working.
+		for i := range st.Members {
+			st.Members[i].State = st.Members[i].State.Shown(st.Members[i].Role)
+		}
 		return writeJSON(opts.IO, st)
 	}
 	fmt.Fprint(opts.IO.Out, renderStatus(opts.IO, st, opts.Now()))

@@ -81,7 +81,7 @@ func TestStatusColumnsAlignWithColour(t *testing.T) {
 	var out bytes.Buffer
 	io := iostreams.Terminal(strings.NewReader(""), &out, &out, 0, true)
 	got := renderStatus(io, testStatus("/src/app"), time.Now())
-	if !strings.Contains(got, "\x1b[31mstalled\x1b[0m") || !strings.Contains(got, "\x1b[32mrunning\x1b[0m") {
+	if !strings.Contains(got, "\x1b[31mstalled\x1b[0m") || !strings.Contains(got, "\x1b[32mworking\x1b[0m") {
 		t.Fatalf("no colour:\n%q", got)
 	}
 	starts, lines := tableStarts(t, got)
@@ -225,7 +225,7 @@ func TestStatusRun(t *testing.T) {
 		}}
 	table := "team auth (tmux -L teamctl-auth), supervisor pid 42\n" +
 		"MEMBER  ROLE     PANE  PID  STATE       UPTIME  CWD   DETAIL\n" +
-		"lead    lead     %0    100  running     1m30s   /src\n" +
+		"lead    lead     %0    100  working     1m30s   /src\n" +
 		"web     process  %1    101  exited (1)  -       /srv  (1 restart)\n"
 	for _, c := range []struct {
 		name        string

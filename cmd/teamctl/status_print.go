@@ -67,12 +67,13 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 	tb := table.New(cols...)
 	v := textsafe.Visible
 	for _, m := range st.Members {
-		word, uptime := string(m.State), "-"
+		shown := m.State.Shown(m.Role)
+		word, uptime := string(shown), "-"
 		if !m.State.Ended() {
 			uptime = now.Sub(m.StartedAt).Round(time.Second).String()
 		}
 		if m.ExitCode != nil {
-			word = fmt.Sprintf("%s (%d)", m.State, *m.ExitCode)
+			word = fmt.Sprintf("%s (%d)", shown, *m.ExitCode)
 		}
 		cells := []table.Cell{table.Text(v(m.Name)), table.Text(v(string(m.Role))), table.Text(v(m.Pane)), table.Text(strconv.Itoa(m.PID)),
 			{Text: v(word), Style: stateColor(io, m.State)}, table.Text(uptime),
@@ -143,12 +144,12 @@ func memberCost(m team.MemberStatus) string {
 	return m.Usage.CostText()
 }
 
-// stateColor is the colour of a member's state: green running, red for what
-// needs a look, yellow for waiting.
+// stateColor is the colour of a member's state: green running (working),
+// red for what needs a look, yellow for waiting.
 func stateColor(io *iostreams.IO, s state.MemberState) func(string) string {
 	code := ""
 	switch s {
-	case state.StateRunning:
+	case state.StateRunning, state.StateWorking:
 		code = "32"
 	case state.StateExited, state.StateFailed, state.StateStalled, state.StateHeld:
 		code = "31"

@@ -97,7 +97,7 @@ func TestStatusTableFitsTheTerminal(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	layout := standInLayout(e, "team.yaml", "team: fit\nroot: "+dir+"\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n")
+	layout := standInLayout(e, "team.yaml", "team: fit\nroot: "+dir+"\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"600\"]\n")
 	// Trusted, so that up has no note on the trust dialog: this test is
 	// about the table (a note is prose, and wraps as prose does).
 	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})

@@ -22,6 +22,7 @@ func TestStatusWatchRedrawsOnChange(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	layout := standInLayout(e, "team.yaml", `team: watched
+lead: {}
 members:
   - name: sleeper
     command: [sleep, "600"]
@@ -105,7 +106,7 @@ members:
 func TestStatusWatchOnATerminal(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: tty\nmembers:\n  - name: sleeper\n    command: [sleep, \"600\"]\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: tty\nlead: {}\nmembers:\n  - name: sleeper\n    command: [sleep, \"600\"]\n"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // ends a hang; the waits below fail first
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.Bin, "status", "-w", "--team", "tty")

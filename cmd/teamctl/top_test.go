@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,6 +43,43 @@ func (v *viewer) keys(keys ...string) {
 	if out, err := v.e.Tmux(viewerSocket, append([]string{"send-keys", "-t", v.pane}, keys...)...); err != nil {
 		v.t.Fatalf("send-keys %v: %v %s", keys, err, out)
 	}
+}
+
+// selectRow moves top's cursor, a key at a time (j, or g from the last row),
+// to the row match picks; each move is seen on the screen before the next,
+// and rows re-sorting meanwhile only make it go round again.
+func (v *viewer) selectRow(what string, match func(row string) bool) {
+	v.t.Helper()
+	selected := func(s string) string {
+		for _, r := range tableRows(s) {
+			if strings.HasPrefix(r, "> ") {
+				return r
+			}
+		}
+		return ""
+	}
+	who := func(row string) string { // its member (with its team, in the all view)
+		f := strings.Fields(row)
+		if len(f) < 3 {
+			return row
+		}
+		return f[1] + " " + f[2]
+	}
+	for range 30 {
+		s := v.screen()
+		cur := selected(s)
+		if cur != "" && match(cur) {
+			return
+		}
+		rows := tableRows(s)
+		key := "j"
+		if len(rows) > 0 && strings.HasPrefix(rows[len(rows)-1], "> ") {
+			key = "g"
+		}
+		v.keys(key)
+		v.wait("the cursor off "+who(cur), func(s string) bool { c := selected(s); return c != "" && who(c) != who(cur) })
+	}
+	v.t.Fatalf("no row of %s selected in top:\n%s", what, v.screen())
 }
 
 // flags are the terminal modes tmux keeps for the pane (the alternate screen,
@@ -136,6 +174,17 @@ members:
 	v.keys("y")
 	asker := memberPane(t, e, "cockpit", "asker")
 	waitScreen(t, e, "teamctl-cockpit", asker, "answered: y")
+	// Answered, asker sorts lower; the cursor stays on the first row (the
+	// next to wait), as k9s and lazygit keep theirs, not going with asker.
+	// (granted, starting to wait, may rise above it after: then the cursor
+	// goes with whoever it is on, as ever.)
+	v.wait("the cursor left on another row, asker answered and moved down", func(s string) bool {
+		rows := tableRows(s)
+		return len(rows) == 4 && !strings.Contains(rows[0], " asker ") &&
+			slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, "> ") }) &&
+			!slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, "> asker ") })
+	})
+	v.selectRow("asker", func(r string) bool { return strings.Contains(r, " asker ") })
 	v.wait("asker's screen with its answer in the detail", func(s string) bool { return strings.Contains(s, "│ answered: y") })
 	testenv.Eventually(t, 20*time.Second, "the answer in the team's events", func() (bool, string) {
 		evs := events(t, e, "cockpit")
@@ -174,7 +223,9 @@ members:
 		t.Errorf("no permission-answer event for granted: %+v", evs)
 	}
 
-	// t attaches to granted's pane; detaching comes back to the table.
+	// t attaches to granted's pane (approved, it moved down: selected again);
+	// detaching comes back to the table.
+	v.selectRow("granted", func(r string) bool { return strings.Contains(r, " granted ") })
 	v.keys("t")
 	v.wait("the team's panes in the terminal", func(s string) bool {
 		return strings.Contains(s, "Claude Code (stand-in) · granted") && !strings.Contains(s, "MEMBER")
@@ -293,7 +344,9 @@ members:
 		return strings.Contains(s, "all teams (2 up)") && !strings.Contains(strings.Join(tableRows(s), "\n"), "topalpha")
 	})
 
-	// v: the selected member's team alone (asker's, still selected), and back.
+	// v: the selected member's team alone (asker's, selected again: answered,
+	// it moved down while the cursor stayed on the first row), and back.
+	v.selectRow("topbeta's asker", func(r string) bool { return strings.Contains(r, " topbeta ") && strings.Contains(r, " asker ") })
 	v.keys("v")
 	v.wait("topbeta alone", func(s string) bool {
 		rows := tableRows(s)

@@ -19,7 +19,7 @@ func TestTopShowsDiffsAndMergesAMembersWork(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	repo := gitRepo(t, e, "repo")
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: work\nroot: repo\nmembers:\n  - name: mate\n    command: [sleep, \"600\"]\n    worktree: true\n"))
+	e.MustRun("up", standInLayout(e, "team.yaml", "team: work\nroot: repo\nlead: {}\nmembers:\n  - name: mate\n    command: [sleep, \"600\"]\n    worktree: true\n"))
 	wt := filepath.Join(repo, ".teamctl", "worktrees", "work", "mate")
 	os.WriteFile(filepath.Join(wt, "feature.go"), []byte("package main\n\n// the-member-wrote-this\n"), 0o644)
 	gitIn(t, wt, "add", "feature.go")

@@ -84,7 +84,7 @@ func upFlags(o *upOptions) any {
 func upLayoutFile(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "auth.yaml")
-	if err := os.WriteFile(p, []byte("team: auth\nmembers:\n  - name: web\n    command: [sh]\n"), 0o600); err != nil {
+	if err := os.WriteFile(p, []byte("team: auth\nlead: {}\nmembers:\n  - name: web\n    command: [sh]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p

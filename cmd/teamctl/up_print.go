@@ -35,7 +35,9 @@ func printBroughtUp(o *upOptions, l *layouts.Layout, b *team.BroughtUp) {
 				listOrNone(b.Resumed), listOrNone(b.Afresh), listOrNone(b.Lost))
 		}
 		printStatusTable(o.IO, st)
-		fmt.Fprintf(out, "\nteamctl attach %s --team %s   # step in (detach: prefix d)\n", l.Lead.Name, l.Team)
+		if all := l.All(); len(all) > 0 {
+			fmt.Fprintf(out, "\nteamctl attach %s --team %s   # step in (detach: prefix d)\n", all[0].Name, l.Team)
+		}
 	}
 }
 

@@ -477,6 +477,7 @@ func TestDownEndsTheLeadLast(t *testing.T) {
 claude:
   command: sh
   args: [-c, "trap 'echo lead >> %[1]s; exit 0' TERM; echo LEAD-READY; sleep 600 & wait", sh]
+lead: {}
 members:
   - name: slow
     command: [sh, -c, "trap 'sleep 0.5; echo slow >> %[1]s; exit 0' TERM; echo SLOW-READY; sleep 600 & wait"]
@@ -506,6 +507,7 @@ func TestLayoutSettingsKeepTheHooks(t *testing.T) {
 claude:
   command: %q
   args: [stand-in, --settings, own.json]
+lead: {}
 members:
   - name: inline
     args: ['--settings={"theme":"dark"}']
@@ -551,6 +553,7 @@ members:
 claude:
   command: %q
   args: [stand-in]
+lead: {}
 members:
   - name: lost
     args: [--settings, missing.json]

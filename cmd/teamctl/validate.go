@@ -59,6 +59,8 @@ func validateRun(ctx context.Context, opts *validateOptions) error {
 		if err := writeJSON(opts.IO, v); err != nil {
 			return err
 		}
+	} else if v.Valid && v.Lead == "" {
+		fmt.Fprintf(opts.IO.Out, "%s: team %s, %d plain process(es) and no lead: valid\n", opts.File, v.Team, v.Members)
 	} else if v.Valid {
 		fmt.Fprintf(opts.IO.Out, "%s: team %s, lead %s and %d member(s): valid\n", opts.File, v.Team, v.Lead, v.Members)
 	} else {

@@ -434,6 +434,7 @@ while [ ! -e %[2]q ]; do echo generating config; sleep 0.1; done
 echo done; sleep 0.1; exit 1`, marker, goOn)
 	layout := standInLayout(e, "team.yaml", fmt.Sprintf(`team: again
 watchdog: {quiet: 300ms}
+lead: {}
 members:
   - name: gen
     command: [sh, -c, %q]

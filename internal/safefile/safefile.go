@@ -1,13 +1,17 @@
-// Package safefile opens files for writing in teamctl's own folders without
-// following a symlink at the final name, and checks that a folder teamctl keeps
-// its files in is a real folder of the user's, private to them. A link planted
-// where teamctl writes (events.jsonl → ~/.bashrc) would otherwise have teamctl
-// append to, truncate or lock whatever it points at.
+// Package safefile opens files in teamctl's own folders without following a
+// symlink at the final name, reads the files members can write or replace
+// only as regular files and only up to a limit (ReadFile), and checks that a
+// folder teamctl keeps its files in is a real folder of the user's, private
+// to them. A link planted where teamctl writes (events.jsonl → ~/.bashrc)
+// would otherwise have teamctl append to, truncate or lock whatever it
+// points at; a link to /dev/zero where it reads would grow it until the OOM
+// killer came, and a FIFO would hold it forever.
 package safefile
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -30,9 +34,11 @@ var ErrNotRegular = errors.New("not a regular file")
 // Open is os.OpenFile with O_NOFOLLOW: a symlink at path is refused with
 // "refusing to write through a symlink: PATH" (ErrSymlink; "read" when opened
 // only to read) rather than followed, and anything but a regular file (a FIFO, a device) is refused too.
-// Folders above path are the caller's to check (CheckDir).
+// It opens with O_NONBLOCK, so a FIFO put at path is refused rather than
+// holding the open until someone writes to it (on a regular file O_NONBLOCK
+// changes nothing). Folders above path are the caller's to check (CheckDir).
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, perm)
 	if err != nil {
 		// O_NOFOLLOW fails with ELOOP on a link (EEXIST with O_EXCL); a loop
 		// in a folder above gives ELOOP too, so look before saying "symlink".
@@ -56,6 +62,87 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
 	}
 	return f, nil
+}
+
+// ErrTooLarge is the error (wrapped, in a *TooLargeError) of ReadFile for a
+// file over its limit.
+var ErrTooLarge = errors.New("too large to read")
+
+// TooLargeError says a file is larger than its reader takes; it was not read.
+type TooLargeError struct {
+	Path  string
+	Size  int64 // what it holds, as far as known (at least Limit+1)
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is %s, over the %s teamctl reads of it", e.Path, humanBytes(e.Size), humanBytes(e.Limit))
+}
+
+// Unwrap makes a TooLargeError ErrTooLarge.
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
+func humanBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// ReadFile is the one way teamctl reads a whole file that a member (running
+// as the user) can write or replace: not through a symlink at path (Open's
+// ErrSymlink), a regular file only (ErrNotRegular: a FIFO, /dev/zero), and at
+// most limit bytes (a *TooLargeError, read no further). A missing file is
+// fs.ErrNotExist.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadUpTo(f, path, limit)
+}
+
+// ReadFileFollow is ReadFile for a file the person places (a config file of
+// theirs, which they may keep elsewhere and link to): a symlink at path is
+// followed, but what it leads to must still be a regular file of at most
+// limit bytes, and it is opened with O_NONBLOCK (a FIFO is refused, not
+// waited on).
+func ReadFileFollow(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
+	}
+	return ReadUpTo(f, path, limit)
+}
+
+// ReadUpTo reads f (opened from path) whole unless it holds more than limit
+// bytes: then a *TooLargeError. It never reads more than limit+1 bytes,
+// however the file grows meanwhile.
+func ReadUpTo(f *os.File, path string, limit int64) ([]byte, error) {
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		size := int64(len(data))
+		if fi, err := f.Stat(); err == nil && fi.Size() > size {
+			size = fi.Size()
+		}
+		return nil, &TooLargeError{Path: path, Size: size, Limit: limit}
+	}
+	return data, nil
 }
 
 // ErrUnsafeDir is the error (wrapped) of CheckDir.

@@ -2,11 +2,13 @@ package safefile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestOpenRefusesASymlink(t *testing.T) {
@@ -109,5 +111,69 @@ func TestCheckDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(base, "made")); err == nil {
 		t.Error("a folder was made at the link's target")
+	}
+}
+
+// inTime runs fn and fails the test if it has not returned within a minute
+// (a hang: a FIFO opened to read waits for a writer forever).
+func inTime(t *testing.T, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: still blocked after a minute", what)
+	}
+}
+
+// TestReadFileRefusesWhatIsNotARegularFile: a FIFO (opened to read only,
+// which blocks without O_NONBLOCK), a link to /dev/zero, a folder and a file
+// over the limit are each refused at once, with an error saying so.
+func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, make([]byte, 101), 0o600)
+	small := filepath.Join(dir, "small")
+	os.WriteFile(small, []byte("ok"), 0o600)
+	inTime(t, "Open(fifo, O_RDONLY)", func() {
+		if _, err := Open(fifo, os.O_RDONLY, 0); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Open fifo: %v", err)
+		}
+	})
+	for _, read := range []struct {
+		name string
+		fn   func(string, int64) ([]byte, error)
+	}{{"ReadFile", ReadFile}, {"ReadFileFollow", ReadFileFollow}} {
+		inTime(t, read.name, func() {
+			if _, err := read.fn(fifo, 100); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s fifo: %v", read.name, err)
+			}
+			if _, err := read.fn(dir, 100); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s folder: %v", read.name, err)
+			}
+			_, err := read.fn(zero, 100)
+			if read.name == "ReadFile" && !errors.Is(err, ErrSymlink) || read.name == "ReadFileFollow" && !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s link to /dev/zero: %v", read.name, err)
+			}
+			var tl *TooLargeError
+			if _, err := read.fn(big, 100); !errors.As(err, &tl) || !errors.Is(err, ErrTooLarge) || tl.Size != 101 || !strings.Contains(err.Error(), "101 bytes, over the 100 bytes") {
+				t.Errorf("%s big: %v", read.name, err)
+			}
+			if b, err := read.fn(small, 100); err != nil || string(b) != "ok" {
+				t.Errorf("%s small: %q, %v", read.name, b, err)
+			}
+			if _, err := read.fn(filepath.Join(dir, "none"), 100); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s missing: %v", read.name, err)
+			}
+		})
 	}
 }

@@ -91,13 +91,6 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	// teamctl with the process's environment gets this world (the other
 	// benchmarks give every command they run their own world's Env).
 	defer w.InProcess()()
-	// The viewer's output as it comes: the measure's own clock. Coalesce is
-	// the tmux package's, for every control client of the process: only this
-	// run's one (see latency, which closes it before Run returns) reads it,
-	// and the old value is back when Run returns.
-	defer func(old time.Duration) { tmux.Coalesce = old }(tmux.Coalesce)
-	tmux.Coalesce = 0
-
 	script := fmt.Sprintf("lines:%d", cfg.Rate)
 	var members []world.Member
 	for _, name := range world.Names(cfg.Members) {
@@ -182,7 +175,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 // latency writes cfg.Samples changes and times each until it is on screen.
 func latency(ctx context.Context, cfg Config, srv *tmux.Server, pane string, rep *Report) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	ctl, err := srv.Control(cctx, "=v")
+	ctl, err := srv.ControlWith(cctx, "=v", tmux.ControlOptions{Coalesce: time.Nanosecond}) // the viewer's output as it comes: the measure's own clock
 	cancel()
 	if err != nil {
 		return err

@@ -62,7 +62,8 @@ var files = []Kind{Inbox, Events, Queue, Config, Tasks, Teams}
 const Debounce = 20 * time.Millisecond
 
 // Paths are the Claude Code files and folders of a team's Claude Code team,
-// from the config folder down.
+// from the config folder down; none (the zero Paths) for a team of plain
+// processes, which has no Claude Code team.
 type Paths struct {
 	ConfigDir, Teams, TeamDir, Inboxes, LeadInbox, Config, TasksRoot, TasksDir string
 }
@@ -323,6 +324,9 @@ func (m *Watcher) rewatch() {
 		return // no watcher (the decision tests say what changed themselves)
 	}
 	p := m.Paths()
+	if p.ConfigDir == "" {
+		return // no Claude Code team (a team of plain processes)
+	}
 	have := map[string]bool{}
 	for _, d := range m.w.WatchList() {
 		have[d] = true

@@ -53,6 +53,7 @@ func TestDiffAndConflicts(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "src", "main.go"), []byte("package main // a person's edit\n"), 0o644)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: rev
 root: repo
+lead: {}
 members:
   - name: alice
     command: [sleep, "1000"]

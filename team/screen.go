@@ -1,0 +1,45 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/tmux"
+)
+
+// Screen is what member's pane shows now, as text (no escape sequences): a
+// running member's visible screen; of a member whose pane's program ended,
+// the last lines it printed — its last words as the supervisor kept them of
+// that run, else its dead pane's screen — never a blank. It is what top's and
+// the page's detail show, through the team's own seam (team/deps.go).
+func (t *Team) Screen(ctx context.Context, member string) (string, error) {
+	st, err := state.Load(t.Name)
+	if err != nil {
+		return "", err
+	}
+	m, ok := st.Member(member)
+	if !ok {
+		return "", noMember(st, member)
+	}
+	srv := t.srv()
+	pane, err := paneOf(ctx, srv, st, m)
+	if err != nil {
+		return "", err
+	}
+	if pane != nil && !pane.Dead {
+		return srv.CapturePane(ctx, pane.ID)
+	}
+	if lw, _ := state.ReadLastWords(t.Name, member); lw != nil && (pane == nil || lw.Of(pane.ID, pane.PID)) {
+		return strings.Join(lw.Lines, "\n"), nil
+	}
+	if pane != nil {
+		lines, err := srv.CaptureHistory(ctx, pane.ID, LastLinesShown)
+		if err != nil {
+			return "", fmt.Errorf("%s's last screen: %w", member, err)
+		}
+		return strings.Join(tmux.WithoutDeadNotice(lines), "\n"), nil
+	}
+	return "", nil
+}

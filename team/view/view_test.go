@@ -1,0 +1,133 @@
+package view
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
+)
+
+var t0 = time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
+
+// fixture is two teams whose members are in every state a cockpit orders
+// by: waiting (a stall and a request, the request older), failed, held,
+// limited, idle, working, a plain process, exited.
+func fixture() []*team.Status {
+	code := 3
+	return []*team.Status{
+		{Team: "alpha", Members: []Member{
+			{Name: "lead", Role: state.RoleLead, State: state.StateIdle, StartedAt: t0},
+			{Name: "web", Role: state.RoleProcess, State: state.StateRunning, StartedAt: t0},
+			{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Stall: &team.Stall{Line: "Overwrite? (y/n)", Since: t0.Add(2 * time.Minute)}},
+			{Name: "limited", Role: state.RoleTeammate, State: state.StateLimited, Limit: &team.Limit{Since: t0}},
+			{Name: "held", Role: state.RoleTeammate, State: state.StateHeld, Reason: "its budget of $2.00 is spent"},
+		}},
+		{Team: "beta", Members: []Member{
+			{Name: "lead", Role: state.RoleLead, State: state.StateRunning, StartedAt: t0},
+			{Name: "gone", Role: state.RoleTeammate, State: state.StateExited, ExitCode: &code},
+			{Name: "crashed", Role: state.RoleTeammate, State: state.StateFailed, Reason: "restarted 5 times in 1m"},
+			{Name: "fixer", Role: state.RoleTeammate, Origin: state.OriginLead, State: state.StateWaitingApproval,
+				Request: &state.Request{Tool: "Bash", Input: `{"command":"go test ./..."}`, Since: t0.Add(time.Minute)}},
+		}},
+	}
+}
+
+// TestRowsOrder: whoever waits for a person first, in whichever team, the
+// longest waiting first; then team by team the failed and the held (a
+// person must act for them to go on), then the rest in the layout's order —
+// a limited member waits for its reset, not for a person.
+func TestRowsOrder(t *testing.T) {
+	var got []string
+	for _, r := range Rows(fixture(), t0.Add(3*time.Minute)) {
+		got = append(got, r.Team+"/"+r.Member)
+	}
+	// Team by team: alpha's held before alpha's rest, then beta's crashed before beta's rest.
+	want := []string{"beta/fixer", "alpha/asker", "alpha/held", "alpha/lead", "alpha/web", "alpha/limited", "beta/crashed", "beta/lead", "beta/gone"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRowsText: every text a cockpit shows is made here — the state and
+// role words, how long, what it waits on, its cost.
+func TestRowsText(t *testing.T) {
+	now := t0.Add(3 * time.Minute)
+	byName := map[string]Row{}
+	for _, r := range Rows(fixture(), now) {
+		byName[r.Team+"/"+r.Member] = r
+	}
+	for _, c := range []struct {
+		who                                 string
+		state, role, forText, waitsOn, cost string
+		waits                               bool
+	}{
+		{"beta/fixer", "waiting-approval", "spawned", "2m", "Bash: go test ./...", "-", true},
+		{"alpha/asker", "stalled", "teammate", "1m", `"Overwrite? (y/n)"`, "-", true},
+		{"alpha/lead", "idle", "lead", "3m", "", "-", false},
+		{"beta/lead", "working", "lead", "3m", "", "-", false},
+		{"alpha/web", "running", "process", "3m", "", "-", false},
+		{"alpha/held", "held", "teammate", "-", "its budget of $2.00 is spent", "-", false},
+		{"beta/gone", "exited", "teammate", "-", "exit 3", "-", false},
+	} {
+		r := byName[c.who]
+		if r.StateText != c.state || r.Role != c.role || r.For != c.forText || r.WaitsOn != c.waitsOn || r.Cost != c.cost || r.Waits != c.waits {
+			t.Errorf("%s: %+v; want state %q role %q for %q waits on %q cost %q waits %v", c.who, r, c.state, c.role, c.forText, c.waitsOn, c.cost, c.waits)
+		}
+	}
+}
+
+// TestCost: a plain process has no cost; a member's is what status says.
+func TestCost(t *testing.T) {
+	for _, c := range []struct {
+		m    Member
+		want string
+	}{
+		{Member{Role: state.RoleProcess, Usage: &state.MemberUsage{Turns: 1, Cost: 9}}, "-"},
+		{Member{Role: state.RoleTeammate}, "-"},
+		{Member{Role: state.RoleTeammate, Usage: &state.MemberUsage{Turns: 2, Cost: 1.234, Models: []string{"m"}}}, "$1.23"},
+		{Member{Role: state.RoleTeammate, Usage: &state.MemberUsage{Turns: 2, Cost: 1, Models: []string{"m", "x"}, NoPrice: []string{"x"}}}, "$1.00 + no price"},
+	} {
+		if got := Cost(c.m); got != c.want {
+			t.Errorf("Cost(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}
+
+// TestUp: up while not brought down and some member's program has not ended.
+func TestUp(t *testing.T) {
+	stopped := t0
+	for _, c := range []struct {
+		s    *team.Status
+		want bool
+	}{
+		{nil, false},
+		{&team.Status{Members: []Member{{State: state.StateIdle}}}, true},
+		{&team.Status{Members: []Member{{State: state.StateExited}, {State: state.StateFailed}}}, false},
+		{&team.Status{StoppedAt: &stopped, Members: []Member{{State: state.StateIdle}}}, false},
+	} {
+		if got := Up(c.s); got != c.want {
+			t.Errorf("Up(%+v) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}
+
+// TestRequestTarget: the command, file or address a request is about, from
+// its input whole or cut short, else its description.
+func TestRequestTarget(t *testing.T) {
+	for _, c := range []struct{ input, desc, want string }{
+		{`{"command":"go test"}`, "", "go test"},
+		{`{"file_path":"/a/b.go","old":"x"}`, "", "/a/b.go"},
+		{`{"command":"go test ./... -run Lo…`, "", "go test ./... -run Lo…"},
+		{`{}`, "fetch the docs", "fetch the docs"},
+		{`{"command":"ls -la","description":"List"}`, "List", "ls -la"},
+		{`{"url":"https://example.com"}`, "", "https://example.com"},
+		{`{"command":"echo \"a very long`, "", `echo "a very long…`},
+		{"", "", ""},
+	} {
+		if got := RequestTarget("Bash", c.input, c.desc); got != c.want {
+			t.Errorf("RequestTarget(%q) = %q, want %q", c.input, got, c.want)
+		}
+	}
+}
