@@ -50,8 +50,9 @@ func newServeCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *serv
 		Short: "The cockpit in a browser: who waits for you, answer and approve from a phone",
 		Long: `Serve one web page that shows every team that is up as top does (each member,
 its state, for how long, what it waits on, whoever waits for you first), live,
-and acts as the commands do: answer a stalled member (y, n, Enter, Esc, keys),
-approve or deny a permission request, send a message, restart a member. Each
+and acts as the commands do: answer a stalled member (a Claude Code dialog by
+its own options, shown with what it asks about; a prompt with y, n, Enter, Esc;
+keys), approve or deny a permission request, send a message, restart a member. Each
 action is recorded in the team's events with the address it came from. The
 page notifies (and beeps) when someone starts waiting, while it is open.
 
