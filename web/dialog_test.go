@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -70,5 +72,34 @@ func TestReadDialogView(t *testing.T) {
 	}
 	if v := readDialogView(" Do you want to proceed?\n Esc to cancel · Tab to amend", "claude-permission"); v == nil || len(v.Options) != 0 || !strings.Contains(strings.Join(v.Asks, "\n"), "proceed") {
 		t.Errorf("a dialog whose options cannot be read: %+v", v)
+	}
+}
+
+// TestAnswerOptionOnlyToTheDialogShown: an option chosen on the page is
+// answered only while the member's screen shows what the page showed; a
+// dialog that came in its place (another command) is not answered.
+func TestAnswerOptionOnlyToTheDialogShown(t *testing.T) {
+	st := fakeTeam()
+	st.Members[1].Stall.Pattern = "claude-permission"
+	w := newWorldOf(t, Options{}, st, map[string]string{"asker": fixture(t, "claude-permission.txt")})
+	cookie, csrf := w.login("127.0.0.1:1")
+	v := readDialogView(fixture(t, "claude-permission.txt"), "claude-permission")
+	shown := strings.Join(v.Asks, "\n")
+	other := strings.Replace(shown, "rm -rf build/", "rm -rf ~", 1)
+	body := func(asks string) string {
+		b, _ := json.Marshal(map[string]string{"team": "demo", "member": "asker", "option": "1. Yes", "asks": asks})
+		return string(b)
+	}
+	if res := w.post("answer", cookie, csrf, body(other), nil); res.StatusCode != http.StatusConflict {
+		t.Errorf("an option for a dialog no longer shown: %s", res.Status)
+	}
+	if got := w.f.actions(); len(got) != 0 {
+		t.Fatalf("sent for another dialog: %v", got)
+	}
+	if res := w.post("answer", cookie, csrf, body(shown), nil); res.StatusCode != http.StatusOK {
+		t.Errorf("an option of the dialog shown: %s", res.Status)
+	}
+	if got := w.f.actions(); len(got) != 1 || !strings.HasPrefix(got[0], "answer demo/asker 1. Yes[] by web") {
+		t.Errorf("done: %v", got)
 	}
 }
