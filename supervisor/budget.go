@@ -68,14 +68,11 @@ const sessionsEvery = time.Minute
 func (s *daemon) usageBegin(ctx context.Context, prev *state.Live) {
 	b := &s.spend
 	if b.prices == nil {
-		b.prices = usage.Shipped()
-		if root, err := state.ConfigRoot(); err == nil {
-			t, err := usage.LoadTable(filepath.Join(root, usage.PriceFileName))
-			if err != nil {
-				s.log.Warn("price file", "err", err)
-			}
-			b.prices = t
+		t, err := usage.LoadPrices()
+		if err != nil {
+			s.log.Warn("price file", "err", err)
 		}
+		b.prices = t
 	}
 	if prev != nil && prev.Budgets != nil {
 		s.live.Budgets = prev.Budgets

@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -198,5 +199,29 @@ func TestPriceFileThatIsNotAFile(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatalf("%s: LoadTable still reading after a minute", p)
 		}
+	}
+}
+
+// TestLoadPrices: the one loader reads the price file in teamctl's config
+// folder (XDG_CONFIG_HOME/teamctl/prices.yaml); with none there, the
+// shipped table; with mistakes, the shipped table and where they are.
+func TestLoadPrices(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if tab, err := LoadPrices(); err != nil || tab.Source != "shipped" {
+		t.Fatalf("no price file: %s %v", tab.Source, err)
+	}
+	p := filepath.Join(dir, "teamctl", PriceFileName)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	os.WriteFile(p, []byte("models:\n  my-model: {input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1}\n"), 0o600)
+	if tab, err := LoadPrices(); err != nil || tab.Source != p {
+		t.Fatalf("price file: %s %v", tab.Source, err)
+	} else if _, _, ok := tab.Lookup("my-model"); !ok {
+		t.Error("the price file's model is not in the table")
+	}
+	os.WriteFile(p, []byte("models: [\n"), 0o600)
+	var pe *PriceFileError
+	if tab, err := LoadPrices(); !errors.As(err, &pe) || tab.Source != "shipped" {
+		t.Errorf("a price file with mistakes: %s %v", tab.Source, err)
 	}
 }
