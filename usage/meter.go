@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sync"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/claudecode/transcript"
+	"github.com/teamctl/teamctl/internal/parallel"
 )
 
 // Meter follows the transcripts of one member's sessions (their subagents'
@@ -114,22 +114,7 @@ func (m *Meter) Update() (Totals, []string) {
 // a team's members' transcripts read at once on a first read.
 func UpdateAll(meters []*Meter, jobs int) ([]Totals, [][]string) {
 	totals, notes := make([]Totals, len(meters)), make([][]string, len(meters))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				totals[i], notes[i] = meters[i].Update()
-			}
-		}()
-	}
-	for i := range meters {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(meters), jobs, func(i int) { totals[i], notes[i] = meters[i].Update() })
 	return totals, notes
 }
 
