@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode/transcript"
 	"github.com/teamctl/teamctl/notify"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
@@ -16,7 +17,9 @@ import (
 
 // What the members spend and the layout's budgets. The daemon follows each
 // member's Claude Code transcripts with a usage.Meter (only the bytes written
-// since the last look are read), when the file watch says a transcript
+// since the last look are read; the one reader of each transcript, whose
+// responses tell the usage limits too whether the last answer met a limit:
+// transcriptSaid), when the file watch says a transcript
 // changed (filewatch.Transcripts, at most once a second however busy the
 // team) and when a member's turn ends (usageSoon); it never polls the disk.
 // Each member's totals go to live.json (state.Live.Usage), where status,
@@ -161,13 +164,43 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 			}
 			continue
 		}
-		m, err := usage.NewMeter(s.claudeDir, ids, b.prices, time.Time{})
-		if err != nil {
+		if _, err := s.newMeter(name, ids); err != nil {
 			s.log.Warn("usage", "member", name, "err", err)
-			continue
 		}
-		b.meters[name] = m
 	}
+}
+
+// newMeter follows member name's sessions ids: what they spend, and what
+// else their main transcripts say (transcriptSaid: a usage limit met).
+func (s *daemon) newMeter(name string, ids []string) (*usage.Meter, error) {
+	m, err := usage.NewMeter(s.claudeDir, ids, s.spend.prices, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	m.OnMain = func(session string, r transcript.Response) { s.transcriptSaid(name, session, r) }
+	if s.spend.meters == nil {
+		s.spend.meters = map[string]*usage.Meter{}
+	}
+	s.spend.meters[name] = m
+	return m, nil
+}
+
+// readTranscripts reads what member name's transcripts gained, its session
+// session's among them (followed from now on if it was not): the limits
+// look at the moment they judge a screen, not at the next look at usage.
+// The totals it moves are recorded at that next look.
+func (s *daemon) readTranscripts(name, session string) {
+	m := s.spend.meters[name]
+	if m == nil {
+		var err error
+		if m, err = s.newMeter(name, []string{session}); err != nil {
+			return
+		}
+	} else if m.AddSession(session) != nil {
+		return
+	}
+	_, notes := m.Update()
+	s.noteTranscripts(name, notes)
 }
 
 // memberNames are the team's members' names, as one string.
