@@ -44,7 +44,6 @@ type spending struct {
 	members string                  // the members' names then: a new member is looked for at once
 	noted   map[string]bool         // the transcripts' problems already logged
 	refused map[string]bool         // the transcripts refused (usage.Refused) already said, by path
-	end     memberEnder             // how a member stopped for its budget ends (nil: realEnder)
 }
 
 // usageDue marks a look at the transcripts due (filewatch.Watcher.Mark): a
@@ -421,7 +420,7 @@ func (s *daemon) heldMember(name string) bool {
 // released event): a member stopped for its budget is started again (its
 // conversation resumed), an interrupted one looked at afresh, and the
 // lead's waiting notes typed once it is idle.
-func (s *daemon) release(name string) {
+func (s *daemon) release(ctx context.Context, name string) {
 	h, ok := s.live.HeldMember(name)
 	if !ok {
 		return
@@ -437,7 +436,7 @@ func (s *daemon) release(name string) {
 		id := w.id
 		w.restartTimer = s.clock.AfterFunc(0, func() { s.restart <- id })
 	case w.live.State == state.StateIdle:
-		s.notifier.idle(context.Background(), w)
+		s.notifier.idle(ctx, w)
 	default:
 		s.requestCapture(w)
 	}
