@@ -47,7 +47,7 @@ func (s *daemon) follow() error {
 	}
 	queue, _ := state.LeadQueuePath(s.team)
 	at := state.EventsEnd(evPath) // answers before this start are in live.json already
-	w, err := filewatch.Watch(paths, evPath, queue)
+	w, err := filewatch.Watch(paths, evPath, queue, filewatch.Options{})
 	if err != nil {
 		return err
 	}
