@@ -671,14 +671,17 @@ func (w *world) relaunchByHand(name string) tmux.NewPane {
 	return np
 }
 
-// fakeProcs are the lead's processes as a test says they are: which run
+// fakeProcs are the machine's processes as a test says they are: which run
 // under which (tree), the team each claims (claim; none when nil), and the
-// process groups the daemon ended.
+// process groups the daemon ended (a world's daemon has the machine's, until
+// a test gives it these).
 type fakeProcs struct {
-	tree       map[int][]int
-	claim      func(pid int) (string, *claudecode.TeamConfig, bool)
-	claims     int // ClaimedTeam's calls
-	terminated []int
+	tree   map[int][]int
+	claim  func(pid int) (string, *claudecode.TeamConfig, bool)
+	claims int // ClaimedTeam's calls
+
+	mu    sync.Mutex
+	ended []string // EndGroup's calls, "pgid wait grace", in order
 }
 
 func (p *fakeProcs) Tree(pid int) []int { return append([]int{pid}, p.tree[pid]...) }
@@ -691,9 +694,32 @@ func (p *fakeProcs) ClaimedTeam(_ string, pid int) (string, *claudecode.TeamConf
 	return p.claim(pid)
 }
 
-func (p *fakeProcs) TerminateGroup(pgid int) error {
-	p.terminated = append(p.terminated, pgid)
-	return nil
+// EndGroup records the call, and has the group end at once: then runs now.
+func (p *fakeProcs) EndGroup(_ context.Context, pgid int, wait, grace time.Duration, then func()) {
+	p.mu.Lock()
+	p.ended = append(p.ended, fmt.Sprintf("%d %s %s", pgid, wait, grace))
+	p.mu.Unlock()
+	if then != nil {
+		then()
+	}
+}
+
+// calls are EndGroup's calls so far, "pgid wait grace".
+func (p *fakeProcs) calls() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.ended)
+}
+
+// groups are the process groups ended so far, in order.
+func (p *fakeProcs) groups() []int {
+	var out []int
+	for _, c := range p.calls() {
+		var pgid int
+		fmt.Sscan(c, &pgid)
+		out = append(out, pgid)
+	}
+	return out
 }
 
 // written are the events the daemon wrote while do ran, in order.
