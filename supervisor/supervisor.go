@@ -81,6 +81,8 @@ type daemon struct {
 	captureQ   chan captureReq
 	wordsQ     chan captureReq // last words' captures (lastwords.go)
 	captured   chan capture
+	switchQ    chan switchReq  // output switched on or off (outswitch.go)
+	probeFire  chan *paneWatch // probe timer of a pane switched off
 	syncSoon   timer
 	syncFire   chan struct{}
 	beat       chan struct{} // the heartbeat: live.json rewritten, so a lost team says when it was last seen
@@ -144,6 +146,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	defer func() { s.control().Close() }()
 	go s.captureWorker(ctx, s.captureQ)
 	go s.captureWorker(ctx, s.wordsQ)
+	go s.switchWorker(ctx)
 	go s.radarWorker(ctx)
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
@@ -166,7 +169,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
-		limitFire: make(chan *paneWatch, 64),
+		limitFire: make(chan *paneWatch, 64), switchQ: make(chan switchReq, 1024), probeFire: make(chan *paneWatch, 256),
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -268,6 +271,8 @@ func (s *daemon) loop(ctx context.Context) error {
 			s.onNotification(ctx, n)
 		case w := <-s.fire:
 			s.timerFired(w)
+		case w := <-s.probeFire:
+			s.probeFired(w)
 		case c := <-s.captured:
 			s.judge(ctx, c)
 		case id := <-s.restart:
