@@ -129,9 +129,9 @@ type fakeServer struct {
 	// client being replaced, a slow tmux); Run's still answer.
 	historyFails bool
 	// off are the panes whose output is switched off for the control
-	// client (refresh-client -A %N:off): their output is not notified.
+	// client (refresh-client -A %N:pause): their output is not notified.
 	// switched are the -A values the client was sent, in order, each with
-	// the clock's time then ("%1:off").
+	// the clock's time then ("%1:pause").
 	off      map[string]bool
 	switched []switched
 	clock    *fakeClock
@@ -261,7 +261,7 @@ func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
 }
 
 // switches are the -A values the control client took for pane, in order
-// ("on", "off").
+// ("continue", "pause").
 func (f *fakeServer) switches(pane string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -342,7 +342,7 @@ func (c *fakeControl) Command(_ context.Context, args ...string) ([]string, erro
 			}
 			f.switched = append(f.switched, switched{now, args[i+1]})
 			pane, v, _ := strings.Cut(args[i+1], ":")
-			f.off[pane] = v == "off"
+			f.off[pane] = v == switchOffWord
 		}
 		return nil, nil
 	case args[0] == "display-message" && len(args) == 3 && args[2] == "#{pid}":

@@ -15,10 +15,10 @@ import (
 // wants of a busy pane is the moment it goes quiet. So a pane that has
 // printed steadily for a while (steadyFor, no gap above steadyGap: a short
 // burst never qualifies) has its output switched off for the supervisor's
-// client (`refresh-client -A %N:off`: tmux then drops it for this client
-// alone; the pane is still read and drawn). At the end of a quiet period a
-// probe switches it on again (`%N:on`: only what is written after that is
-// sent) and waits probeWindow for output:
+// client (`refresh-client -A %N:pause`: tmux then drops it for this client
+// alone, what it had queued included; the pane is still read and drawn). At
+// the end of a quiet period a probe switches it on again (`%N:continue`:
+// only what is written after that is sent) and waits probeWindow for output:
 //   - output: still busy; off again, and another probe a quiet period later
 //     (a stalled or idle pane is looked at too, as its quiet timer would);
 //   - none: the pane is quiet, or nearly: its output stays on, its screen is
@@ -38,6 +38,14 @@ import (
 // scanned for limits as all output is; a new control client (reconnect)
 // starts with every pane on, and so does a new run in a pane (freshRun).
 //
+// Pause and continue, not off and on: tmux 3.3a's off keeps the output it
+// had queued for the client, and on then writes it from the pane's new
+// offset: the server reads past its buffer and dies (SIGSEGV, seen within
+// a few off/on cycles of a printing pane; hundreds of pause/continue cycles
+// leave it running). The client is told %pause and %continue, which the
+// loop ignores; without pause-after (refresh-client -f) tmux never pauses a
+// pane by itself.
+//
 // The switch commands go through the control client off the loop (the loop
 // never waits on tmux), by switchWorker, in the order the loop asked for them.
 const (
@@ -47,6 +55,9 @@ const (
 	// switchMinQuiet: a shorter quiet period has no room for the probe's
 	// window, and a pane is looked at so often that switching saves little.
 	switchMinQuiet = time.Second
+	// What refresh-client -A is told after "%N:" (see above).
+	switchOffWord = "pause"
+	switchOnWord  = "continue"
 )
 
 type outputMode int
@@ -199,9 +210,9 @@ func (s *daemon) switchOutput(ctx context.Context, batch []switchReq) {
 		args := []string{"refresh-client"}
 		n := 0
 		for ; n < len(batch) && batch[n].ctl == ctl; n++ {
-			v := batch[n].pane + ":off"
+			v := batch[n].pane + ":" + switchOffWord
 			if batch[n].on {
-				v = batch[n].pane + ":on"
+				v = batch[n].pane + ":" + switchOnWord
 			}
 			args = append(args, "-A", v)
 		}

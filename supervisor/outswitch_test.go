@@ -9,7 +9,8 @@ import (
 )
 
 // The output switch's decisions (outswitch.go), on the fake clock: what the
-// control client was told (-A %N:on|off), when, and what the daemon saw.
+// control client was told (-A %N:continue|pause), when, and what the daemon
+// saw.
 
 const question = "$ make\nOverwrite? (y/n)"
 
@@ -21,7 +22,8 @@ func (w *world) printSteadily(pane, screen string, gap, d time.Duration) {
 	}
 }
 
-// switchTimes are the times pane's output was switched to v ("on", "off").
+// switchTimes are the times pane's output was switched to v (switchOnWord,
+// switchOffWord).
 func (w *world) switchTimes(pane, v string) []time.Time {
 	w.srv.mu.Lock()
 	defer w.srv.mu.Unlock()
@@ -76,7 +78,7 @@ func TestSteadyOutputIsSwitchedOff(t *testing.T) {
 	start := w.clock.Now()
 	const d = 20 * time.Second
 	w.printSteadily("%1", question, 20*time.Millisecond, d)
-	offs, ons := w.switchTimes("%1", "off"), w.switchTimes("%1", "on")
+	offs, ons := w.switchTimes("%1", switchOffWord), w.switchTimes("%1", switchOnWord)
 	if len(offs) == 0 {
 		t.Fatal("a pane printing steadily was never switched off")
 	}
