@@ -128,8 +128,10 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	defer w.Destroy()
-	// Print for longer than everything that follows; the team is torn down after.
-	script := fmt.Sprintf("lines:%d:%s", cfg.Rate, 3*cfg.Duration+time.Minute)
+	// Print for longer than everything that follows (the transcripts' part
+	// and its RSS check take minutes on a busy machine); the team is torn
+	// down after. Each window checks that every pane printed during it.
+	script := fmt.Sprintf("lines:%d:%s", cfg.Rate, 6*cfg.Duration+20*time.Minute)
 	var members []world.Member
 	for _, name := range world.Names(cfg.Members) {
 		members = append(members, world.Member{Name: name, Script: script})
@@ -156,8 +158,15 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 		return nil, fmt.Errorf("supervisor %d has children %v, want its one tmux control client", sup, kids)
 	}
 	fmt.Fprintf(log, "window 1/3: supervisor (pid %d, control client %d), %s\n", sup, kids[0], cfg.Duration)
+	shown, err := screens(ctx, w, panes)
+	if err != nil {
+		return nil, err
+	}
 	ticks, wall, err := measure(ctx, cfg.Duration, nil, sup, kids[0], server)
 	if err != nil {
+		return nil, err
+	}
+	if err := printed(ctx, w, panes, shown, "supervisor"); err != nil {
 		return nil, err
 	}
 	rep.WallS.Supervisor = wall.Seconds()
@@ -185,8 +194,14 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 		rep.Captures = n
 		return err
 	}
+	if shown, err = screens(ctx, w, panes); err != nil {
+		return nil, err
+	}
 	ticks, wall, err = measure(ctx, cfg.Duration, ref, server)
 	if err != nil {
+		return nil, err
+	}
+	if err := printed(ctx, w, panes, shown, "reference"); err != nil {
 		return nil, err
 	}
 	rep.WallS.Reference = wall.Seconds()
@@ -198,7 +213,13 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 
 	// 3. Nobody watching.
 	fmt.Fprintf(log, "window 3/3: no watcher, %s\n", cfg.Duration)
+	if shown, err = screens(ctx, w, panes); err != nil {
+		return nil, err
+	}
 	if ticks, wall, err = measure(ctx, cfg.Duration, nil, server); err != nil {
+		return nil, err
+	}
+	if err := printed(ctx, w, panes, shown, "no watcher"); err != nil {
 		return nil, err
 	}
 	rep.ServerCPU.None = sec(ticks[0])
@@ -255,6 +276,35 @@ func waitPrinting(ctx context.Context, w *world.World, members int) ([]string, i
 			return nil, 0, err
 		}
 	}
+}
+
+// screens are what the panes show now (each numbers its lines).
+func screens(ctx context.Context, w *world.World, panes []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range panes {
+		s, err := w.Tmux(ctx, "capture-pane", "-p", "-t", p)
+		if err != nil {
+			return nil, fmt.Errorf("capture %s: %v: %s", p, err, s)
+		}
+		out[p] = s
+	}
+	return out, nil
+}
+
+// printed checks that every pane printed during the window named: one
+// showing what it showed before the window (before) did not, and the window
+// measured a team less busy than the others'.
+func printed(ctx context.Context, w *world.World, panes []string, before map[string]string, window string) error {
+	after, err := screens(ctx, w, panes)
+	if err != nil {
+		return err
+	}
+	for _, p := range panes {
+		if after[p] == before[p] {
+			return fmt.Errorf("pane %s printed nothing during the %s window (its script ended? too slow a machine for -rate)", p, window)
+		}
+	}
+	return nil
 }
 
 // measure returns how many clock ticks each of pids used during d, while work
