@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -72,8 +73,14 @@ type Report struct {
 		Reference  float64 `json:"reference_window"`
 		None       float64 `json:"no_watcher_window"`
 	} `json:"wall_s"`
+	// Lines are how many lines the members printed in each window.
+	Lines struct {
+		Supervisor int `json:"supervisor_window"`
+		Reference  int `json:"reference_window"`
+		None       int `json:"no_watcher_window"`
+	} `json:"lines_printed"`
 	// What each watcher costs the machine: its own CPU and what the tmux
-	// server did beyond its CPU with no watcher.
+	// server did beyond its CPU with no watcher for as many lines.
 	SupervisorCost float64 `json:"supervisor_cost_cpu_s"`
 	ReferenceCost  float64 `json:"reference_cost_cpu_s"`
 	// The transcripts' window (Config.Transcripts): the supervisor's CPU
@@ -104,6 +111,15 @@ type TranscriptReport struct {
 	VmHWMKB        int64   `json:"vm_hwm_kb,omitempty"`
 	VmRSSKB        int64   `json:"vm_rss_kb,omitempty"`
 	TargetRSSKB    int64   `json:"target_vm_hwm_kb,omitempty"`
+}
+
+// ServerExtra is what the tmux server did in a watcher's window (cpu
+// seconds, lines printed) beyond what it does unwatched for as many lines.
+func (r *Report) ServerExtra(cpu float64, lines int) float64 {
+	if r.Lines.None <= 0 {
+		return cpu
+	}
+	return cpu - r.ServerCPU.None*float64(lines)/float64(r.Lines.None)
 }
 
 // Passed is whether r meets the target(s).
@@ -166,7 +182,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := printed(ctx, w, panes, shown, "supervisor"); err != nil {
+	if rep.Lines.Supervisor, err = printed(ctx, w, panes, shown, "supervisor"); err != nil {
 		return nil, err
 	}
 	rep.WallS.Supervisor = wall.Seconds()
@@ -201,7 +217,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := printed(ctx, w, panes, shown, "reference"); err != nil {
+	if rep.Lines.Reference, err = printed(ctx, w, panes, shown, "reference"); err != nil {
 		return nil, err
 	}
 	rep.WallS.Reference = wall.Seconds()
@@ -219,18 +235,19 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	if ticks, wall, err = measure(ctx, cfg.Duration, nil, server); err != nil {
 		return nil, err
 	}
-	if err := printed(ctx, w, panes, shown, "no watcher"); err != nil {
+	if rep.Lines.None, err = printed(ctx, w, panes, shown, "no watcher"); err != nil {
 		return nil, err
 	}
 	rep.ServerCPU.None = sec(ticks[0])
 	rep.WallS.None = wall.Seconds()
 
-	// The server's CPU is a rate: the reference's window may last longer
-	// than the others (its rounds), so each is scaled to the no-watcher
-	// window's length before the idle server's is taken away.
-	idle := rep.ServerCPU.None / rep.WallS.None
-	rep.SupervisorCost = rep.SupervisorAll + rep.ServerCPU.Supervisor - idle*rep.WallS.Supervisor
-	rep.ReferenceCost = rep.ReferenceCPU + rep.ServerCPU.Reference - idle*rep.WallS.Reference
+	// What the server does with no watcher is reading the panes' output:
+	// its CPU per line printed, times the lines of a watcher's window, is
+	// what it would have done in that window unwatched (a busy machine slows
+	// the members, and the reference's window may last longer: the same
+	// work, not the same seconds).
+	rep.SupervisorCost = rep.SupervisorAll + rep.ServerExtra(rep.ServerCPU.Supervisor, rep.Lines.Supervisor)
+	rep.ReferenceCost = rep.ReferenceCPU + rep.ServerExtra(rep.ServerCPU.Reference, rep.Lines.Reference)
 	if rep.ReferenceCost > 0 {
 		rep.Ratio = rep.SupervisorCost / rep.ReferenceCost
 	}
@@ -278,6 +295,21 @@ func waitPrinting(ctx context.Context, w *world.World, members int) ([]string, i
 	}
 }
 
+// logLine is a stand-in's line of log output: its number is the count of
+// lines it printed.
+var logLine = regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d{3} (?:build step|test shard|fetched chunk|compiled unit) (\d+) `)
+
+// lastLine is the number of the last log line on a screen (0: none).
+func lastLine(screen string) int {
+	n := 0
+	for _, m := range logLine.FindAllStringSubmatch(screen, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > n {
+			n = v
+		}
+	}
+	return n
+}
+
 // screens are what the panes show now (each numbers its lines).
 func screens(ctx context.Context, w *world.World, panes []string) (map[string]string, error) {
 	out := map[string]string{}
@@ -291,20 +323,23 @@ func screens(ctx context.Context, w *world.World, panes []string) (map[string]st
 	return out, nil
 }
 
-// printed checks that every pane printed during the window named: one
-// showing what it showed before the window (before) did not, and the window
-// measured a team less busy than the others'.
-func printed(ctx context.Context, w *world.World, panes []string, before map[string]string, window string) error {
+// printed is how many lines the panes printed during the window named,
+// from what they showed before it (before) and show now. A pane that
+// printed nothing is an error: the window would have measured a team less
+// busy than the others'.
+func printed(ctx context.Context, w *world.World, panes []string, before map[string]string, window string) (int, error) {
 	after, err := screens(ctx, w, panes)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	lines := 0
 	for _, p := range panes {
 		if after[p] == before[p] {
-			return fmt.Errorf("pane %s printed nothing during the %s window (its script ended? too slow a machine for -rate)", p, window)
+			return 0, fmt.Errorf("pane %s printed nothing during the %s window (its script ended? too slow a machine for -rate)", p, window)
 		}
+		lines += lastLine(after[p]) - lastLine(before[p])
 	}
-	return nil
+	return lines, nil
 }
 
 // measure returns how many clock ticks each of pids used during d, while work
@@ -418,24 +453,24 @@ func Print(out io.Writer, r *Report) {
 	fmt.Fprintf(out, "\nwatcher CPU: %d members (stand-in) printing %d lines/s each (%d lines/s in all), windows of %.0fs in sequence on one team\n",
 		r.Members, r.Rate, r.Members*r.Rate, r.WindowS)
 	fmt.Fprintf(out, "clock ticks: %d/s (%s); CPU is processor seconds (utime+stime), wall the window's length by the clock\n", r.ClockTicks, r.ClockTicksFrom)
-	idle := r.ServerCPU.None / r.WallS.None
-	fmt.Fprintf(out, "%-42s %7s %8s %7s %12s %11s %9s\n", "", "wall s", "CPU s", "% core", "tmux server", "its extra", "cost s")
-	fmt.Fprintf(out, "%-42s %7.2f %8.2f %6.2f%% %11.2fs %10.2fs %9.2f\n", "supervisor + its tmux -C client", r.WallS.Supervisor, r.SupervisorAll, pct(r.SupervisorAll, r.WallS.Supervisor),
-		r.ServerCPU.Supervisor, r.ServerCPU.Supervisor-idle*r.WallS.Supervisor, r.SupervisorCost)
-	fmt.Fprintf(out, "%-42s %7s %8.2f %6.2f%%\n", "  supervisor process", "", r.SupervisorCPU, pct(r.SupervisorCPU, r.WallS.Supervisor))
-	fmt.Fprintf(out, "%-42s %7s %8.2f %6.2f%%\n", "  tmux -C control client", "", r.ControlCPU, pct(r.ControlCPU, r.WallS.Supervisor))
-	fmt.Fprintf(out, "%-42s %7.2f %8.2f %6.2f%% %11.2fs %10.2fs %9.2f\n", fmt.Sprintf("reference (%d capture-pane processes)", r.Captures), r.WallS.Reference, r.ReferenceCPU, pct(r.ReferenceCPU, r.WallS.Reference),
-		r.ServerCPU.Reference, r.ServerCPU.Reference-idle*r.WallS.Reference, r.ReferenceCost)
-	fmt.Fprintf(out, "%-42s %7s %8.2f %6.2f%%\n", "  this process (getrusage self)", "", r.ReferenceSelf, pct(r.ReferenceSelf, r.WallS.Reference))
-	fmt.Fprintf(out, "%-42s %7s %8.2f %6.2f%%\n", "  its tmux clients (getrusage children)", "", r.ReferenceKids, pct(r.ReferenceKids, r.WallS.Reference))
-	fmt.Fprintf(out, "%-42s %7.2f %8s %7s %11.2fs\n", "no watcher", r.WallS.None, "", "", r.ServerCPU.None)
+	fmt.Fprintf(out, "%-42s %7s %7s %8s %7s %12s %11s %9s\n", "", "wall s", "lines/s", "CPU s", "% core", "tmux server", "its extra", "cost s")
+	rate := func(lines int, wall float64) float64 { return float64(lines) / wall }
+	fmt.Fprintf(out, "%-42s %7.2f %7.0f %8.2f %6.2f%% %11.2fs %10.2fs %9.2f\n", "supervisor + its tmux -C client", r.WallS.Supervisor, rate(r.Lines.Supervisor, r.WallS.Supervisor),
+		r.SupervisorAll, pct(r.SupervisorAll, r.WallS.Supervisor), r.ServerCPU.Supervisor, r.ServerExtra(r.ServerCPU.Supervisor, r.Lines.Supervisor), r.SupervisorCost)
+	fmt.Fprintf(out, "%-42s %7s %7s %8.2f %6.2f%%\n", "  supervisor process", "", "", r.SupervisorCPU, pct(r.SupervisorCPU, r.WallS.Supervisor))
+	fmt.Fprintf(out, "%-42s %7s %7s %8.2f %6.2f%%\n", "  tmux -C control client", "", "", r.ControlCPU, pct(r.ControlCPU, r.WallS.Supervisor))
+	fmt.Fprintf(out, "%-42s %7.2f %7.0f %8.2f %6.2f%% %11.2fs %10.2fs %9.2f\n", fmt.Sprintf("reference (%d capture-pane processes)", r.Captures), r.WallS.Reference, rate(r.Lines.Reference, r.WallS.Reference),
+		r.ReferenceCPU, pct(r.ReferenceCPU, r.WallS.Reference), r.ServerCPU.Reference, r.ServerExtra(r.ServerCPU.Reference, r.Lines.Reference), r.ReferenceCost)
+	fmt.Fprintf(out, "%-42s %7s %7s %8.2f %6.2f%%\n", "  this process (getrusage self)", "", "", r.ReferenceSelf, pct(r.ReferenceSelf, r.WallS.Reference))
+	fmt.Fprintf(out, "%-42s %7s %7s %8.2f %6.2f%%\n", "  its tmux clients (getrusage children)", "", "", r.ReferenceKids, pct(r.ReferenceKids, r.WallS.Reference))
+	fmt.Fprintf(out, "%-42s %7.2f %7.0f %8s %7s %11.2fs\n", "no watcher", r.WallS.None, rate(r.Lines.None, r.WallS.None), "", "", r.ServerCPU.None)
 	verdict := func(ok bool) string {
 		if ok {
 			return "PASS"
 		}
 		return "FAIL"
 	}
-	fmt.Fprintf(out, "cost = CPU + the tmux server's extra (its CPU less the no-watcher window's, per second of window)\n")
+	fmt.Fprintf(out, "cost = CPU + the tmux server's extra (its CPU less the no-watcher window's for as many lines printed)\n")
 	fmt.Fprintf(out, "supervisor / reference  %.2fx of the cost  (target <= %.1fx) %s\n", r.Ratio, r.TargetRatio, verdict(r.ReferenceCost > 0 && r.Ratio <= r.TargetRatio))
 	fmt.Fprintf(out, "                        %.2fx of the processes' CPU alone (the server left out)\n", r.ProcessRatio)
 	fmt.Fprintf(out, "supervisor CPU          %.2f%% of one core  (target < %.0f%%) %s\n", r.CorePercent, r.TargetCore, verdict(r.CorePercent < r.TargetCore))
