@@ -15,9 +15,9 @@ import (
 // TestOutputSwitchOnTmux: the switch worker's commands, as a real tmux 3.3
 // takes them on a control client: two panes printing every 20 ms, both
 // switched off in one refresh-client, notify nothing more; one switched on
-// again notifies its output, the other stays silent. Then both are switched
-// off and on again and again, as probes do, and the server lives on (tmux
-// 3.3a's off and on kill it within a few rounds).
+// again notifies its output, the other stays silent. Then (not with -short)
+// both are switched off and on again and again, as probes do, and the server
+// lives on (tmux 3.3a's off and on kill it within a few rounds).
 func TestOutputSwitchOnTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
@@ -83,6 +83,9 @@ func TestOutputSwitchOnTmux(t *testing.T) {
 	}
 	s.switchOutput(ctx, []switchReq{{ctl: c, pane: "%0", on: true}})
 	waitFor("%0 switched on", func(n map[string]int) bool { return n["%0"] > 0 && n["%1"] == 0 })
+	if testing.Short() {
+		return // the rounds below take seconds
+	}
 	for i := range 60 {
 		s.switchOutput(ctx, []switchReq{{ctl: c, pane: "%0"}, {ctl: c, pane: "%1"}})
 		seen(time.Duration(i%4) * 10 * time.Millisecond)
