@@ -27,10 +27,10 @@ import (
 //
 // What it costs: a steady printer that stops is looked at up to probeWindow
 // (plus a command's way to tmux) after its quiet period, where it was looked
-// at right at its end (and up to a quiet period earlier when it stopped just
-// after its output was switched off: a look earlier than the quiet period is
-// harmless, a screen that asks nothing reads as running and the quiet timer
-// looks again). A pane that prints briefly and stops, as a question does, is
+// at right at its end; or earlier, probeWindow after it stopped, when it
+// stopped just before a probe (a look before the quiet period is harmless:
+// a screen that asks nothing reads as running, and the quiet timer, running
+// from the probe, looks again). A pane that prints briefly and stops, as a question does, is
 // never switched, so a stall's latency is unchanged. Nothing is lost while a
 // pane is off: exits and restarts come from the "dead" subscription, not
 // from output; a limit banner drawn meanwhile is on the screen looked at when

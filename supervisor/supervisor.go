@@ -12,7 +12,8 @@
 //
 // Its files, a concern each: the daemon and its loop (supervisor.go), its
 // control client (control.go); the panes' output, quiet periods and
-// captures, judged stalled, idle or working (watch.go); exits (exits.go),
+// captures, judged stalled, idle or working (watch.go), a steady printer's
+// output paused for the client (outswitch.go); exits (exits.go),
 // restarts (restart.go) and last words (lastwords.go); the panes adopted and
 // named (sync.go); the files followed (followed.go, with package
 // internal/filewatch saying which changed) and what they decide: the lead's
