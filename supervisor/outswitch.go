@@ -42,9 +42,11 @@ import (
 // had queued for the client, and on then writes it from the pane's new
 // offset: the server reads past its buffer and dies (SIGSEGV, seen within
 // a few off/on cycles of a printing pane; hundreds of pause/continue cycles
-// leave it running). The client is told %pause and %continue, which the
-// loop ignores; without pause-after (refresh-client -f) tmux never pauses a
-// pane by itself.
+// leave it running). And a tmux with issue 3250 fixed stops reading a pane
+// that every attached client has off (its program would block while nobody
+// is attached); a paused pane is read on. The client is told %pause and
+// %continue, which the loop ignores; without pause-after (refresh-client -f)
+// tmux never pauses a pane by itself.
 //
 // The switch commands go through the control client off the loop (the loop
 // never waits on tmux), by switchWorker, in the order the loop asked for them.
