@@ -37,7 +37,7 @@ members:
 			t.Fatalf("the member printing steadily was stalled")
 		}
 	}
-	if s := member(statusOf(t, e, "steady"), "printer"); s.State != "running" {
+	if s := member(statusOf(t, e, "steady"), "printer"); s.State == "stalled" || s.State == "exited" || s.State == "failed" {
 		t.Errorf("the member printing steadily is %s", s.State)
 	}
 }
