@@ -472,18 +472,6 @@ func TestAttachWithoutATerminalSaysSo(t *testing.T) {
 	}
 }
 
-// TestInboxOfAProcessSaysItHasNone: a plain process has no mailbox: exit 1
-// saying so, not an empty list.
-func TestInboxOfAProcessSaysItHasNone(t *testing.T) {
-	t.Parallel()
-	e, _, _ := convTeam(t, "procbox")
-	r := e.Run("inbox", "web", "--team", "procbox")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "web is a plain process") || !strings.Contains(r.Stderr, "no mailbox") {
-		t.Errorf("inbox web: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	e.MustRun("inbox", "lead", "--team", "procbox")
-}
-
 // TestUpFromAnotherLayoutFileRefuses: the same team up from another file is
 // refused naming both files, and left as it was; the same file through a
 // symlink is the same file; --layout-change makes the team follow the new one.
