@@ -24,7 +24,8 @@ import (
 
 // fakeSupervisorEnv set makes this test binary a fake supervisor: "hold"
 // writes its arguments to args.txt in its folder, takes the team's
-// supervisor lock and runs until it is signalled; "fail" says why on stderr
+// supervisor lock and runs until it is signalled (two minutes at most);
+// "fail" says why on stderr
 // and exits 3 at once.
 const fakeSupervisorEnv = "TEAMCTL_TEST_FAKE_SUPERVISOR"
 
@@ -53,7 +54,12 @@ func fakeSupervisor(mode string, args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	<-sig
+	// A hang guard: should the test die before it ends this process (its own
+	// session, so nothing else would), it goes by itself.
+	select {
+	case <-sig:
+	case <-time.After(2 * time.Minute):
+	}
 	return 0
 }
 
