@@ -25,8 +25,7 @@ import (
 // fakeSupervisorEnv set makes this test binary a fake supervisor: "hold"
 // writes its arguments to args.txt in its folder, takes the team's
 // supervisor lock and runs until it is signalled (two minutes at most);
-// "fail" says why on stderr
-// and exits 3 at once.
+// "fail" says why on stderr and exits 3 at once.
 const fakeSupervisorEnv = "TEAMCTL_TEST_FAKE_SUPERVISOR"
 
 func TestMain(m *testing.M) {
