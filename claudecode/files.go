@@ -31,8 +31,8 @@ const (
 )
 
 // MaxTaskFiles is how many files of a tasks folder ReadTasks reads; the rest
-// are left out, said so (a var for tests).
-var MaxTaskFiles = 10000
+// are left out, said so.
+const MaxTaskFiles = 10000
 
 // TooLargeError says a file of Claude Code's is larger than teamctl reads,
 // and was not read.

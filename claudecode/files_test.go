@@ -76,25 +76,24 @@ func TestLargeFilesAreNotRead(t *testing.T) {
 	tooLarge("SettingsSource", err, settings, MaxSettingsBytes)
 }
 
-// TestTasksFolderIsReadToALimit: a tasks folder of more than MaxTaskFiles
-// files gives MaxTaskFiles tasks and says the rest were left out.
+// TestTasksFolderIsReadToALimit: a tasks folder of more than its limit of
+// files (MaxTaskFiles; here a smaller one) gives that many tasks and says
+// the rest were left out.
 func TestTasksFolderIsReadToALimit(t *testing.T) {
-	old := MaxTaskFiles
-	MaxTaskFiles = 300
-	t.Cleanup(func() { MaxTaskFiles = old })
+	const maxFiles = 300
 	dir := t.TempDir()
 	tasks := filepath.Join(dir, "tasks", "t")
 	os.MkdirAll(tasks, 0o700)
-	for i := range MaxTaskFiles + 5 {
+	for i := range maxFiles + 5 {
 		if err := os.WriteFile(filepath.Join(tasks, fmt.Sprintf("%d.json", i)), []byte(`{}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, skipped, err := ReadTasks(dir, "t")
-	if err != nil || len(got) != MaxTaskFiles {
-		t.Errorf("%d tasks (%v), want %d", len(got), err, MaxTaskFiles)
+	got, skipped, err := readTasks(dir, "t", maxFiles)
+	if err != nil || len(got) != maxFiles {
+		t.Errorf("%d tasks (%v), want %d", len(got), err, maxFiles)
 	}
-	if len(skipped) != 1 || skipped[0].Path != tasks || !strings.Contains(skipped[0].Err.Error(), fmt.Sprintf("holds more than %d files", MaxTaskFiles)) {
+	if len(skipped) != 1 || skipped[0].Path != tasks || !strings.Contains(skipped[0].Err.Error(), fmt.Sprintf("holds more than %d files", maxFiles)) {
 		t.Errorf("skipped: %+v", skipped)
 	}
 }

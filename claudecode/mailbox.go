@@ -130,16 +130,42 @@ func parseMailbox(data []byte) ([]Message, error) {
 // reported (*MailboxTooLargeError), not loaded whole (a 231 MB lead inbox once
 // took the supervisor to 905 MB). Claude Code empties mailboxes as it reads
 // them, so only a stuck one grows this large.
-var MaxMailboxBytes int64 = 16 << 20
+const MaxMailboxBytes int64 = 16 << 20
 
-// readMailboxFile reads a mailbox file, refusing one over MaxMailboxBytes
-// before reading it, and one that is, or whose inboxes/ or team folder is, a
+// StaleLockAge is how old a mailbox lock may get before it is taken to be left over
+// by a dead writer and broken. Claude Code's lockfile library uses 10 seconds.
+const StaleLockAge = 10 * time.Second
+
+// mailboxes is how mailboxes are read and locked: their limits, the zero
+// value's MaxMailboxBytes and StaleLockAge (ReadMailbox, UpdateMailbox and
+// AppendMessage), or a test's.
+type mailboxes struct {
+	maxBytes  int64         // the largest mailbox read; 0: MaxMailboxBytes
+	staleLock time.Duration // how old a lock gets before it is broken; 0: StaleLockAge
+}
+
+func (b mailboxes) limit() int64 {
+	if b.maxBytes > 0 {
+		return b.maxBytes
+	}
+	return MaxMailboxBytes
+}
+
+func (b mailboxes) stale() time.Duration {
+	if b.staleLock > 0 {
+		return b.staleLock
+	}
+	return StaleLockAge
+}
+
+// readFile reads a mailbox file, refusing one over the limit before
+// reading it, and one that is, or whose inboxes/ or team folder is, a
 // symlink (*LinkError). A missing file is empty (nil, nil).
-func readMailboxFile(path string) ([]byte, error) {
+func (b mailboxes) readFile(path string) ([]byte, error) {
 	if err := noLinksAbove(path, 2); err != nil {
 		return nil, err
 	}
-	data, err := readCapped(path, "mailbox", MaxMailboxBytes)
+	data, err := readCapped(path, "mailbox", b.limit())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -151,8 +177,10 @@ func readMailboxFile(path string) ([]byte, error) {
 // *CorruptMailboxError (without Copy), one over MaxMailboxBytes a
 // *MailboxTooLargeError, and a symlink at the file, its inboxes/ or its team
 // folder a *LinkError.
-func ReadMailbox(path string) ([]Message, error) {
-	data, err := readMailboxFile(path)
+func ReadMailbox(path string) ([]Message, error) { return mailboxes{}.read(path) }
+
+func (b mailboxes) read(path string) ([]Message, error) {
+	data, err := b.readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -162,10 +190,6 @@ func ReadMailbox(path string) ([]Message, error) {
 	}
 	return msgs, nil
 }
-
-// StaleLockAge is how old a mailbox lock may get before it is taken to be left over
-// by a dead writer and broken. Claude Code's lockfile library uses 10 seconds.
-var StaleLockAge = 10 * time.Second
 
 // UpdateMailbox changes a mailbox under Claude Code's lock discipline: it takes the
 // lock directory path+".lock" (waiting, with backoff, until ctx ends; breaking a lock
@@ -178,6 +202,10 @@ var StaleLockAge = 10 * time.Second
 // file, its inboxes/ or its team folder (*LinkError). When fn returns an
 // error nothing is written.
 func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Message, error)) error {
+	return mailboxes{}.update(ctx, path, fn)
+}
+
+func (b mailboxes) update(ctx context.Context, path string, fn func([]Message) ([]Message, error)) error {
 	// Before MkdirAll (which follows links) and after it (in case one was
 	// made meanwhile): the lock, the mailbox and any .corrupt copy go there.
 	if err := noLinksAbove(path, 2); err != nil {
@@ -189,13 +217,13 @@ func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Messa
 	if err := noLinksAbove(path, 2); err != nil {
 		return err
 	}
-	unlock, err := lockMailbox(ctx, path)
+	unlock, err := b.lock(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 
-	data, err := readMailboxFile(path)
+	data, err := b.readFile(path)
 	var large *MailboxTooLargeError
 	var link *LinkError
 	if errors.As(err, &large) || errors.As(err, &link) {
@@ -232,7 +260,11 @@ func UpdateMailbox(ctx context.Context, path string, fn func([]Message) ([]Messa
 
 // AppendMessage adds m at the end of the mailbox at path.
 func AppendMessage(ctx context.Context, path string, m Message) error {
-	return UpdateMailbox(ctx, path, func(msgs []Message) ([]Message, error) {
+	return mailboxes{}.append(ctx, path, m)
+}
+
+func (b mailboxes) append(ctx context.Context, path string, m Message) error {
+	return b.update(ctx, path, func(msgs []Message) ([]Message, error) {
 		return append(msgs, m), nil
 	})
 }
@@ -247,8 +279,8 @@ const lockWaitCap = 10 * time.Millisecond
 // to be left over by a dead breaker: a live one holds it for a stat and a rename.
 const staleBreakAge = 3 * time.Second
 
-// lockMailbox takes path+".lock" and returns the function that releases it.
-func lockMailbox(ctx context.Context, path string) (func(), error) {
+// lock takes path+".lock" and returns the function that releases it.
+func (b mailboxes) lock(ctx context.Context, path string) (func(), error) {
 	lock := path + ".lock"
 	wait := 2 * time.Millisecond
 	for {
@@ -278,7 +310,7 @@ func lockMailbox(ctx context.Context, path string) (func(), error) {
 			return nil, fmt.Errorf("mailbox %s: stat lock: %w", path, err)
 		}
 		age := time.Since(fi.ModTime())
-		if age > StaleLockAge {
+		if age > b.stale() {
 			gone, err := breakLock(lock, fi)
 			if err != nil {
 				return nil, fmt.Errorf("mailbox %s: break stale lock: %w", path, err)

@@ -41,13 +41,14 @@ type readerLine struct {
 }
 
 func runHelper(role string) int {
+	var box mailboxes
 	if s := os.Getenv(helperStaleEnv); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		StaleLockAge = d
+		box.staleLock = d
 	}
 	// No deadline of its own: the test decides when it has waited too long (and
 	// kills it). It only stops by itself once the test process is gone.
@@ -63,12 +64,12 @@ func runHelper(role string) int {
 	var err error
 	switch role {
 	case "writer":
-		err = runWriter(ctx, path)
+		err = runWriter(ctx, box, path)
 	case "reader":
-		err = runReader(ctx, path)
+		err = runReader(ctx, box, path)
 	case "holder":
 		// Takes the lock and keeps it until killed.
-		err = UpdateMailbox(ctx, path, func(msgs []Message) ([]Message, error) {
+		err = box.update(ctx, path, func(msgs []Message) ([]Message, error) {
 			time.Sleep(time.Hour)
 			return msgs, nil
 		})
@@ -83,7 +84,7 @@ func runHelper(role string) int {
 }
 
 // runWriter appends messages 0, 1, ... from one writer.
-func runWriter(ctx context.Context, path string) error {
+func runWriter(ctx context.Context, box mailboxes, path string) error {
 	id := os.Getenv(helperIDEnv)
 	n, err := strconv.Atoi(os.Getenv(helperCountEnv))
 	if err != nil {
@@ -91,7 +92,7 @@ func runWriter(ctx context.Context, path string) error {
 	}
 	for i := range n {
 		m := Message{From: id, Text: strconv.Itoa(i), Timestamp: Timestamp(time.Now())}
-		if err := AppendMessage(ctx, path, m); err != nil {
+		if err := box.append(ctx, path, m); err != nil {
 			return fmt.Errorf("message %d: %w", i, err)
 		}
 		// A pause, as real writers have, lets the others in: without one a writer
@@ -105,7 +106,7 @@ func runWriter(ctx context.Context, path string) error {
 // runReader empties the mailbox the way a Claude Code teammate does (under the
 // lock: take every message, write back []) and prints what it took, while a
 // goroutine reads the file without the lock each time it changes.
-func runReader(ctx context.Context, path string) error {
+func runReader(ctx context.Context, box mailboxes, path string) error {
 	stop := os.Getenv(helperStopEnv)
 	var reads atomic.Int64
 	var badRead atomic.Pointer[error]
@@ -168,7 +169,7 @@ func runReader(ctx context.Context, path string) error {
 		_, err := os.Stat(stop)
 		stopping := err == nil
 		var took []Message
-		err = UpdateMailbox(ctx, path, func(msgs []Message) ([]Message, error) {
+		err = box.update(ctx, path, func(msgs []Message) ([]Message, error) {
 			took = msgs
 			return []Message{}, nil
 		})
@@ -433,9 +434,7 @@ func TestKilledLockHolderDelaysOthersAtMostStaleLimit(t *testing.T) {
 	// can take hundreds of milliseconds; a lock broken at 1.5× the stale limit
 	// or later still fails.
 	const margin = stale / 2
-	old := StaleLockAge
-	StaleLockAge = stale
-	t.Cleanup(func() { StaleLockAge = old })
+	box := mailboxes{staleLock: stale}
 	p := inbox(t)
 	lock := p + ".lock"
 
@@ -470,7 +469,7 @@ func TestKilledLockHolderDelaysOthersAtMostStaleLimit(t *testing.T) {
 	start := time.Now()
 	go func() {
 		defer close(appended)
-		err := AppendMessage(ctx, p, Message{From: "after", Text: "0", Timestamp: "t"})
+		err := box.append(ctx, p, Message{From: "after", Text: "0", Timestamp: "t"})
 		res <- result{err, time.Since(start)}
 	}()
 

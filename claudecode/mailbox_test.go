@@ -266,7 +266,7 @@ func TestStaleLockBrokenByOneOfManyWaiters(t *testing.T) {
 func TestBrokenHolderLeavesTheNextLock(t *testing.T) {
 	p := inbox(t)
 	os.MkdirAll(filepath.Dir(p), 0o700)
-	unlock, err := lockMailbox(ctxFor(t, 5*time.Second), p)
+	unlock, err := mailboxes{}.lock(ctxFor(t, 5*time.Second), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,9 +400,7 @@ func TestUnknownFieldsSurviveRewrite(t *testing.T) {
 // A mailbox over MaxMailboxBytes is neither loaded by a read nor by an update:
 // both say how large it is, quickly, and the file is left as it is.
 func TestMailboxOverTheLimitIsNotLoaded(t *testing.T) {
-	old := MaxMailboxBytes
-	MaxMailboxBytes = 1000
-	t.Cleanup(func() { MaxMailboxBytes = old })
+	box := mailboxes{maxBytes: 1000}
 	p := inbox(t)
 	os.MkdirAll(filepath.Dir(p), 0o700)
 	var msgs []Message
@@ -412,11 +410,11 @@ func TestMailboxOverTheLimitIsNotLoaded(t *testing.T) {
 	big, _ := json.Marshal(msgs)
 	os.WriteFile(p, big, 0o600)
 	var tl *MailboxTooLargeError
-	if _, err := ReadMailbox(p); !errors.As(err, &tl) || tl.Size != int64(len(big)) || tl.Limit != 1000 ||
+	if _, err := box.read(p); !errors.As(err, &tl) || tl.Size != int64(len(big)) || tl.Limit != 1000 ||
 		!strings.Contains(err.Error(), p+" is too large to read ("+fmt.Sprint(len(big))+" bytes; teamctl reads up to 1000 bytes)") {
 		t.Errorf("ReadMailbox: %v", err)
 	}
-	if err := AppendMessage(ctxFor(t, 5*time.Second), p, Message{Text: "y"}); !errors.As(err, &tl) {
+	if err := box.append(ctxFor(t, 5*time.Second), p, Message{Text: "y"}); !errors.As(err, &tl) {
 		t.Errorf("AppendMessage: %v", err)
 	}
 	if got, _ := os.ReadFile(p); !bytes.Equal(got, big) {
@@ -424,7 +422,7 @@ func TestMailboxOverTheLimitIsNotLoaded(t *testing.T) {
 	}
 	// Under the limit it reads as ever.
 	os.WriteFile(p, big[:0], 0o600)
-	if _, err := ReadMailbox(p); err != nil {
+	if _, err := box.read(p); err != nil {
 		t.Error(err)
 	}
 }

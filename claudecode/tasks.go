@@ -36,16 +36,21 @@ type Skipped struct {
 // read is left out and in skipped. A tasks folder that is a symlink is an
 // error (*LinkError).
 func ReadTasks(configDir, claudeTeam string) (tasks []Task, skipped []Skipped, err error) {
+	return readTasks(configDir, claudeTeam, MaxTaskFiles)
+}
+
+// readTasks is ReadTasks reading at most maxFiles files of the folder.
+func readTasks(configDir, claudeTeam string, maxFiles int) (tasks []Task, skipped []Skipped, err error) {
 	dir, err := TasksDir(configDir, claudeTeam)
 	if err != nil {
 		return nil, nil, err
 	}
-	names, more, err := taskFiles(dir)
+	names, more, err := taskFiles(dir, maxFiles)
 	if err != nil {
 		return nil, nil, err
 	}
 	if more {
-		skipped = append(skipped, Skipped{Path: dir, Err: fmt.Errorf("tasks folder %s holds more than %d files: teamctl reads %d of them", dir, MaxTaskFiles, MaxTaskFiles)})
+		skipped = append(skipped, Skipped{Path: dir, Err: fmt.Errorf("tasks folder %s holds more than %d files: teamctl reads %d of them", dir, maxFiles, maxFiles)})
 	}
 	tasks = []Task{}
 	for _, f := range names {
@@ -65,10 +70,10 @@ func ReadTasks(configDir, claudeTeam string) (tasks []Task, skipped []Skipped, e
 	return tasks, skipped, nil
 }
 
-// taskFiles are the *.json files in dir, at most MaxTaskFiles of them (more
+// taskFiles are the *.json files in dir, at most maxFiles of them (more
 // says whether there were others), read a batch at a time so that a folder of
 // a million names costs no more. A missing folder has none.
-func taskFiles(dir string) (names []string, more bool, err error) {
+func taskFiles(dir string, maxFiles int) (names []string, more bool, err error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -92,7 +97,7 @@ func taskFiles(dir string) (names []string, more bool, err error) {
 			if !strings.HasSuffix(e.Name(), ".json") {
 				continue
 			}
-			if len(names) == MaxTaskFiles {
+			if len(names) == maxFiles {
 				return names, true, nil
 			}
 			names = append(names, filepath.Join(dir, e.Name()))

@@ -15,13 +15,13 @@ import (
 // fromEvent takes one event appended to the team's event log: a hook
 // (fromHook), or an answer that `teamctl approve` or `deny` recorded, which
 // clears the request it answers.
-func (s *daemon) fromEvent(e state.Event) {
+func (s *daemon) fromEvent(ctx context.Context, e state.Event) {
 	if e.Kind == state.EventHook {
 		s.fromHook(e)
 		return
 	}
 	if e.Kind == state.EventReleased {
-		s.release(e.Member) // budget.go
+		s.release(ctx, e.Member) // budget.go
 		return
 	}
 	if e.Kind == state.EventStopRequested {
@@ -42,7 +42,7 @@ func (s *daemon) fromEvent(e state.Event) {
 // answerByRule answers a permission request when the layout's rules decide it
 // (the member's and the team's; deny wins), records both the request and the
 // answer naming the rule, and reports whether it did. No rule, no answer.
-func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req *state.Request) bool {
+func (s *daemon) answerByRule(ctx context.Context, member string, p claudecode.PermissionRequest, req *state.Request) bool {
 	if s.lay == nil {
 		return false
 	}
@@ -69,7 +69,7 @@ func (s *daemon) answerByRule(member string, p claudecode.PermissionRequest, req
 	if d == permrules.Deny {
 		how, reason = "automatic: denied by rule "+rule.Text, "denied by rule "+rule.Text
 	}
-	if err := claudecode.AnswerRequest(context.Background(), s.claudeDir, s.st.ClaudeTeam, member, p, reason); err != nil {
+	if err := claudecode.AnswerRequest(ctx, s.claudeDir, s.st.ClaudeTeam, member, p, reason); err != nil {
 		s.log.Warn("answer by rule", "member", member, "err", err)
 		return false // a person can still answer it
 	}

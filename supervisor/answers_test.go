@@ -1,10 +1,13 @@
 package supervisor
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
@@ -73,7 +76,7 @@ func TestRulesAnswerRequests(t *testing.T) {
 				}
 			}
 			got := w.written(func() {
-				w.s.fromLeadInbox(inboxRead{msgs: []claudecode.Message{requestFrom(w, "mate", "r1", c.command)}})
+				w.s.fromLeadInbox(w.ctx, inboxRead{msgs: []claudecode.Message{requestFrom(w, "mate", "r1", c.command)}})
 			})
 			want := []wantEvent{{state.EventPermissionRequest, "mate", "Bash r1: "}}
 			if c.answer != "" {
@@ -115,11 +118,11 @@ func TestAnswersClearTheirRequest(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""}, member{"pal", state.RoleTeammate, ""})
-			w.s.fromLeadInbox(inboxRead{msgs: []claudecode.Message{requestFrom(w, "mate", "r1", "make deploy")}})
+			w.s.fromLeadInbox(w.ctx, inboxRead{msgs: []claudecode.Message{requestFrom(w, "mate", "r1", "make deploy")}})
 			if got := w.s.live.Members["mate"]; got.State != state.StateWaitingApproval || got.Request.ID != "r1" {
 				t.Fatalf("mate after its request: %+v", got)
 			}
-			got := w.written(func() { w.s.fromEvent(c.e) })
+			got := w.written(func() { w.s.fromEvent(w.ctx, c.e) })
 			checkEvents(t, got, nil)
 			want := state.StateWaitingApproval
 			if c.running {
@@ -150,6 +153,35 @@ func TestRuleFolderIsNotTheRecords(t *testing.T) {
 	in, _ := json.Marshal(map[string]string{"file_path": filepath.Join(dir, ".env")})
 	req := claudecode.PermissionRequestMessage("mate", claudecode.PermissionRequest{RequestID: "r1", AgentID: "mate@" + w.s.st.ClaudeTeam,
 		ToolName: "Read", ToolUseID: "t-r1", Input: in}, w.clock.Now())
-	got := w.written(func() { w.s.fromLeadInbox(inboxRead{msgs: []claudecode.Message{req}}) })
+	got := w.written(func() { w.s.fromLeadInbox(w.ctx, inboxRead{msgs: []claudecode.Message{req}}) })
 	checkEvents(t, got, []wantEvent{{state.EventPermissionRequest, "mate", "Read r1: "}, {state.EventPermissionAnswer, "mate", "automatic: denied by rule Read(.env)"}})
+}
+
+// TestStoppedDaemonAnswersNothing: the daemon's context goes down into its
+// decisions, so a stop cancels them: a request a rule answers, while the
+// teammate's mailbox is locked by a writer, is left to a person at once
+// when the daemon stops, not answered once the lock goes stale (a decision
+// on context.Background() waited for it, and wrote after the stop).
+func TestStoppedDaemonAnswersNothing(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.s.lay.Permissions.Allow = []layouts.Rule{ruleOf(t, "Bash(make:*)")}
+	inbox := mustInbox(t, w, "mate")
+	if err := os.MkdirAll(inbox+".lock", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Stale in half claudecode's stale age: within the answer's own time.
+	taken := time.Now().Add(-claudecode.StaleLockAge / 2)
+	if err := os.Chtimes(inbox+".lock", taken, taken); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(w.ctx)
+	stop()
+	got := w.written(func() {
+		w.s.fromLeadInbox(ctx, inboxRead{msgs: []claudecode.Message{requestFrom(w, "mate", "r1", "make test")}})
+	})
+	checkEvents(t, got, []wantEvent{{state.EventPermissionRequest, "mate", "Bash r1: "}})
+	os.Remove(inbox + ".lock")
+	if answers, _ := claudecode.ReadMailbox(inbox); len(answers) != 0 {
+		t.Errorf("mate's mailbox: %+v, want no answer after the stop", answers)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/claudecode/transcript"
 	"github.com/teamctl/teamctl/notify"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
@@ -16,7 +17,9 @@ import (
 
 // What the members spend and the layout's budgets. The daemon follows each
 // member's Claude Code transcripts with a usage.Meter (only the bytes written
-// since the last look are read), when the file watch says a transcript
+// since the last look are read; the one reader of each transcript, whose
+// responses tell the usage limits too whether the last answer met a limit:
+// transcriptSaid), when the file watch says a transcript
 // changed (filewatch.Transcripts, at most once a second however busy the
 // team) and when a member's turn ends (usageSoon); it never polls the disk.
 // Each member's totals go to live.json (state.Live.Usage), where status,
@@ -41,7 +44,6 @@ type spending struct {
 	members string                  // the members' names then: a new member is looked for at once
 	noted   map[string]bool         // the transcripts' problems already logged
 	refused map[string]bool         // the transcripts refused (usage.Refused) already said, by path
-	end     memberEnder             // how a member stopped for its budget ends (nil: realEnder)
 }
 
 // usageDue marks a look at the transcripts due (filewatch.Watcher.Mark): a
@@ -68,14 +70,11 @@ const sessionsEvery = time.Minute
 func (s *daemon) usageBegin(ctx context.Context, prev *state.Live) {
 	b := &s.spend
 	if b.prices == nil {
-		b.prices = usage.Shipped()
-		if root, err := state.ConfigRoot(); err == nil {
-			t, err := usage.LoadTable(filepath.Join(root, usage.PriceFileName))
-			if err != nil {
-				s.log.Warn("price file", "err", err)
-			}
-			b.prices = t
+		t, err := usage.LoadPrices()
+		if err != nil {
+			s.log.Warn("price file", "err", err)
 		}
+		b.prices = t
 	}
 	if prev != nil && prev.Budgets != nil {
 		s.live.Budgets = prev.Budgets
@@ -164,13 +163,43 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 			}
 			continue
 		}
-		m, err := usage.NewMeter(s.claudeDir, ids, b.prices, time.Time{})
-		if err != nil {
+		if _, err := s.newMeter(name, ids); err != nil {
 			s.log.Warn("usage", "member", name, "err", err)
-			continue
 		}
-		b.meters[name] = m
 	}
+}
+
+// newMeter follows member name's sessions ids: what they spend, and what
+// else their main transcripts say (transcriptSaid: a usage limit met).
+func (s *daemon) newMeter(name string, ids []string) (*usage.Meter, error) {
+	m, err := usage.NewMeter(s.claudeDir, ids, s.spend.prices, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	m.OnMain = func(session string, r transcript.Response) { s.transcriptSaid(name, session, r) }
+	if s.spend.meters == nil {
+		s.spend.meters = map[string]*usage.Meter{}
+	}
+	s.spend.meters[name] = m
+	return m, nil
+}
+
+// readTranscripts reads what member name's transcripts gained, its session
+// session's among them (followed from now on if it was not): the limits
+// look at the moment they judge a screen, not at the next look at usage.
+// The totals it moves are recorded at that next look.
+func (s *daemon) readTranscripts(name, session string) {
+	m := s.spend.meters[name]
+	if m == nil {
+		var err error
+		if m, err = s.newMeter(name, []string{session}); err != nil {
+			return
+		}
+	} else if m.AddSession(session) != nil {
+		return
+	}
+	_, notes := m.Update()
+	s.noteTranscripts(name, notes)
 }
 
 // memberNames are the team's members' names, as one string.
@@ -391,7 +420,7 @@ func (s *daemon) heldMember(name string) bool {
 // released event): a member stopped for its budget is started again (its
 // conversation resumed), an interrupted one looked at afresh, and the
 // lead's waiting notes typed once it is idle.
-func (s *daemon) release(name string) {
+func (s *daemon) release(ctx context.Context, name string) {
 	h, ok := s.live.HeldMember(name)
 	if !ok {
 		return
@@ -407,7 +436,7 @@ func (s *daemon) release(name string) {
 		id := w.id
 		w.restartTimer = s.clock.AfterFunc(0, func() { s.restart <- id })
 	case w.live.State == state.StateIdle:
-		s.notifier.idle(context.Background(), w)
+		s.notifier.idle(ctx, w)
 	default:
 		s.requestCapture(w)
 	}

@@ -1,14 +1,12 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,27 +17,9 @@ import (
 	"github.com/teamctl/teamctl/supervisor/internal/filewatch"
 )
 
-// fakeEnder records the process groups a stop ended.
-type fakeEnder struct {
-	mu    sync.Mutex
-	ended []string // "pgid wait grace"
-}
-
-func (f *fakeEnder) End(_ context.Context, pgid int, wait, grace time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.ended = append(f.ended, fmt.Sprintf("%d %s %s", pgid, wait, grace))
-}
-
-func (f *fakeEnder) calls() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.ended)
-}
-
 // budgetWorld is a team of a lead and a teammate, mate, with budget b (and
-// mate's own, when given), whose stops go to the returned ender.
-func budgetWorld(t *testing.T, b layouts.Budget, mate *layouts.MemberBudget) (*world, *fakeEnder) {
+// mate's own, when given), whose stops go to the returned processes.
+func budgetWorld(t *testing.T, b layouts.Budget, mate *layouts.MemberBudget) (*world, *fakeProcs) {
 	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
 	if b.Warn == 0 {
 		b.Warn = layouts.DefaultBudgetWarn
@@ -49,9 +29,9 @@ func budgetWorld(t *testing.T, b layouts.Budget, mate *layouts.MemberBudget) (*w
 	}
 	w.s.lay.Budget = b
 	w.s.lay.Members[0].Budget = mate
-	e := &fakeEnder{}
-	w.s.spend.end = e
-	return w, e
+	procs := &fakeProcs{}
+	w.s.procs = procs
+	return w, procs
 }
 
 // spendAs appends to member's transcript one response of model that cost
@@ -248,7 +228,7 @@ func TestBudgetInterruptHolds(t *testing.T) {
 	}
 	// A daemon started again says nothing again and keeps the hold.
 	prev, _ := state.ReadLive("decide")
-	w.s.spend = spending{end: w.s.spend.end}
+	w.s.spend = spending{}
 	w.s.live.Budgets = nil
 	got = budgetEvents(w.written(func() { w.s.usageBegin(w.ctx, prev); w.settle() }))
 	checkEvents(t, got, nil)

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
-	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -14,7 +13,8 @@ import (
 // Claude Code's own shutdown_request and given a few seconds to end by itself;
 // then its pane's process group gets SIGTERM, a grace period and SIGKILL. Its
 // pane stays (dead) and the member is held, so nothing restarts it until
-// `teamctl resume-member`. The daemon does it itself, off its loop: it and the
+// `teamctl resume-member`. The daemon does it itself, off its loop (its one
+// seam for ending processes, processes.EndGroup): it and the
 // lifecycle verbs (package team, where down is) never import each other.
 
 // Stop's waits: for a teammate asked to shut down, and between SIGTERM and
@@ -23,23 +23,6 @@ var (
 	stopAsk   = 5 * time.Second
 	stopGrace = 10 * time.Second
 )
-
-// memberEnder ends a member's process group: it waits up to wait for it to
-// end by itself, then SIGTERM, grace, SIGKILL.
-type memberEnder interface {
-	End(ctx context.Context, pgid int, wait, grace time.Duration)
-}
-
-// realEnder ends real processes (internal/proc's one stop loop).
-type realEnder struct{}
-
-func (realEnder) End(ctx context.Context, pgid int, wait, grace time.Duration) {
-	g := []proc.Target{proc.Group(pgid)}
-	if wait > 0 && proc.Wait(ctx, g, wait)[g[0]] {
-		return
-	}
-	proc.End(ctx, g, grace)
-}
 
 // stopForBudget ends member name's run (w: its pane's watch, nil when it has
 // none); why says what it spent.
@@ -60,10 +43,5 @@ func (s *daemon) stopForBudget(ctx context.Context, name string, w *paneWatch, w
 			}
 		}
 	}
-	end := s.spend.end
-	if end == nil {
-		end = realEnder{}
-	}
-	pgid := w.pid
-	go end.End(ctx, pgid, wait, stopGrace)
+	s.procs.EndGroup(ctx, w.pid, wait, stopGrace, nil)
 }

@@ -102,6 +102,7 @@ func (s *daemon) resync(ctx context.Context) {
 	}
 	for _, w := range s.panes {
 		w.capturing = false // a capture sent to the old client got an error or nothing
+		s.forgetSwitch(w)   // the new client has every pane's output on
 		if w.live.State != state.StateExited && w.live.State != state.StateFailed {
 			s.requestCapture(w)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
@@ -56,17 +55,22 @@ type timer interface {
 	Reset(d time.Duration) bool
 }
 
-// processes is what the daemon asks of the machine's processes about the
-// lead (internal/proc, claudecode), so that following the team it claimed,
-// and relaunching it to take its own, are tested without real processes.
+// processes is what the daemon asks of the machine's processes
+// (internal/proc, claudecode), so that following the team the lead claimed,
+// relaunching it to take its own, and ending a member or a second run of
+// one are tested without real processes.
 type processes interface {
 	// Tree is pid and the processes under it.
 	Tree(pid int) []int
 	// ClaimedTeam is the Claude Code team in configDir whose config names
 	// process pid (its pid and start time) as its lead.
 	ClaimedTeam(configDir string, pid int) (name string, cfg *claudecode.TeamConfig, ok bool)
-	// TerminateGroup sends SIGTERM to the process group pgid.
-	TerminateGroup(pgid int) error
+	// EndGroup ends the process group pgid, the one way the daemon ends
+	// processes: it waits up to wait for the group to end by itself, then
+	// SIGTERM, up to grace, SIGKILL (internal/proc's one stop loop); then
+	// it calls then (when not nil). All of it off the caller's goroutine:
+	// the daemon's loop never waits for a process to end.
+	EndGroup(ctx context.Context, pgid int, wait, grace time.Duration, then func())
 }
 
 // gitWork is what the conflict radar (radar.go) asks of git, through
@@ -113,7 +117,17 @@ func (realProcs) Tree(pid int) []int { return proc.Tree(pid) }
 func (realProcs) ClaimedTeam(configDir string, pid int) (string, *claudecode.TeamConfig, bool) {
 	return claudecode.ClaimedTeam(configDir, pid)
 }
-func (realProcs) TerminateGroup(pgid int) error { return syscall.Kill(-pgid, syscall.SIGTERM) }
+func (realProcs) EndGroup(ctx context.Context, pgid int, wait, grace time.Duration, then func()) {
+	go func() {
+		g := []proc.Target{proc.Group(pgid)}
+		if wait <= 0 || !proc.Wait(ctx, g, wait)[g[0]] {
+			proc.End(ctx, g, grace)
+		}
+		if then != nil {
+			then()
+		}
+	}()
+}
 
 // realGit is git.
 type realGit struct{}

@@ -129,6 +129,19 @@ type fakeServer struct {
 	// historyFails makes the control client's history captures fail (a
 	// client being replaced, a slow tmux); Run's still answer.
 	historyFails bool
+	// off are the panes whose output is switched off for the control
+	// client (refresh-client -A %N:pause): their output is not notified.
+	// switched are the -A values the client was sent, in order, each with
+	// the clock's time then ("%1:pause").
+	off      map[string]bool
+	switched []switched
+	clock    *fakeClock
+}
+
+// switched is one refresh-client -A value the control client took, and when.
+type switched struct {
+	at    time.Time
+	value string
 }
 
 // history answers capture-pane -S -N: the last N lines of the pane's
@@ -242,8 +255,34 @@ func (f *fakeServer) Type(_ context.Context, pane, text string) error {
 
 func (f *fakeServer) Listening() bool { return true }
 
+// Control attaches the control client again: a new client starts with
+// every pane's output on.
 func (f *fakeServer) Control(context.Context, string) (controlClient, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.off = map[string]bool{}
 	return f.ctl, nil
+}
+
+// switches are the -A values the control client took for pane, in order
+// ("continue", "pause").
+func (f *fakeServer) switches(pane string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, sw := range f.switched {
+		if p, v, _ := strings.Cut(sw.value, ":"); p == pane {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// isOff tells whether pane's output is off for the control client.
+func (f *fakeServer) isOff(pane string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.off[pane]
 }
 
 // ran reports whether Run was called with exactly args.
@@ -296,6 +335,20 @@ func (c *fakeControl) Command(_ context.Context, args ...string) ([]string, erro
 		}
 		p.seen = p.version
 		return strings.Split(p.screen, "\n"), nil
+	case args[0] == "refresh-client" && hasArg(args, "-A"):
+		for i, a := range args {
+			if a != "-A" || i+1 == len(args) {
+				continue
+			}
+			var now time.Time
+			if f.clock != nil {
+				now = f.clock.Now()
+			}
+			f.switched = append(f.switched, switched{now, args[i+1]})
+			pane, v, _ := strings.Cut(args[i+1], ":")
+			f.off[pane] = v == switchOffWord
+		}
+		return nil, nil
 	case args[0] == "display-message" && len(args) == 3 && args[2] == "#{pid}":
 		return []string{"1"}, nil
 	case args[0] == "display-message":
@@ -435,6 +488,7 @@ func newWorldWith(t *testing.T, top, watchdog string, members ...member) *world 
 	}
 	t.Cleanup(func() { ev.Close() })
 	clk := &fakeClock{now: now}
+	srv.clock = clk
 	logTo := io.Discard
 	if os.Getenv("DECIDE_LOG") != "" {
 		logTo = os.Stderr
@@ -470,6 +524,10 @@ func (w *world) settle() {
 		select {
 		case pw := <-s.fire:
 			s.timerFired(pw)
+		case pw := <-s.probeFire:
+			s.probeFired(pw)
+		case r := <-s.switchQ: // the switch worker, here on the loop
+			s.switchOutput(w.ctx, []switchReq{r})
 		case r := <-s.wordsQ:
 			if w.holdWords {
 				w.heldWords = append(w.heldWords, r)
@@ -530,14 +588,18 @@ func (w *world) advance(d time.Duration) {
 	w.settle()
 }
 
-// output is new output of pane: the screen it shows now.
+// output is new output of pane: the screen it shows now. It is notified
+// unless the pane's output is off for the control client.
 func (w *world) output(pane, screen string) {
 	w.srv.mu.Lock()
 	p := w.srv.pane(pane)
 	p.screen = screen
 	p.version++
+	off := w.srv.off[pane]
 	w.srv.mu.Unlock()
-	w.srv.ctl.notes <- tmux.Notification{Kind: "output", Pane: pane, Data: []byte("x")}
+	if !off {
+		w.srv.ctl.notes <- tmux.Notification{Kind: "output", Pane: pane, Data: []byte("x")}
+	}
 	w.settle()
 }
 
@@ -671,14 +733,17 @@ func (w *world) relaunchByHand(name string) tmux.NewPane {
 	return np
 }
 
-// fakeProcs are the lead's processes as a test says they are: which run
+// fakeProcs are the machine's processes as a test says they are: which run
 // under which (tree), the team each claims (claim; none when nil), and the
-// process groups the daemon ended.
+// process groups the daemon ended (a world's daemon has the machine's, until
+// a test gives it these).
 type fakeProcs struct {
-	tree       map[int][]int
-	claim      func(pid int) (string, *claudecode.TeamConfig, bool)
-	claims     int // ClaimedTeam's calls
-	terminated []int
+	tree   map[int][]int
+	claim  func(pid int) (string, *claudecode.TeamConfig, bool)
+	claims int // ClaimedTeam's calls
+
+	mu    sync.Mutex
+	ended []string // EndGroup's calls, "pgid wait grace", in order
 }
 
 func (p *fakeProcs) Tree(pid int) []int { return append([]int{pid}, p.tree[pid]...) }
@@ -691,9 +756,32 @@ func (p *fakeProcs) ClaimedTeam(_ string, pid int) (string, *claudecode.TeamConf
 	return p.claim(pid)
 }
 
-func (p *fakeProcs) TerminateGroup(pgid int) error {
-	p.terminated = append(p.terminated, pgid)
-	return nil
+// EndGroup records the call, and has the group end at once: then runs now.
+func (p *fakeProcs) EndGroup(_ context.Context, pgid int, wait, grace time.Duration, then func()) {
+	p.mu.Lock()
+	p.ended = append(p.ended, fmt.Sprintf("%d %s %s", pgid, wait, grace))
+	p.mu.Unlock()
+	if then != nil {
+		then()
+	}
+}
+
+// calls are EndGroup's calls so far, "pgid wait grace".
+func (p *fakeProcs) calls() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.ended)
+}
+
+// groups are the process groups ended so far, in order.
+func (p *fakeProcs) groups() []int {
+	var out []int
+	for _, c := range p.calls() {
+		var pgid int
+		fmt.Sscan(c, &pgid)
+		out = append(out, pgid)
+	}
+	return out
 }
 
 // written are the events the daemon wrote while do ran, in order.

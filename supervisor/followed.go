@@ -50,7 +50,7 @@ func (s *daemon) follow() error {
 	}
 	queue, _ := state.LeadQueuePath(s.team)
 	at := state.EventsEnd(evPath) // answers before this start are in live.json already
-	w, err := filewatch.Watch(paths, evPath, queue)
+	w, err := filewatch.Watch(paths, evPath, queue, filewatch.Options{})
 	if err != nil {
 		return err
 	}
@@ -80,22 +80,22 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 		}
 	}
 	if dirty[filewatch.Inbox] {
-		s.fromLeadInbox(readInbox(s.files.Paths().LeadInbox))
+		s.fromLeadInbox(ctx, readInbox(s.files.Paths().LeadInbox))
 	}
 	if dirty[filewatch.Events] {
-		s.readAnswers()
+		s.readAnswers(ctx)
 	}
 	if dirty[filewatch.Queue] {
 		s.readLeadQueue(ctx)
 	}
 	if dirty[filewatch.Teams] || dirty[filewatch.Config] {
-		s.checkTeam(readConfig(s.files.Paths().Config)) // first: a team the lead moved to is the one to look at
+		s.checkTeam(ctx, readConfig(s.files.Paths().Config)) // first: a team the lead moved to is the one to look at
 	}
 	if dirty[filewatch.Config] || dirty[filewatch.Inbox] {
 		// Also looked at with the inbox: a teammate joining shows there first.
 		cfg := readConfig(s.files.Paths().Config)
-		s.checkConfig(cfg)
-		s.checkPromptsInPlaceholder(cfg)
+		s.checkConfig(ctx, cfg)
+		s.checkPromptsInPlaceholder(ctx, cfg)
 	}
 	if dirty[filewatch.Tasks] {
 		s.checkTasks(readTasks(s.claudeDir, s.st.ClaudeTeam))
@@ -116,8 +116,8 @@ func (s *daemon) readFollowed(ctx context.Context, all bool) {
 
 // readAnswers hands the events appended to the event log since the last
 // read to fromEvent, in order.
-func (s *daemon) readAnswers() {
-	s.seen.eventsAt.Read(s.seen.eventsPath, s.fromEvent)
+func (s *daemon) readAnswers(ctx context.Context) {
+	s.seen.eventsAt.Read(s.seen.eventsPath, func(e state.Event) { s.fromEvent(ctx, e) })
 }
 
 // inboxRead is the lead's inbox as read (claudecode.ReadMailbox).

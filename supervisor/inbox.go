@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -19,7 +20,7 @@ const maxSeenLeadInboxEntries = 5000
 // fromLeadInbox turns the new messages of the lead's inbox, as read, into
 // state and events; an inbox not read (a link, too large, corrupt) is
 // reported once.
-func (s *daemon) fromLeadInbox(r inboxRead) {
+func (s *daemon) fromLeadInbox(ctx context.Context, r inboxRead) {
 	msgs, err := r.msgs, r.err
 	var corrupt *claudecode.CorruptMailboxError
 	var large *claudecode.MailboxTooLargeError
@@ -75,7 +76,7 @@ func (s *daemon) fromLeadInbox(r inboxRead) {
 			}
 			seen[k] = true
 			s.live.LeadInboxSeen = append(s.live.LeadInboxSeen, k)
-			s.fromTeammate(msgs[i])
+			s.fromTeammate(ctx, msgs[i])
 		}
 		if n := len(s.live.LeadInboxSeen); n > maxSeenLeadInboxEntries {
 			s.live.LeadInboxSeen = s.live.LeadInboxSeen[n-maxSeenLeadInboxEntries:]
@@ -92,7 +93,9 @@ func messageKey(m claudecode.Message) string {
 // permission request or idle notification changes the state only of the
 // teammate that wrote it (see teammateOf); one that names another member, or
 // comes from anyone but a teammate, is reported and left alone.
-func (s *daemon) fromTeammate(msg claudecode.Message) { s.fromTeammateAgain(msg, false) }
+func (s *daemon) fromTeammate(ctx context.Context, msg claudecode.Message) {
+	s.fromTeammateAgain(ctx, msg, false)
+}
 
 // maxEarly bounds the permission requests kept for a name not yet a member.
 const maxEarly = 64
@@ -101,17 +104,17 @@ const maxEarly = 64
 // that was no member yet: a teammate the lead spawns can write its first
 // request before the lead's config.json names it, or before its pane is
 // adopted.
-func (s *daemon) earlyAgain() {
+func (s *daemon) earlyAgain(ctx context.Context) {
 	early := s.early
 	s.early = nil
 	for _, m := range early {
-		s.fromTeammateAgain(m, true)
+		s.fromTeammateAgain(ctx, m, true)
 	}
 }
 
 // fromTeammateAgain is fromTeammate; again, the message was looked at
 // before (its name was no member then), and what was said is not said again.
-func (s *daemon) fromTeammateAgain(msg claudecode.Message, again bool) {
+func (s *daemon) fromTeammateAgain(ctx context.Context, msg claudecode.Message, again bool) {
 	v, ok := claudecode.ParseProtocol(msg.Text)
 	switch p := v.(type) {
 	case claudecode.PermissionRequest:
@@ -131,7 +134,7 @@ func (s *daemon) fromTeammateAgain(msg claudecode.Message, again bool) {
 		}
 		w := s.watchOf(name)
 		req := &state.Request{ID: p.RequestID, Tool: p.ToolName, Description: p.Description, Input: textsafe.Short(string(p.Input), 200), Since: s.clock.Now().UTC()}
-		if s.answerByRule(name, p, req) {
+		if s.answerByRule(ctx, name, p, req) {
 			return
 		}
 		if w != nil && (w.live.State == state.StateExited || w.live.State == state.StateFailed) {

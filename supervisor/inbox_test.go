@@ -61,7 +61,7 @@ func TestLeadInboxAsRead(t *testing.T) {
 			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
 			got := w.written(func() {
 				for _, r := range c.reads {
-					w.s.fromLeadInbox(r)
+					w.s.fromLeadInbox(w.ctx, r)
 				}
 			})
 			checkEvents(t, got, c.want)

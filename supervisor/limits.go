@@ -3,9 +3,7 @@ package supervisor
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -43,9 +41,9 @@ type limitState struct {
 	typedFor time.Time // the reset time a continuation was typed for: each reset gets one
 	tries    int       // continuations typed since the member last did work
 	lastTry  time.Time
-	// The member's transcript, read on from where the last look ended,
-	// and whether the last response in it was a limit's API error.
-	follower  *transcript.Follower
+	// lastLimit: the last response of the member's session on the main
+	// thread, as its meter read it (transcriptSaid), was a limit's API
+	// error.
 	lastLimit bool
 	// hookSaid: a StopFailure hook said rate_limit since the member last
 	// showed work.
@@ -200,31 +198,33 @@ func (s *daemon) limitHook(w *paneWatch, e state.Event) {
 // limitTurnEnded: a Stop hook, a turn that ended without an API error.
 func (s *daemon) limitTurnEnded(w *paneWatch) { w.limit.hookSaid = false }
 
-// transcriptLimited reads what w's transcript gained since the last look
-// and says whether the last response in it is a limit's API error.
+// transcriptLimited reads what w's transcripts gained since the last look
+// and says whether the last response in its session's is a limit's API
+// error. They are read by the member's meter, which budgets read too
+// (transcriptSaid): one reader, one offset, per transcript.
 func (s *daemon) transcriptLimited(w *paneWatch) bool {
-	f := w.limit.follower
-	if f == nil {
-		m, ok := s.st.Member(w.member)
-		if !ok || m.SessionID == "" || s.claudeDir == "" {
-			return false
-		}
-		files, err := transcript.Find(s.claudeDir, m.SessionID)
-		if err != nil || len(files.Main) == 0 {
-			return false
-		}
-		f = transcript.NewFollower(files.Main[0])
-		w.limit.follower = f
+	m, ok := s.st.Member(w.member)
+	if !ok || m.SessionID == "" || s.claudeDir == "" {
+		return false
 	}
-	_, err := f.Read(func(r transcript.Response) {
-		if !r.Sidechain {
-			w.limit.lastLimit = r.APIError.RateLimit()
-		}
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.log.Debug("transcript", "member", w.member, "err", err)
-	}
+	s.readTranscripts(w.member, m.SessionID)
 	return w.limit.lastLimit
+}
+
+// transcriptSaid takes a response a meter read from a main transcript of
+// member name's session: the last one of its current session on the main
+// thread (not a subagent's) says whether it met a usage limit.
+func (s *daemon) transcriptSaid(name, session string, r transcript.Response) {
+	if r.Sidechain {
+		return
+	}
+	m, ok := s.st.Member(name)
+	if !ok || m.SessionID != session {
+		return
+	}
+	if w := s.watchOf(name); w != nil {
+		w.limit.lastLimit = r.APIError.RateLimit()
+	}
 }
 
 // memberZone is the time zone the member's Claude Code shows times in: the

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -152,21 +153,24 @@ func TestUnrecordedRunIsAdopted(t *testing.T) {
 // TestSecondRunIsEnded: a pane named for a member beside the member's
 // recorded pane, which is there (a second run), is ended — its process and
 // its pane — and never watched as the member; the recorded pane stays the
-// member's.
+// member's. Its process group is ended through the daemon's one seam for
+// that (processes.EndGroup), and its pane killed once the group is gone.
 func TestSecondRunIsEnded(t *testing.T) {
 	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"web", state.RoleProcess, ""})
+	procs := &fakeProcs{}
+	w.s.procs = procs
 	w.srv.mu.Lock()
 	w.srv.nextPID++
-	w.srv.panes = append(w.srv.panes, &fakePane{Pane: tmux.Pane{ID: "%50", PID: w.srv.nextPID, SessionID: "$0", Session: "decide", Member: "web"}, version: 1})
+	pid := w.srv.nextPID
+	w.srv.panes = append(w.srv.panes, &fakePane{Pane: tmux.Pane{ID: "%50", PID: pid, SessionID: "$0", Session: "decide", Member: "web"}, version: 1})
 	w.srv.mu.Unlock()
 	w.srv.ctl.notes <- notification("layout-change", "", "")
 	w.advance(time.Second)
-	deadline := time.Now().Add(time.Minute)
-	for !w.srv.ran("kill-pane", "-t", "%50") {
-		if time.Now().After(deadline) {
-			t.Fatal("the second run's pane was not killed")
-		}
-		time.Sleep(10 * time.Millisecond) // poll interval of a condition wait (endCopy runs off the loop)
+	if got, want := procs.calls(), []string{fmt.Sprintf("%d 0s %s", pid, copyGrace)}; !slices.Equal(got, want) {
+		t.Errorf("process groups ended: %q, want %q", got, want)
+	}
+	if !w.srv.ran("kill-pane", "-t", "%50") {
+		t.Fatal("the second run's pane was not killed")
 	}
 	if got := w.paneOf("web"); got != "%1" {
 		t.Errorf("web is watched in %s, want its recorded %%1", got)

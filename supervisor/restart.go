@@ -264,5 +264,6 @@ func (s *daemon) freshRun(w *paneWatch) {
 	w.screen, w.rechecked, w.statusTries = "", false, 0
 	w.words, w.restartWaits = wordsNone, false // a capture on its way still keeps the words of the run before
 	w.lastOutput = s.clock.Now()
+	s.outputOnAgain(w)
 	s.arm(w, s.quiet)
 }

@@ -12,7 +12,8 @@
 //
 // Its files, a concern each: the daemon and its loop (supervisor.go), its
 // control client (control.go); the panes' output, quiet periods and
-// captures, judged stalled, idle or working (watch.go); exits (exits.go),
+// captures, judged stalled, idle or working (watch.go), a steady printer's
+// output paused for the client (outswitch.go); exits (exits.go),
 // restarts (restart.go) and last words (lastwords.go); the panes adopted and
 // named (sync.go); the files followed (followed.go, with package
 // internal/filewatch saying which changed) and what they decide: the lead's
@@ -81,6 +82,8 @@ type daemon struct {
 	captureQ   chan captureReq
 	wordsQ     chan captureReq // last words' captures (lastwords.go)
 	captured   chan capture
+	switchQ    chan switchReq  // output switched on or off (outswitch.go)
+	probeFire  chan *paneWatch // probe timer of a pane switched off
 	syncSoon   timer
 	syncFire   chan struct{}
 	beat       chan struct{} // the heartbeat: live.json rewritten, so a lost team says when it was last seen
@@ -144,6 +147,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	defer func() { s.control().Close() }()
 	go s.captureWorker(ctx, s.captureQ)
 	go s.captureWorker(ctx, s.wordsQ)
+	go s.switchWorker(ctx)
 	go s.radarWorker(ctx)
 	if err := s.follow(); err != nil {
 		s.log.Warn("mailboxes not watched", "err", err)
@@ -166,7 +170,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
-		limitFire: make(chan *paneWatch, 64),
+		limitFire: make(chan *paneWatch, 64), switchQ: make(chan switchReq, 1024), probeFire: make(chan *paneWatch, 256),
 	}
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
@@ -268,6 +272,8 @@ func (s *daemon) loop(ctx context.Context) error {
 			s.onNotification(ctx, n)
 		case w := <-s.fire:
 			s.timerFired(w)
+		case w := <-s.probeFire:
+			s.probeFired(w)
 		case c := <-s.captured:
 			s.judge(ctx, c)
 		case id := <-s.restart:

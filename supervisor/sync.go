@@ -272,14 +272,16 @@ func (s *daemon) endCopy(ctx context.Context, p tmux.Pane) {
 	s.ending[p.ID] = true
 	s.event(state.Event{Kind: state.EventDuplicate, Member: p.Member, Pane: p.ID,
 		Detail: fmt.Sprintf("pid %d: a second run of %s in a pane the state does not record; ended", p.PID, p.Member)})
-	go func() {
-		if !p.Dead && p.PID > 0 {
-			proc.End(ctx, []proc.Target{proc.Group(p.PID)}, copyGrace)
-		}
+	killPane := func() {
 		if _, err := s.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {
 			s.log.Warn("end a second run", "pane", p.ID, "err", err)
 		}
-	}()
+	}
+	if p.Dead || p.PID <= 0 {
+		go killPane()
+		return
+	}
+	s.procs.EndGroup(ctx, p.PID, 0, copyGrace, killPane)
 }
 
 // copyGrace is how long a second run of a member gets to end on SIGTERM.
@@ -389,7 +391,7 @@ func (s *daemon) adopt(ctx context.Context, p tmux.Pane, name, refused string) e
 		detail += fmt.Sprintf("; the lead's config names it %q, which is not a name teamctl uses (letters, digits, . _ @ -, at most %d, starting with a letter or digit)", refused, claudecode.MaxMemberName)
 	}
 	s.event(state.Event{Kind: state.EventAdopted, Member: name, Pane: p.ID, Origin: state.OriginLead, Detail: detail})
-	s.earlyAgain()
+	s.earlyAgain(ctx)
 	return nil
 }
 

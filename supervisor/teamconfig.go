@@ -26,7 +26,7 @@ import (
 // It never rewrites a config that exists: that file is the lead's. One it
 // would not read (too large, a link) is reported once (file-refused). r is
 // the team's config.json as read.
-func (s *daemon) checkConfig(r configRead) {
+func (s *daemon) checkConfig(ctx context.Context, r configRead) {
 	path, cfg, err := r.path, r.cfg, r.err
 	var large *claudecode.TooLargeError
 	var link *claudecode.LinkError
@@ -72,7 +72,7 @@ func (s *daemon) checkConfig(r configRead) {
 		s.memberEvents(left, "left the team's config.json")
 		if len(joined) > 0 {
 			s.syncLater() // a pane that waits for a name has it now
-			defer s.earlyAgain()
+			defer s.earlyAgain(ctx)
 		}
 	}
 	s.seen.members = now
@@ -117,7 +117,7 @@ const (
 // took its prompt): a prompt is never given twice to a teammate that read it.
 // r is the team's config.json as read: the lead's own once it took the
 // placeholder over.
-func (s *daemon) checkPromptsInPlaceholder(r configRead) {
+func (s *daemon) checkPromptsInPlaceholder(ctx context.Context, r configRead) {
 	pending := s.st.PromptsInPlaceholder
 	if len(pending) == 0 {
 		return
@@ -141,8 +141,8 @@ func (s *daemon) checkPromptsInPlaceholder(r configRead) {
 			continue
 		}
 		if _, err := os.Lstat(inbox); errors.Is(err, fs.ErrNotExist) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := claudecode.DeliverPrompt(ctx, s.claudeDir, s.st.ClaudeTeam, name, prompt)
+			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := claudecode.DeliverPrompt(pctx, s.claudeDir, s.st.ClaudeTeam, name, prompt)
 			cancel()
 			if err != nil {
 				s.log.Warn("give a prompt again", "member", name, "err", err)
@@ -157,9 +157,9 @@ func (s *daemon) checkPromptsInPlaceholder(r configRead) {
 		}
 	}
 	if len(keep) != len(pending) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		uctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		if err := s.updateTeam(ctx, func(st *state.Team) { st.PromptsInPlaceholder = keep }); err != nil {
+		if err := s.updateTeam(uctx, func(st *state.Team) { st.PromptsInPlaceholder = keep }); err != nil {
 			s.log.Error("state", "err", err)
 		}
 	}

@@ -82,7 +82,7 @@ func TestConfigAsRead(t *testing.T) {
 			}
 			got := w.written(func() {
 				for _, r := range c.reads {
-					w.s.checkConfig(r(w))
+					w.s.checkConfig(w.ctx, r(w))
 				}
 			})
 			checkEvents(t, got, c.want)
@@ -160,7 +160,7 @@ func TestPromptsGivenAgainAsRead(t *testing.T) {
 			}
 			w.s.files.Take(false)
 
-			got := w.written(func() { w.s.checkPromptsInPlaceholder(readConfig(p.Config)) })
+			got := w.written(func() { w.s.checkPromptsInPlaceholder(w.ctx, readConfig(p.Config)) })
 			var want []wantEvent
 			if c.given {
 				want = append(want, wantEvent{state.EventConfig, "mate", "emptied its mailboxes before mate read its prompt; gave it again"})
@@ -183,7 +183,7 @@ func TestPromptsGivenAgainAsRead(t *testing.T) {
 			}
 			// Once promptWatch is over, the record goes.
 			w.advance(promptWatch)
-			w.s.checkPromptsInPlaceholder(readConfig(p.Config))
+			w.s.checkPromptsInPlaceholder(w.ctx, readConfig(p.Config))
 			if saved, _ := state.Load("decide"); len(saved.PromptsInPlaceholder) != 0 {
 				t.Errorf("still waiting to give prompts again: %v", saved.PromptsInPlaceholder)
 			}

@@ -40,7 +40,7 @@ const (
 // folder taken), the team the lead's process claimed is found by its
 // leadProcess, recorded in state and followed, with a team-moved event. own
 // is the config.json of the team followed now, as read.
-func (s *daemon) checkTeam(own configRead) {
+func (s *daemon) checkTeam(ctx context.Context, own configRead) {
 	lead := s.watchOf(s.leadName())
 	if lead == nil || lead.pid <= 0 || lead.live.State.Ended() {
 		return
@@ -80,8 +80,8 @@ func (s *daemon) checkTeam(own configRead) {
 		t.candidate, t.since = name, s.clock.Now()
 	case s.clock.Now().Sub(t.since) >= teamSettle:
 		t.candidate = ""
-		if !s.reclaimOwnTeam(lead, name, own) {
-			s.moveTeam(name, cfg)
+		if !s.reclaimOwnTeam(ctx, lead, name, own) {
+			s.moveTeam(ctx, name, cfg)
 		}
 		return
 	}
@@ -131,7 +131,7 @@ const teamReclaims = 2
 // restart policy, it resumes its conversation and takes its own team over. It
 // reports whether it did so; after teamReclaims tries in a row the daemon
 // follows the lead instead.
-func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string, ownRead configRead) bool {
+func (s *daemon) reclaimOwnTeam(ctx context.Context, lead *paneWatch, claimed string, ownRead configRead) bool {
 	if s.teamLook.reclaims >= teamReclaims || lead.reclaiming {
 		return false
 	}
@@ -151,26 +151,24 @@ func (s *daemon) reclaimOwnTeam(lead *paneWatch, claimed string, ownRead configR
 	s.event(state.Event{Kind: state.EventRestart, Member: lead.member, Pane: lead.id, Detail: fmt.Sprintf(
 		"the lead (pid %d) could not take its Claude Code team %s over and kept %s: relaunching it to take its own", lead.pid, s.st.ClaudeTeam, claimed)})
 	// The pane's process group is the lead's (tmux makes each pane's program a
-	// session leader); its pid is tmux's word, the team's own server's.
-	if err := s.procs.TerminateGroup(lead.pid); err != nil {
-		s.log.Warn("end the lead to take its team over", "pid", lead.pid, "err", err)
-		lead.reclaiming = false
-		return false
-	}
+	// session leader); its pid is tmux's word, the team's own server's. A
+	// lead that does not end on SIGTERM is killed after down's grace; one
+	// already gone is restarted all the same (its exit is seen).
+	s.procs.EndGroup(ctx, lead.pid, 0, stopGrace, nil)
 	return true
 }
 
 // moveTeam follows the lead to the Claude Code team it claimed: recorded in
 // state (so every command finds it), watched instead of the old one, read
 // afresh, and reported.
-func (s *daemon) moveTeam(name string, cfg *claudecode.TeamConfig) {
+func (s *daemon) moveTeam(ctx context.Context, name string, cfg *claudecode.TeamConfig) {
 	old := s.st.ClaudeTeam
 	paths, err := filewatch.PathsOf(s.claudeDir, name)
 	if err != nil {
 		s.log.Warn("follow the lead's team", "team", name, "err", err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.updateTeam(ctx, func(st *state.Team) {
 		st.ClaudeTeam, st.ClaudeTeamSession = name, cfg.LeadSessionID

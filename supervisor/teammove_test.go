@@ -86,7 +86,7 @@ func TestTeamTheLeadClaimed(t *testing.T) {
 			var got []state.Event
 			for range 3 {
 				got = append(got, w.written(func() {
-					w.s.checkTeam(c.own(w, lead))
+					w.s.checkTeam(w.ctx, c.own(w, lead))
 					w.advance(teamSettle) // the lead holds it that long
 				})...)
 			}
@@ -105,8 +105,8 @@ func TestTeamTheLeadClaimed(t *testing.T) {
 			if c.moved && !w.s.files.Take(false)[filewatch.Config] {
 				t.Error("the new team's files are not read")
 			}
-			if n := len(procs.terminated); n != 0 != c.relaunch || n > 1 || (n == 1 && procs.terminated[0] != lead) {
-				t.Errorf("process groups ended: %v", procs.terminated)
+			if n := len(procs.groups()); n != 0 != c.relaunch || n > 1 || (n == 1 && procs.groups()[0] != lead) {
+				t.Errorf("process groups ended: %v", procs.groups())
 			}
 			if c.noLookFor && procs.claims != 0 {
 				t.Errorf("%d looks for the team the lead claimed", procs.claims)
@@ -133,7 +133,7 @@ func TestATeamIsFollowedOnlyOnceItSettled(t *testing.T) {
 	w, procs, _ := teamWorld(t)
 	look := func(claim func(int) (string, *claudecode.TeamConfig, bool), then time.Duration) int {
 		procs.claim = claim
-		n := len(w.written(func() { w.s.checkTeam(noConfig(w)) }))
+		n := len(w.written(func() { w.s.checkTeam(w.ctx, noConfig(w)) }))
 		w.advance(then)
 		return n
 	}
@@ -144,7 +144,7 @@ func TestATeamIsFollowedOnlyOnceItSettled(t *testing.T) {
 	if moved != 0 {
 		t.Fatalf("%d events before the lead held the team for %s", moved, teamSettle)
 	}
-	if got := w.written(func() { w.s.checkTeam(noConfig(w)) }); len(got) != 1 || got[0].Kind != state.EventTeamMoved {
+	if got := w.written(func() { w.s.checkTeam(w.ctx, noConfig(w)) }); len(got) != 1 || got[0].Kind != state.EventTeamMoved {
 		t.Errorf("events once it held it for %s: %+v", teamSettle, got)
 	}
 }
@@ -157,16 +157,16 @@ func TestALeadIsRelaunchedForItsOwnTeamOnlySoOften(t *testing.T) {
 	procs.claim = claims(other, otherSession)
 	for i := 0; len(w.events(state.EventTeamMoved, "")) == 0; i++ {
 		if i == 10 {
-			t.Fatalf("never followed; process groups ended: %v", procs.terminated)
+			t.Fatalf("never followed; process groups ended: %v", procs.groups())
 		}
-		w.s.checkTeam(ownConfig(w, claudecode.NoPID))
+		w.s.checkTeam(w.ctx, ownConfig(w, claudecode.NoPID))
 		w.advance(teamSettle)
-		if n := len(procs.terminated); n > 0 && w.live("lead").State != state.StateExited && w.s.watchOf("lead").reclaiming {
+		if n := len(procs.groups()); n > 0 && w.live("lead").State != state.StateExited && w.s.watchOf("lead").reclaiming {
 			w.exit("lead", "", "15") // it ends on the signal, and is back at once
 			w.advance(10 * time.Millisecond)
 		}
 	}
-	if n := len(procs.terminated); n != teamReclaims {
+	if n := len(procs.groups()); n != teamReclaims {
 		t.Errorf("the lead was ended %d times to take its own team, want %d", n, teamReclaims)
 	}
 	if n := len(w.events(state.EventRestart, "lead")); n != 2*teamReclaims {
@@ -182,7 +182,7 @@ func TestLooksForTheTeamAreBounded(t *testing.T) {
 	w.advance(teamLookEvery)
 	w.s.files.Take(false)             // the first look's looks again: not followed here
 	w.s.panes[w.paneOf("lead")].pid++ // a new lead process: looked for afresh
-	w.s.checkTeam(noConfig(w))
+	w.s.checkTeam(w.ctx, noConfig(w))
 	looks := 0
 	for {
 		w.advance(teamLookEvery)
@@ -193,7 +193,7 @@ func TestLooksForTheTeamAreBounded(t *testing.T) {
 		if looks > 2*teamLooks {
 			t.Fatal("the looks never end")
 		}
-		w.s.checkTeam(noConfig(w))
+		w.s.checkTeam(w.ctx, noConfig(w))
 	}
 	if looks != teamLooks || procs.claims != teamLooks+1 {
 		t.Errorf("%d looks again (%d asks), want %d", looks, procs.claims, teamLooks)

@@ -185,10 +185,10 @@ func TestMemberEventsFromConfigAreBounded(t *testing.T) {
 		want = append(want, wantEvent{state.EventMember, "", fmt.Sprintf("14990 more members %s the team's config.json, not said one by one (m00010, m00011, m00012, m00013, m00014, …)", what)})
 	}
 	got := w.written(func() {
-		w.s.checkConfig(read([]string{"mate"}))
-		w.s.checkConfig(read(many))
+		w.s.checkConfig(w.ctx, read([]string{"mate"}))
+		w.s.checkConfig(w.ctx, read(many))
 		w.settle()
-		w.s.checkConfig(read([]string{"mate"}))
+		w.s.checkConfig(w.ctx, read([]string{"mate"}))
 		w.settle()
 	})
 	checkEvents(t, slices.DeleteFunc(got, func(e state.Event) bool { return e.Kind != state.EventMember }), want)

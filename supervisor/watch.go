@@ -37,6 +37,7 @@ type paneWatch struct {
 	wordsOf       *ended // the run whose last words are kept (or being kept)
 	restartWaits  bool   // a restart waits for those words: the pane goes with it
 	limit         limitState
+	out           outSwitch // its output switched off while it prints steadily (outswitch.go)
 }
 
 // captureReq asks the capture worker for the screen of w's pane as it is
@@ -65,8 +66,13 @@ func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 			s.syncLater()
 			return
 		}
-		w.lastOutput = s.clock.Now()
+		now := s.clock.Now()
+		prev := w.lastOutput
+		w.lastOutput = now
 		s.limitOutput(w, n.Data)
+		if !s.steadyOutput(w, prev, now) {
+			return // its output is off, or the probe found it still printing
+		}
 		if !w.armed {
 			d := s.quiet
 			if (w.live.State == state.StateStalled || w.live.State == state.StateIdle) && !w.rechecked {
@@ -111,6 +117,9 @@ func (s *daemon) timerFired(w *paneWatch) {
 		return
 	}
 	w.armed = false
+	if w.out.mode != outputOn {
+		return // its output is off: the probe looks at it (outswitch.go)
+	}
 	if w.live.State != state.StateStalled && w.live.State != state.StateIdle {
 		if left := s.quiet - s.clock.Now().Sub(w.lastOutput); left > 0 {
 			s.arm(w, left)

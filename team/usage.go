@@ -1,11 +1,9 @@
 package team
 
 import (
-	"path/filepath"
 	"time"
 
 	"github.com/teamctl/teamctl/relaunch"
-	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/usage"
 )
 
@@ -26,11 +24,7 @@ func (t *Team) Usage(o UsageOptions) (*usage.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	prices := usage.Shipped()
-	var priceErr error
-	if dir, err := state.ConfigRoot(); err == nil {
-		prices, priceErr = usage.LoadTable(filepath.Join(dir, usage.PriceFileName))
-	}
+	prices, priceErr := usage.LoadPrices()
 	r, err := usage.ForTeam(st, usage.Options{ClaudeDir: relaunch.ClaudeConfigDir(st), Prices: prices, Since: o.Since, Members: o.Members})
 	if err != nil {
 		return nil, err

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sync"
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/claudecode/transcript"
+	"github.com/teamctl/teamctl/internal/parallel"
 )
 
 // Meter follows the transcripts of one member's sessions (their subagents'
@@ -29,15 +29,25 @@ type Meter struct {
 	files     map[string]*meterFile
 	order     []string          // paths in the order found
 	owner     map[uint64]uint32 // response key → the file that counted it (its index in order)
+
+	// OnMain, when not nil, is called by Update with each response read
+	// from a session's main transcript (not its subagents'), in order,
+	// whether it is counted or not (an API error Claude Code writes itself
+	// costs nothing, and is not): what else follows the member's sessions
+	// (the supervisor's usage limits) learns it from this one read of each
+	// transcript, never from a second reader of its own.
+	OnMain func(session string, r transcript.Response)
 }
 
 // meterFile is one transcript followed. Its responses' keys are in owner
 // alone (a few bytes each: a supervisor follows a gigabyte of transcripts
 // in a few megabytes); a file read again from the start takes its own out.
 type meterFile struct {
-	f      *transcript.Follower
-	index  uint32
-	totals Totals
+	f       *transcript.Follower
+	index   uint32
+	totals  Totals
+	session string // the session whose transcript it is
+	main    bool   // the session's own (Files.Main), not a subagent's
 }
 
 // NewMeter returns a Meter of the sessions (Claude Code session ids) under
@@ -87,15 +97,20 @@ func (m *Meter) Update() (Totals, []string) {
 			notes = append(notes, err.Error())
 			continue
 		}
-		for _, p := range files.All() {
+		for i, p := range files.All() {
 			if _, ok := m.files[p]; !ok {
-				m.add(p)
+				m.add(p, s, i < len(files.Main))
 			}
 		}
 	}
 	for _, p := range m.order {
 		mf := m.files[p]
-		st, err := mf.f.Read(func(r transcript.Response) { m.count(p, mf, r) })
+		st, err := mf.f.Read(func(r transcript.Response) {
+			m.count(p, mf, r)
+			if mf.main && m.OnMain != nil {
+				m.OnMain(mf.session, r)
+			}
+		})
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			// Gone (removed by hand, or a folder moved): what it held was
@@ -114,22 +129,7 @@ func (m *Meter) Update() (Totals, []string) {
 // a team's members' transcripts read at once on a first read.
 func UpdateAll(meters []*Meter, jobs int) ([]Totals, [][]string) {
 	totals, notes := make([]Totals, len(meters)), make([][]string, len(meters))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				totals[i], notes[i] = meters[i].Update()
-			}
-		}()
-	}
-	for i := range meters {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(meters), jobs, func(i int) { totals[i], notes[i] = meters[i].Update() })
 	return totals, notes
 }
 
@@ -145,8 +145,8 @@ func (m *Meter) Totals() Totals {
 	return t
 }
 
-func (m *Meter) add(p string) {
-	mf := &meterFile{f: transcript.NewFollower(p), index: uint32(len(m.order))}
+func (m *Meter) add(p, session string, main bool) {
+	mf := &meterFile{f: transcript.NewFollower(p), index: uint32(len(m.order)), session: session, main: main}
 	mf.f.OnRestart = func() {
 		for k, i := range m.owner { // rare: a file replaced or truncated
 			if i == mf.index {

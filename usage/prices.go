@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode/transcript"
 	"github.com/teamctl/teamctl/internal/safefile"
+	"github.com/teamctl/teamctl/state"
 )
 
 //go:embed prices.yaml
@@ -98,6 +100,20 @@ func (e *PriceFileError) Error() string {
 		lines[i] = p.String()
 	}
 	return "price file not used, the shipped prices are: " + strings.Join(lines, "; ")
+}
+
+// LoadPrices is the price table teamctl prices with: the shipped one with
+// the price file in teamctl's config folder (PriceFileName) laid over it
+// (LoadTable), or the shipped one alone when there is no config folder. The
+// one loader of prices, for `teamctl usage` and the supervisor's budgets
+// alike: a *PriceFileError says what is wrong with the file, and the
+// shipped table comes with it.
+func LoadPrices() (*Table, error) {
+	root, err := state.ConfigRoot()
+	if err != nil {
+		return Shipped(), nil
+	}
+	return LoadTable(filepath.Join(root, PriceFileName))
 }
 
 // LoadTable is the shipped table with the models of the price file at path

@@ -1,9 +1,12 @@
 package usage
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -198,5 +201,57 @@ func TestPriceFileThatIsNotAFile(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatalf("%s: LoadTable still reading after a minute", p)
 		}
+	}
+}
+
+// TestLoadPrices: the one loader reads the price file in teamctl's config
+// folder (XDG_CONFIG_HOME/teamctl/prices.yaml); with none there, the
+// shipped table; with mistakes, the shipped table and where they are.
+func TestLoadPrices(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if tab, err := LoadPrices(); err != nil || tab.Source != "shipped" {
+		t.Fatalf("no price file: %s %v", tab.Source, err)
+	}
+	p := filepath.Join(dir, "teamctl", PriceFileName)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	os.WriteFile(p, []byte("models:\n  my-model: {input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1}\n"), 0o600)
+	if tab, err := LoadPrices(); err != nil || tab.Source != p {
+		t.Fatalf("price file: %s %v", tab.Source, err)
+	} else if _, _, ok := tab.Lookup("my-model"); !ok {
+		t.Error("the price file's model is not in the table")
+	}
+	os.WriteFile(p, []byte("models: [\n"), 0o600)
+	var pe *PriceFileError
+	if tab, err := LoadPrices(); !errors.As(err, &pe) || tab.Source != "shipped" {
+		t.Errorf("a price file with mistakes: %s %v", tab.Source, err)
+	}
+}
+
+// TestMeterOnMain: OnMain is given each response of a session's main
+// transcript once, in order (the synthetic API errors it does not count
+// among them), and none of its subagents'.
+func TestMeterOnMain(t *testing.T) {
+	cfg := t.TempDir()
+	id := "0123abcd-0000-4000-8000-00000000000a"
+	dir := filepath.Join(cfg, "projects", "-w")
+	os.MkdirAll(filepath.Join(dir, id, "subagents"), 0o700)
+	line := func(msg, model string, sidechain bool) string {
+		return fmt.Sprintf(`{"type":"assistant","isSidechain":%t,"message":{"id":"%s","model":"%s","usage":{"input_tokens":1,"output_tokens":1}}}`+"\n", sidechain, msg, model)
+	}
+	os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(line("m1", "claude-sonnet-4-5", false)+line("e1", "<synthetic>", false)), 0o600)
+	os.WriteFile(filepath.Join(dir, id, "subagents", "agent-a.jsonl"), []byte(line("s1", "claude-sonnet-4-5", true)), 0o600)
+	m, err := NewMeter(cfg, []string{id}, nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	m.OnMain = func(session string, r transcript.Response) { got = append(got, session+" "+r.MessageID) }
+	if tot, _ := m.Update(); tot.Turns != 2 {
+		t.Errorf("%d turns counted, want 2 (m1 and the subagent's)", tot.Turns)
+	}
+	m.Update()
+	if want := []string{id + " m1", id + " e1"}; !slices.Equal(got, want) {
+		t.Errorf("OnMain got %q, want %q", got, want)
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/teamctl/teamctl/internal/parallel"
 )
 
 // Compared is what merging one pair of sides would do.
@@ -66,26 +67,18 @@ func compareAll(ctx context.Context, sides []Side, pairs [][2]int, jobs int, wal
 	if err != nil {
 		return nil, err
 	}
-	run := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range run {
-				p := pairs[k]
-				out[k].Merge, out[k].Err = TryMerge(ctx, sides[p[0]].Main, commits[p[0]], commits[p[1]])
-				out[k].Ran = true
-			}
-		}()
-	}
+	var left []int // the pairs the walk could not decide: merged
 	for k := range pairs {
 		if !decided[k] {
-			run <- k
+			left = append(left, k)
 		}
 	}
-	close(run)
-	wg.Wait()
+	parallel.Each(len(left), jobs, func(i int) {
+		k := left[i]
+		p := pairs[k]
+		out[k].Merge, out[k].Err = TryMerge(ctx, sides[p[0]].Main, commits[p[0]], commits[p[1]])
+		out[k].Ran = true
+	})
 	return out, nil
 }
 

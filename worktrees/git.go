@@ -25,8 +25,9 @@ import (
 	"time"
 )
 
-// Timeout bounds one git command when the caller's context has no deadline.
-var Timeout = 30 * time.Second
+// gitTimeout bounds one git command when the caller's context has no
+// deadline (a caller that wants another bound gives its context one).
+const gitTimeout = 30 * time.Second
 
 // GitError is a git command that failed, with what it said.
 type GitError struct {
@@ -56,7 +57,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ...string) (string, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, Timeout)
+		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
 		defer cancel()
 	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/teamctl/teamctl/internal/parallel"
 )
 
 // Work is what a checkout holds now: the commit it has checked out and, as a
@@ -66,28 +67,15 @@ func listMain(ctx context.Context, main string) ([]Entry, error) {
 // tree, the trees of the folders are not made (Work.Tree "").
 func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, list []Entry, listErr error, tree bool) (works []Work, errs []error) {
 	works, errs = make([]Work, len(specs)), make([]error, len(specs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				s := specs[i]
-				works[i], errs[i] = readWork(ctx, main, s.Path, s.Branch, func() (Entry, error) {
-					if listErr != nil {
-						return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
-					}
-					return linkedIn(list, main, s.Path)
-				}, tree)
+	parallel.Each(len(specs), jobs, func(i int) {
+		s := specs[i]
+		works[i], errs[i] = readWork(ctx, main, s.Path, s.Branch, func() (Entry, error) {
+			if listErr != nil {
+				return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
 			}
-		}()
-	}
-	for i := range specs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			return linkedIn(list, main, s.Path)
+		}, tree)
+	})
 	return works, errs
 }
 

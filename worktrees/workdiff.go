@@ -6,7 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/teamctl/teamctl/internal/parallel"
 )
 
 // WorkDiff is what a member's worktree changed since its base: its commits
@@ -41,22 +42,9 @@ func DiffWorktrees(ctx context.Context, main string, members []Member, patch boo
 	v := look(ctx, main, members, specs)
 	works, errs := readWorks(ctx, main, specs, jobs, v.list, v.listErr, false)
 	v.wait()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = diffMember(ctx, main, members[i], works[i], errs[i], v, patch)
-			}
-		}()
-	}
-	for i := range members {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(members), jobs, func(i int) {
+		out[i] = diffMember(ctx, main, members[i], works[i], errs[i], v, patch)
+	})
 	return out
 }
 

@@ -145,16 +145,6 @@ members:
 	}
 }
 
-func TestAttachUnknownMemberListsMembers(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	e.MustRun("up", standInLayout(e, "team.yaml", "team: few\nmembers:\n  - name: solo\n"))
-	r := e.Run("attach", "nobody", "--team", "few")
-	if r.Code == 0 || !strings.Contains(r.Stderr, `no member "nobody"`) || !strings.Contains(r.Stderr, "lead, solo") {
-		t.Errorf("exit %d stderr %q", r.Code, r.Stderr)
-	}
-}
-
 // TestValidateReportsEveryProblemWithLineAndColumn, through the command.
 func TestValidateReportsEveryProblemWithLineAndColumn(t *testing.T) {
 	t.Parallel()

@@ -484,43 +484,6 @@ func TestAttachWithoutATerminalSaysSo(t *testing.T) {
 	}
 }
 
-// TestInboxOfAProcessSaysItHasNone: a plain process has no mailbox: exit 1
-// saying so, not an empty list.
-func TestInboxOfAProcessSaysItHasNone(t *testing.T) {
-	t.Parallel()
-	e, _, _ := convTeam(t, "procbox")
-	r := e.Run("inbox", "web", "--team", "procbox")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "web is a plain process") || !strings.Contains(r.Stderr, "no mailbox") {
-		t.Errorf("inbox web: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	e.MustRun("inbox", "lead", "--team", "procbox")
-}
-
-// TestUpFromAnotherLayoutFileRefuses: the same team up from another file is
-// refused naming both files, and left as it was; the same file through a
-// symlink is the same file; --layout-change makes the team follow the new one.
-func TestUpFromAnotherLayoutFileRefuses(t *testing.T) {
-	t.Parallel()
-	e, first, body := convTeam(t, "twofiles")
-	other := standInLayout(e, "other/team.yaml", body+"  - name: extra\n    command: [sleep, \"601\"]\n")
-	r := e.Run("up", other)
-	if r.Code != 1 || !strings.Contains(r.Stderr, first) || !strings.Contains(r.Stderr, other) || !strings.Contains(r.Stderr, "--layout-change") {
-		t.Errorf("up other file: exit %d, want 1 naming both files\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	if s, _ := readState(t, e, "twofiles"); s.LayoutPath != first || len(s.Members) != 2 {
-		t.Errorf("a refused up changed the team: layout %s, %d members", s.LayoutPath, len(s.Members))
-	}
-	link := filepath.Join(e.Work, "link.yaml")
-	if err := os.Symlink(first, link); err != nil {
-		t.Fatal(err)
-	}
-	e.MustRun("up", link)
-	e.MustRun("up", other, "--layout-change")
-	if s, _ := readState(t, e, "twofiles"); s.LayoutPath != other || len(s.Members) != 3 {
-		t.Errorf("up --layout-change: layout %s, %d members", s.LayoutPath, len(s.Members))
-	}
-}
-
 // TestTeamsFlagsATeamWithoutASupervisor: as status does, teams says a team is
 // up without a supervisor (nothing watches or restarts it) and how to start one.
 func TestTeamsFlagsATeamWithoutASupervisor(t *testing.T) {

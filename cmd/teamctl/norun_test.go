@@ -113,30 +113,6 @@ func TestRelaunchRunsTheLayoutNotState(t *testing.T) {
 	checkRunsTheLayout(t, again.PID, marker)
 }
 
-// TestRestartRefusesALaunchTheLayoutChanged: a member whose launch in the
-// layout file changed since up (its command) is not relaunched from the
-// record nor from the edited file by `teamctl restart`: it is refused, saying
-// `up --recreate`, and keeps running.
-func TestRestartRefusesALaunchTheLayoutChanged(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	layout := standInLayout(e, "team.yaml", "team: changed\nlead: {}\nmembers:\n  - name: web\n    command: [sleep, \"1000\"]\n")
-	e.MustRun("up", layout)
-	before := member(statusOf(t, e, "changed"), "web")
-	marker := filepath.Join(e.Dir, "pwned")
-	standInLayout(e, "team.yaml", fmt.Sprintf("team: changed\nlead: {}\nmembers:\n  - name: web\n    command: [sh, -c, \"touch %s; exec sleep 1000\"]\n", marker))
-	r := e.Run("restart", "web", "--team", "changed")
-	if r.Code == 0 || !strings.Contains(r.Stderr, "not the one it was started with") || !strings.Contains(r.Stderr, "--recreate") {
-		t.Errorf("restart of a changed member: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	if m := member(statusOf(t, e, "changed"), "web"); m.PID != before.PID || m.State != "running" {
-		t.Errorf("web after the refused restart: %+v, was %+v", m, before)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("the edited layout's command ran")
-	}
-}
-
 // TestEditedLeadSessionReachesNoArgv: a lost team whose state.json says
 // lead_session_id: --dangerously-skip-permissions (with a transcript by that
 // name, so that it would be resumed) is not brought back with it: up refuses,

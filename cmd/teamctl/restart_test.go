@@ -15,39 +15,6 @@ import (
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
-// TestRestartCommand: `teamctl restart` relaunches a running member in its pane
-// (new process, same pane), records it as an event, and refuses names that are
-// not members.
-func TestRestartCommand(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	e.MustRun("up", standInLayout(e, "team.yaml", `team: again
-lead: {}
-members:
-  - name: web
-    command: [sleep, "1000"]
-`))
-	before := member(statusOf(t, e, "again"), "web")
-	e.MustRun("restart", "web", "--team", "again")
-	waitMember(t, e, "again", "web", 10*time.Second, func(m memberStatus) bool { return m.State == "running" && m.PID != before.PID })
-	if out, _ := e.Tmux("teamctl-again", "list-panes", "-a", "-F", "#{pane_id}"); strings.Count(out, "\n") != 2 || strings.Contains(out, before.Pane+"\n") {
-		t.Errorf("panes after the restart (the old %s replaced, none added):\n%s", before.Pane, out)
-	}
-	evs := events(t, e, "again")
-	found := false
-	for _, ev := range evs {
-		if ev.Kind == "restart" && ev.Member == "web" && strings.Contains(ev.Detail, "(by a person)") {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("no restart event from teamctl restart: %+v", evs)
-	}
-	if r := e.Run("restart", "nobody", "--team", "again"); r.Code == 0 || !strings.Contains(r.Stderr, `no member "nobody"`) {
-		t.Errorf("restart of a non-member: exit %d, %q", r.Code, r.Stderr)
-	}
-}
-
 // TestRestartByAPersonIsCounted: each `teamctl restart` counts as a restart,
 // in one count with the supervisor's: the command, the event and status say
 // restart #1, #2 (by a person), and the supervisor's next is #3.

@@ -427,44 +427,6 @@ members:
 	}
 }
 
-// TestDownNowSkipsTheShutdownRequest: with --now no teammate is asked to shut
-// down, so a teammate that would never answer does not hold down up.
-func TestDownNowSkipsTheShutdownRequest(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	layout := standInLayout(e, "team.yaml", `team: hasty
-members:
-  - name: polite
-  - name: busy
-    env: {TEAMCTL_STANDIN_SCRIPT: "ignore-shutdown,busy"}
-`)
-	e.MustRun("up", layout)
-	s := getStatus(t, e, "hasty")
-	waitScreen(t, e, "teamctl-hasty", s.Members[1].Pane, "@polite")
-	waitScreen(t, e, "teamctl-hasty", s.Members[2].Pane, "busy: output line")
-	r := e.MustRun("down", "--team", "hasty", "--now", "--timeout", "20s")
-	// Asked politely, busy (which answers no shutdown request) would have held down
-	// for min(timeout/2, 5s): down says when it waits so.
-	if strings.Contains(r.Stdout+r.Stderr, "shut down") {
-		t.Errorf("down --now asked teammates to shut down:\n%s%s", r.Stdout, r.Stderr)
-	}
-	st, _ := readState(t, e, "hasty")
-	inboxes := filepath.Join(e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes")
-	for _, name := range []string{"polite", "busy", "team-lead"} {
-		if b, _ := os.ReadFile(filepath.Join(inboxes, name+".json")); strings.Contains(string(b), "shutdown") {
-			t.Errorf("down --now went through the mailboxes: %s.json:\n%s", name, b)
-		}
-	}
-	for _, m := range s.Members {
-		if proc.GroupAlive(m.PID) {
-			t.Errorf("%s (pid %d) still has processes after down --now", m.Name, m.PID)
-		}
-	}
-	if st.StoppedAt == nil {
-		t.Error("state does not record the stop")
-	}
-}
-
 // TestDownEndsTheLeadLast: the lead gets SIGTERM only once the others have
 // ended, even one that takes its time.
 func TestDownEndsTheLeadLast(t *testing.T) {

@@ -52,12 +52,12 @@ func transcriptWindow(ctx context.Context, cfg Config, w *world.World, log io.Wr
 	fmt.Fprintf(log, "window 1b/3: supervisor, %d pairs of %s: transcripts still, then %d members' growing %d B/s each\n", transcriptPairs, d, len(sessions), cfg.Transcripts)
 	var still, growing int64
 	for i := 0; i < transcriptPairs; i++ {
-		ticks, err := measure(ctx, d, nil, sup, kid)
+		ticks, _, err := measure(ctx, d, nil, sup, kid)
 		if err != nil {
 			return nil, err
 		}
 		still += ticks[0] + ticks[1]
-		ticks, err = measure(ctx, d, func(wctx context.Context) error {
+		ticks, _, err = measure(ctx, d, func(wctx context.Context) error {
 			n, err := gen.streamFor(wctx, cfg.Transcripts)
 			tr.Written += n
 			return err

@@ -52,8 +52,16 @@ const (
 	Transcripts Kind = "transcripts"
 )
 
-// TranscriptsEvery is the most often Transcripts is marked.
-var TranscriptsEvery = time.Second
+// TranscriptsEvery is the most often Transcripts is marked, unless the
+// Watcher's Options say otherwise.
+const TranscriptsEvery = time.Second
+
+// Options tune a Watcher; the zero Options are the defaults.
+type Options struct {
+	// TranscriptsEvery is the most often Transcripts is marked (zero:
+	// TranscriptsEvery).
+	TranscriptsEvery time.Duration
+}
 
 // files are the kinds Take(true) hands back: every file followed.
 var files = []Kind{Inbox, Events, Queue, Config, Tasks, Teams}
@@ -107,11 +115,13 @@ type Watcher struct {
 	refs     map[string]bool // FollowRefs's files
 	tdirs    map[string]bool // FollowTranscripts's folders
 	tsoon    bool            // a Transcripts mark is due (transcriptsChanged)
+	tevery   time.Duration   // the most often Transcripts is marked (Options)
 }
 
 // Watch starts following the files of Claude Code team paths, the team's
-// event log events and its lead queue queue (in the event log's folder).
-func Watch(paths Paths, events, queue string) (*Watcher, error) {
+// event log events and its lead queue queue (in the event log's folder),
+// tuned by o.
+func Watch(paths Paths, events, queue string, o Options) (*Watcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch mailboxes: %w", err)
@@ -122,6 +132,9 @@ func Watch(paths Paths, events, queue string) (*Watcher, error) {
 	}
 	m := Unwatched(paths, events, queue)
 	m.w = w
+	if o.TranscriptsEvery > 0 {
+		m.tevery = o.TranscriptsEvery
+	}
 	m.rewatch()
 	go m.run()
 	return m, nil
@@ -130,7 +143,7 @@ func Watch(paths Paths, events, queue string) (*Watcher, error) {
 // Unwatched is a Watcher that watches nothing: what changed is what Mark
 // says (the supervisor's decision tests).
 func Unwatched(paths Paths, events, queue string) *Watcher {
-	return &Watcher{events: events, queue: queue, paths: paths, fire: make(chan struct{}, 1), dirty: map[Kind]bool{}}
+	return &Watcher{events: events, queue: queue, paths: paths, fire: make(chan struct{}, 1), dirty: map[Kind]bool{}, tevery: TranscriptsEvery}
 }
 
 // run turns fsnotify's events into marks until the watcher is closed.
@@ -291,7 +304,7 @@ func (m *Watcher) followedUnder(name string) []string {
 	return out
 }
 
-// transcriptsChanged marks Transcripts once TranscriptsEvery has passed,
+// transcriptsChanged marks Transcripts once m.tevery has passed,
 // unless a mark is already due: a stream of writes makes one mark a period,
 // never a mark put off for as long as the writes go on.
 func (m *Watcher) transcriptsChanged() {
@@ -301,7 +314,7 @@ func (m *Watcher) transcriptsChanged() {
 		return
 	}
 	m.tsoon = true
-	time.AfterFunc(TranscriptsEvery, func() {
+	time.AfterFunc(m.tevery, func() {
 		m.mu.Lock()
 		m.tsoon = false
 		m.mu.Unlock()

@@ -45,7 +45,7 @@ func TestFoldersAreWatchedAsTheyAppear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"))
+	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestRefsAreFollowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"))
+	m, err := Watch(p, filepath.Join(stateDir, "events.jsonl"), filepath.Join(stateDir, "lead-queue.jsonl"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,15 +186,13 @@ func TestRefsAreFollowed(t *testing.T) {
 // once every TranscriptsEvery; a folder followed before it exists is watched
 // once it is given again, and a file in it written is marked.
 func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
-	old := TranscriptsEvery
-	TranscriptsEvery = 50 * time.Millisecond
-	t.Cleanup(func() { TranscriptsEvery = old })
+	const every = 50 * time.Millisecond
 	dir := t.TempDir()
 	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"))
+	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"), Options{TranscriptsEvery: every})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,8 +226,8 @@ func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
-	if most := int(elapsed/TranscriptsEvery) + 1; marks > most {
-		t.Errorf("%d marks in %s: more than one every %s", marks, elapsed, TranscriptsEvery)
+	if most := int(elapsed/every) + 1; marks > most {
+		t.Errorf("%d marks in %s: more than one every %s", marks, elapsed, every)
 	}
 	if writes <= marks {
 		t.Errorf("%d writes made %d marks: not gathered", writes, marks)
