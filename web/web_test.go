@@ -189,6 +189,15 @@ func (w *world) login(addr string) (*http.Cookie, string) {
 	return c, csrf
 }
 
+// wrong is secret with its first character changed (never to itself: one
+// token in 64 starts with an x).
+func wrong(secret string) string {
+	if secret[0] == 'x' {
+		return "y" + secret[1:]
+	}
+	return "x" + secret[1:]
+}
+
 func body(res *http.Response) string {
 	b, _ := io.ReadAll(res.Body)
 	return string(b)
@@ -294,7 +303,7 @@ func TestLogin(t *testing.T) {
 	if v.Rows[0].Member != "asker" || v.Rows[1].Member != "granted" {
 		t.Errorf("rows %+v: want asker, granted first", v.Rows)
 	}
-	if res := w.do(httptest.NewRequest("GET", "/login?token=x"+w.token[1:], nil)); res.StatusCode != http.StatusUnauthorized || len(res.Cookies()) != 0 {
+	if res := w.do(httptest.NewRequest("GET", "/login?token="+wrong(w.token), nil)); res.StatusCode != http.StatusUnauthorized || len(res.Cookies()) != 0 {
 		t.Errorf("a wrong token: %s, cookies %v", res.Status, res.Cookies())
 	}
 }
@@ -310,7 +319,7 @@ func TestCrossSite(t *testing.T) {
 		code int
 	}{
 		"no anti-CSRF token":      {"", nil, http.StatusForbidden},
-		"a wrong anti-CSRF token": {"x" + csrf[1:], nil, http.StatusForbidden},
+		"a wrong anti-CSRF token": {wrong(csrf), nil, http.StatusForbidden},
 		"another origin":          {csrf, func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, http.StatusForbidden},
 		"a null origin":           {csrf, func(r *http.Request) { r.Header.Set("Origin", "null") }, http.StatusForbidden},
 		"another site (Fetch)":    {csrf, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }, http.StatusForbidden},
