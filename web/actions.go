@@ -31,6 +31,8 @@ type request struct {
 	Team   string `json:"team"`
 	Member string `json:"member"`
 	Reply  string `json:"reply,omitempty"`  // answer: y, n, or an option's number
+	Option string `json:"option,omitempty"` // answer: a dialog's option by its label ("4. No")
+	Asks   string `json:"asks,omitempty"`   // with Option: what the dialog asked about, as the page showed it
 	Keys   string `json:"keys,omitempty"`   // answer: tmux keys, separated by spaces ("Enter", "Escape", "y Enter")
 	Reason string `json:"reason,omitempty"` // deny
 	Text   string `json:"text,omitempty"`   // send
@@ -149,7 +151,7 @@ func (s *Server) check(q request) error {
 	if _, ok := s.hub.member(q.Team, q.Member); !ok {
 		return fmt.Errorf("team %s has no member %s that is up", quote(q.Team), quote(q.Member))
 	}
-	for field, v := range map[string]string{"reply": q.Reply, "keys": q.Keys, "reason": q.Reason} {
+	for field, v := range map[string]string{"reply": q.Reply, "option": q.Option, "keys": q.Keys, "reason": q.Reason} {
 		if err := textsafe.CheckText(v); err != nil || strings.ContainsAny(v, "\r\n\t") {
 			return fmt.Errorf("%s: a control character is not a key or a reason: type it as a key name (Enter, Escape, C-c)", field)
 		}
@@ -162,7 +164,12 @@ func (s *Server) do(ctx context.Context, name string, by By, q request) (result,
 	switch name {
 	case "answer":
 		a := Answer{Reply: q.Reply}
-		if q.Reply == "" {
+		if q.Option != "" {
+			if err := s.sameDialog(ctx, q); err != nil {
+				return result{}, err
+			}
+			a = Answer{Option: q.Option, Expect: q.Option}
+		} else if q.Reply == "" {
 			a.Keys = strings.Fields(q.Keys)
 			if len(a.Keys) == 0 || len(a.Keys) > maxKeys {
 				return result{}, fmt.Errorf("answer with y, n, an option's number, or 1 to %d keys", maxKeys)
@@ -187,6 +194,29 @@ func (s *Server) do(ctx context.Context, name string, by By, q request) (result,
 		return result{Text: fmt.Sprintf("restarted %s (pid %s)", q.Member, strconv.Itoa(pid))}, err
 	}
 	return result{}, fmt.Errorf("no action %q", name)
+}
+
+// sameDialog: the member's screen still shows the dialog the page showed
+// (what it asks about, as the page sent it back), so that an option chosen
+// there never answers another dialog that came in its place (a "1. Yes" to
+// a command no one saw). teamctl answer then checks the option is there.
+func (s *Server) sameDialog(ctx context.Context, q request) error {
+	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
+	defer cancel()
+	m, _ := s.hub.member(q.Team, q.Member)
+	pattern := ""
+	if m.Stall != nil {
+		pattern = m.Stall.Pattern
+	}
+	screen, err := s.o.Backend.Screen(ctx, q.Team, q.Member)
+	if err != nil {
+		return fmt.Errorf("%s's screen: %w", q.Member, err)
+	}
+	v := readDialogView(screen, pattern)
+	if v == nil || strings.Join(v.Asks, "\n") != q.Asks {
+		return fmt.Errorf("%s's dialog changed since the page showed it: nothing was sent; look again", q.Member)
+	}
+	return nil
 }
 
 // screen is the bottom of a member's pane, as text.
@@ -218,17 +248,11 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	select {
-	case s.streams <- struct{}{}:
-		defer func() { <-s.streams }()
-	default:
-		http.Error(w, "too many pages open", http.StatusServiceUnavailable)
-		return
-	}
+	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	defer done()
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
-	ctx := r.Context()
 	woke := make(chan struct{}, 1)
 	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
 	var last string

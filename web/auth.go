@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -29,6 +31,42 @@ const (
 type session struct {
 	csrf    string
 	expires time.Time
+	streams []*stream // its open event streams, oldest first (sessions.mu)
+}
+
+// maxSessionStreams bounds one session's event streams (a page takes two:
+// the view and a member's screen). Slots are a session's own, so no one's
+// open pages, however many, leave another session without a view; and the
+// whole is bounded by maxSessions times this.
+const maxSessionStreams = 8
+
+// stream is an open event stream, ended by end.
+type stream struct{ end context.CancelFunc }
+
+// openStream takes one of sess's slots for a stream of parent's life, and
+// returns its context and the slot's release. Past its slots, the session's
+// oldest stream ends: a page reloaded over dead connections the server has
+// not noticed yet gets its view all the same.
+func (s *sessions) openStream(parent context.Context, sess *session) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	if sess == nil { // it expired since authed looked
+		cancel()
+		return ctx, func() {}
+	}
+	st := &stream{end: cancel}
+	s.mu.Lock()
+	for len(sess.streams) >= maxSessionStreams {
+		sess.streams[0].end()
+		sess.streams = sess.streams[1:]
+	}
+	sess.streams = append(sess.streams, st)
+	s.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		sess.streams = slices.DeleteFunc(sess.streams, func(x *stream) bool { return x == st })
+		s.mu.Unlock()
+	}
 }
 
 type sessions struct {
@@ -60,6 +98,9 @@ func (s *sessions) create() (id string, sess *session) {
 	s.byKey[k] = sess
 	s.order = append(s.order, k)
 	for len(s.order) > maxSessions {
+		for _, st := range s.byKey[s.order[0]].streams {
+			st.end()
+		}
 		delete(s.byKey, s.order[0])
 		s.order = s.order[1:]
 	}
@@ -90,7 +131,8 @@ func equal(a, b string) bool {
 	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }
 
-// limiter counts failed logins per address.
+// limiter counts failed logins per address: what slows down guessing the
+// token from there (the right token is never refused for them).
 type limiter struct {
 	mu    sync.Mutex
 	now   func() time.Time
@@ -120,6 +162,13 @@ func (l *limiter) failed(addr string) {
 		}
 	}
 	l.fails[addr] = append(l.recent(addr), l.now())
+}
+
+// forget forgets addr's failed logins (it just logged in).
+func (l *limiter) forget(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.fails, addr)
 }
 
 func (l *limiter) recent(addr string) []time.Time {

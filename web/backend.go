@@ -48,6 +48,9 @@ func waitsForPerson(m Member) bool {
 
 func failed(m Member) bool { return m.State == state.StateFailed }
 
+// stateStalled is a member stalled at a prompt, as status has it.
+const stateStalled = state.StateStalled
+
 // up: the team was not brought down and a member of it still runs (as
 // `teamctl teams` has it).
 func up(s *Status) bool {

@@ -22,8 +22,14 @@ import (
 // (a minute for the test), both ended with the test.
 func browse(t *testing.T) (*world, *httptest.Server, context.Context) {
 	t.Helper()
+	return browseWorld(t, func() *world { return newWorld(t, Options{}) })
+}
+
+// browseWorld is browse on the world mk makes.
+func browseWorld(t *testing.T, mk func() *world) (*world, *httptest.Server, context.Context) {
+	t.Helper()
 	exe := browser.Need(t)
-	w := newWorld(t, Options{})
+	w := mk()
 	srv := httptest.NewServer(w.s)
 	t.Cleanup(srv.Close)
 	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
@@ -158,5 +164,55 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 	}
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__notes.length`)); n != 1 {
 		t.Errorf("%d notifications, want 1", n)
+	}
+}
+
+// TestBrowserDialog: a member stalled at Claude Code's permission dialog (a
+// screen captured from the real Claude Code 2.1.328): before anyone taps,
+// its row and its detail show what it would run and the question, and the
+// dialog's options as buttons by their own labels, No styled as the safe
+// one, and no raw Enter (which would choose the selected "1. Yes"); tapping
+// No chooses the dialog's "4. No", by its label, and nothing else is sent.
+func TestBrowserDialog(t *testing.T) {
+	screen := fixture(t, "claude-permission.txt")
+	w, srv, ctx := browseWorld(t, func() *world {
+		st := fakeTeam()
+		st.Members[0] = Member{Name: "lead", Role: state.RoleLead, State: state.StateStalled, Pane: "%0",
+			Stall: &Stall{Pattern: "claude-permission", Line: "Do you want to proceed?", Since: time.Now().Add(-time.Minute)}}
+		return newWorldOf(t, Options{}, st, map[string]string{"lead": screen})
+	})
+	row := `#rows > li[data-member="lead"]`
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(row)); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+row+`').innerText`))
+	for _, want := range []string{"rm -rf build/", "Bash command", "Do you want to proceed?"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the lead's row lacks %q:\n%s", want, text)
+		}
+	}
+	buttons, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('`+row+` button')].map(b => b.textContent + (b.classList.contains("safe") ? " [safe]" : "")).join("|")`))
+	if want := "1. Yes|2. Yes, and always allow access to /tmp/tmp.60sguehe0p/proj from this project|3. Yes, and switch to auto mode · auto mode handles these prompts for you|4. No [safe]|cancel (Esc)"; buttons != want {
+		t.Errorf("the lead's buttons:\n%s\nwant\n%s", buttons, want)
+	}
+	// Its detail: the same, and the raw keys in the keys field alone.
+	if err := chromedp.Do(ctx, chromedp.Click(row+` .name`), chromedp.WaitVisible(`#dopts button`)); err != nil {
+		t.Fatal(err)
+	}
+	detail, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("dwait").textContent + "\n" + [...document.querySelectorAll("#answer button")].filter(b => b.offsetParent !== null).map(b => b.textContent).join("|")`))
+	if !strings.Contains(detail, "rm -rf build/") || !strings.Contains(detail, "4. No") || strings.Contains(detail, "|Enter") || strings.Contains(detail, "|y|") {
+		t.Errorf("the lead's detail:\n%s", detail)
+	}
+	if got := w.f.actions(); len(got) != 0 {
+		t.Fatalf("sent before anyone tapped: %v", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(row+` button.safe`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("toast").classList.contains("show")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.f.actions(); len(got) != 1 || !strings.HasPrefix(got[0], "answer demo/lead 4. No[] by web") {
+		t.Errorf("done by tapping No: %v, want the dialog's 4. No chosen by its label", got)
 	}
 }

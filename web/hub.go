@@ -36,6 +36,9 @@ type View struct {
 type TeamView struct {
 	Status *Status `json:"status"`
 	Events []Event `json:"events"`
+	// Dialogs are the Claude Code dialogs its stalled members wait at, by
+	// member, as their screens showed them when the stall was looked at.
+	Dialogs map[string]*DialogView `json:"dialogs,omitempty"`
 }
 
 // Row is a member in the order the page lists them, as top does: whoever
@@ -54,18 +57,19 @@ type hub struct {
 	readOnly bool
 	log      *slog.Logger
 
-	mu     sync.Mutex
-	view   []byte // the latest View, as JSON
-	seq    uint64
-	subs   map[chan struct{}]bool
-	status map[string]*Status     // every team with state, as last looked at
-	events map[string][]Event     // the teams' latest events
-	tails  map[string]EventReader // the teams' events, where the last read ended
+	mu      sync.Mutex
+	view    []byte // the latest View, as JSON
+	seq     uint64
+	subs    map[chan struct{}]bool
+	status  map[string]*Status                // every team with state, as last looked at
+	dialogs map[string]map[string]*DialogView // the dialogs its stalled members wait at
+	events  map[string][]Event                // the teams' latest events
+	tails   map[string]EventReader            // the teams' events, where the last read ended
 }
 
 func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
 	return &hub{b: b, only: only, readOnly: readOnly, log: log, subs: map[chan struct{}]bool{},
-		status: map[string]*Status{}, events: map[string][]Event{}, tails: map[string]EventReader{}}
+		status: map[string]*Status{}, dialogs: map[string]map[string]*DialogView{}, events: map[string][]Event{}, tails: map[string]EventReader{}}
 }
 
 // run looks at every team, then again at each whose folder changes, until
@@ -120,6 +124,7 @@ func (h *hub) lookAll(ctx context.Context) {
 	for t := range h.status {
 		if !seen[t] {
 			delete(h.status, t)
+			delete(h.dialogs, t)
 			delete(h.events, t)
 			delete(h.tails, t)
 		}
@@ -133,13 +138,40 @@ func (h *hub) look(ctx context.Context, team string) {
 	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	s, err := h.b.Status(ctx, team)
+	var dialogs map[string]*DialogView
+	if err == nil {
+		dialogs = h.dialogsOf(ctx, s)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
 		delete(h.status, team) // gone, or not a team to show
+		delete(h.dialogs, team)
 		return
 	}
 	h.status[team] = s
+	h.dialogs[team] = dialogs
+}
+
+// dialogsOf reads the dialog on each stalled member's screen.
+func (h *hub) dialogsOf(ctx context.Context, s *Status) map[string]*DialogView {
+	var out map[string]*DialogView
+	for _, m := range s.Members {
+		if m.State != stateStalled || m.Stall == nil {
+			continue
+		}
+		screen, err := h.b.Screen(ctx, s.Team, m.Name)
+		if err != nil {
+			continue
+		}
+		if v := readDialogView(screen, m.Stall.Pattern); v != nil {
+			if out == nil {
+				out = map[string]*DialogView{}
+			}
+			out[m.Name] = v
+		}
+	}
+	return out
 }
 
 // readEvents reads what was appended to team's events since the last read.
@@ -187,7 +219,7 @@ func (h *hub) publish() {
 		if evs == nil {
 			evs = []Event{}
 		}
-		v.Teams = append(v.Teams, TeamView{Status: h.status[t], Events: evs})
+		v.Teams = append(v.Teams, TeamView{Status: h.status[t], Events: evs, Dialogs: h.dialogs[t]})
 	}
 	v.Rows = rows(v.Teams)
 	b, err := json.Marshal(v)

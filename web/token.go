@@ -26,24 +26,31 @@ const tokenBytes = 32
 var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 
 // TokenPath is where the login token is kept: serve.token in teamctl's state
-// folder (not a team's name, so no watch or listing takes it for a team).
-func TokenPath() (string, error) {
+// folder, and the read-only one (`serve --read-only`'s) in
+// serve-read-only.token beside it (neither is a team's name, so no watch or
+// listing takes it for a team). Two tokens, so that a read-only login URL
+// handed to someone never logs them into a serve that acts.
+func TokenPath(readOnly bool) (string, error) {
 	root, err := state.Root()
 	if err != nil {
 		return "", err
 	}
+	if readOnly {
+		return filepath.Join(root, "serve-read-only.token"), nil
+	}
 	return filepath.Join(root, "serve.token"), nil
 }
 
-// LoadToken returns the login token, making one (0600, written atomically)
-// when there is none or rotate asks for a new one; made says it is new. A
-// token file that is a symlink, not the user's, open to others or not a
-// token is refused with what is wrong, never read past.
-func LoadToken(rotate bool) (token string, made bool, err error) {
+// LoadToken returns the login token (the read-only one with readOnly),
+// making one (0600, written atomically) when there is none or rotate asks for
+// a new one; made says it is new. A token file that is a symlink, not the
+// user's, open to others or not a token is refused with what is wrong, never
+// read past.
+func LoadToken(readOnly, rotate bool) (token string, made bool, err error) {
 	if err := state.EnsureRoot(); err != nil {
 		return "", false, err
 	}
-	p, err := TokenPath()
+	p, err := TokenPath(readOnly)
 	if err != nil {
 		return "", false, err
 	}

@@ -21,6 +21,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/teamctl/teamctl/internal/textsafe"
 )
 
 //go:embed static
@@ -48,11 +50,7 @@ type Server struct {
 	sessions *sessions
 	limiter  *limiter
 	mux      *http.ServeMux
-	streams  chan struct{} // a slot per open event stream
 }
-
-// maxStreams bounds the event streams open at once.
-const maxStreams = 64
 
 // New starts following the teams (until ctx ends) and returns the server
 // once it has a first view of them.
@@ -77,7 +75,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{o: o, hub: newHub(o.Backend, o.Team, o.ReadOnly, o.Log), sessions: newSessions(o.Now),
-		limiter: newLimiter(o.Now), mux: http.NewServeMux(), streams: make(chan struct{}, maxStreams)}
+		limiter: newLimiter(o.Now), mux: http.NewServeMux()}
 	ready := make(chan struct{})
 	go s.hub.run(ctx, w, ready)
 	select {
@@ -154,25 +152,47 @@ func (s *Server) authed(next http.HandlerFunc) http.HandlerFunc {
 
 // login exchanges the token for a session and sends the browser on to the
 // page's own URL, so the token stays in no address bar, history or link.
+//
+// Only a top-level navigation logs in: what any web page can make a browser
+// send on its own (an <img>, a fetch, an iframe at /login?token=…) says so in
+// its Sec-Fetch-Mode and Sec-Fetch-Dest, and is refused without counting as a
+// failed login, so no page can spend the owner's failures. The token is
+// compared first: failed logins slow down guesses from an address, never the
+// right token; a login forgets its address's failures.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	addr := host(r)
-	if s.limiter.blocked(addr) {
-		s.o.Log.Warn("login refused: too many failed logins", "from", addr)
-		w.Header().Set("Retry-After", fmt.Sprint(int(loginWindow.Seconds())))
-		http.Error(w, "too many failed logins from your address: wait, then use the URL teamctl serve printed", http.StatusTooManyRequests)
+	if !topLevel(r) {
+		s.o.Log.Warn("login refused: not a top-level navigation", "from", addr,
+			"mode", textsafe.Visible(r.Header.Get("Sec-Fetch-Mode")), "dest", textsafe.Visible(r.Header.Get("Sec-Fetch-Dest")))
+		http.Error(w, "log in by opening the login URL itself (a link, the address bar, the QR code), not from within another page", http.StatusForbidden)
 		return
 	}
 	if !equal(r.URL.Query().Get("token"), s.o.Token) {
+		if s.limiter.blocked(addr) {
+			s.o.Log.Warn("login refused: too many failed logins", "from", addr)
+			w.Header().Set("Retry-After", fmt.Sprint(int(loginWindow.Seconds())))
+			http.Error(w, "too many failed logins from your address: wait, then use the URL teamctl serve printed", http.StatusTooManyRequests)
+			return
+		}
 		s.limiter.failed(addr)
 		s.o.Log.Warn("login failed: wrong token", "from", addr)
 		http.Error(w, "wrong or old login token: use the URL teamctl serve printed last", http.StatusUnauthorized)
 		return
 	}
+	s.limiter.forget(addr)
 	id, _ := s.sessions.create()
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: "/", HttpOnly: true, Secure: s.o.Secure,
 		SameSite: http.SameSiteStrictMode, MaxAge: int(sessionLife.Seconds())})
 	s.o.Log.Info("logged in", "from", addr)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// topLevel: the request is a browser's top-level navigation (a link
+// followed, an address typed or scanned), or comes from no browser at all
+// (curl, a script: no Sec-Fetch headers).
+func topLevel(r *http.Request) bool {
+	mode, dest := r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
+	return (mode == "" || mode == "navigate") && (dest == "" || dest == "document")
 }
 
 // page is the one page, with the session's anti-CSRF token in a meta tag
@@ -202,13 +222,8 @@ func (s *Server) viewJSON(w http.ResponseWriter, r *http.Request) {
 // stream pushes the View as Server-Sent Events: at once, then on every
 // change; a comment now and then tells a dead connection from a quiet team.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	select {
-	case s.streams <- struct{}{}:
-		defer func() { <-s.streams }()
-	default:
-		http.Error(w, "too many pages open", http.StatusServiceUnavailable)
-		return
-	}
+	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	defer done()
 	rc := http.NewResponseController(w)
 	// The server's ReadTimeout bounds reading the request; left in place it
 	// would end the stream (its context) once it passed.
@@ -230,7 +245,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-c:
 			if !send() {

@@ -21,9 +21,10 @@ import (
 
 // fake is a Backend of canned teams that records every action done.
 type fake struct {
-	mu     sync.Mutex
-	status map[string]*Status
-	acts   []string
+	mu      sync.Mutex
+	status  map[string]*Status
+	screens map[string]string // by member; a screen of escapes and tags for the others
+	acts    []string
 }
 
 func (f *fake) Teams() ([]string, error) {
@@ -56,6 +57,11 @@ func (f *fake) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
 }
 
 func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if sc, ok := f.screens[member]; ok {
+		return sc, nil
+	}
 	return "\x1b[31mred\x1b[0m <b>bold</b>\n$ ", nil
 }
 
@@ -77,7 +83,7 @@ func (f *fake) actions() []string {
 }
 
 func (f *fake) Answer(_ context.Context, by By, team, member string, a Answer) (Answered, error) {
-	f.did(fmt.Sprintf("answer %s/%s %s%v by %s %s", team, member, a.Reply, a.Keys, by.Via, by.From))
+	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, by.Via, by.From))
 	return Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
@@ -125,12 +131,18 @@ func fakeTeam() *Status {
 
 func newWorld(t *testing.T, o Options) *world {
 	t.Helper()
+	return newWorldOf(t, o, fakeTeam(), nil)
+}
+
+// newWorldOf is a server on team st, its members' screens as screens say.
+func newWorldOf(t *testing.T, o Options, st *Status, screens map[string]string) *world {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	token, _, err := LoadToken(false)
+	token, _, err := LoadToken(o.ReadOnly, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fake{status: map[string]*Status{"demo": fakeTeam()}}
+	f := &fake{status: map[string]*Status{st.Team: st}, screens: screens}
 	o.Backend, o.Token = f, token
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -175,6 +187,15 @@ func (w *world) login(addr string) (*http.Cookie, string) {
 		w.t.Fatalf("no anti-CSRF token in the page:\n%s", page)
 	}
 	return c, csrf
+}
+
+// wrong is secret with its first character changed (never to itself: one
+// token in 64 starts with an x).
+func wrong(secret string) string {
+	if secret[0] == 'x' {
+		return "y" + secret[1:]
+	}
+	return "x" + secret[1:]
 }
 
 func body(res *http.Response) string {
@@ -282,7 +303,7 @@ func TestLogin(t *testing.T) {
 	if v.Rows[0].Member != "asker" || v.Rows[1].Member != "granted" {
 		t.Errorf("rows %+v: want asker, granted first", v.Rows)
 	}
-	if res := w.do(httptest.NewRequest("GET", "/login?token=x"+w.token[1:], nil)); res.StatusCode != http.StatusUnauthorized || len(res.Cookies()) != 0 {
+	if res := w.do(httptest.NewRequest("GET", "/login?token="+wrong(w.token), nil)); res.StatusCode != http.StatusUnauthorized || len(res.Cookies()) != 0 {
 		t.Errorf("a wrong token: %s, cookies %v", res.Status, res.Cookies())
 	}
 }
@@ -298,7 +319,7 @@ func TestCrossSite(t *testing.T) {
 		code int
 	}{
 		"no anti-CSRF token":      {"", nil, http.StatusForbidden},
-		"a wrong anti-CSRF token": {"x" + csrf[1:], nil, http.StatusForbidden},
+		"a wrong anti-CSRF token": {wrong(csrf), nil, http.StatusForbidden},
 		"another origin":          {csrf, func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, http.StatusForbidden},
 		"a null origin":           {csrf, func(r *http.Request) { r.Header.Set("Origin", "null") }, http.StatusForbidden},
 		"another site (Fetch)":    {csrf, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }, http.StatusForbidden},
@@ -355,8 +376,9 @@ func TestHost(t *testing.T) {
 	}
 }
 
-// TestRateLimit: 20 wrong tokens from one address, and it is refused from
-// the 11th on, the right token too; another address still logs in.
+// TestRateLimit: 20 wrong tokens from one address, and wrong ones are
+// refused from the 11th on, unread, until the window passed; the right token
+// is never refused for them, from that address or another.
 func TestRateLimit(t *testing.T) {
 	now := time.Now()
 	var mu sync.Mutex
@@ -375,17 +397,17 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("wrong token %d: %d, want %d", i+1, got, want)
 		}
 	}
-	if got := try("198.51.100.9:4001", w.token); got != http.StatusTooManyRequests {
-		t.Errorf("the right token from a limited address: %d, want 429", got)
-	}
-	if got := try("203.0.113.1:4000", w.token); got != http.StatusSeeOther {
-		t.Errorf("the right token from another address: %d, want 303", got)
+	if got := try("203.0.113.1:4000", "wrong"); got != http.StatusUnauthorized {
+		t.Errorf("a wrong token from another address: %d, want 401", got)
 	}
 	mu.Lock()
 	now = now.Add(loginWindow + time.Second)
 	mu.Unlock()
-	if got := try("198.51.100.9:4002", w.token); got != http.StatusSeeOther {
-		t.Errorf("the right token once the window passed: %d, want 303", got)
+	if got := try("198.51.100.9:4002", "wrong-again"); got != http.StatusUnauthorized {
+		t.Errorf("a wrong token once the window passed: %d, want 401", got)
+	}
+	if got := try("198.51.100.9:4001", w.token); got != http.StatusSeeOther {
+		t.Errorf("the right token from a limited address: %d, want 303", got)
 	}
 }
 
@@ -571,5 +593,115 @@ func TestLoginFromALink(t *testing.T) {
 	r.Header.Set("Sec-Fetch-Site", "same-origin")
 	if b := body(w.do(r)); strings.Contains(b, "refresh") {
 		t.Errorf("same-origin without a cookie loads again: %s", b)
+	}
+}
+
+// TestLoginLockout: what any web page can make a browser send (an <img>,
+// a fetch, an iframe at /login?token=…) is refused without counting as a
+// failed login; and failed logins, even 20 top-level ones from the owner's
+// own address, never keep the right token out.
+func TestLoginLockout(t *testing.T) {
+	w := newWorld(t, Options{})
+	try := func(token string, h map[string]string) *http.Response {
+		r := httptest.NewRequest("GET", "/login?token="+url.QueryEscape(token), nil)
+		r.RemoteAddr = "127.0.0.1:4000"
+		for k, v := range h {
+			r.Header.Set(k, v)
+		}
+		return w.do(r)
+	}
+	img := map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+	for i := range 20 {
+		if res := try(fmt.Sprintf("bad%d", i), img); res.StatusCode != http.StatusForbidden {
+			t.Fatalf("an <img> login %d: %s, want 403", i+1, res.Status)
+		}
+	}
+	// Not even the right token logs in from an <img> or an iframe: only a
+	// top-level navigation (or a client that is no browser) does.
+	for _, h := range []map[string]string{img, {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}, {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}} {
+		if res := try(w.token, h); res.StatusCode != http.StatusForbidden || len(res.Cookies()) != 0 {
+			t.Errorf("the right token with %v: %s, cookies %v, want 403 and none", h, res.Status, res.Cookies())
+		}
+	}
+	nav := map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+	if res := try(w.token, nav); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the real login after 20 cross-site failures: %s, want 303", res.Status)
+	}
+	// Top-level failures count, and still never block the right token.
+	for i := range 20 {
+		try(fmt.Sprintf("bad%d", i), nav)
+	}
+	if res := try("bad", nav); res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a wrong token after 20 failures: %s, want 429", res.Status)
+	}
+	if res := try(w.token, nav); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the real login after 20 top-level failures: %s, want 303", res.Status)
+	}
+	// A success forgets the failures.
+	if res := try("bad", nav); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong token after a login: %s, want 401 (the count starts again)", res.Status)
+	}
+}
+
+// TestStreamSlots: one session's open pages, however many, leave another
+// session its view and a member's screen; a session past its slots ends its
+// own oldest stream, so a page reloaded over dead connections still gets one.
+func TestStreamSlots(t *testing.T) {
+	w := newWorld(t, Options{})
+	srv := httptest.NewServer(w.s)
+	t.Cleanup(srv.Close) // after the streams' bodies are closed
+	open := func(c *http.Cookie, path string) (*http.Response, func() (string, bool)) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.AddCookie(c)
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res, newSSE(res.Body)
+	}
+	hog, _ := w.login("127.0.0.1:1")
+	var first func() (string, bool)
+	for i := range 100 {
+		path := "/api/stream"
+		if i%2 == 1 {
+			path = "/api/screen/stream?team=demo&member=asker"
+		}
+		res, next := open(hog, path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("the hog's stream %d: %s", i+1, res.Status)
+		}
+		if _, ok := next(); !ok {
+			t.Fatalf("the hog's stream %d: no first event", i+1)
+		}
+		if i == 0 {
+			first = next
+		}
+	}
+	owner, _ := w.login("127.0.0.1:2")
+	for _, path := range []string{"/api/stream", "/api/screen/stream?team=demo&member=asker"} {
+		res, next := open(owner, path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("the owner's %s after 100 of another session's: %s", path, res.Status)
+		}
+		if data, ok := next(); !ok || data == "" {
+			t.Errorf("the owner's %s: no first event", path)
+		}
+	}
+	// The hog's first stream was ended for its later ones.
+	ended := make(chan bool, 1)
+	go func() {
+		for {
+			if _, ok := first(); !ok {
+				ended <- true
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Error("the hog's first stream still runs after 99 more of its session")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,8 +50,9 @@ func newServeCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *serv
 		Short: "The cockpit in a browser: who waits for you, answer and approve from a phone",
 		Long: `Serve one web page that shows every team that is up as top does (each member,
 its state, for how long, what it waits on, whoever waits for you first), live,
-and acts as the commands do: answer a stalled member (y, n, Enter, Esc, keys),
-approve or deny a permission request, send a message, restart a member. Each
+and acts as the commands do: answer a stalled member (a Claude Code dialog by
+its own options, shown with what it asks about; a prompt with y, n, Enter, Esc;
+keys), approve or deny a permission request, send a message, restart a member. Each
 action is recorded in the team's events with the address it came from. The
 page notifies (and beeps) when someone starts waiting, while it is open.
 
@@ -60,9 +62,11 @@ everything, your session included, in clear. Reach it from a phone through an
 SSH tunnel or a private network (Tailscale, WireGuard), never an open port.
 
 Logging in: serve prints a login URL (and a QR code of it, on a terminal)
-holding a random token of 256 bits, kept 0600 in teamctl's state folder. A
-browser opening it gets a session cookie and the page's own URL; the token
-appears in no later URL. --new-token makes a new token (old login URLs stop
+holding a random token of 256 bits, kept 0600 in teamctl's state folder;
+--read-only has a token of its own, which a serve that acts refuses (and a
+read-only serve takes its own alone). A browser opening it gets a session
+cookie and the page's own URL; the token appears in no later URL. --new-token
+makes a new token (of --read-only's kind with it; old login URLs stop
 working; sessions already open last until serve restarts); --login-url prints
 the URL and exits (for a serve run as a service, whose output is not kept).`,
 		Args: cobra.NoArgs,
@@ -77,7 +81,7 @@ the URL and exits (for a serve run as a service, whose output is not kept).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", defaultServeAddr, "the address to listen on (host:port); any but loopback needs TLS or --insecure-http")
-	f.BoolVar(&opts.ReadOnly, "read-only", false, "show the teams, refuse every action (the page shows none)")
+	f.BoolVar(&opts.ReadOnly, "read-only", false, "show the teams, refuse every action (the page shows none); its login token is one of its own")
 	f.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	f.StringVar(&opts.TLSKey, "tls-key", "", "the certificate's private key (PEM)")
 	f.BoolVar(&opts.InsecureHTTP, "insecure-http", false, "allow plain HTTP on an address that is not loopback: everything, the session cookie included, goes in clear")
@@ -137,12 +141,36 @@ func loginURL(host, addr string, tlsOn bool, token string) string {
 	return u.String()
 }
 
+// serveHosts are the Host headers a serve on loopback answers (a page whose
+// DNS name was rebound to loopback sends its own, and reads nothing): the
+// address it listens on, as its login URL has it, and loopback's names, on
+// its port; on the scheme's own port (80, 443), without it too, as a browser
+// sends it.
+func serveHosts(host, port string, tlsOn bool) []string {
+	names := []string{"127.0.0.1", "localhost", "::1"}
+	if !slices.Contains(names, host) {
+		names = append([]string{host}, names...)
+	}
+	bare := port == "80" && !tlsOn || port == "443" && tlsOn
+	var hosts []string
+	for _, n := range names {
+		hosts = append(hosts, net.JoinHostPort(n, port))
+		if bare {
+			if strings.Contains(n, ":") {
+				n = "[" + n + "]"
+			}
+			hosts = append(hosts, n)
+		}
+	}
+	return hosts
+}
+
 func serveRun(ctx context.Context, o *serveOptions) error {
 	host, tlsOn, err := checkServeAddr(o)
 	if err != nil {
 		return err
 	}
-	token, made, err := web.LoadToken(o.NewToken)
+	token, made, err := web.LoadToken(o.ReadOnly, o.NewToken)
 	if err != nil {
 		return err
 	}
@@ -169,9 +197,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	wo := web.Options{Backend: o.Backend, Token: token, Team: o.Team, ReadOnly: o.ReadOnly, Secure: tlsOn, Log: log}
 	if loopback(host) {
 		_, port, _ := net.SplitHostPort(addr)
-		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
-			wo.Hosts = append(wo.Hosts, h+":"+port)
-		}
+		wo.Hosts = serveHosts(host, port, tlsOn)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -275,3 +275,47 @@ members:
 		t.Errorf("%d action buttons shown read-only", n)
 	}
 }
+
+// TestServeDialogBrowser: a lead stalled at (the stand-in's drawing of)
+// Claude Code's permission dialog: the page shows the command before anyone
+// taps, and the dialog's options by their labels; tapping No (the safe
+// one) chooses the dialog's No through teamctl answer, and the command is
+// not run.
+func TestServeDialogBrowser(t *testing.T) {
+	ctx := page(t, 360, 640)
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: dlg
+watchdog: {quiet: 300ms}
+lead:
+  env: {TEAMCTL_STANDIN_SCRIPT: "permission"}
+`))
+	u := startServe(t, e)
+	ctx, stop := context.WithTimeout(ctx, 3*time.Minute)
+	defer stop()
+	do(t, ctx, chromedp.Navigate(u))
+	row := `#rows > li[data-member="lead"]`
+	waitJS(t, ctx, "the lead at its dialog, with the command and its options", `(() => { const r = document.querySelector('`+row+`'); return r && r.innerText.includes("rm -rf build/") && !!r.querySelector("button.safe"); })()`)
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('`+row+` button')].map(b => b.textContent).join("|")`); got != "1. Yes|2. Yes, and always allow access to build/ from this project|3. No|cancel (Esc)" {
+		t.Errorf("the lead's buttons: %s", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('`+row+` button.safe').textContent`); got != "3. No" {
+		t.Errorf("the safe button: %q, want 3. No", got)
+	}
+	if bad := eval[string](t, ctx, overflow); bad != "" {
+		t.Errorf("at 360×640 with a dialog's options, outside the screen's width:\n%s", bad)
+	}
+	do(t, ctx, chromedp.Click(row+` button.safe`))
+	pane := memberPane(t, e, "dlg", "lead")
+	waitScreen(t, e, "teamctl-dlg", pane, "Denied")
+	if s := screen(e, "teamctl-dlg", pane); strings.Contains(s, "Running…") {
+		t.Fatalf("No ran the command:\n%s", s)
+	}
+	testenv.Eventually(t, time.Minute, "the web's answer choosing 3. No", func() (bool, string) {
+		for _, ev := range events(t, e, "dlg") {
+			if ev.Member == "lead" && ev.Kind == "answer" && ev.Option == "3. No" {
+				return true, ""
+			}
+		}
+		return false, e.MustRun("events", "--team", "dlg").Stdout
+	})
+}

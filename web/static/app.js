@@ -85,8 +85,23 @@
   function members() {
     const by = new Map();
     if (!view) return by;
-    for (const t of view.teams) for (const m of t.status.members) by.set(t.status.team + "/" + m.name, { team: t, m: m });
+    for (const t of view.teams) for (const m of t.status.members) {
+      const d = m.state === "stalled" && t.dialogs ? t.dialogs[m.name] : undefined;
+      by.set(t.status.team + "/" + m.name, { team: t, m: m, dialog: d });
+    }
     return by;
+  }
+
+  // A dialog's options as buttons by their own labels (the server read them,
+  // as teamctl answer does); its No, which runs nothing, styled as the safe one.
+  function optionButtons(d) {
+    const q = el("div", "quick options");
+    for (const o of d.options) {
+      const b = el("button", o.safe ? "safe" : "", o.label); b.type = "button";
+      b.dataset.act = "option"; b.dataset.label = o.label; q.append(b);
+    }
+    if (!d.options.length) q.append(el("p", "faint", "its options cannot be read here: send keys from its detail, or attach"));
+    return q;
   }
 
   function render() {
@@ -112,8 +127,10 @@
       const c = cost(m); if (c) l1.append(el("span", "faint cost", c));
       li.append(l1);
       const w = waitsOn(m);
-      if (w) li.append(el("p", "wait", w));
-      if (!readOnly && m.state === "stalled") {
+      if (x.dialog) li.append(el("p", "wait asks", x.dialog.asks.join("\n")));
+      else if (w) li.append(el("p", "wait", w));
+      if (!readOnly && x.dialog) li.append(optionButtons(x.dialog));
+      else if (!readOnly && m.state === "stalled") {
         const q = el("div", "quick");
         for (const [a, label] of [["y", "y"], ["n", "n"], ["enter", "Enter"], ["esc", "Esc"]]) {
           const b = el("button", "", label); b.type = "button"; b.dataset.act = a; q.append(b);
@@ -146,9 +163,12 @@
     $("dinfo").textContent = info.join(" · ");
     let w = waitsOn(m);
     if (m.state === "waiting-approval" && m.request && m.request.description) w += "\n" + m.request.description;
+    if (x.dialog) w = x.dialog.asks.join("\n");
     $("dwait").textContent = w;
     $("acts").hidden = readOnly;
     $("answer").hidden = m.state !== "stalled";
+    $("plainkeys").hidden = !!x.dialog;
+    $("dopts").replaceChildren(...(x.dialog ? [optionButtons(x.dialog)] : []));
     $("perm").hidden = m.state !== "waiting-approval";
     $("restart").hidden = m.origin === "lead";
     const evs = x.team.events.filter((e) => e.member === m.name).slice(-8).reverse();
@@ -212,9 +232,14 @@
       }).catch((e) => { toast("not sent: " + e, true); return {}; });
   }
 
-  function run(a, team, member) {
+  function run(a, team, member, b) {
     const who = { team: team, member: member };
     switch (a) {
+      case "option": {
+        const x = members().get(team + "/" + member);
+        if (!x || !x.dialog) return;
+        return act("answer", Object.assign({ option: b.dataset.label, asks: x.dialog.asks.join("\n") }, who));
+      }
       case "y": case "n": return act("answer", Object.assign({ reply: a }, who));
       case "enter": return act("answer", Object.assign({ keys: "Enter" }, who));
       case "esc": return act("answer", Object.assign({ keys: "Escape" }, who));
@@ -237,12 +262,12 @@
     const li = ev.target.closest("li[data-member]");
     if (!li) return;
     const b = ev.target.closest("button[data-act]");
-    if (b) { ev.stopPropagation(); run(b.dataset.act, li.dataset.team, li.dataset.member); return; }
+    if (b) { ev.stopPropagation(); run(b.dataset.act, li.dataset.team, li.dataset.member, b); return; }
     select(li.dataset.team, li.dataset.member);
   });
   $("acts").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-act]");
-    if (b && sel) run(b.dataset.act, sel.team, sel.member);
+    if (b && sel) run(b.dataset.act, sel.team, sel.member, b);
   });
   $("keysform").addEventListener("submit", (ev) => {
     ev.preventDefault();
