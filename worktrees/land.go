@@ -68,8 +68,8 @@ func (e *MovedError) Error() string {
 type CheckoutError struct {
 	Into, Path string
 	Busy       string   // "merge", "rebase"… stopped half-way there
-	Files      []string // its uncommitted and untracked files
-	Err        error    // bringing it forward failed (undone)
+	Files      []string // its uncommitted changes
+	Err        error    // bringing it forward failed (undone): an untracked file in the way, say
 }
 
 func (e *CheckoutError) Error() string {
@@ -78,7 +78,7 @@ func (e *CheckoutError) Error() string {
 	case e.Busy != "":
 		what = "a " + e.Busy + " is stopped half-way there"
 	case len(e.Files) > 0:
-		what = "it has uncommitted or untracked files: " + list(e.Files)
+		what = "it has uncommitted changes: " + list(e.Files)
 	default:
 		what = fmt.Sprintf("it could not be brought forward (%v)", e.Err)
 	}
@@ -92,10 +92,13 @@ func (e *CheckoutError) Error() string {
 // A merge that would conflict is a *ConflictError, and nothing moves.
 //
 // Where Into is checked out (the main checkout, a worktree), that checkout
-// must be clean, or Land refuses before anything (*CheckoutError): it is
-// brought forward with git read-tree -m -u OLD NEW, git's own fast-forward
-// of an index and files, which refuses to overwrite anything; if it does,
-// Into goes back (compare-and-swap again) and nothing has changed. Both
+// must have no uncommitted change, or Land refuses before anything
+// (*CheckoutError): it is brought forward with git read-tree -m -u OLD NEW,
+// git's own fast-forward of an index and files, which refuses to overwrite
+// anything, an untracked file included; if it does, Into goes back
+// (compare-and-swap again) and nothing has changed. Untracked files the
+// merge does not touch (a teamctl.yaml not yet committed) stay, as git
+// merge leaves them. Both
 // names are checked first (CheckBranch): they may come from state.json.
 func Land(ctx context.Context, s LandSpec) (Landed, error) {
 	l := Landed{Branch: s.Branch, Into: s.Into, Squash: s.Squash}
@@ -174,8 +177,9 @@ func Land(ctx context.Context, s LandSpec) (Landed, error) {
 }
 
 // cleanCheckoutOf finds the checkout that has branch checked out ("" when
-// none does), which must have no uncommitted or untracked file and nothing
-// half-done, and be at head.
+// none does), which must have no uncommitted change and nothing half-done,
+// and be at head. Its untracked files are left to forward, which refuses
+// to overwrite one.
 func cleanCheckoutOf(ctx context.Context, main, branch, head string) (string, error) {
 	list, err := List(ctx, main)
 	if err != nil {
@@ -193,7 +197,7 @@ func cleanCheckoutOf(ctx context.Context, main, branch, head string) (string, er
 		if err != nil {
 			return "", err
 		}
-		ce.Files = append(changes.Changed, changes.Untracked...)
+		ce.Files = changes.Changed
 		if ce.Busy != "" || len(ce.Files) > 0 {
 			return "", ce
 		}

@@ -128,8 +128,8 @@ func TestLandRefusesADirtyOrBusyCheckout(t *testing.T) {
 	check := untouched(t, main)
 	_, err := Land(c, LandSpec{Main: main, Branch: "teamctl/t/a", Into: "main"})
 	var ce *CheckoutError
-	if !errors.As(err, &ce) || ce.Path != main || !strings.Contains(err.Error(), "app.go, notes.txt") {
-		t.Fatalf("err %v, want the checkout refused naming its files", err)
+	if !errors.As(err, &ce) || ce.Path != main || !strings.Contains(err.Error(), "uncommitted changes: app.go") || strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("err %v, want the checkout refused naming its changed file (not the untracked one)", err)
 	}
 	check()
 	if b, _ := os.ReadFile(filepath.Join(main, "app.go")); string(b) != "a person's edit\n" || head(t, main, "main") != old {
@@ -145,6 +145,38 @@ func TestLandRefusesADirtyOrBusyCheckout(t *testing.T) {
 	}
 	if head(t, main, "main") != old {
 		t.Error("main moved")
+	}
+}
+
+// TestLandLeavesUntrackedFilesBe: an untracked file in the checkout of the
+// target that the merge does not touch (the teamctl.yaml `teamctl init`
+// wrote) does not stop the landing, and stays; one the merge would overwrite
+// refuses it with git's word, main goes back, and the file is as it was.
+func TestLandLeavesUntrackedFilesBe(t *testing.T) {
+	main, _ := landRepo(t)
+	c := ctx(t)
+	os.WriteFile(filepath.Join(main, "a.go"), []byte("mine\n"), 0o644) // a's branch adds a.go
+	old := head(t, main, "main")
+	_, err := Land(c, LandSpec{Main: main, Branch: "teamctl/t/a", Into: "main"})
+	var ce *CheckoutError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "a.go") {
+		t.Fatalf("an untracked a.go in the way: %v, want refused naming it", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(main, "a.go")); string(b) != "mine\n" || head(t, main, "main") != old {
+		t.Errorf("a.go %q, main moved %v: want both as they were", b, head(t, main, "main") != old)
+	}
+
+	os.Remove(filepath.Join(main, "a.go"))
+	os.WriteFile(filepath.Join(main, "teamctl.yaml"), []byte("team: t\n"), 0o644)
+	l, err := Land(c, LandSpec{Main: main, Branch: "teamctl/t/a", Into: "main"})
+	if err != nil || l.Checkout != main {
+		t.Fatalf("with an untracked teamctl.yaml the merge does not touch: %+v %v, want landed and the checkout brought forward", l, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(main, "teamctl.yaml")); string(b) != "team: t\n" {
+		t.Errorf("teamctl.yaml = %q, want it kept", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(main, "a.go")); string(b) != "a\n" {
+		t.Errorf("a.go = %q, want a's", b)
 	}
 }
 
