@@ -12,6 +12,9 @@ import (
 // (it then probes them once a quiet period): the one that stops at a
 // question is reported stalled, once; the one that prints on is not.
 func TestSteadyPrinterThatStopsAtAQuestionIsStalled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a steady printer takes seconds to be paused; supervisor/outswitch_test.go decides the same on the fake clock")
+	}
 	t.Parallel()
 	e := testenv.New(t)
 	e.MustRun("up", standInLayout(e, "team.yaml", `team: steady
