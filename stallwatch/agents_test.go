@@ -12,9 +12,10 @@ import (
 // internal/fakeapi, in a 120x40 pane: testdata/codex-*, testdata/gemini-*):
 // the verdict and pattern, the question line, the options read, and the keys
 // that "yes" and "no" send — each checked on the binary (docs/codex.md,
-// docs/gemini.md): y ran Codex's command and Esc or n left it unrun; Enter
+// docs/gemini.md): y ran Codex's command (and its edit) and Esc or n left
+// it unrun (Esc the edit unmade); Enter
 // trusted Codex's folder and Esc left it untrusted; 1 ran Gemini's command
-// and Esc left it unrun; Esc left Gemini's folder untrusted (it exits); 2
+// and Esc left it (and its file write) undone; Esc left Gemini's folder untrusted (it exits); 2
 // stopped Gemini's quota dialog, which ignores Esc.
 func TestAgentDialogsOnRealScreens(t *testing.T) {
 	det := New(DefaultPatterns())
@@ -36,6 +37,11 @@ func TestAgentDialogsOnRealScreens(t *testing.T) {
 			"1. Yes, proceed (y)", []string{"y"}, "3. No, and tell Codex what to do differently (esc)", []string{"Escape"},
 		},
 		{
+			"codex-0.171.0-approval-edit.txt", Stalled, "codex-approval", "Would you like to make the following edits?",
+			[]string{"1. Yes, proceed (y)", "2. Yes, and don't ask again for these files (a)", "3. No, and tell Codex what to do differently (esc)"}, 0,
+			"1. Yes, proceed (y)", []string{"y"}, "3. No, and tell Codex what to do differently (esc)", []string{"Escape"},
+		},
+		{
 			"codex-0.171.0-trust.txt", Stalled, "codex-trust", "Trust this folder? Codex can read, edit, and run files here, subject to your permission settings. Folder settings",
 			[]string{"1. Trust and continue", "2. Back to Agent Command Center"}, 0,
 			"1. Trust and continue", []string{"Enter"}, "back (Esc)", []string{"Escape"},
@@ -44,6 +50,12 @@ func TestAgentDialogsOnRealScreens(t *testing.T) {
 			"gemini-0.61.0-approval-shell.txt", Stalled, "gemini-approval", "Allow execution of [Shell]?",
 			[]string{"1. Allow once", "2. Allow for this session", "3. No, suggest changes (esc)"}, 0,
 			"1. Allow once", []string{"1"}, "3. No, suggest changes (esc)", []string{"Escape"},
+		},
+		// Its No is the fourth row here, the third above: Esc either way.
+		{
+			"gemini-0.61.0-approval-edit.txt", Stalled, "gemini-approval", "Apply this change?",
+			[]string{"1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4. No, suggest changes (esc)"}, 0,
+			"1. Allow once", []string{"1"}, "4. No, suggest changes (esc)", []string{"Escape"},
 		},
 		{
 			"gemini-0.61.0-trust.txt", Stalled, "gemini-trust", "Do you trust the files in this folder?",
@@ -117,7 +129,7 @@ func TestAgentDialogsOnRealScreens(t *testing.T) {
 // Allow or Trust on each of them) and never the digit or key of an option
 // that approves.
 func TestAgentNoNeverApproves(t *testing.T) {
-	for _, f := range []string{"codex-0.171.0-approval-command.txt", "codex-0.171.0-trust.txt", "gemini-0.61.0-approval-shell.txt", "gemini-0.61.0-trust.txt", "gemini-0.61.0-quota.txt", "gemini-0.61.0-quota-reset.txt"} {
+	for _, f := range []string{"codex-0.171.0-approval-command.txt", "codex-0.171.0-approval-edit.txt", "codex-0.171.0-trust.txt", "gemini-0.61.0-approval-shell.txt", "gemini-0.61.0-approval-edit.txt", "gemini-0.61.0-trust.txt", "gemini-0.61.0-quota.txt", "gemini-0.61.0-quota-reset.txt"} {
 		d, ok := ReadDialog(screenFile(t, f))
 		if !ok {
 			t.Errorf("%s: no dialog", f)
