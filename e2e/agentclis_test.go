@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -215,13 +216,30 @@ func onTurns(rep fakeapi.Reply) fakeapi.Script {
 }
 
 func codexPane(t *testing.T, script fakeapi.Script) *agentPane {
+	return codexPaneTrusting(t, script, true)
+}
+
+// codexPaneTrusting starts Codex with its config in a CODEX_HOME of the
+// test's, the pane's folder trusted in it when trusted is set.
+func codexPaneTrusting(t *testing.T, script fakeapi.Script, trusted bool) *agentPane {
 	bin := agentBinary(t, "TEAMCTL_E2E_CODEX")
 	return startAgent(t, script, func(p *agentPane) ([]string, []string) {
 		home := filepath.Join(p.e.Dir, "codex-home")
 		if err := os.MkdirAll(home, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(p.api.ResponsesConfig("gpt-fake", p.dir)), 0o600); err != nil {
+		var dirs []string
+		if trusted {
+			dirs = append(dirs, p.dir)
+		} else {
+			// 0.171.0 asked about a git repository's folder only.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if out, err := exec.CommandContext(ctx, "git", "init", "-q", p.dir).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v %s", err, out)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(p.api.ResponsesConfig("gpt-fake", dirs...)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		return []string{"CODEX_HOME=" + home, "FAKE_API_KEY=sk-fake", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost"},
@@ -236,6 +254,37 @@ func TestCodexApprovalAnsweredByMeaning(t *testing.T) {
 	p := codexPane(t, shellScript(fakeapi.CodexEscalatedShell("touch ran.txt", "Create ran.txt?")))
 	p.waitVerdict(stallwatch.Idle, "")
 	checkApproval(p, "codex-approval")
+}
+
+// TestCodexTrustAnsweredByMeaning: Codex 0.171.0's folder-trust screen is
+// a stall; stallwatch's no (Esc) leaves the folder untrusted in its
+// config.toml, its yes (Enter on the selected "Trust and continue") trusts
+// it and reaches the composer.
+func TestCodexTrustAnsweredByMeaning(t *testing.T) {
+	for _, yes := range []bool{false, true} {
+		t.Run(map[bool]string{false: "no", true: "yes"}[yes], func(t *testing.T) {
+			p := codexPaneTrusting(t, nil, false)
+			screen := p.waitVerdict(stallwatch.Stalled, "codex-trust")
+			t.Logf("sent %q", p.answer(screen, yes))
+			config := filepath.Join(p.e.Dir, "codex-home", "config.toml")
+			trusted := func() (bool, string) {
+				b, _ := os.ReadFile(config)
+				return strings.Contains(string(b), `trust_level = "trusted"`), string(b)
+			}
+			if yes {
+				p.waitVerdict(stallwatch.Idle, "")
+				testenv.Eventually(t, wait, "the folder trusted in config.toml", trusted)
+				return
+			}
+			testenv.Eventually(t, wait, "the trust screen gone", func() (bool, string) {
+				s := p.screen()
+				return strings.Contains(s, "Agent command center"), s
+			})
+			if ok, b := trusted(); ok {
+				t.Errorf("no trusted the folder:\n%s", b)
+			}
+		})
+	}
 }
 
 // TestCodexUsageLimitIsALimit: the usage_limit_reached 429 is read as a
