@@ -25,6 +25,9 @@ type Option struct {
 	Number int    // its number as the dialog shows it ("4. No" is 4); 0 when unnumbered
 	Text   string // its text without the number, wrapped lines joined: "No"
 	Key    string // for a choice from the footer, the tmux key that makes it (Escape); "" for a menu's option
+	// Shortcut is a Codex or Gemini row's own key as it shows it at the
+	// row's end, "(y)", "(esc)" (taken off Text): "y", "esc".
+	Shortcut string
 }
 
 // String is the option as a person reads it: "4. No", "Yes, I trust this
@@ -33,6 +36,8 @@ func (o Option) String() string {
 	switch {
 	case o.Key != "":
 		return o.Text + " (" + keyNames[o.Key] + ")"
+	case o.Number > 0 && o.Shortcut != "":
+		return strconv.Itoa(o.Number) + ". " + o.Text + " (" + o.Shortcut + ")"
 	case o.Number > 0:
 		return strconv.Itoa(o.Number) + ". " + o.Text
 	}
@@ -53,6 +58,9 @@ type Dialog struct {
 	// Cancel is the footer's Esc choice ("Esc to cancel", "Esc to reject"),
 	// when it has one and it is not among Options already.
 	Cancel *Option
+	// CLI is whose dialog it is: CLICodex, CLIGemini, or "" for Claude
+	// Code's (agents.go).
+	CLI string
 }
 
 // Footer keys as the dialogs name them, and as tmux does.
@@ -90,6 +98,12 @@ func ReadDialog(screen string) (d Dialog, ok bool) {
 	}
 	from := max(0, last-tailLines)
 	if d, ok := readMenu(lines, from, last); ok {
+		return d, true
+	}
+	if d, ok := readCodexMenu(lines, from, last); ok {
+		return d, true
+	}
+	if d, ok := readGeminiMenu(lines, from, last); ok {
 		return d, true
 	}
 	return footerDialog(lines[last])
@@ -234,18 +248,29 @@ func footerDialog(ln string) (Dialog, bool) {
 // option starting with "Yes" ("Yes, I trust this folder"). ok is false when
 // there is none, or several and none plain (a plan approval's "Yes, and use
 // auto mode" / "Yes, manually approve edits"): a person must choose.
-func (d Dialog) Yes() (Option, bool) { return d.plain("yes") }
+// For Codex and Gemini, it is the option that approves once ("Yes,
+// proceed", "Allow once", "Trust and continue", "Trust folder (…)").
+func (d Dialog) Yes() (Option, bool) {
+	if d.CLI != "" {
+		return d.agentMeaning(agentYes)
+	}
+	return d.plain("yes")
+}
 
 // No is the dialog's "no": its option reading just "No", else its only option
 // starting with "No" ("No, exit", "No (recommended)"), else the footer's Esc
 // choice ("Esc to cancel", as in a dialog with no No option). ok is false when
-// the dialog offers none of these.
+// the dialog offers none of these. For Codex and Gemini, after those, the
+// option that declines without an Esc ("Don't trust", a quota's "Stop").
 func (d Dialog) No() (Option, bool) {
 	if o, ok := d.plain("no"); ok {
 		return o, true
 	}
 	if d.Cancel != nil {
 		return *d.Cancel, true
+	}
+	if d.CLI != "" {
+		return d.agentMeaning(agentNo)
 	}
 	for _, o := range d.Options {
 		if o.Key == "Escape" {
@@ -340,11 +365,21 @@ func (d Dialog) all() []Option {
 // nothing sent in part can pick another option; Claude Code takes it as that
 // No: the folder not trusted, the key not used); else arrows from the
 // selected option to it, then Enter.
+//
+// A Codex or Gemini row with its own key ("(y)", "(esc)") is chosen by that
+// key alone; Codex's other rows by arrows and Enter (its digits were not
+// tried); Gemini's by their digit (it acts at once).
 func (d Dialog) Keys(o Option) []string {
 	if o.Key != "" {
 		return []string{o.Key}
 	}
-	if d.Numbered && o.Number >= 1 && o.Number <= 9 {
+	if o.Shortcut != "" {
+		if k, ok := shortcutKeys[o.Shortcut]; ok {
+			return []string{k}
+		}
+		return []string{o.Shortcut}
+	}
+	if d.Numbered && o.Number >= 1 && o.Number <= 9 && d.CLI != CLICodex {
 		return []string{strconv.Itoa(o.Number)}
 	}
 	if no, ok := d.plain("no"); ok && no.Index == o.Index && d.Cancel != nil {

@@ -63,7 +63,8 @@ const resetPassed = 30 * time.Minute
 // reads: the last message or the spinner line are right above it.
 const limitLookUp = 8
 
-// ReadLimit reads a screen of Claude Code for a usage or rate limit: the
+// ReadLimit reads a screen of Claude Code (or Codex, Gemini: agents_limit.go)
+// for a usage or rate limit: the
 // lines right above its input box (the spinner while it retries, the last
 // message once it gave up), back to the prompt typed last; a limit quoted
 // further up the conversation is not one now. now is when the screen was
@@ -79,7 +80,7 @@ func ReadLimit(screen string, now time.Time, loc *time.Location) (Limit, bool) {
 	lines := strings.Split(screen, "\n")
 	top := inputBoxTop(lines)
 	if top < 0 {
-		return Limit{}, false
+		return readAgentLimit(lines, now, loc)
 	}
 	read := 0
 	for i := top - 1; i >= 0 && read < limitLookUp; i-- {

@@ -1,9 +1,10 @@
 // Package stallwatch decides whether a terminal screen (or a program's output
 // stream) shows a program waiting for a human: a shell-style question on its
-// last line, or one of Claude Code's full-screen dialogs anywhere on it; and,
-// for a dialog, what its options are and which keys choose one (dialog.go);
-// and whether Claude Code is held back by a usage or rate limit, with its
-// reset time (limit.go). It is pure: no tmux, no clocks, so it can be tested
+// last line, one of Claude Code's full-screen dialogs anywhere on it, or one
+// of Codex's or Gemini CLI's at its bottom (agents.go); and, for a dialog,
+// what its options are and which keys choose one (dialog.go); and whether the
+// agent is held back by a usage or rate limit, with its reset time (limit.go,
+// agents_limit.go). It is pure: no tmux, no clocks, so it can be tested
 // on captured screens and fuzzed.
 package stallwatch
 
@@ -28,9 +29,12 @@ type Pattern struct {
 	Name  string
 	Regex *regexp.Regexp
 	Scope Scope
-	// Dialog: one of Claude Code's dialogs, answered by choosing an option
-	// (ReadDialog), never by typing y or n.
+	// Dialog: one of Claude Code's dialogs (or Codex's, Gemini's),
+	// answered by choosing an option (ReadDialog), never by typing y or n.
 	Dialog bool
+	// CLI is the agent CLI whose dialog this is (CLICodex, CLIGemini);
+	// "" for Claude Code's and the shell prompts.
+	CLI string
 }
 
 // Compile builds a pattern; matching is case-insensitive unless the expression
@@ -66,9 +70,9 @@ func dialog(name, expr string) Pattern {
 
 // IsDialog reports whether name is one of Claude Code's dialogs among the
 // default patterns (a layout's pattern of that name replaces it, and is
-// still that dialog).
+// still that dialog), or one of Codex's or Gemini's.
 func IsDialog(name string) bool {
-	for _, p := range DefaultPatterns() {
+	for _, p := range append(DefaultPatterns(), AgentPatterns()...) {
 		if p.Name == name {
 			return p.Dialog
 		}
@@ -77,7 +81,9 @@ func IsDialog(name string) bool {
 }
 
 // DefaultPatterns are the seed watchdog's five shell prompts (last line) and the
-// dialogs of Claude Code 2.1.328 and 2.1.332 (anywhere on the screen).
+// dialogs of Claude Code 2.1.328 and 2.1.332 (anywhere on the screen). Those
+// of Codex and Gemini are not among them: every Detector knows them
+// (AgentPatterns).
 func DefaultPatterns() []Pattern {
 	return []Pattern{
 		must("yes-no", `\(y/n\)`, LastLine),
@@ -109,7 +115,8 @@ type Kind int
 const (
 	// Busy: nothing asked, not at an idle prompt (working, or just quiet).
 	Busy Kind = iota
-	// Idle: Claude Code's input box with nothing asked.
+	// Idle: Claude Code's input box (or Codex's, Gemini's composer) with
+	// nothing asked.
 	Idle
 	// Stalled: a pattern matched: waiting for a human.
 	Stalled
@@ -152,9 +159,11 @@ var working = regexp.MustCompile(`esc to interrupt`)
 const tailLines = 24
 
 // Check looks at a screen as text (escape sequences are stripped first, so raw
-// output works too). A shell question on the last line wins; then Claude Code's
-// idle input box (its dialogs replace that box, so a question quoted in the
-// conversation above it is not a stall); then the dialogs.
+// output works too). A Codex or Gemini dialog at the bottom of the screen (its
+// question over a menu of theirs) wins; then a shell question on the last
+// line; then Claude Code's idle input box (its dialogs replace that box, so a
+// question quoted in the conversation above it is not a stall); then the
+// dialogs.
 func (d *Detector) Check(screen string) Verdict {
 	if strings.ContainsRune(screen, 0x1b) || strings.ContainsRune(screen, '\r') {
 		screen = Strip([]byte(screen))
@@ -163,6 +172,9 @@ func (d *Detector) Check(screen string) Verdict {
 	last := lastNonBlank(lines)
 	if last < 0 {
 		return Verdict{Kind: Busy}
+	}
+	if v, ok := d.checkAgentDialogs(lines, last); ok {
+		return v
 	}
 	for _, p := range d.patterns {
 		if p.Scope == LastLine && p.Regex.MatchString(lines[last]) {
@@ -175,12 +187,15 @@ func (d *Detector) Check(screen string) Verdict {
 	from := max(0, last-tailLines)
 	tail := strings.Join(lines[from:last+1], "\n")
 	for _, p := range d.patterns {
-		if p.Scope != Screen {
-			continue
+		if p.Scope != Screen || p.CLI != "" {
+			continue // Codex's and Gemini's only over their menus (checkAgentDialogs)
 		}
 		if loc := p.Regex.FindStringIndex(tail); loc != nil {
 			return stalled(p, lines, from+strings.Count(tail[:loc[0]], "\n"))
 		}
+	}
+	if isAgentIdle(lines, last) {
+		return Verdict{Kind: Idle}
 	}
 	return Verdict{Kind: Busy}
 }

@@ -1,15 +1,22 @@
-// Package fakeapi is a stand-in for the Anthropic Messages API, good enough for
-// the real Claude Code CLI to start, reach its input box and take turns offline
-// (ANTHROPIC_BASE_URL pointed at it).
+// Package fakeapi is a stand-in for the model APIs the agent CLIs call — the
+// Anthropic Messages API, OpenAI's Responses API and Google's Gemini API —
+// good enough for the real Claude Code, Codex and Gemini CLIs to start, reach
+// their input box and take turns offline (ANTHROPIC_BASE_URL, a Codex model
+// provider's base_url, GOOGLE_GEMINI_BASE_URL pointed at it).
 //
 // It answers
 //   - POST /v1/messages (with or without ?beta=true): streaming (server-sent
 //     events) when the body says "stream": true, else one JSON message;
 //   - POST /v1/messages/count_tokens: {"input_tokens": N};
+//   - POST /v1/responses: the Responses API's event stream (responses.go);
+//   - POST /v1beta/models/<model>:streamGenerateContent (?alt=sse),
+//     :generateContent and :countTokens (gemini.go);
 //   - anything else: 404 with an API error body, logged and recorded.
 //
-// A Script decides each answer from the request; the default answers every turn
-// with the text "ok". Every request is recorded (parsed body, headers of interest,
+// A Script decides each answer from the request, whichever API it came
+// through (each request is parsed into the same Messages and Blocks; a Reply's
+// tool_use becomes a Codex function_call or a Gemini functionCall); the
+// default answers every turn with the text "ok". Every request is recorded (parsed body, headers of interest,
 // time) and tests wait for one with WaitFor, which blocks on a condition variable,
 // not a sleep.
 package fakeapi
@@ -67,6 +74,10 @@ type Request struct {
 	System   string // the system prompt's text, blocks joined with "\n"
 	Messages []Message
 	Tools    []string // the names of the tools offered
+	// JSONMode: a Gemini request that asks for JSON (generationConfig's
+	// responseMimeType): the CLI's own side questions (which model, is the
+	// turn over), not a turn of the conversation.
+	JSONMode bool
 }
 
 // Message is one turn of a request's conversation.
@@ -151,11 +162,27 @@ func (r Request) UserTextContains(s string) bool {
 	return false
 }
 
-// IsTurn reports whether r is a messages request whose conversation ends with a
+// IsTurn reports whether r is a messages request (of any of the three APIs;
+// not a CLI's side question: a Codex request offering no tools, a Gemini
+// one that does not stream or asks for JSON) whose conversation ends with a
 // user turn: what a model answers. Messages with role "system" (Claude Code
-// 2.1.328 appends one, e.g. "Today's date is …") do not count.
+// 2.1.328 appends one, e.g. "Today's date is …"; Codex's developer messages)
+// do not count.
 func (r Request) IsTurn() bool {
-	if r.Kind != KindMessages {
+	switch r.Kind {
+	case KindMessages:
+	case KindResponses:
+		// Codex 0.171.0 asks for a task title with no tools offered.
+		if len(r.Tools) == 0 {
+			return false
+		}
+	case KindGemini:
+		// Gemini CLI 0.61.0's side questions (which model, a summary) are
+		// generateContent calls; the conversation streams.
+		if !r.Stream || r.JSONMode {
+			return false
+		}
+	default:
 		return false
 	}
 	for i := len(r.Messages) - 1; i >= 0; i-- {
@@ -173,7 +200,7 @@ func (r Request) String() string {
 		s += "?" + r.RawQuery
 	}
 	s += fmt.Sprintf(" → %d", r.Status)
-	if r.Kind == KindMessages || r.Kind == KindCountTokens {
+	if r.Kind == KindMessages || r.Kind == KindCountTokens || r.Kind == KindResponses || r.Kind == KindGemini {
 		s += fmt.Sprintf(" model=%s stream=%v msgs=%d tools=%d", r.Model, r.Stream, len(r.Messages), len(r.Tools))
 		if t := r.LastUserText(); t != "" {
 			s += fmt.Sprintf(" last-user=%q", clip(t, 160))
@@ -205,6 +232,10 @@ type Reply struct {
 	Status       int
 	ErrorType    string
 	ErrorMessage string
+	// ErrorBody, when not nil, is the error's JSON body as it is (the
+	// forms Codex and Gemini read a usage limit from: CodexUsageLimit,
+	// GeminiQuota).
+	ErrorBody any
 
 	// Header is added to the answer's headers (a rate limit's retry-after
 	// and anthropic-ratelimit-* headers, say), error or not.
@@ -456,26 +487,49 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 		s.log("fakeapi: %s %s: read body: %v", hr.Method, hr.URL.Path, err)
 	}
 	r.RawBody = body
+	gemModel, gemMethod, isGemini := geminiPath(hr.URL.Path)
+	isGemini = isGemini && hr.Method == http.MethodPost
 	if len(body) > 0 {
 		var obj map[string]any
 		if json.Unmarshal(body, &obj) == nil {
 			r.Body = obj
-			parseBody(&r, obj)
+			switch {
+			case hr.URL.Path == "/v1/responses":
+				parseResponses(&r, obj)
+			case isGemini:
+				parseGemini(&r, obj)
+			default:
+				parseBody(&r, obj)
+			}
 		}
+	}
+	script := func() Script {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.script
 	}
 
 	switch {
 	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages":
 		r.Kind = KindMessages
-		s.mu.Lock()
-		sc := s.script
-		s.mu.Unlock()
-		rep := sc(r)
-		s.answer(w, &r, rep)
+		s.answer(w, &r, script()(r))
 	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages/count_tokens":
 		r.Kind = KindCountTokens
 		r.Status = http.StatusOK
 		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": estimateTokens(body)})
+	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/responses":
+		r.Kind = KindResponses
+		s.answerResponses(w, &r, script()(r))
+	case isGemini && gemMethod == "countTokens":
+		r.Kind = KindCountTokens
+		r.Model = gemModel
+		r.Status = http.StatusOK
+		writeJSON(w, http.StatusOK, map[string]any{"totalTokens": estimateTokens(body)})
+	case isGemini && (gemMethod == "generateContent" || gemMethod == "streamGenerateContent"):
+		r.Kind = KindGemini
+		r.Model = gemModel
+		r.Stream = gemMethod == "streamGenerateContent"
+		s.answerGemini(w, &r, script()(r))
 	default:
 		r.Kind = KindOther
 		r.Status = http.StatusNotFound
@@ -588,39 +642,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // answer writes rep for the messages request r and sets r.Status.
 func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
-	for k, vs := range rep.Header {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
-	if rep.Status != 0 && rep.Status != http.StatusOK {
-		typ := rep.ErrorType
-		if typ == "" {
-			typ = "api_error"
-		}
-		r.Status = rep.Status
-		writeJSON(w, rep.Status, apiError(typ, rep.ErrorMessage))
+	if s.answerError(w, r, rep, func(typ, msg string) any { return apiError(typ, msg) }) {
 		return
 	}
-	s.mu.Lock()
-	s.msgSeq++
-	msgID := fmt.Sprintf("msg_fake%04d", s.msgSeq)
-	blocks := make([]Block, len(rep.Blocks))
-	for i, b := range rep.Blocks {
-		if b.Type == "tool_use" {
-			if b.ID == "" {
-				s.toolSeq++
-				b.ID = fmt.Sprintf("toolu_fake%04d", s.toolSeq)
-			}
-			if b.Input == nil {
-				b.Input = map[string]any{}
-			}
-		}
-		blocks[i] = b
-	}
-	chunk := s.chunkLen
-	s.mu.Unlock()
-
+	msgID, blocks, u, chunk := s.prepare(r, rep, "msg_fake%04d", "toolu_fake%04d")
 	stop := rep.StopReason
 	if stop == "" {
 		stop = "end_turn"
@@ -633,13 +658,6 @@ func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
 	model := r.Model
 	if model == "" {
 		model = "claude-fake"
-	}
-	u := Usage{Input: estimateTokens(r.RawBody)}
-	for _, b := range blocks {
-		u.Output += len(b.Text)/4 + 1
-	}
-	if rep.Usage != nil {
-		u = *rep.Usage
 	}
 	r.Status, r.MsgID, r.Usage = http.StatusOK, msgID, u
 	if !r.Stream {
@@ -659,6 +677,64 @@ func (s *Server) answer(w http.ResponseWriter, r *Request, rep Reply) {
 	w.Header().Set("Request-Id", "req_fake")
 	w.WriteHeader(http.StatusOK)
 	WriteStream(w, msgID, model, blocks, stop, u, chunk)
+}
+
+// answerError adds rep's headers and, when rep is an error, writes it (its
+// ErrorBody, else body(type, message) in the API's own form), sets r.Status
+// and reports true.
+func (s *Server) answerError(w http.ResponseWriter, r *Request, rep Reply, body func(typ, msg string) any) bool {
+	for k, vs := range rep.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	if rep.Status == 0 || rep.Status == http.StatusOK {
+		return false
+	}
+	typ := rep.ErrorType
+	if typ == "" {
+		typ = "api_error"
+	}
+	r.Status = rep.Status
+	if rep.ErrorBody != nil {
+		writeJSON(w, rep.Status, rep.ErrorBody)
+	} else {
+		writeJSON(w, rep.Status, body(typ, rep.ErrorMessage))
+	}
+	return true
+}
+
+// prepare numbers an answer (its id from idFormat) and its tool calls (ids
+// from toolFormat where the block has none) and works out the usage it
+// reports: rep.Usage, else input about a quarter of the request's bytes and
+// output a quarter of the answer's text.
+func (s *Server) prepare(r *Request, rep Reply, idFormat, toolFormat string) (id string, blocks []Block, u Usage, chunk int) {
+	s.mu.Lock()
+	s.msgSeq++
+	id = fmt.Sprintf(idFormat, s.msgSeq)
+	blocks = make([]Block, len(rep.Blocks))
+	for i, b := range rep.Blocks {
+		if b.Type == "tool_use" {
+			if b.ID == "" {
+				s.toolSeq++
+				b.ID = fmt.Sprintf(toolFormat, s.toolSeq)
+			}
+			if b.Input == nil {
+				b.Input = map[string]any{}
+			}
+		}
+		blocks[i] = b
+	}
+	chunk = s.chunkLen
+	s.mu.Unlock()
+	u = Usage{Input: estimateTokens(r.RawBody)}
+	for _, b := range blocks {
+		u.Output += len(b.Text)/4 + 1
+	}
+	if rep.Usage != nil {
+		u = *rep.Usage
+	}
+	return id, blocks, u, chunk
 }
 
 // blockJSON is a block as the API sends it: complete (full) or as it opens in

@@ -1,0 +1,16 @@
+package geminicli
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestVersions(t *testing.T) {
+	if v := TestedVersions(); !slices.Contains(v, "0.61.0") {
+		t.Errorf("tested versions %q", v)
+	}
+	// As 0.61.0 printed it.
+	if v := Version("0.61.0\n"); v != "0.61.0" {
+		t.Errorf("Version = %q", v)
+	}
+}
