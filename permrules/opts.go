@@ -599,7 +599,11 @@ func sedSafe(s string) bool {
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			// Two delimited parts: delimited reads one and moves past it.
+			if !delimited(d) {
+				return false
+			}
+			if !delimited(d) {
 				return false
 			}
 		case 's':
@@ -608,7 +612,11 @@ func sedSafe(s string) bool {
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			// Two delimited parts: delimited reads one and moves past it.
+			if !delimited(d) {
+				return false
+			}
+			if !delimited(d) {
 				return false
 			}
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' && s[i] != ' ' {
