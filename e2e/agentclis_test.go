@@ -314,7 +314,9 @@ func geminiPane(t *testing.T, script fakeapi.Script) *agentPane {
 		}
 		return []string{"GEMINI_CLI_HOME=" + home, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + p.api.URL,
 				"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost"},
-			[]string{bin}
+			// With CI set (as .ci/run sets it) Gemini CLI 0.61.0 does not
+			// start its terminal UI: the pane ended at once (docs/gemini.md).
+			[]string{"env", "-u", "CI", "-u", "CONTINUOUS_INTEGRATION", bin}
 	})
 }
 
