@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/teamctl/teamctl/clean"
+	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
@@ -36,7 +37,7 @@ type Finished struct {
 
 // Finish merges each member's work (as Merge does, in order, stopping at
 // the first refusal), then removes its worktree and the branch teamctl made
-// for it, by clean's rules: only a worktree at teamctl's place that git
+// for it, by clean's rules (package owned): only a worktree at teamctl's place that git
 // lists, only a member that is not running (down, or stopped: `teamctl
 // stop`; finish's command offers to stop it), and whatever
 // removing them would lose — files that are not committed, commits the
@@ -75,7 +76,7 @@ func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, 
 	if err := t.checkDown(ctx, st, member); err != nil {
 		return f, err
 	}
-	if err := clean.CheckPlace(ctx, t.Name, st, *wt); err != nil {
+	if err := owned.CheckPlace(ctx, t.Name, st, *wt); err != nil {
 		return f, fmt.Errorf("%w: finish removes only worktrees teamctl made", err)
 	}
 	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
@@ -167,7 +168,7 @@ func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Wor
 	if err := worktrees.Prune(ctx, wt.Main); err != nil {
 		return err
 	}
-	own := clean.OwnBranch(ctx, t.Name, st, *wt)
+	own := owned.OwnBranch(ctx, t.Name, st, *wt)
 	switch {
 	case !wt.CreatedBranch:
 		f.Kept = "not made by teamctl"
