@@ -8,11 +8,15 @@ import (
 	"os"
 	"slices"
 
-	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
+
+// snapshots is the record of the repositories snapshots were taken in, in
+// teamctl's state root, so that `teamctl snapshots` lists finish's from
+// anywhere.
+var snapshots = worktrees.SnapshotRecord{Dir: state.SnapshotRecordDir}
 
 // FinishResult is what Finish did, member by member, and the refusal it
 // stopped at.
@@ -154,7 +158,7 @@ func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Wor
 		return err
 	}
 	if !loss.Empty() {
-		s, err := clean.Snapshot(ctx, t.Name, wt.Member, wt.Main, path, wt.Branch, t.w.clock.Now())
+		s, err := snapshots.Take(ctx, t.Name, wt.Member, wt.Main, path, wt.Branch, t.w.clock.Now())
 		if err != nil {
 			return fmt.Errorf("it holds %s, and the snapshot to keep it failed (nothing removed): %w", loss.String(), err)
 		}
