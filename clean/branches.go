@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -17,8 +18,8 @@ import (
 //
 // A name from state.json is checked before git sees it, and a branch git
 // shows the member's worktree is not on is not the worktree's to delete.
-func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf map[string]wtPlan, before []*Action) []*Action {
-	byMain := map[string][]owned{}
+func (p *planner) branches(ctx context.Context, team string, list []candidate, wtOf map[string]wtPlan, before []*Action) []*Action {
+	byMain := map[string][]candidate{}
 	var mains []string
 	for _, w := range list {
 		if !w.Recorded || !w.CreatedBranch || w.Branch == "" || w.Main == "" {
@@ -29,7 +30,7 @@ func (p *planner) branches(ctx context.Context, team string, list []owned, wtOf 
 			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone: " + err.Error()})
 			continue
 		}
-		base, err := ownBranch(ctx, team, w.Worktree, w.branch)
+		base, err := owned.Branch(ctx, team, w.Worktree, w.branch)
 		if err != nil {
 			// state.json says teamctl made it; nothing else does: a person's.
 			p.add(&Action{Step: StepBranch, Team: team, Target: w.Branch, Why: "recorded by state.json for " + w.Member, Result: Kept, Detail: "left alone, not a branch teamctl made for " + w.Member + ": " + err.Error()})
@@ -150,7 +151,7 @@ func keptBranch(branch string, loss worktrees.Loss) string {
 	return fmt.Sprintf("kept branch %s: %s %s (git merge %s, or git branch -D %s)", branch, n, where, branch, branch)
 }
 
-func dedupeBases(ws []owned) []string {
+func dedupeBases(ws []candidate) []string {
 	var out []string
 	for _, w := range ws {
 		if !slices.Contains(out, w.Base) {

@@ -260,7 +260,7 @@ func (p *planner) claudeLeftovers(ctx context.Context) error {
 		why := fmt.Sprintf("Claude Code team whose lead (pid %d) is gone", cfg.LeadProcess.PID)
 		var wts []*Action // what the folder waits for: the worktrees that are the team's
 		for _, w := range claudeWorktrees(configDir, name) {
-			if wp := p.worktree(ctx, name, &owned{Worktree: state.Worktree{Path: w}}, nil, nil, nil); !wp.a.notOurs {
+			if wp := p.worktree(ctx, name, &candidate{Worktree: state.Worktree{Path: w}}, nil, nil, nil); !wp.a.notOurs {
 				wts = append(wts, wp.a)
 			}
 		}

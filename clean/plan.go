@@ -15,7 +15,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/launch"
-	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
@@ -260,7 +260,7 @@ func (p *planner) orphanPanes(team string, st *state.Team, srv *tmux.Server, pan
 		byPane[m.Pane] = m
 	}
 	var inLayout map[string]bool
-	if l, err := parseLayout(st.LayoutPath); err == nil {
+	if l, err := owned.ParseLayout(st.LayoutPath); err == nil {
 		inLayout = map[string]bool{}
 		for _, m := range l.All() {
 			inLayout[m.Name] = true
@@ -364,14 +364,4 @@ func pidGone(pid int, start string) bool {
 // writes what clean removes.
 func stopSupervisor(ctx context.Context, name string) error {
 	return state.StopSupervisor(ctx, name, 5*time.Second, proc.End)
-}
-
-// parseLayout parses the layout file state.json names as it is now, never
-// blocking on what is at that path (state.ReadLayoutFile).
-func parseLayout(path string) (*layouts.Layout, error) {
-	data, err := state.ReadLayoutFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return layouts.ParseBytes(path, data)
 }

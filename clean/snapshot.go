@@ -61,7 +61,7 @@ func (sp *snapshotPlan) take(ctx context.Context) error {
 	if len(s.LeftOut) > 0 {
 		a.Detail += "; left out of it, and lost with the worktree: " + leftOutList(s.LeftOut)
 	}
-	if err := recordRepo(sp.main); err != nil {
+	if err := snapshots.Add(sp.main); err != nil {
 		a.Detail += fmt.Sprintf("; `teamctl snapshots` lists it only from inside %s (%v)", sp.main, err)
 	}
 	return nil

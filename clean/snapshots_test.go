@@ -70,80 +70,8 @@ func newRepo(t *testing.T) string {
 func snapshot(t *testing.T, repo, name string) {
 	t.Helper()
 	git(t, repo, "update-ref", worktrees.SnapshotRefs+name, "main")
-	if err := recordRepo(repo); err != nil {
+	if err := snapshots.Add(repo); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestFindSnapshot: a snapshot is found by its ref, its name or a prefix
-// only it has, in any recorded repository; a prefix two have, or a name in
-// two repositories, is refused naming them. A repository that is gone is
-// forgotten.
-func TestFindSnapshot(t *testing.T) {
-	c := world(t)
-	one, two := newRepo(t), newRepo(t)
-	snapshot(t, one, "auth-fix/alice/20261201T154700Z")
-	snapshot(t, one, "auth-fix/bob/20261201T154700Z")
-	snapshot(t, two, "other/bob/20261130T000000Z")
-	snapshot(t, two, "auth-fix/carol/20261201T154700Z")
-
-	for name, want := range map[string]string{
-		"refs/teamctl/snapshots/auth-fix/alice/20261201T154700Z": "auth-fix/alice/20261201T154700Z",
-		"auth-fix/bob/20261201T154700Z":                          "auth-fix/bob/20261201T154700Z",
-		"auth-fix/al":                                            "auth-fix/alice/20261201T154700Z",
-		"other":                                                  "other/bob/20261130T000000Z",
-	} {
-		s, err := FindSnapshot(c, name)
-		if err != nil || s.Name != want {
-			t.Errorf("FindSnapshot(%q) = %q, %v; want %q", name, s.Name, err, want)
-		}
-	}
-	if s, _ := FindSnapshot(c, "other"); s.Repo != two || s.Team != "other" || s.Member != "bob" {
-		t.Errorf("found in %s: %+v", two, s)
-	}
-	if _, err := FindSnapshot(c, "auth-fix"); err == nil || !strings.Contains(err.Error(), "names 3 snapshots") || !strings.Contains(err.Error(), two) {
-		t.Errorf("an ambiguous prefix: %v", err)
-	}
-	if _, err := FindSnapshot(c, "nosuch"); err == nil || !strings.Contains(err.Error(), `no snapshot "nosuch"`) {
-		t.Errorf("no such snapshot: %v", err)
-	}
-	snapshot(t, two, "auth-fix/alice/20261201T154700Z")
-	if _, err := FindSnapshot(c, "auth-fix/alice/20261201T154700Z"); err == nil || !strings.Contains(err.Error(), one) || !strings.Contains(err.Error(), two) {
-		t.Errorf("one name in two repositories: %v", err)
-	}
-	if l, _ := ListSnapshots(c, "other"); len(l) != 1 {
-		t.Errorf("ListSnapshots(other) = %+v", l)
-	}
-
-	os.RemoveAll(two)
-	if l, _ := ListSnapshots(c, ""); len(l) != 2 {
-		t.Errorf("with a repository gone: %+v", l)
-	}
-	root, _ := state.Root()
-	if ents, _ := os.ReadDir(filepath.Join(root, reposFolder)); len(ents) != 1 {
-		t.Errorf("the gone repository is still recorded: %v", ents)
-	}
-}
-
-// TestRestoreIntoTheRepository: without a path, a snapshot is restored under
-// the repository's .teamctl/restored, which git status does not show.
-func TestRestoreIntoTheRepository(t *testing.T) {
-	c := world(t)
-	repo := newRepo(t)
-	snapshot(t, repo, "t/m/20261201T154700Z")
-	r, err := Restore(c, "t/m", "")
-	want := filepath.Join(repo, ".teamctl", "restored", "t", "m", "20261201T154700Z")
-	if err != nil || r.Path != want || r.Branch != "teamctl-restored/t/m/20261201T154700Z" {
-		t.Fatalf("Restore = %+v, %v; want at %s", r, err, want)
-	}
-	if git(t, want, "rev-parse", "--abbrev-ref", "HEAD") != r.Branch {
-		t.Error("the restored worktree is not on its branch")
-	}
-	if st := git(t, repo, "status", "--porcelain"); st != "" {
-		t.Errorf("status shows the restored folder: %q", st)
-	}
-	if _, err := Restore(c, "t/m", ""); err == nil {
-		t.Error("restored twice onto one folder")
 	}
 }
 
@@ -177,7 +105,7 @@ func TestCleanSnapshotsOlderThan(t *testing.T) {
 	if c := r.Counts(); c[Done] != 2 || len(r.Actions) != 2 {
 		t.Errorf("run: %+v", r.Actions)
 	}
-	l, _ := ListSnapshots(c, "")
+	l, _ := snapshots.List(c, "")
 	var names []string
 	for _, s := range l {
 		names = append(names, s.Name)
@@ -266,7 +194,7 @@ func TestCleanKeepsBranchesAndNeverTrustsTheirNames(t *testing.T) {
 	if worktrees.BranchExists(c, repo, "teamctl/t/dirty") || exists(wts[3].Path) {
 		t.Error("clean --force left the dirty worktree or its branch")
 	}
-	if l, _ := ListSnapshots(c, "t"); len(l) != 2 || l[0].Member == l[1].Member {
+	if l, _ := snapshots.List(c, "t"); len(l) != 2 || l[0].Member == l[1].Member {
 		t.Errorf("snapshots: %+v, want dirty's and ahead's", l)
 	}
 	if dir, _ := state.Dir("t"); exists(dir) {

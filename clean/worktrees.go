@@ -12,18 +12,19 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
-// owned is one worktree clean may remove: one teamctl made (Recorded), or one
+// candidate is one worktree clean may remove: one teamctl made (Recorded), or one
 // Claude Code made for a teammate of the team. Neither record is trusted as
 // it is (state.json and Claude Code's config.json can be edited): each is
 // checked against git and against where teamctl and Claude Code put worktrees.
 // One Claude Code's config names must also be vouched for by teamctl's own
 // record (vouch): its config is the team's agents' to write, and may name
 // anyone's worktree — a person's own `claude --worktree` session's.
-type owned struct {
+type candidate struct {
 	state.Worktree
 	Recorded bool
 	branch   string                                    // of a record: the name the layout gives its branch
@@ -74,26 +75,26 @@ func within(path, dir string) bool {
 // branches teamctl made for them. It returns what the team's folders wait
 // for: not the worktrees left as not the team's.
 func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, lives []claudeLife, before []*Action) []*Action {
-	var list []owned
+	var list []candidate
 	seen := map[string]bool{}
 	for _, w := range st.Worktrees {
-		list = append(list, owned{Worktree: w, Recorded: true})
+		list = append(list, candidate{Worktree: w, Recorded: true})
 		seen[filepath.Clean(w.Path)] = true
 	}
 	vouch := vouchOf(st)
 	for _, life := range lives {
 		for _, w := range claudeWorktrees(life.configDir, life.name) {
 			if !seen[filepath.Clean(w)] {
-				list = append(list, owned{Worktree: state.Worktree{Path: w}, vouch: vouch})
+				list = append(list, candidate{Worktree: state.Worktree{Path: w}, vouch: vouch})
 				seen[filepath.Clean(w)] = true
 			}
 		}
 	}
 	// The layout says whose a record is, and where its worktree may be.
-	layout, layoutErr := parseLayout(st.LayoutPath)
+	layout, layoutErr := owned.ParseLayout(st.LayoutPath)
 	snapsBefore := len(p.snaps)
 	var acts []*Action
-	var ours []owned
+	var ours []candidate
 	byPath := map[string]wtPlan{}
 	var mains []string
 	for _, w := range list {
@@ -168,7 +169,7 @@ func notOurs(a *Action, why string) *Action {
 //
 // Only a linked worktree that git lists in its main checkout is removed, and
 // only where its maker puts them: teamctl's at <folder>/<team>/<member>, for
-// a member of the layout and where the layout puts its worktree (layoutPlace),
+// a member of the layout and where the layout puts its worktree (owned.LayoutPlace),
 // Claude Code's at <main checkout>/.claude/worktrees/<slug> on a worktree-…
 // branch, and then only when the team's record vouches for it (w.vouch).
 // Anything else is left as not the team's, with or without Force. A
@@ -177,7 +178,7 @@ func notOurs(a *Action, why string) *Action {
 // snapshot, and only then is it removed with git's --force; one that holds
 // none is removed without it, so work that appears meanwhile is refused by
 // git, never lost.
-func (p *planner) worktree(ctx context.Context, team string, ow *owned, layout *layouts.Layout, layoutErr error, before []*Action) (wp wtPlan) {
+func (p *planner) worktree(ctx context.Context, team string, ow *candidate, layout *layouts.Layout, layoutErr error, before []*Action) (wp wtPlan) {
 	w := *ow
 	a := &Action{Step: StepWorktree, Team: team, Target: w.Path, needs: before}
 	wp.a = a
@@ -200,12 +201,12 @@ func (p *planner) worktree(ctx context.Context, team string, ow *owned, layout *
 	}
 	var root string // teamctl's folder of the team's worktrees
 	if w.Recorded {
-		rw, place, err := layoutPlace(ctx, layout, layoutErr, w.Worktree)
+		rw, place, err := owned.LayoutPlace(ctx, layout, layoutErr, w.Worktree)
 		if err != nil {
 			return skip(err.Error())
 		}
 		ow.branch = place.Branch
-		if root, err = teamctlPlace(team, rw); err != nil {
+		if root, err = owned.TeamctlPlace(team, rw); err != nil {
 			return skip(err.Error())
 		}
 		ow.Worktree, w.Worktree = rw, rw
@@ -310,7 +311,7 @@ func (p *planner) worktree(ctx context.Context, team string, ow *owned, layout *
 
 // snapshotMember is the member part of a worktree's snapshot name: the
 // member teamctl recorded, or the slug of Claude Code's worktree folder.
-func snapshotMember(w owned) string {
+func snapshotMember(w candidate) string {
 	if w.Recorded {
 		return w.Member
 	}
@@ -322,7 +323,7 @@ const notAWorktreeHint = "not a git worktree (any more), so git cannot tell what
 // notAWorktree plans a folder at teamctl's place that git does not know as a
 // worktree (any more): removed only when nothing but empty folders is in it.
 // Force does not change that: git cannot tell what in it is a person's work.
-func (p *planner) notAWorktree(a *Action, w owned) {
+func (p *planner) notAWorktree(a *Action, w candidate) {
 	if files := filesIn(w.Path); len(files) > 0 {
 		a.Loss = &worktrees.Loss{Untracked: files}
 		a.Result, a.Detail = Refused, (&refusal{*a.Loss, notAWorktreeHint}).Error()

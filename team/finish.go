@@ -8,10 +8,15 @@ import (
 	"os"
 	"slices"
 
-	"github.com/teamctl/teamctl/clean"
+	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/worktrees"
 )
+
+// snapshots is the record of the repositories snapshots were taken in, in
+// teamctl's state root, so that `teamctl snapshots` lists finish's from
+// anywhere.
+var snapshots = worktrees.SnapshotRecord{Dir: state.SnapshotRecordDir}
 
 // FinishResult is what Finish did, member by member, and the refusal it
 // stopped at.
@@ -36,7 +41,7 @@ type Finished struct {
 
 // Finish merges each member's work (as Merge does, in order, stopping at
 // the first refusal), then removes its worktree and the branch teamctl made
-// for it, by clean's rules: only a worktree at teamctl's place that git
+// for it, by clean's rules (package owned): only a worktree at teamctl's place that git
 // lists, only a member that is not running (down, or stopped: `teamctl
 // stop`; finish's command offers to stop it), and whatever
 // removing them would lose — files that are not committed, commits the
@@ -75,7 +80,7 @@ func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, 
 	if err := t.checkDown(ctx, st, member); err != nil {
 		return f, err
 	}
-	if err := clean.CheckPlace(ctx, t.Name, st, *wt); err != nil {
+	if err := owned.CheckPlace(ctx, t.Name, st, *wt); err != nil {
 		return f, fmt.Errorf("%w: finish removes only worktrees teamctl made", err)
 	}
 	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
@@ -153,7 +158,7 @@ func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Wor
 		return err
 	}
 	if !loss.Empty() {
-		s, err := clean.Snapshot(ctx, t.Name, wt.Member, wt.Main, path, wt.Branch, t.w.clock.Now())
+		s, err := snapshots.Take(ctx, t.Name, wt.Member, wt.Main, path, wt.Branch, t.w.clock.Now())
 		if err != nil {
 			return fmt.Errorf("it holds %s, and the snapshot to keep it failed (nothing removed): %w", loss.String(), err)
 		}
@@ -167,7 +172,7 @@ func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Wor
 	if err := worktrees.Prune(ctx, wt.Main); err != nil {
 		return err
 	}
-	own := clean.OwnBranch(ctx, t.Name, st, *wt)
+	own := owned.OwnBranch(ctx, t.Name, st, *wt)
 	switch {
 	case !wt.CreatedBranch:
 		f.Kept = "not made by teamctl"

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -181,7 +180,7 @@ func TestFinish(t *testing.T) {
 		t.Errorf("dev: %q", got)
 	}
 	back := filepath.Join(f.dir, "back")
-	if _, err := clean.Restore(f.ctx, fb.Snapshot.Name(), back); err != nil {
+	if _, err := snapshots.Restore(f.ctx, fb.Snapshot.Name(), back); err != nil {
 		t.Fatal(err)
 	}
 	if got := gitT(t, back, "log", "-1", "--format=%s"); got != "b's work\n" {

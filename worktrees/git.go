@@ -5,7 +5,8 @@
 // merging two of them would do (git merge-tree, no checkout), lands one
 // branch in another (Land: merge-tree, commit-tree, a compare-and-swap of
 // the ref), tells what removing one would lose, keeps that work as a
-// snapshot (a commit under refs/teamctl/snapshots/) and brings it back,
+// snapshot (a commit under refs/teamctl/snapshots/), records which
+// repositories hold snapshots (SnapshotRecord), lists and brings them back,
 // removes worktrees the way git wants to, and says which git there is
 // (GitVersion, for doctor). It never changes a checkout's index or files but
 // to make or remove a worktree, to bring a clean checkout of a branch Land

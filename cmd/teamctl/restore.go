@@ -6,24 +6,24 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // restoreOptions are which snapshot `teamctl restore` brings back, and where.
 type restoreOptions struct {
 	IO       *iostreams.IO
 	Snapshot string
-	Path     string // "": under the repository's clean.RestoredFolder
+	Path     string // "": under the repository's worktrees.RestoredFolder
 	JSON     bool
-	Restore  func(ctx context.Context, name, path string) (clean.Restored, error)
+	Restore  func(ctx context.Context, name, path string) (worktrees.Restored, error)
 }
 
 // newRestoreCmd makes `teamctl restore`; runF, when not nil, is run in
 // restoreRun's place (tests of the flags).
 func newRestoreCmd(ios *iostreams.IO, runF func(context.Context, *restoreOptions) error) *cobra.Command {
-	opts := &restoreOptions{IO: ios, Restore: clean.Restore}
+	opts := &restoreOptions{IO: ios, Restore: snapshotRecord.Restore}
 	cmd := &cobra.Command{
 		Use: "restore SNAPSHOT [PATH]",
 		Example: `  teamctl restore auth-fix/alice/20261201T154700Z

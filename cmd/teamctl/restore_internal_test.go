@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/teamctl/teamctl/clean"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // TestNewCmdRestore: argv becomes the options (the snapshot, its path,
@@ -50,7 +50,7 @@ func TestNewCmdRestore(t *testing.T) {
 // (or the JSON) says where and on which branch; an error is clean's, with
 // nothing printed.
 func TestRestoreRun(t *testing.T) {
-	r := clean.Restored{SnapshotInfo: clean.SnapshotInfo{Name: "auth/alice/20261201T154700Z", Commit: "0123456789abcdef0123"},
+	r := worktrees.Restored{SnapshotInfo: worktrees.SnapshotInfo{Name: "auth/alice/20261201T154700Z", Commit: "0123456789abcdef0123"},
 		Path: "/src/work", Branch: "teamctl-restored/auth/alice/20261201T154700Z"}
 	for _, c := range []struct {
 		name string
@@ -66,7 +66,7 @@ func TestRestoreRun(t *testing.T) {
 			ios, out, _ := bufIO("")
 			var asked string
 			err := restoreRun(context.Background(), &restoreOptions{IO: ios, Snapshot: "auth/alice", Path: "../work", JSON: c.json,
-				Restore: func(_ context.Context, name, path string) (clean.Restored, error) {
+				Restore: func(_ context.Context, name, path string) (worktrees.Restored, error) {
 					asked = name + " at " + path
 					return r, c.err
 				}})

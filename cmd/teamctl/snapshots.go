@@ -6,11 +6,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
 )
+
+// snapshotRecord is the record, in teamctl's state root, of the
+// repositories snapshots were taken in: where snapshots and restore look
+// (with the current folder's repository).
+var snapshotRecord = worktrees.SnapshotRecord{Dir: state.SnapshotRecordDir}
 
 // snapshotsOptions are which snapshots `teamctl snapshots` lists, and how.
 type snapshotsOptions struct {
@@ -18,13 +23,13 @@ type snapshotsOptions struct {
 	Team string // --team: only this team's ("" for every team's)
 	JSON bool
 	// List lists them, with notes of repositories it could not read.
-	List func(ctx context.Context, team string) ([]clean.SnapshotInfo, []string)
+	List func(ctx context.Context, team string) ([]worktrees.SnapshotInfo, []string)
 }
 
 // newSnapshotsCmd makes `teamctl snapshots`; runF, when not nil, is run in
 // snapshotsRun's place (tests of the flags).
 func newSnapshotsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *snapshotsOptions) error) *cobra.Command {
-	opts := &snapshotsOptions{IO: ios, List: clean.ListSnapshots}
+	opts := &snapshotsOptions{IO: ios, List: snapshotRecord.List}
 	cmd := &cobra.Command{
 		Use: "snapshots",
 		Example: `  teamctl snapshots
@@ -58,7 +63,7 @@ func snapshotsRun(ctx context.Context, opts *snapshotsOptions) error {
 	}
 	if opts.JSON {
 		if list == nil {
-			list = []clean.SnapshotInfo{}
+			list = []worktrees.SnapshotInfo{}
 		}
 		return writeJSON(opts.IO, list)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/teamctl/teamctl/clean"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // TestNewCmdSnapshots: argv becomes the options (--json, --team), and
@@ -49,7 +49,7 @@ func TestNewCmdSnapshots(t *testing.T) {
 // UTC, the commit cut to 12), or JSON ([] for none); a repository that could
 // not be read is a note on stderr.
 func TestSnapshotsRun(t *testing.T) {
-	list := []clean.SnapshotInfo{
+	list := []worktrees.SnapshotInfo{
 		{Name: "auth/alice/20261201T154700Z", Team: "auth", Member: "alice", Time: time.Date(2026, 12, 1, 15, 47, 0, 0, time.UTC),
 			Commit: "0123456789abcdef0123", Summary: "teamctl snapshot of alice", Repo: "/src/app"},
 		{Name: "auth/bob/odd", Team: "auth", Member: "bob", Commit: "fedcba9876543210fedc", Summary: "wip\x1b[2J", Repo: "/src/app"},
@@ -58,7 +58,7 @@ func TestSnapshotsRun(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		json        bool
-		list        []clean.SnapshotInfo
+		list        []worktrees.SnapshotInfo
 		out, errOut string
 	}{
 		{name: "the table", list: list,
@@ -73,7 +73,7 @@ func TestSnapshotsRun(t *testing.T) {
 			ios, out, errOut := bufIO("")
 			var asked []string
 			err := snapshotsRun(context.Background(), &snapshotsOptions{IO: ios, Team: "auth", JSON: c.json,
-				List: func(_ context.Context, team string) ([]clean.SnapshotInfo, []string) {
+				List: func(_ context.Context, team string) ([]worktrees.SnapshotInfo, []string) {
 					asked = append(asked, team)
 					return c.list, notes
 				}})

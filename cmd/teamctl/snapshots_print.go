@@ -5,13 +5,13 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // writeSnapshots writes the snapshots' table to w, times in UTC, commits
 // cut to 12 characters.
-func writeSnapshots(w io.Writer, list []clean.SnapshotInfo) error {
+func writeSnapshots(w io.Writer, list []worktrees.SnapshotInfo) error {
 	v := textsafe.Visible
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTIME\tCOMMIT\tSUMMARY\tREPOSITORY")
