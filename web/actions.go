@@ -123,7 +123,7 @@ func (s *Server) action(name string) http.HandlerFunc {
 		by := By{Via: "web", From: r.RemoteAddr}
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
-		res, err := s.do(ctx, name, by, q)
+		res, err := s.do(ctx, name, s.o.Backend.As(by), q)
 		var nr *NotRecordedError
 		switch {
 		case errors.As(err, &nr):
@@ -160,7 +160,7 @@ func (s *Server) check(q request) error {
 }
 
 // do runs the action's verb.
-func (s *Server) do(ctx context.Context, name string, by By, q request) (result, error) {
+func (s *Server) do(ctx context.Context, name string, act Actor, q request) (result, error) {
 	switch name {
 	case "answer":
 		a := Answer{Reply: q.Reply}
@@ -175,22 +175,22 @@ func (s *Server) do(ctx context.Context, name string, by By, q request) (result,
 				return result{}, fmt.Errorf("answer with y, n, an option's number, or 1 to %d keys", maxKeys)
 			}
 		}
-		got, err := s.o.Backend.Answer(ctx, by, q.Team, q.Member, a)
+		got, err := act.Answer(ctx, q.Team, q.Member, a)
 		if got.Option != "" {
 			return result{Text: fmt.Sprintf("chose %q for %s (sent %s)", got.Option, q.Member, strings.Join(got.Keys, " "))}, err
 		}
 		return result{Text: fmt.Sprintf("sent %s to %s", strings.Join(got.Keys, " "), q.Member)}, err
 	case "approve":
-		id, err := s.o.Backend.Approve(ctx, by, q.Team, q.Member)
+		id, err := act.Approve(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("approved %s's request %s", q.Member, id)}, err
 	case "deny":
-		id, err := s.o.Backend.Deny(ctx, by, q.Team, q.Member, q.Reason)
+		id, err := act.Deny(ctx, q.Team, q.Member, q.Reason)
 		return result{Text: fmt.Sprintf("denied %s's request %s", q.Member, id)}, err
 	case "send":
-		how, err := s.o.Backend.Send(ctx, by, q.Team, q.Member, q.Text)
+		how, err := act.Send(ctx, q.Team, q.Member, q.Text)
 		return result{Text: fmt.Sprintf("sent to %s: %s", q.Member, how)}, err
 	case "restart":
-		pid, err := s.o.Backend.Restart(ctx, by, q.Team, q.Member)
+		pid, err := act.Restart(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("restarted %s (pid %s)", q.Member, strconv.Itoa(pid))}, err
 	}
 	return result{}, fmt.Errorf("no action %q", name)

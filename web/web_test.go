@@ -82,28 +82,36 @@ func (f *fake) actions() []string {
 	return append([]string(nil), f.acts...)
 }
 
-func (f *fake) Answer(_ context.Context, by By, team, member string, a Answer) (Answered, error) {
-	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, by.Via, by.From))
+// acting is the fake's verbs, as done by by.
+type acting struct {
+	*fake
+	by By
+}
+
+func (f *fake) As(by By) Actor { return &acting{f, by} }
+
+func (f *acting) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
+	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, f.by.Via, f.by.From))
 	return Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
-func (f *fake) Approve(_ context.Context, by By, team, member string) (string, error) {
-	f.did(fmt.Sprintf("approve %s/%s by %s %s", team, member, by.Via, by.From))
+func (f *acting) Approve(_ context.Context, team, member string) (string, error) {
+	f.did(fmt.Sprintf("approve %s/%s by %s %s", team, member, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *fake) Deny(_ context.Context, by By, team, member, reason string) (string, error) {
-	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", team, member, reason, by.Via, by.From))
+func (f *acting) Deny(_ context.Context, team, member, reason string) (string, error) {
+	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", team, member, reason, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *fake) Send(_ context.Context, by By, team, member, text string) (string, error) {
-	f.did(fmt.Sprintf("send %s/%s %q by %s %s", team, member, text, by.Via, by.From))
+func (f *acting) Send(_ context.Context, team, member, text string) (string, error) {
+	f.did(fmt.Sprintf("send %s/%s %q by %s %s", team, member, text, f.by.Via, f.by.From))
 	return "left in its mailbox", nil
 }
 
-func (f *fake) Restart(_ context.Context, by By, team, member string) (int, error) {
-	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, by.Via, by.From))
+func (f *acting) Restart(_ context.Context, team, member string) (int, error) {
+	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, f.by.Via, f.by.From))
 	return 42, nil
 }
 
