@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -215,4 +216,124 @@ func TestBrowserDialog(t *testing.T) {
 	if got := w.f.actions(); len(got) != 1 || !strings.HasPrefix(got[0], "answer demo/lead 4. No[] by web") {
 		t.Errorf("done by tapping No: %v, want the dialog's 4. No chosen by its label", got)
 	}
+}
+
+// TestBrowserRowsStillUnderAFinger: six members wait for approval and
+// change places every 100 ms (their requests' times turn, each turn a write
+// of the team's live.json, as the supervisor's). Taps on an Approve button
+// while the rows re-sort: the list does not move while the finger is down
+// (the press is held until the page has had two new views), and every
+// approval reaches the member whose row the press began on, never another.
+func TestBrowserRowsStillUnderAFinger(t *testing.T) {
+	names := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
+	base := time.Now().Add(-time.Hour)
+	churned := func(turn int) *Status {
+		s := &Status{Team: "demo"}
+		for i, n := range names {
+			s.Members = append(s.Members, Member{Name: n, Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: fmt.Sprintf("%%%d", i),
+				Request: &state.Request{ID: "r-" + n, Tool: "Bash", Input: `{"command":"make ` + n + `"}`, Since: base.Add(time.Duration((i+turn)%len(names)) * time.Second)}})
+		}
+		return s
+	}
+	w, srv, ctx := browseWorld(t, func() *world { return newWorldOf(t, Options{}, churned(0), nil) })
+	dir, err := state.EnsureDir("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	churn, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	defer func() { stop(); <-done }()
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for turn := 1; ; turn++ {
+			select {
+			case <-churn.Done():
+				return
+			case <-tick.C:
+			}
+			w.f.mu.Lock()
+			w.f.status["demo"] = churned(turn)
+			w.f.mu.Unlock()
+			os.WriteFile(filepath.Join(dir, "live.json"), []byte(fmt.Sprintf(`{"turn":%d}`, turn)), 0o600)
+		}
+	}()
+	// What was under the pointer when each press began, and the list's order
+	// then and when it was let go; every order the list was drawn in.
+	const watch = `window.__pressed = []; window.__orders = 0;
+const order = () => [...document.querySelectorAll("#rows > li")].map(li => li.dataset.member).join(",");
+document.addEventListener("pointerdown", (e) => { const li = e.target.closest("li[data-member]"), b = e.target.closest("button[data-act]");
+  window.__pressed.push({ member: li && b ? li.dataset.member : "", act: b ? b.dataset.act : "", down: order() }); }, true);
+document.addEventListener("pointerup", () => { const p = window.__pressed[window.__pressed.length - 1]; if (p) p.up = order(); }, true);
+new MutationObserver(() => window.__orders++).observe(document.getElementById("rows"), { childList: true });`
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(`#rows > li[data-member="ann"]`),
+		chromedp.Evaluate[chromedp.Void](watch)); err != nil {
+		t.Fatal(err)
+	}
+	left := func(p *input.DispatchMouseEventParams) { p.Button, p.ClickCount = input.MouseButtonLeft, 1 }
+	const taps = 6
+	for i := range taps {
+		// The list re-sorts between taps.
+		orders, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__orders`))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.__orders > %d`, orders), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("tap %d: the list does not re-sort: %v", i, err)
+		}
+		type point struct{ X, Y float64 }
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[point](fmt.Sprintf(`(() => { const b = document.querySelectorAll('#rows > li button[data-act="approve"]')[%d];
+  const r = b.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`, i%3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`Number(document.body.dataset.seq)`))
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, at.X, at.Y, left)); err != nil {
+			t.Fatal(err)
+		}
+		// The finger stays down while the page gets two new views.
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`Number(document.body.dataset.seq) >= %d`, seq+2), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("tap %d: no new view while pressed: %v", i, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, at.X, at.Y, left)); err != nil {
+			t.Fatal(err)
+		}
+		if !waitActions(w.f, i+1, 20*time.Second) {
+			p, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__pressed)`))
+			t.Fatalf("tap %d: no approval reached the fake (done %v; pressed %s)", i, w.f.actions(), p)
+		}
+	}
+	type press struct{ Member, Act, Down, Up string }
+	pressed, err := chromedp.Run(ctx, chromedp.Evaluate[[]press](`window.__pressed`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, p := range pressed {
+		if p.Down != p.Up {
+			t.Errorf("tap %d: the rows moved under the finger: %s, then %s", i, p.Down, p.Up)
+		}
+		if p.Act != "approve" || p.Member == "" {
+			t.Errorf("tap %d: the press began on %+v, not an Approve button", i, p)
+			continue
+		}
+		want = append(want, "approve demo/"+p.Member+" by web")
+	}
+	got := w.f.actions()
+	for i := range got {
+		got[i] = strings.Fields(got[i])[0] + " " + strings.Fields(got[i])[1] + " by " + strings.Fields(got[i])[3]
+	}
+	if len(pressed) != taps || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("approved\n%s\nwant (the members pressed)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// waitActions waits until f has done n actions, or d passes.
+func waitActions(f *fake, n int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for time.Now().Before(end) {
+		if len(f.actions()) >= n {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
 }

@@ -45,7 +45,35 @@
     return q;
   }
 
+  // A row does not move under a finger: while a pointer is down on the list,
+  // and for a second after, the list is not drawn again (what changed is
+  // drawn once it is let go); an action goes to the member whose row was
+  // under the pointer when the press began, whatever is there at the click.
+  let pressed = null, lastPress = null, holdUntil = 0, listDue = false;
+  const holdMs = 1000;
+  function frozen() { return pressed !== null || Date.now() < holdUntil; }
+  $("rows").addEventListener("pointerdown", (ev) => {
+    const li = ev.target.closest("li[data-member]");
+    pressed = { li: li, team: li ? li.dataset.team : "", member: li ? li.dataset.member : "", button: ev.target.closest("button[data-act]") };
+    lastPress = null;
+  });
+  function letGo() {
+    if (!pressed) return;
+    lastPress = pressed; lastPress.at = Date.now(); pressed = null;
+    holdUntil = Date.now() + holdMs;
+    setTimeout(() => { if (listDue && !frozen()) render(); }, holdMs + 20);
+  }
+  document.addEventListener("pointerup", letGo);
+  document.addEventListener("pointercancel", letGo);
+
   function render() {
+    if (frozen()) listDue = true;
+    else { listDue = false; renderList(); }
+    notifyNew(members());
+    renderDetail(members());
+  }
+
+  function renderList() {
     const rows = $("rows"), by = members();
     $("empty").hidden = view.rows.length > 0;
     const frag = document.createDocumentFragment();
@@ -86,8 +114,6 @@
       frag.append(li);
     }
     rows.replaceChildren(frag);
-    notifyNew(by);
-    renderDetail(by);
   }
 
   function renderDetail(by) {
@@ -146,6 +172,7 @@
   function select(team, member) {
     sel = { team: team, member: member };
     $("screen").textContent = "";
+    for (const li of $("rows").children) li.classList.toggle("sel", li.dataset.team === team && li.dataset.member === member);
     render();
     followScreen();
     if (window.matchMedia("(max-width: 899px)").matches) $("detail").scrollIntoView({ block: "start" });
@@ -199,11 +226,18 @@
   }
 
   $("rows").addEventListener("click", (ev) => {
-    const li = ev.target.closest("li[data-member]");
+    let p = lastPress; lastPress = null;
+    if (p && Date.now() - p.at > holdMs) p = null; // not this click's press
+    let li = ev.target.closest("li[data-member]"), b = ev.target.closest("button[data-act]");
+    if (p) {
+      // A pointer's click: the row and the button the press began on, or nothing.
+      if (!p.li || li !== p.li || b !== p.button) return;
+      li = p.li; b = p.button;
+    }
     if (!li) return;
-    const b = ev.target.closest("button[data-act]");
-    if (b) { ev.stopPropagation(); run(b.dataset.act, li.dataset.team, li.dataset.member, b); return; }
-    select(li.dataset.team, li.dataset.member);
+    const who = { team: p ? p.team : li.dataset.team, member: p ? p.member : li.dataset.member };
+    if (b) { ev.stopPropagation(); run(b.dataset.act, who.team, who.member, b); return; }
+    select(who.team, who.member);
   });
   $("acts").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-act]");
