@@ -29,11 +29,17 @@ func browse(t *testing.T) (*world, *httptest.Server, context.Context) {
 // browseWorld is browse on the world mk makes.
 func browseWorld(t *testing.T, mk func() *world) (*world, *httptest.Server, context.Context) {
 	t.Helper()
+	return browseAt(t, 360, 640, mk)
+}
+
+// browseAt is browseWorld in a window of width×height.
+func browseAt(t *testing.T, width, height int, mk func() *world) (*world, *httptest.Server, context.Context) {
+	t.Helper()
 	exe := browser.Need(t)
 	w := mk()
 	srv := httptest.NewServer(w.s)
 	t.Cleanup(srv.Close)
-	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	ctx, cancel, err := browser.Start(context.Background(), exe, width, height)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,4 +342,96 @@ func waitActions(f *fake, n int, d time.Duration) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// TestBrowserSizes: at a phone's 360×640 and a desktop's 1440×900 the
+// header names the team and what it cost (the server's text: the members'
+// together), every team's and their total when two are up; on the phone the
+// list alone until a member is tapped, on the desktop the list and the first
+// member's detail side by side from the start; nothing leaves the screen's
+// width. TEAMCTL_SERVE_SCREENSHOTS=DIR saves both as DIR/serve-phone.png and
+// DIR/serve-desktop.png (docs/'s).
+func TestBrowserSizes(t *testing.T) {
+	spent := func(st *Status) *Status {
+		st.Members[0].Usage = &state.MemberUsage{Turns: 3, Cost: 1.5, Models: []string{"claude-opus-4"}}
+		st.Members[1].Usage = &state.MemberUsage{Turns: 1, Cost: 0.25, Models: []string{"claude-opus-4"}}
+		st.Members[3].Name = "reviewer"
+		return st
+	}
+	screens := map[string]string{
+		"asker":   "Copying the fixtures into testdata/\n\nOverwrite? (y/n) ",
+		"granted": "Running the checks before the commit.\n\nBash: touch x\nWaiting for the lead's approval…",
+	}
+	for _, c := range []struct {
+		name          string
+		width, height int
+		teams         int
+		header        []string
+	}{
+		{"phone", 360, 640, 1, []string{"demo $1.75"}},
+		{"desktop", 1440, 900, 2, []string{"demo $1.75", "ops $0.40", "total $2.15"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, srv, ctx := browseAt(t, c.width, c.height, func() *world { return newWorldOf(t, Options{}, spent(fakeTeam()), screens) })
+			if c.teams == 2 {
+				ops := &Status{Team: "ops", Members: []Member{{Name: "deployer", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: time.Now(),
+					Usage: &state.MemberUsage{Turns: 2, Cost: 0.4, Models: []string{"claude-opus-4"}}}}}
+				w.f.mu.Lock()
+				w.f.status["ops"] = ops
+				w.f.mu.Unlock()
+				if _, err := state.EnsureDir("ops"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(`#rows > li[data-member="lead"]`)); err != nil {
+				t.Fatal(err)
+			}
+			header := `[...document.querySelectorAll("#teams .tname")].map(e => e.textContent).join("|")`
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](header+` === "`+strings.Join(c.header, "|")+`"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](header))
+				t.Fatalf("the header says %q, want %q", got, strings.Join(c.header, "|"))
+			}
+			type box struct{ Left, Right, Top, Width float64 }
+			layout := func(id string) box {
+				b, err := chromedp.Run(ctx, chromedp.Evaluate[box](`(() => { const r = document.getElementById("`+id+`").getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, width: r.width }; })()`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			if c.width >= 1024 {
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.getElementById("detail").hidden && document.getElementById("dname").textContent !== ""`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					t.Fatalf("no detail beside the list from the start: %v", err)
+				}
+				list, detail := layout("list"), layout("detail")
+				if detail.Left < list.Right || detail.Top > list.Top+20 || list.Width+detail.Width < float64(c.width)*0.9 {
+					t.Errorf("the list %+v and the detail %+v are not side by side across the %d px", list, detail, c.width)
+				}
+				first, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#rows > li").dataset.member + " · " + document.querySelector("#rows > li").dataset.team`))
+				if name, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("dname").textContent`)); name != first {
+					t.Errorf("the detail is %q's, want the first row's, %q", name, first)
+				}
+			} else if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("detail").hidden`)); !hidden {
+				t.Errorf("on a phone the detail shows before a member is tapped")
+			}
+			if wide, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`)); wide {
+				t.Errorf("at %d×%d the page scrolls sideways", c.width, c.height)
+			}
+			if dir := os.Getenv("TEAMCTL_SERVE_SCREENSHOTS"); dir != "" {
+				if c.width < 1024 { // the phone's with a member's detail open
+					if err := chromedp.Do(ctx, chromedp.Click(`#rows > li[data-member="granted"] .name`), chromedp.WaitVisible(`#detail`),
+						chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "serve-"+c.name+".png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -32,12 +32,14 @@ const (
 type View struct {
 	Teams    []TeamView `json:"teams"`
 	Rows     []Row      `json:"rows"`
+	Cost     string     `json:"cost"` // every team's together (view.TotalCost)
 	ReadOnly bool       `json:"read_only"`
 }
 
 // TeamView is one team that is up.
 type TeamView struct {
 	Status *Status `json:"status"`
+	Cost   string  `json:"cost"` // its members' together (view.TeamCost)
 	Events []Event `json:"events"`
 	// Dialogs are the Claude Code dialogs its stalled members wait at, by
 	// member, as their screens showed them when the stall was looked at.
@@ -225,8 +227,9 @@ func (h *hub) publish() {
 		if evs == nil {
 			evs = []Event{}
 		}
-		v.Teams = append(v.Teams, TeamView{Status: s, Events: evs, Dialogs: h.dialogs[s.Team]})
+		v.Teams = append(v.Teams, TeamView{Status: s, Cost: view.TeamCost(s), Events: evs, Dialogs: h.dialogs[s.Team]})
 	}
+	v.Cost = view.TotalCost(up)
 	v.Rows = append(v.Rows, view.Rows(up, time.Now())...)
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -66,11 +66,33 @@
   document.addEventListener("pointerup", letGo);
   document.addEventListener("pointercancel", letGo);
 
+  // On a desktop the list and a member's detail are side by side from the
+  // start: the first member's, until another is chosen.
+  const wide = window.matchMedia("(min-width: 1024px)");
   function render() {
+    if (!sel && wide.matches && view.rows.length) {
+      sel = { team: view.rows[0].team, member: view.rows[0].member };
+      followScreen();
+    }
+    renderHeader();
     if (frozen()) listDue = true;
     else { listDue = false; renderList(); }
     notifyNew(members());
     renderDetail(members());
+  }
+
+  // The header: each team shown and what it cost, and every team's together
+  // when there are several (the server's texts).
+  function renderHeader() {
+    const h = $("teams"), frag = document.createDocumentFragment();
+    for (const t of view.teams) {
+      const s = el("span", "tname");
+      s.append(el("b", "", t.status.team));
+      if (t.cost !== "-") s.append(document.createTextNode(" " + t.cost));
+      frag.append(s);
+    }
+    if (view.teams.length > 1 && view.cost !== "-") frag.append(el("span", "tname total", "total " + view.cost));
+    h.replaceChildren(frag);
   }
 
   function renderList() {
@@ -175,7 +197,7 @@
     for (const li of $("rows").children) li.classList.toggle("sel", li.dataset.team === team && li.dataset.member === member);
     render();
     followScreen();
-    if (window.matchMedia("(max-width: 899px)").matches) $("detail").scrollIntoView({ block: "start" });
+    if (!wide.matches) $("detail").scrollIntoView({ block: "start" });
   }
 
   function toast(text, bad) {
