@@ -189,6 +189,13 @@ func (s *Server) do(ctx context.Context, name string, act Actor, q request) (res
 	case "send":
 		how, err := act.Send(ctx, q.Team, q.Member, q.Text)
 		return result{Text: fmt.Sprintf("sent to %s: %s", q.Member, how)}, err
+	case "merge":
+		m, err := act.Merge(ctx, q.Team, q.Member)
+		if err != nil {
+			return result{}, err
+		}
+		text, err := mergedText(q.Member, m)
+		return result{Text: text}, err
 	case "restart":
 		pid, err := act.Restart(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("restarted %s (pid %s)", q.Member, strconv.Itoa(pid))}, err

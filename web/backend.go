@@ -23,6 +23,10 @@ type (
 	Answered = team.Answered
 	By       = team.By
 	Stall    = team.Stall
+	// What the members changed and what a merge did, as `teamctl diff
+	// --stat` and `merge` have them.
+	TeamChanges = team.Changes
+	MergeResult = team.MergeResult
 )
 
 // A watch of the teams' state folders, as state.Watch has it.
@@ -72,6 +76,10 @@ type Actor interface {
 	Deny(ctx context.Context, team, member, reason string) (string, error)
 	Send(ctx context.Context, team, member, text string) (string, error)
 	Restart(ctx context.Context, team, member string) (int, error)
+	// Changes is the team's `diff --stat`; Merge lands member's work in its
+	// base (`teamctl merge MEMBER`).
+	Changes(ctx context.Context, team string) (*TeamChanges, error)
+	Merge(ctx context.Context, team, member string) (*MergeResult, error)
 }
 
 // EventReader gives the events appended since its last Read.

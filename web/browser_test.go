@@ -348,7 +348,8 @@ func waitActions(f *fake, n int, d time.Duration) bool {
 // header names the team and what it cost (the server's text: the members'
 // together), every team's and their total when two are up; on the phone the
 // list alone until a member is tapped, on the desktop the list and the first
-// member's detail side by side from the start; nothing leaves the screen's
+// member's detail side by side from the start, with its changes (diff
+// --stat) and a Merge that takes a second tap; nothing leaves the screen's
 // width. TEAMCTL_SERVE_SCREENSHOTS=DIR saves both as DIR/serve-phone.png and
 // DIR/serve-desktop.png (docs/'s).
 func TestBrowserSizes(t *testing.T) {
@@ -410,6 +411,26 @@ func TestBrowserSizes(t *testing.T) {
 				first, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#rows > li").dataset.member + " · " + document.querySelector("#rows > li").dataset.team`))
 				if name, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("dname").textContent`)); name != first {
 					t.Errorf("the detail is %q's, want the first row's, %q", name, first)
+				}
+				// asker's changes, as diff --stat says them; Merge behind a second tap.
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("dchanges").textContent.startsWith("2 files +12 -3") && !document.getElementById("merge").hidden`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("changes").innerText`))
+					t.Fatalf("asker's changes in its detail: %v\n%s", err, got)
+				}
+				if files, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#dfiles li")].map(l => l.textContent).join("|") + "|" + document.querySelectorAll("#dfiles b").length`)); files != "modified calc.py +10 -2|added <b>x</b>.md +2 -1|0" {
+					t.Errorf("asker's files: %q", files)
+				}
+				if err := chromedp.Do(ctx, chromedp.Click(`#merge`)); err != nil {
+					t.Fatal(err)
+				}
+				if got := w.f.actions(); len(got) != 0 {
+					t.Fatalf("merged at the first tap: %v", got)
+				}
+				if err := chromedp.Do(ctx, chromedp.Click(`#merge`)); err != nil {
+					t.Fatal(err)
+				}
+				if !waitActions(w.f, 1, 20*time.Second) || !strings.HasPrefix(w.f.actions()[0], "merge demo/asker by web ") {
+					t.Errorf("the second tap on Merge: %v, want asker merged by the web", w.f.actions())
 				}
 			} else if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("detail").hidden`)); !hidden {
 				t.Errorf("on a phone the detail shows before a member is tapped")

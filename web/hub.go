@@ -58,14 +58,15 @@ type hub struct {
 	readOnly bool
 	log      *slog.Logger
 
-	mu      sync.Mutex
-	view    []byte // the latest View, as JSON
-	seq     uint64
-	subs    map[chan struct{}]bool
-	status  map[string]*Status                // every team with state, as last looked at
-	dialogs map[string]map[string]*DialogView // the dialogs its stalled members wait at
-	events  map[string][]Event                // the teams' latest events
-	tails   map[string]EventReader            // the teams' events, where the last read ended
+	mu       sync.Mutex
+	view     []byte // the latest View, as JSON
+	lastRows []Row  // its rows
+	seq      uint64
+	subs     map[chan struct{}]bool
+	status   map[string]*Status                // every team with state, as last looked at
+	dialogs  map[string]map[string]*DialogView // the dialogs its stalled members wait at
+	events   map[string][]Event                // the teams' latest events
+	tails    map[string]EventReader            // the teams' events, where the last read ended
 }
 
 func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
@@ -230,6 +231,7 @@ func (h *hub) publish() {
 		v.Teams = append(v.Teams, TeamView{Status: s, Cost: view.TeamCost(s), Events: evs, Dialogs: h.dialogs[s.Team]})
 	}
 	v.Cost = view.TotalCost(up)
+	h.lastRows = v.Rows
 	v.Rows = append(v.Rows, view.Rows(up, time.Now())...)
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -247,6 +249,13 @@ func (h *hub) publish() {
 		default: // it has one to take: it takes the latest
 		}
 	}
+}
+
+// rows are the rows of the latest View.
+func (h *hub) rows() []Row {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastRows
 }
 
 // watched: a page follows the view.

@@ -92,7 +92,8 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/stream", s.authed(s.stream))
 	s.mux.HandleFunc("GET /api/screen", s.authed(s.screen))
 	s.mux.HandleFunc("GET /api/screen/stream", s.authed(s.screenStream))
-	for _, a := range []string{"answer", "approve", "deny", "send", "restart"} {
+	s.mux.HandleFunc("GET /api/changes", s.authed(s.changes))
+	for _, a := range []string{"answer", "approve", "deny", "send", "restart", "merge"} {
 		s.mux.HandleFunc("POST /api/"+a, s.action(a))
 	}
 	return s, nil

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // fake is a Backend of canned teams that records every action done.
@@ -113,6 +115,20 @@ func (f *acting) Send(_ context.Context, team, member, text string) (string, err
 func (f *acting) Restart(_ context.Context, team, member string) (int, error) {
 	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, f.by.Via, f.by.From))
 	return 42, nil
+}
+
+func (f *acting) Changes(_ context.Context, tm string) (*TeamChanges, error) {
+	return &TeamChanges{Team: tm, Work: []team.WorkChanges{
+		{Member: "asker", Members: []string{"asker"}, Worktree: true, Branch: "teamctl/demo/asker", Base: &worktrees.Base{Name: "main"},
+			Commits: 2, Uncommitted: 1, Added: 12, Deleted: 3, Files: []worktrees.FileChange{
+				{Path: "calc.py", Status: "modified", Added: 10, Deleted: 2}, {Path: "<b>x</b>.md", Status: "added", Added: 2, Deleted: 1}}},
+		{Member: "granted", Members: []string{"granted"}, Worktree: true},
+	}}, nil
+}
+
+func (f *acting) Merge(_ context.Context, tm, member string) (*MergeResult, error) {
+	f.did(fmt.Sprintf("merge %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
+	return &MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
 }
 
 const xssName = `<img src=x onerror=alert(1)>`
@@ -236,6 +252,7 @@ var actions = map[string]string{
 	"deny":    `{"team":"demo","member":"granted","reason":"not now"}`,
 	"send":    `{"team":"demo","member":"granted","text":"hello"}`,
 	"restart": `{"team":"demo","member":"asker"}`,
+	"merge":   `{"team":"demo","member":"asker"}`,
 }
 
 // TestNoSession: without a session cookie every page, stream and action is
@@ -711,5 +728,37 @@ func TestStreamSlots(t *testing.T) {
 	case <-ended:
 	case <-time.After(20 * time.Second):
 		t.Error("the hog's first stream still runs after 99 more of its session")
+	}
+}
+
+// TestChangesAndMerge: a member's changes come as the lines the page shows
+// (diff --stat's, made in Go, an agent's file name as text), read through
+// team's Actions; a merge is team's Merge, recorded as the web's, and says
+// what landed.
+func TestChangesAndMerge(t *testing.T) {
+	w := newWorld(t, Options{})
+	cookie, csrf := w.login("127.0.0.1:1")
+	r := httptest.NewRequest("GET", "/api/changes?team=demo&member=asker", nil)
+	r.AddCookie(cookie)
+	res := w.do(r)
+	var v workView
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("changes: %s %v", res.Status, err)
+	}
+	if v.Summary != "2 files +12 -3 · 2 commits, 1 uncommitted · teamctl/demo/asker from main" || !v.Mergeable ||
+		strings.Join(v.Files, "|") != "modified calc.py +10 -2|added <b>x</b>.md +2 -1" {
+		t.Errorf("asker's changes: %+v", v)
+	}
+	r = httptest.NewRequest("GET", "/api/changes?team=demo&member=granted", nil)
+	r.AddCookie(cookie)
+	if err := json.NewDecoder(w.do(r).Body).Decode(&v); err != nil || v.Summary != "no changes" || v.Mergeable {
+		t.Errorf("granted's changes: %+v %v", v, err)
+	}
+	res = w.post("merge", cookie, csrf, actions["merge"], nil)
+	if b := body(res); res.StatusCode != http.StatusOK || !strings.Contains(b, "merged asker into main (2 commits)") {
+		t.Errorf("merge: %s %s", res.Status, b)
+	}
+	if got := w.f.actions(); strings.Join(got, "\n") != "merge demo/asker by web 192.0.2.7:5555" {
+		t.Errorf("done: %v", got)
 	}
 }

@@ -73,6 +73,7 @@
     if (!sel && wide.matches && view.rows.length) {
       sel = { team: view.rows[0].team, member: view.rows[0].member };
       followScreen();
+      loadChanges();
     }
     renderHeader();
     if (frozen()) listDue = true;
@@ -119,6 +120,7 @@
       const w = r.waits_on;
       if (x.dialog) li.append(el("p", "wait asks", x.dialog.asks.join("\n")));
       else if (w) li.append(el("p", "wait", w));
+      if (r.conflicts && r.conflicts.length) li.append(el("p", "conflict", "! would conflict with " + r.conflicts.join(", ")));
       if (!readOnly && x.dialog) li.append(optionButtons(x.dialog));
       else if (!readOnly && m.state === "stalled") {
         const q = el("div", "quick");
@@ -191,12 +193,43 @@
     });
   }
 
+  // The member's changes (diff --stat) and conflicts, as the server says
+  // them, read when it is chosen and after a merge; Merge behind a second tap.
+  let changesOf = "";
+  function loadChanges() {
+    if (!sel) return;
+    const key = sel.team + "/" + sel.member;
+    changesOf = key;
+    $("dchanges").textContent = "reading…"; $("dfiles").replaceChildren(); $("dconflicts").textContent = ""; $("merge").hidden = true;
+    fetch("/api/changes?team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member), { credentials: "same-origin" })
+      .then((r) => r.json()).then((j) => {
+        if (changesOf !== key) return;
+        if (j.error) { $("dchanges").textContent = j.error; return; }
+        $("dchanges").textContent = j.summary;
+        $("dfiles").replaceChildren(...j.files.map((f) => el("li", "", f)));
+        $("dconflicts").textContent = j.conflicts.join("\n");
+        $("merge").hidden = readOnly || !j.mergeable;
+      }).catch((e) => { if (changesOf === key) $("dchanges").textContent = "not read: " + e; });
+  }
+  $("merge").addEventListener("click", () => {
+    const b = $("merge");
+    if (!sel) return;
+    if (b.dataset.armed !== "1") {
+      b.dataset.armed = "1"; b.textContent = "Really merge " + sel.member + "?";
+      setTimeout(() => { b.dataset.armed = ""; b.textContent = "Merge into its base"; }, 4000);
+      return;
+    }
+    b.dataset.armed = ""; b.textContent = "Merge into its base";
+    act("merge", { team: sel.team, member: sel.member }).then(loadChanges);
+  });
+
   function select(team, member) {
     sel = { team: team, member: member };
     $("screen").textContent = "";
     for (const li of $("rows").children) li.classList.toggle("sel", li.dataset.team === team && li.dataset.member === member);
     render();
     followScreen();
+    loadChanges();
     if (!wide.matches) $("detail").scrollIntoView({ block: "start" });
   }
 
