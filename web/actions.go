@@ -233,15 +233,13 @@ func (s *Server) screen(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	lines, err := s.screenLines(r.Context(), q)
+	v, err := s.screenLines(r.Context(), q)
 	if err != nil {
 		refuse(w, http.StatusConflict, "%v", err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(struct {
-		Lines []string `json:"lines"`
-	}{lines})
+	json.NewEncoder(w).Encode(v)
 }
 
 // screenGap is the least time between two captures of a pane that prints.
@@ -264,13 +262,11 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
 	var last string
 	send := func() bool {
-		lines, err := s.screenLines(ctx, q)
+		v, err := s.screenLines(ctx, q)
 		if err != nil {
 			return ctx.Err() == nil // said once the pane is back, or the page leaves
 		}
-		b, _ := json.Marshal(struct {
-			Lines []string `json:"lines"`
-		}{lines})
+		b, _ := json.Marshal(v)
 		if string(b) == last {
 			return true
 		}
@@ -313,26 +309,40 @@ func signal(c chan struct{}) {
 	}
 }
 
-// screenLines are the last screenLines lines of q's member's screen, every
-// control character made visible.
-func (s *Server) screenLines(ctx context.Context, q request) ([]string, error) {
+// screenView is the bottom of a member's screen as the page gets it: its
+// lines as text, and as runs of text by style (its colours).
+type screenView struct {
+	Lines []string `json:"lines"`
+	Spans [][]span `json:"spans"`
+}
+
+// screenLines are the last screenLines lines of q's member's screen: SGR
+// sequences read as styles, every other escape sequence gone, every control
+// character made visible.
+func (s *Server) screenLines(ctx context.Context, q request) (screenView, error) {
 	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	text, err := s.o.Backend.Screen(ctx, q.Team, q.Member)
 	if err != nil {
-		return nil, fmt.Errorf("%s's screen: %w", q.Member, err)
+		return screenView{}, fmt.Errorf("%s's screen: %w", q.Member, err)
 	}
-	lines := strings.Split(strings.TrimRight(text, "\n "), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
+	raw := strings.Split(strings.TrimRight(text, "\n "), "\n")
+	v := screenView{Lines: []string{}, Spans: [][]span{}}
+	for _, l := range raw {
+		sp := spans(l)
+		var b strings.Builder
+		for _, x := range sp {
+			b.WriteString(x.Text)
+		}
+		v.Lines, v.Spans = append(v.Lines, b.String()), append(v.Spans, sp)
 	}
-	if len(lines) > screenLines {
-		lines = lines[len(lines)-screenLines:]
+	for len(v.Lines) > 0 && strings.TrimSpace(v.Lines[len(v.Lines)-1]) == "" {
+		v.Lines, v.Spans = v.Lines[:len(v.Lines)-1], v.Spans[:len(v.Spans)-1]
 	}
-	for i, l := range lines {
-		lines[i] = textsafe.Visible(l) // what is left of a control character shows, never acts
+	if n := len(v.Lines); n > screenLines {
+		v.Lines, v.Spans = v.Lines[n-screenLines:], v.Spans[n-screenLines:]
 	}
-	return lines, nil
+	return v, nil
 }
 
 // quote is s quoted, every control character visible.

@@ -73,8 +73,9 @@ func TestBrowserHostileName(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("screen").textContent.includes("<b>bold</b>")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Errorf("asker's screen as text: %v", err)
 	}
-	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#screen *").length`)); n != 0 {
-		t.Errorf("the screen holds %d elements", n)
+	// Its colours are spans of our own classes; the tags, text.
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#screen *")].map(e => e.tagName + "." + e.className + ":" + e.textContent).join("|")`)); got != "SPAN.f1:red" {
+		t.Errorf("the screen's elements: %q, want the one red span", got)
 	}
 	url, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
 	if url != srv.URL+"/" {
@@ -360,7 +361,7 @@ func TestBrowserSizes(t *testing.T) {
 		return st
 	}
 	screens := map[string]string{
-		"asker":   "Copying the fixtures into testdata/\n\nOverwrite? (y/n) ",
+		"asker":   "\x1b[32m✓\x1b[0m tests pass \x1b[2m(12 of 12)\x1b[0m\n\x1b[1mCopying\x1b[0m the fixtures into \x1b[36mtestdata/\x1b[0m\n\n\x1b[33mOverwrite? (y/n)\x1b[0m ",
 		"granted": "Running the checks before the commit.\n\nBash: touch x\nWaiting for the lead's approval…",
 	}
 	for _, c := range []struct {
@@ -444,6 +445,10 @@ func TestBrowserSizes(t *testing.T) {
 						chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
 						t.Fatal(err)
 					}
+				}
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("screen").textContent.length > 0`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					dbg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("screen").outerHTML + " sel=" + document.getElementById("dname").textContent`))
+					t.Fatalf("no screen to show: %v %s", err, dbg)
 				}
 				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
 				if err != nil {

@@ -178,6 +178,24 @@
     ol.replaceChildren(frag);
   }
 
+  // A screen in its colours: runs of text set as text, styled only by the
+  // server's class names (b d i u v fN gN) and colours (#rrggbb), both checked.
+  const classRE = /^[bdiuvfg0-9 ]*$/, hexRE = /^#[0-9a-f]{6}$/;
+  function drawScreen(pre, v) {
+    const frag = document.createDocumentFragment();
+    v.spans.forEach((line, i) => {
+      if (i) frag.append("\n");
+      for (const x of line) {
+        if (!x.c && !x.fg && !x.bg) { frag.append(x.t); continue; }
+        const e = el("span", classRE.test(x.c || "") ? x.c || "" : "", x.t);
+        if (x.fg && hexRE.test(x.fg)) e.style.color = x.fg;
+        if (x.bg && hexRE.test(x.bg)) e.style.backgroundColor = x.bg;
+        frag.append(e);
+      }
+    });
+    pre.replaceChildren(frag);
+  }
+
   // The member's screen as its pane prints, pushed (a stream of its own).
   let screenES = null;
   function followScreen() {
@@ -188,7 +206,7 @@
     screenES.addEventListener("screen", (ev) => {
       if (!sel || key !== sel.team + "/" + sel.member) return;
       const s = $("screen"), atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 4;
-      s.textContent = JSON.parse(ev.data).lines.join("\n");
+      drawScreen(s, JSON.parse(ev.data));
       if (atEnd) s.scrollTop = s.scrollHeight;
     });
   }
