@@ -762,3 +762,35 @@ func TestChangesAndMerge(t *testing.T) {
 		t.Errorf("done: %v", got)
 	}
 }
+
+// TestDurationsTick: while a page follows the view, a member's "for" goes on
+// with no change in the team's folder (the view is made again each second,
+// its texts in Go); the page has no clock of its own to do it.
+func TestDurationsTick(t *testing.T) {
+	w := newWorld(t, Options{})
+	c, end := w.s.hub.subscribe()
+	defer end()
+	forOf := func() string {
+		var v View
+		json.Unmarshal(w.s.hub.current(), &v)
+		for _, r := range v.Rows {
+			if r.Member == "lead" {
+				return r.For
+			}
+		}
+		return ""
+	}
+	// Three texts in turn: one change could be a look the watch asked for.
+	seen := []string{forOf()}
+	deadline := time.After(20 * time.Second)
+	for len(seen) < 3 {
+		select {
+		case <-c:
+			if f := forOf(); f != seen[len(seen)-1] {
+				seen = append(seen, f)
+			}
+		case <-deadline:
+			t.Fatalf("the lead's duration went %q only", seen)
+		}
+	}
+}
