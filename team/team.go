@@ -20,7 +20,6 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/tmux"
 )
 
 // Team is one team, opened by name: its state folder and its tmux server.
@@ -54,9 +53,6 @@ func open(name string, w world) (*Team, error) {
 
 // State is the team's state as it is now on disk.
 func (t *Team) State() (*state.Team, error) { return state.Load(t.Name) }
-
-// Server is the team's private tmux server.
-func (t *Team) Server() *tmux.Server { return serverOf(t.Name, t.tmuxBin) }
 
 // srv is the team's tmux server in the team's world.
 func (t *Team) srv() tmuxServer { return t.w.tmux(t.Name) }

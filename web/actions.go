@@ -123,7 +123,7 @@ func (s *Server) action(name string) http.HandlerFunc {
 		by := By{Via: "web", From: r.RemoteAddr}
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
-		res, err := s.do(ctx, name, by, q)
+		res, err := s.do(ctx, name, s.o.Backend.As(by), q)
 		var nr *NotRecordedError
 		switch {
 		case errors.As(err, &nr):
@@ -160,7 +160,7 @@ func (s *Server) check(q request) error {
 }
 
 // do runs the action's verb.
-func (s *Server) do(ctx context.Context, name string, by By, q request) (result, error) {
+func (s *Server) do(ctx context.Context, name string, act Actor, q request) (result, error) {
 	switch name {
 	case "answer":
 		a := Answer{Reply: q.Reply}
@@ -175,22 +175,29 @@ func (s *Server) do(ctx context.Context, name string, by By, q request) (result,
 				return result{}, fmt.Errorf("answer with y, n, an option's number, or 1 to %d keys", maxKeys)
 			}
 		}
-		got, err := s.o.Backend.Answer(ctx, by, q.Team, q.Member, a)
+		got, err := act.Answer(ctx, q.Team, q.Member, a)
 		if got.Option != "" {
 			return result{Text: fmt.Sprintf("chose %q for %s (sent %s)", got.Option, q.Member, strings.Join(got.Keys, " "))}, err
 		}
 		return result{Text: fmt.Sprintf("sent %s to %s", strings.Join(got.Keys, " "), q.Member)}, err
 	case "approve":
-		id, err := s.o.Backend.Approve(ctx, by, q.Team, q.Member)
+		id, err := act.Approve(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("approved %s's request %s", q.Member, id)}, err
 	case "deny":
-		id, err := s.o.Backend.Deny(ctx, by, q.Team, q.Member, q.Reason)
+		id, err := act.Deny(ctx, q.Team, q.Member, q.Reason)
 		return result{Text: fmt.Sprintf("denied %s's request %s", q.Member, id)}, err
 	case "send":
-		how, err := s.o.Backend.Send(ctx, by, q.Team, q.Member, q.Text)
+		how, err := act.Send(ctx, q.Team, q.Member, q.Text)
 		return result{Text: fmt.Sprintf("sent to %s: %s", q.Member, how)}, err
+	case "merge":
+		m, err := act.Merge(ctx, q.Team, q.Member)
+		if err != nil {
+			return result{}, err
+		}
+		text, err := mergedText(q.Member, m)
+		return result{Text: text}, err
 	case "restart":
-		pid, err := s.o.Backend.Restart(ctx, by, q.Team, q.Member)
+		pid, err := act.Restart(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("restarted %s (pid %s)", q.Member, strconv.Itoa(pid))}, err
 	}
 	return result{}, fmt.Errorf("no action %q", name)
@@ -226,15 +233,13 @@ func (s *Server) screen(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	lines, err := s.screenLines(r.Context(), q)
+	v, err := s.screenLines(r.Context(), q)
 	if err != nil {
 		refuse(w, http.StatusConflict, "%v", err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(struct {
-		Lines []string `json:"lines"`
-	}{lines})
+	json.NewEncoder(w).Encode(v)
 }
 
 // screenGap is the least time between two captures of a pane that prints.
@@ -257,13 +262,11 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
 	var last string
 	send := func() bool {
-		lines, err := s.screenLines(ctx, q)
+		v, err := s.screenLines(ctx, q)
 		if err != nil {
 			return ctx.Err() == nil // said once the pane is back, or the page leaves
 		}
-		b, _ := json.Marshal(struct {
-			Lines []string `json:"lines"`
-		}{lines})
+		b, _ := json.Marshal(v)
 		if string(b) == last {
 			return true
 		}
@@ -306,26 +309,40 @@ func signal(c chan struct{}) {
 	}
 }
 
-// screenLines are the last screenLines lines of q's member's screen, every
-// control character made visible.
-func (s *Server) screenLines(ctx context.Context, q request) ([]string, error) {
+// screenView is the bottom of a member's screen as the page gets it: its
+// lines as text, and as runs of text by style (its colours).
+type screenView struct {
+	Lines []string `json:"lines"`
+	Spans [][]span `json:"spans"`
+}
+
+// screenLines are the last screenLines lines of q's member's screen: SGR
+// sequences read as styles, every other escape sequence gone, every control
+// character made visible.
+func (s *Server) screenLines(ctx context.Context, q request) (screenView, error) {
 	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	text, err := s.o.Backend.Screen(ctx, q.Team, q.Member)
 	if err != nil {
-		return nil, fmt.Errorf("%s's screen: %w", q.Member, err)
+		return screenView{}, fmt.Errorf("%s's screen: %w", q.Member, err)
 	}
-	lines := strings.Split(strings.TrimRight(text, "\n "), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
+	raw := strings.Split(strings.TrimRight(text, "\n "), "\n")
+	v := screenView{Lines: []string{}, Spans: [][]span{}}
+	for _, l := range raw {
+		sp := spans(l)
+		var b strings.Builder
+		for _, x := range sp {
+			b.WriteString(x.Text)
+		}
+		v.Lines, v.Spans = append(v.Lines, b.String()), append(v.Spans, sp)
 	}
-	if len(lines) > screenLines {
-		lines = lines[len(lines)-screenLines:]
+	for len(v.Lines) > 0 && strings.TrimSpace(v.Lines[len(v.Lines)-1]) == "" {
+		v.Lines, v.Spans = v.Lines[:len(v.Lines)-1], v.Spans[:len(v.Spans)-1]
 	}
-	for i, l := range lines {
-		lines[i] = textsafe.Visible(l) // what is left of a control character shows, never acts
+	if n := len(v.Lines); n > screenLines {
+		v.Lines, v.Spans = v.Lines[n-screenLines:], v.Spans[n-screenLines:]
 	}
-	return lines, nil
+	return v, nil
 }
 
 // quote is s quoted, every control character visible.

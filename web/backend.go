@@ -7,8 +7,6 @@ package web
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
@@ -25,6 +23,10 @@ type (
 	Answered = team.Answered
 	By       = team.By
 	Stall    = team.Stall
+	// What the members changed and what a merge did, as `teamctl diff
+	// --stat` and `merge` have them.
+	TeamChanges = team.Changes
+	MergeResult = team.MergeResult
 )
 
 // A watch of the teams' state folders, as state.Watch has it.
@@ -40,30 +42,8 @@ const (
 	changedEvents = state.ChangedEvents
 )
 
-// waitsForPerson: stalled at a prompt, or a permission request no rule
-// answered (as top has it).
-func waitsForPerson(m Member) bool {
-	return m.State == state.StateStalled || m.State == state.StateWaitingApproval
-}
-
-func failed(m Member) bool { return m.State == state.StateFailed }
-
 // stateStalled is a member stalled at a prompt, as status has it.
 const stateStalled = state.StateStalled
-
-// up: the team was not brought down and a member of it still runs (as
-// `teamctl teams` has it).
-func up(s *Status) bool {
-	if s.StoppedAt != nil {
-		return false
-	}
-	for _, m := range s.Members {
-		if m.State != state.StateExited && m.State != state.StateFailed {
-			return true
-		}
-	}
-	return false
-}
 
 // validTeam reports whether name may be a team's name.
 func validTeam(name string) bool { return state.ValidTeamName(name) }
@@ -84,11 +64,22 @@ type Backend interface {
 	// FollowScreen calls woke whenever member's pane prints, until ctx ends
 	// or the pane's program ends.
 	FollowScreen(ctx context.Context, team, member string, woke func()) error
-	Answer(ctx context.Context, by By, team, member string, a Answer) (Answered, error)
-	Approve(ctx context.Context, by By, team, member string) (string, error)
-	Deny(ctx context.Context, by By, team, member, reason string) (string, error)
-	Send(ctx context.Context, by By, team, member, text string) (string, error)
-	Restart(ctx context.Context, by By, team, member string) (int, error)
+	// As is the team's verbs, each recorded as done by by.
+	As(by By) Actor
+}
+
+// Actor is what the page does to a team's member: team.Actions, the one
+// adapter both cockpits act through.
+type Actor interface {
+	Answer(ctx context.Context, team, member string, a Answer) (Answered, error)
+	Approve(ctx context.Context, team, member string) (string, error)
+	Deny(ctx context.Context, team, member, reason string) (string, error)
+	Send(ctx context.Context, team, member, text string) (string, error)
+	Restart(ctx context.Context, team, member string) (int, error)
+	// Changes is the team's `diff --stat`; Merge lands member's work in its
+	// base (`teamctl merge MEMBER`).
+	Changes(ctx context.Context, team string) (*TeamChanges, error)
+	Merge(ctx context.Context, team, member string) (*MergeResult, error)
 }
 
 // EventReader gives the events appended since its last Read.
@@ -96,12 +87,17 @@ type EventReader interface {
 	Read(fn func(Event)) error
 }
 
-// Teamctl is the Backend of a real teamctl: the functions its commands call.
+// Teamctl is the Backend of a real teamctl: its reads are the commands'
+// own, its verbs and its screens are team's Actions (the adapter top acts
+// through too), so each action lands in events.jsonl as the command's does.
 type Teamctl struct {
-	TmuxBin string // "" for tmux from PATH
+	team.Actions
 }
 
 var _ Backend = Teamctl{}
+
+// As is t's verbs, recorded as done by by (the web, from an address).
+func (t Teamctl) As(by By) Actor { return t.Actions.As(by) }
 
 // Teams are the teams with a state folder.
 func (t Teamctl) Teams() ([]string, error) { return state.List() }
@@ -127,96 +123,4 @@ func (t Teamctl) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
 		return nil, err
 	}
 	return state.Watch(ctx, o)
-}
-
-// Screen captures member's pane on the team's server (capture-pane without
-// -e: text, no escape sequences); an ended member's last lines, as status
-// kept them.
-func (t Teamctl) Screen(ctx context.Context, name, member string) (string, error) {
-	tm, err := team.Open(ctx, name, t.TmuxBin)
-	if err != nil {
-		return "", err
-	}
-	s, err := tm.Status(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, m := range s.Members {
-		if m.Name != member {
-			continue
-		}
-		if m.State.Ended() {
-			return strings.Join(m.LastLines, "\n"), nil
-		}
-		return tm.Server().CapturePane(ctx, m.Pane)
-	}
-	return "", errors.New("team " + name + " has no member " + quote(member))
-}
-
-// FollowScreen is `teamctl logs -f` (team's Logs, following): woken by the
-// pane's output through a control client, not by polling.
-func (t Teamctl) FollowScreen(ctx context.Context, name, member string, woke func()) error {
-	tm, err := team.Open(ctx, name, t.TmuxBin)
-	if err != nil {
-		return err
-	}
-	return tm.Logs(ctx, member, team.LogsOptions{Follow: true}, func(string) { woke() })
-}
-
-func (t Teamctl) open(ctx context.Context, by By, name string) (*team.Team, error) {
-	tm, err := team.Open(ctx, name, t.TmuxBin)
-	if err != nil {
-		return nil, err
-	}
-	tm.ActingAs(by)
-	return tm, nil
-}
-
-// Answer is `teamctl answer`.
-func (t Teamctl) Answer(ctx context.Context, by By, name, member string, a Answer) (Answered, error) {
-	tm, err := t.open(ctx, by, name)
-	if err != nil {
-		return Answered{}, err
-	}
-	got, err := tm.Answer(ctx, member, a)
-	if got == nil {
-		return Answered{}, err
-	}
-	return *got, err
-}
-
-// Approve is `teamctl approve MEMBER`.
-func (t Teamctl) Approve(ctx context.Context, by By, name, member string) (string, error) {
-	tm, err := t.open(ctx, by, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Approve(ctx, member, "")
-}
-
-// Deny is `teamctl deny MEMBER --reason TEXT`.
-func (t Teamctl) Deny(ctx context.Context, by By, name, member, reason string) (string, error) {
-	tm, err := t.open(ctx, by, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Deny(ctx, member, "", reason)
-}
-
-// Send is `teamctl send MEMBER TEXT`.
-func (t Teamctl) Send(ctx context.Context, by By, name, member, text string) (string, error) {
-	tm, err := t.open(ctx, by, name)
-	if err != nil {
-		return "", err
-	}
-	return tm.Send(ctx, member, text)
-}
-
-// Restart is `teamctl restart MEMBER`.
-func (t Teamctl) Restart(ctx context.Context, by By, name, member string) (int, error) {
-	tm, err := t.open(ctx, by, name)
-	if err != nil {
-		return 0, err
-	}
-	return tm.Restart(ctx, member)
 }

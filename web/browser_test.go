@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -28,11 +29,17 @@ func browse(t *testing.T) (*world, *httptest.Server, context.Context) {
 // browseWorld is browse on the world mk makes.
 func browseWorld(t *testing.T, mk func() *world) (*world, *httptest.Server, context.Context) {
 	t.Helper()
+	return browseAt(t, 360, 640, mk)
+}
+
+// browseAt is browseWorld in a window of width×height.
+func browseAt(t *testing.T, width, height int, mk func() *world) (*world, *httptest.Server, context.Context) {
+	t.Helper()
 	exe := browser.Need(t)
 	w := mk()
 	srv := httptest.NewServer(w.s)
 	t.Cleanup(srv.Close)
-	ctx, cancel, err := browser.Start(context.Background(), exe, 360, 640)
+	ctx, cancel, err := browser.Start(context.Background(), exe, width, height)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +73,9 @@ func TestBrowserHostileName(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("screen").textContent.includes("<b>bold</b>")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Errorf("asker's screen as text: %v", err)
 	}
-	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#screen *").length`)); n != 0 {
-		t.Errorf("the screen holds %d elements", n)
+	// Its colours are spans of our own classes; the tags, text.
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#screen *")].map(e => e.tagName + "." + e.className + ":" + e.textContent).join("|")`)); got != "SPAN.f1:red" {
+		t.Errorf("the screen's elements: %q, want the one red span", got)
 	}
 	url, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
 	if url != srv.URL+"/" {
@@ -214,5 +222,242 @@ func TestBrowserDialog(t *testing.T) {
 	}
 	if got := w.f.actions(); len(got) != 1 || !strings.HasPrefix(got[0], "answer demo/lead 4. No[] by web") {
 		t.Errorf("done by tapping No: %v, want the dialog's 4. No chosen by its label", got)
+	}
+}
+
+// TestBrowserRowsStillUnderAFinger: six members wait for approval and
+// change places every 100 ms (their requests' times turn, each turn a write
+// of the team's live.json, as the supervisor's). Taps on an Approve button
+// while the rows re-sort: the list does not move while the finger is down
+// (the press is held until the page has had two new views), and every
+// approval reaches the member whose row the press began on, never another.
+func TestBrowserRowsStillUnderAFinger(t *testing.T) {
+	names := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
+	base := time.Now().Add(-time.Hour)
+	churned := func(turn int) *Status {
+		s := &Status{Team: "demo"}
+		for i, n := range names {
+			s.Members = append(s.Members, Member{Name: n, Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: fmt.Sprintf("%%%d", i),
+				Request: &state.Request{ID: "r-" + n, Tool: "Bash", Input: `{"command":"make ` + n + `"}`, Since: base.Add(time.Duration((i+turn)%len(names)) * time.Second)}})
+		}
+		return s
+	}
+	w, srv, ctx := browseWorld(t, func() *world { return newWorldOf(t, Options{}, churned(0), nil) })
+	dir, err := state.EnsureDir("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	churn, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	defer func() { stop(); <-done }()
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for turn := 1; ; turn++ {
+			select {
+			case <-churn.Done():
+				return
+			case <-tick.C:
+			}
+			w.f.mu.Lock()
+			w.f.status["demo"] = churned(turn)
+			w.f.mu.Unlock()
+			os.WriteFile(filepath.Join(dir, "live.json"), []byte(fmt.Sprintf(`{"turn":%d}`, turn)), 0o600)
+		}
+	}()
+	// What was under the pointer when each press began, and the list's order
+	// then and when it was let go; every order the list was drawn in.
+	const watch = `window.__pressed = []; window.__orders = 0;
+const order = () => [...document.querySelectorAll("#rows > li")].map(li => li.dataset.member).join(",");
+document.addEventListener("pointerdown", (e) => { const li = e.target.closest("li[data-member]"), b = e.target.closest("button[data-act]");
+  window.__pressed.push({ member: li && b ? li.dataset.member : "", act: b ? b.dataset.act : "", down: order() }); }, true);
+document.addEventListener("pointerup", () => { const p = window.__pressed[window.__pressed.length - 1]; if (p) p.up = order(); }, true);
+new MutationObserver(() => window.__orders++).observe(document.getElementById("rows"), { childList: true });`
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(`#rows > li[data-member="ann"]`),
+		chromedp.Evaluate[chromedp.Void](watch)); err != nil {
+		t.Fatal(err)
+	}
+	left := func(p *input.DispatchMouseEventParams) { p.Button, p.ClickCount = input.MouseButtonLeft, 1 }
+	const taps = 6
+	for i := range taps {
+		// The list re-sorts between taps.
+		orders, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__orders`))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.__orders > %d`, orders), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("tap %d: the list does not re-sort: %v", i, err)
+		}
+		type point struct{ X, Y float64 }
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[point](fmt.Sprintf(`(() => { const b = document.querySelectorAll('#rows > li button[data-act="approve"]')[%d];
+  const r = b.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`, i%3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`Number(document.body.dataset.seq)`))
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, at.X, at.Y, left)); err != nil {
+			t.Fatal(err)
+		}
+		// The finger stays down while the page gets two new views.
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`Number(document.body.dataset.seq) >= %d`, seq+2), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("tap %d: no new view while pressed: %v", i, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, at.X, at.Y, left)); err != nil {
+			t.Fatal(err)
+		}
+		if !waitActions(w.f, i+1, 20*time.Second) {
+			p, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__pressed)`))
+			t.Fatalf("tap %d: no approval reached the fake (done %v; pressed %s)", i, w.f.actions(), p)
+		}
+	}
+	type press struct{ Member, Act, Down, Up string }
+	pressed, err := chromedp.Run(ctx, chromedp.Evaluate[[]press](`window.__pressed`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, p := range pressed {
+		if p.Down != p.Up {
+			t.Errorf("tap %d: the rows moved under the finger: %s, then %s", i, p.Down, p.Up)
+		}
+		if p.Act != "approve" || p.Member == "" {
+			t.Errorf("tap %d: the press began on %+v, not an Approve button", i, p)
+			continue
+		}
+		want = append(want, "approve demo/"+p.Member+" by web")
+	}
+	got := w.f.actions()
+	for i := range got {
+		got[i] = strings.Fields(got[i])[0] + " " + strings.Fields(got[i])[1] + " by " + strings.Fields(got[i])[3]
+	}
+	if len(pressed) != taps || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("approved\n%s\nwant (the members pressed)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// waitActions waits until f has done n actions, or d passes.
+func waitActions(f *fake, n int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for time.Now().Before(end) {
+		if len(f.actions()) >= n {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// TestBrowserSizes: at a phone's 360×640 and a desktop's 1440×900 the
+// header names the team and what it cost (the server's text: the members'
+// together), every team's and their total when two are up; on the phone the
+// list alone until a member is tapped, on the desktop the list and the first
+// member's detail side by side from the start, with its changes (diff
+// --stat) and a Merge that takes a second tap; nothing leaves the screen's
+// width. TEAMCTL_SERVE_SCREENSHOTS=DIR saves both as DIR/serve-phone.png and
+// DIR/serve-desktop.png (docs/'s).
+func TestBrowserSizes(t *testing.T) {
+	spent := func(st *Status) *Status {
+		st.Members[0].Usage = &state.MemberUsage{Turns: 3, Cost: 1.5, Models: []string{"claude-opus-4"}}
+		st.Members[1].Usage = &state.MemberUsage{Turns: 1, Cost: 0.25, Models: []string{"claude-opus-4"}}
+		st.Members[3].Name = "reviewer"
+		return st
+	}
+	screens := map[string]string{
+		"asker":   "\x1b[32m✓\x1b[0m tests pass \x1b[2m(12 of 12)\x1b[0m\n\x1b[1mCopying\x1b[0m the fixtures into \x1b[36mtestdata/\x1b[0m\n\n\x1b[33mOverwrite? (y/n)\x1b[0m ",
+		"granted": "Running the checks before the commit.\n\nBash: touch x\nWaiting for the lead's approval…",
+	}
+	for _, c := range []struct {
+		name          string
+		width, height int
+		teams         int
+		header        []string
+	}{
+		{"phone", 360, 640, 1, []string{"demo $1.75"}},
+		{"desktop", 1440, 900, 2, []string{"demo $1.75", "ops $0.40", "total $2.15"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, srv, ctx := browseAt(t, c.width, c.height, func() *world { return newWorldOf(t, Options{}, spent(fakeTeam()), screens) })
+			if c.teams == 2 {
+				ops := &Status{Team: "ops", Members: []Member{{Name: "deployer", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: time.Now(),
+					Usage: &state.MemberUsage{Turns: 2, Cost: 0.4, Models: []string{"claude-opus-4"}}}}}
+				w.f.mu.Lock()
+				w.f.status["ops"] = ops
+				w.f.mu.Unlock()
+				if _, err := state.EnsureDir("ops"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(`#rows > li[data-member="lead"]`)); err != nil {
+				t.Fatal(err)
+			}
+			header := `[...document.querySelectorAll("#teams .tname")].map(e => e.textContent).join("|")`
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](header+` === "`+strings.Join(c.header, "|")+`"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](header))
+				t.Fatalf("the header says %q, want %q", got, strings.Join(c.header, "|"))
+			}
+			type box struct{ Left, Right, Top, Width float64 }
+			layout := func(id string) box {
+				b, err := chromedp.Run(ctx, chromedp.Evaluate[box](`(() => { const r = document.getElementById("`+id+`").getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, width: r.width }; })()`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			if c.width >= 1024 {
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.getElementById("detail").hidden && document.getElementById("dname").textContent !== ""`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					t.Fatalf("no detail beside the list from the start: %v", err)
+				}
+				list, detail := layout("list"), layout("detail")
+				if detail.Left < list.Right || detail.Top > list.Top+20 || list.Width+detail.Width < float64(c.width)*0.9 {
+					t.Errorf("the list %+v and the detail %+v are not side by side across the %d px", list, detail, c.width)
+				}
+				first, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#rows > li").dataset.member + " · " + document.querySelector("#rows > li").dataset.team`))
+				if name, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("dname").textContent`)); name != first {
+					t.Errorf("the detail is %q's, want the first row's, %q", name, first)
+				}
+				// asker's changes, as diff --stat says them; Merge behind a second tap.
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("dchanges").textContent.startsWith("2 files +12 -3") && !document.getElementById("merge").hidden`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("changes").innerText`))
+					t.Fatalf("asker's changes in its detail: %v\n%s", err, got)
+				}
+				if files, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#dfiles li")].map(l => l.textContent).join("|") + "|" + document.querySelectorAll("#dfiles b").length`)); files != "modified calc.py +10 -2|added <b>x</b>.md +2 -1|0" {
+					t.Errorf("asker's files: %q", files)
+				}
+				if err := chromedp.Do(ctx, chromedp.Click(`#merge`)); err != nil {
+					t.Fatal(err)
+				}
+				if got := w.f.actions(); len(got) != 0 {
+					t.Fatalf("merged at the first tap: %v", got)
+				}
+				if err := chromedp.Do(ctx, chromedp.Click(`#merge`)); err != nil {
+					t.Fatal(err)
+				}
+				if !waitActions(w.f, 1, 20*time.Second) || !strings.HasPrefix(w.f.actions()[0], "merge demo/asker by web ") {
+					t.Errorf("the second tap on Merge: %v, want asker merged by the web", w.f.actions())
+				}
+			} else if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("detail").hidden`)); !hidden {
+				t.Errorf("on a phone the detail shows before a member is tapped")
+			}
+			if wide, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`)); wide {
+				t.Errorf("at %d×%d the page scrolls sideways", c.width, c.height)
+			}
+			if dir := os.Getenv("TEAMCTL_SERVE_SCREENSHOTS"); dir != "" {
+				if c.width < 1024 { // the phone's with a member's detail open
+					if err := chromedp.Do(ctx, chromedp.Click(`#rows > li[data-member="granted"] .name`), chromedp.WaitVisible(`#detail`),
+						chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("screen").textContent.length > 0`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					dbg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("screen").outerHTML + " sel=" + document.getElementById("dname").textContent`))
+					t.Fatalf("no screen to show: %v %s", err, dbg)
+				}
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "serve-"+c.name+".png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
+
+	"github.com/teamctl/teamctl/team/view"
 )
 
 const (
@@ -23,31 +25,30 @@ const (
 )
 
 // View is what the page shows, pushed whole on every change: the teams that
-// are up, whoever waits for a person first (Rows), and each team's latest
-// events.
+// are up, their members in the order both cockpits list them (Rows, with
+// every text the page shows of them), and each team's latest events. It
+// holds no clock of its own: a duration is text (Row.For), made again
+// every second while a page looks (tick), and sent only when it changed.
 type View struct {
 	Teams    []TeamView `json:"teams"`
 	Rows     []Row      `json:"rows"`
+	Cost     string     `json:"cost"` // every team's together (view.TotalCost)
 	ReadOnly bool       `json:"read_only"`
-	Now      time.Time  `json:"now"`
 }
 
 // TeamView is one team that is up.
 type TeamView struct {
 	Status *Status `json:"status"`
+	Cost   string  `json:"cost"` // its members' together (view.TeamCost)
 	Events []Event `json:"events"`
 	// Dialogs are the Claude Code dialogs its stalled members wait at, by
 	// member, as their screens showed them when the stall was looked at.
 	Dialogs map[string]*DialogView `json:"dialogs,omitempty"`
 }
 
-// Row is a member in the order the page lists them, as top does: whoever
-// waits for a person first (the longest waiting first), then, team by team,
-// the failed, then the others in the layout's order.
-type Row struct {
-	Team   string `json:"team"`
-	Member string `json:"member"`
-}
+// Row is a member in the order both cockpits list them, every text made
+// in Go (team/view): the page draws them as they are.
+type Row = view.Row
 
 // hub follows the teams through one watch of every team's folder (the one
 // `status -w` and `top` use) and hands each subscriber the latest View.
@@ -57,14 +58,15 @@ type hub struct {
 	readOnly bool
 	log      *slog.Logger
 
-	mu      sync.Mutex
-	view    []byte // the latest View, as JSON
-	seq     uint64
-	subs    map[chan struct{}]bool
-	status  map[string]*Status                // every team with state, as last looked at
-	dialogs map[string]map[string]*DialogView // the dialogs its stalled members wait at
-	events  map[string][]Event                // the teams' latest events
-	tails   map[string]EventReader            // the teams' events, where the last read ended
+	mu       sync.Mutex
+	view     []byte // the latest View, as JSON
+	lastRows []Row  // its rows
+	seq      uint64
+	subs     map[chan struct{}]bool
+	status   map[string]*Status                // every team with state, as last looked at
+	dialogs  map[string]map[string]*DialogView // the dialogs its stalled members wait at
+	events   map[string][]Event                // the teams' latest events
+	tails    map[string]EventReader            // the teams' events, where the last read ended
 }
 
 func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
@@ -77,10 +79,18 @@ func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
 func (h *hub) run(ctx context.Context, w *Watcher, ready chan<- struct{}) {
 	h.lookAll(ctx)
 	close(ready)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			// Durations are text made here: made again while a page looks,
+			// and sent only when one changed.
+			if h.watched() {
+				h.publish()
+			}
 		case ch, ok := <-w.C:
 			if !ok {
 				h.log.Error("the watch of the teams' folders ended; the page no longer updates")
@@ -206,22 +216,23 @@ func (h *hub) readEvents(team string) {
 func (h *hub) publish() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	v := View{Teams: []TeamView{}, Rows: []Row{}, ReadOnly: h.readOnly, Now: time.Now().UTC()}
-	names := make([]string, 0, len(h.status))
-	for t, s := range h.status {
-		if up(s) {
-			names = append(names, t)
-		}
-	}
-	sort.Strings(names)
+	v := View{Teams: []TeamView{}, Rows: []Row{}, ReadOnly: h.readOnly}
+	names := slices.Sorted(maps.Keys(h.status))
+	all := make([]*Status, 0, len(names))
 	for _, t := range names {
-		evs := h.events[t]
+		all = append(all, h.status[t])
+	}
+	up := view.TeamsUp(all)
+	for _, s := range up {
+		evs := h.events[s.Team]
 		if evs == nil {
 			evs = []Event{}
 		}
-		v.Teams = append(v.Teams, TeamView{Status: h.status[t], Events: evs, Dialogs: h.dialogs[t]})
+		v.Teams = append(v.Teams, TeamView{Status: s, Cost: view.TeamCost(s), Events: evs, Dialogs: h.dialogs[s.Team]})
 	}
-	v.Rows = rows(v.Teams)
+	v.Cost = view.TotalCost(up)
+	h.lastRows = v.Rows
+	v.Rows = append(v.Rows, view.Rows(up, time.Now())...)
 	b, err := json.Marshal(v)
 	if err != nil {
 		h.log.Error("make the page's view", "err", err)
@@ -238,6 +249,20 @@ func (h *hub) publish() {
 		default: // it has one to take: it takes the latest
 		}
 	}
+}
+
+// rows are the rows of the latest View.
+func (h *hub) rows() []Row {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastRows
+}
+
+// watched: a page follows the view.
+func (h *hub) watched() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs) > 0
 }
 
 // current is the latest View, as JSON.
@@ -274,57 +299,4 @@ func (h *hub) member(team, member string) (Member, bool) {
 		}
 	}
 	return Member{}, false
-}
-
-// rows orders the members of teams as top does (see Row).
-func rows(teams []TeamView) []Row {
-	type r struct {
-		Row
-		m    Member
-		team int
-		at   int
-	}
-	var all []r
-	for ti, t := range teams {
-		for i, m := range t.Status.Members {
-			all = append(all, r{Row{t.Status.Team, m.Name}, m, ti, i})
-		}
-	}
-	rank := func(x r) int {
-		switch {
-		case waitsForPerson(x.m):
-			return 0
-		case failed(x.m):
-			return 1
-		}
-		return 2
-	}
-	slices.SortStableFunc(all, func(a, b r) int {
-		ra, rb := rank(a), rank(b)
-		switch {
-		case ra == 0 && rb == 0:
-			return waitSince(a.m).Compare(waitSince(b.m))
-		case ra == 0 || rb == 0:
-			return ra - rb
-		}
-		if d := a.team - b.team; d != 0 {
-			return d
-		}
-		return ra - rb
-	})
-	out := make([]Row, 0, len(all))
-	for _, x := range all {
-		out = append(out, x.Row)
-	}
-	return out
-}
-
-func waitSince(m Member) time.Time {
-	switch {
-	case m.Stall != nil:
-		return m.Stall.Since
-	case m.Request != nil:
-		return m.Request.Since
-	}
-	return m.Since
 }

@@ -2,9 +2,10 @@
 // embedded in the binary (HTML, CSS and JavaScript of our own, no build
 // step, no CDN), shows the teams that are up as `top` does, pushed as
 // Server-Sent Events from the same watch of the teams' folders (state.Watch),
-// and acts through the commands' own verbs (Backend: answer, approve, deny,
-// send, restart), each recorded as coming from the web and from which
-// address. It is safe by default: a login token exchanged once for an
+// and acts through the commands' own verbs (team.Actions, as top does:
+// answer, approve, deny, send, restart, diff --stat, merge), each recorded
+// as coming from the web and from which address. What it shows of the teams
+// is team/view's: the rows in order and their texts, made in Go. It is safe by default: a login token exchanged once for an
 // HttpOnly, SameSite=Strict session cookie; an anti-CSRF token, a same-origin
 // check and POST on every action; a strict Content-Security-Policy and no
 // framing; bounded bodies; failed logins rate-limited per address; every
@@ -92,7 +93,8 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/stream", s.authed(s.stream))
 	s.mux.HandleFunc("GET /api/screen", s.authed(s.screen))
 	s.mux.HandleFunc("GET /api/screen/stream", s.authed(s.screenStream))
-	for _, a := range []string{"answer", "approve", "deny", "send", "restart"} {
+	s.mux.HandleFunc("GET /api/changes", s.authed(s.changes))
+	for _, a := range []string{"answer", "approve", "deny", "send", "restart", "merge"} {
 		s.mux.HandleFunc("POST /api/"+a, s.action(a))
 	}
 	return s, nil

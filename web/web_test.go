@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // fake is a Backend of canned teams that records every action done.
@@ -82,29 +84,51 @@ func (f *fake) actions() []string {
 	return append([]string(nil), f.acts...)
 }
 
-func (f *fake) Answer(_ context.Context, by By, team, member string, a Answer) (Answered, error) {
-	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, by.Via, by.From))
+// acting is the fake's verbs, as done by by.
+type acting struct {
+	*fake
+	by By
+}
+
+func (f *fake) As(by By) Actor { return &acting{f, by} }
+
+func (f *acting) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
+	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, f.by.Via, f.by.From))
 	return Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
-func (f *fake) Approve(_ context.Context, by By, team, member string) (string, error) {
-	f.did(fmt.Sprintf("approve %s/%s by %s %s", team, member, by.Via, by.From))
+func (f *acting) Approve(_ context.Context, team, member string) (string, error) {
+	f.did(fmt.Sprintf("approve %s/%s by %s %s", team, member, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *fake) Deny(_ context.Context, by By, team, member, reason string) (string, error) {
-	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", team, member, reason, by.Via, by.From))
+func (f *acting) Deny(_ context.Context, team, member, reason string) (string, error) {
+	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", team, member, reason, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *fake) Send(_ context.Context, by By, team, member, text string) (string, error) {
-	f.did(fmt.Sprintf("send %s/%s %q by %s %s", team, member, text, by.Via, by.From))
+func (f *acting) Send(_ context.Context, team, member, text string) (string, error) {
+	f.did(fmt.Sprintf("send %s/%s %q by %s %s", team, member, text, f.by.Via, f.by.From))
 	return "left in its mailbox", nil
 }
 
-func (f *fake) Restart(_ context.Context, by By, team, member string) (int, error) {
-	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, by.Via, by.From))
+func (f *acting) Restart(_ context.Context, team, member string) (int, error) {
+	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, f.by.Via, f.by.From))
 	return 42, nil
+}
+
+func (f *acting) Changes(_ context.Context, tm string) (*TeamChanges, error) {
+	return &TeamChanges{Team: tm, Work: []team.WorkChanges{
+		{Member: "asker", Members: []string{"asker"}, Worktree: true, Branch: "teamctl/demo/asker", Base: &worktrees.Base{Name: "main"},
+			Commits: 2, Uncommitted: 1, Added: 12, Deleted: 3, Files: []worktrees.FileChange{
+				{Path: "calc.py", Status: "modified", Added: 10, Deleted: 2}, {Path: "<b>x</b>.md", Status: "added", Added: 2, Deleted: 1}}},
+		{Member: "granted", Members: []string{"granted"}, Worktree: true},
+	}}, nil
+}
+
+func (f *acting) Merge(_ context.Context, tm, member string) (*MergeResult, error) {
+	f.did(fmt.Sprintf("merge %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
+	return &MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
 }
 
 const xssName = `<img src=x onerror=alert(1)>`
@@ -228,6 +252,7 @@ var actions = map[string]string{
 	"deny":    `{"team":"demo","member":"granted","reason":"not now"}`,
 	"send":    `{"team":"demo","member":"granted","text":"hello"}`,
 	"restart": `{"team":"demo","member":"asker"}`,
+	"merge":   `{"team":"demo","member":"asker"}`,
 }
 
 // TestNoSession: without a session cookie every page, stream and action is
@@ -703,5 +728,69 @@ func TestStreamSlots(t *testing.T) {
 	case <-ended:
 	case <-time.After(20 * time.Second):
 		t.Error("the hog's first stream still runs after 99 more of its session")
+	}
+}
+
+// TestChangesAndMerge: a member's changes come as the lines the page shows
+// (diff --stat's, made in Go, an agent's file name as text), read through
+// team's Actions; a merge is team's Merge, recorded as the web's, and says
+// what landed.
+func TestChangesAndMerge(t *testing.T) {
+	w := newWorld(t, Options{})
+	cookie, csrf := w.login("127.0.0.1:1")
+	r := httptest.NewRequest("GET", "/api/changes?team=demo&member=asker", nil)
+	r.AddCookie(cookie)
+	res := w.do(r)
+	var v workView
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("changes: %s %v", res.Status, err)
+	}
+	if v.Summary != "2 files +12 -3 · 2 commits, 1 uncommitted · teamctl/demo/asker from main" || !v.Mergeable ||
+		strings.Join(v.Files, "|") != "modified calc.py +10 -2|added <b>x</b>.md +2 -1" {
+		t.Errorf("asker's changes: %+v", v)
+	}
+	r = httptest.NewRequest("GET", "/api/changes?team=demo&member=granted", nil)
+	r.AddCookie(cookie)
+	if err := json.NewDecoder(w.do(r).Body).Decode(&v); err != nil || v.Summary != "no changes" || v.Mergeable {
+		t.Errorf("granted's changes: %+v %v", v, err)
+	}
+	res = w.post("merge", cookie, csrf, actions["merge"], nil)
+	if b := body(res); res.StatusCode != http.StatusOK || !strings.Contains(b, "merged asker into main (2 commits)") {
+		t.Errorf("merge: %s %s", res.Status, b)
+	}
+	if got := w.f.actions(); strings.Join(got, "\n") != "merge demo/asker by web 192.0.2.7:5555" {
+		t.Errorf("done: %v", got)
+	}
+}
+
+// TestDurationsTick: while a page follows the view, a member's "for" goes on
+// with no change in the team's folder (the view is made again each second,
+// its texts in Go); the page has no clock of its own to do it.
+func TestDurationsTick(t *testing.T) {
+	w := newWorld(t, Options{})
+	c, end := w.s.hub.subscribe()
+	defer end()
+	forOf := func() string {
+		var v View
+		json.Unmarshal(w.s.hub.current(), &v)
+		for _, r := range v.Rows {
+			if r.Member == "lead" {
+				return r.For
+			}
+		}
+		return ""
+	}
+	// Three texts in turn: one change could be a look the watch asked for.
+	seen := []string{forOf()}
+	deadline := time.After(20 * time.Second)
+	for len(seen) < 3 {
+		select {
+		case <-c:
+			if f := forOf(); f != seen[len(seen)-1] {
+				seen = append(seen, f)
+			}
+		case <-deadline:
+			t.Fatalf("the lead's duration went %q only", seen)
+		}
 	}
 }

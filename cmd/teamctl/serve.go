@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/web"
 )
 
@@ -75,7 +76,7 @@ the URL and exits (for a serve run as a service, whose output is not kept).`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			opts.Backend = web.Teamctl{TmuxBin: g.tmuxBin}
+			opts.Backend = web.Teamctl{Actions: team.Actions{TmuxBin: g.tmuxBin}}
 			return serveRun(cmd.Context(), opts)
 		},
 	}

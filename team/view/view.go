@@ -207,3 +207,23 @@ func Up(s *team.Status) bool {
 	}
 	return slices.ContainsFunc(s.Members, func(m Member) bool { return !m.State.Ended() })
 }
+
+// TeamCost is what a team's members spent together, as Cost says a
+// member's: "$3.45", "$3.45 + no price", "-" before any response.
+func TeamCost(s *team.Status) string { return TotalCost([]*team.Status{s}) }
+
+// TotalCost is what the members of every team of teams spent together.
+func TotalCost(teams []*team.Status) string {
+	var total state.MemberUsage
+	for _, s := range teams {
+		if s == nil {
+			continue
+		}
+		for _, m := range s.Members {
+			if m.Role != state.RoleProcess {
+				total.Add(m.Usage)
+			}
+		}
+	}
+	return total.CostText()
+}

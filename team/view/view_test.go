@@ -131,3 +131,29 @@ func TestRequestTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamCost: a team's cost is its members' together (a plain process's
+// counted never), said as a member's is; the total is every team's.
+func TestTeamCost(t *testing.T) {
+	a := &team.Status{Team: "a", Members: []Member{
+		{Role: state.RoleLead, Usage: &state.MemberUsage{Turns: 2, Cost: 1.5, Models: []string{"m"}}},
+		{Role: state.RoleTeammate, Usage: &state.MemberUsage{Turns: 1, Cost: 0.25, Models: []string{"m"}}},
+		{Role: state.RoleProcess, Usage: &state.MemberUsage{Turns: 1, Cost: 9, Models: []string{"m"}}},
+		{Role: state.RoleTeammate},
+	}}
+	b := &team.Status{Team: "b", Members: []Member{
+		{Role: state.RoleLead, Usage: &state.MemberUsage{Turns: 1, Cost: 1, Models: []string{"m", "x"}, NoPrice: []string{"x"}}},
+	}}
+	for _, c := range []struct{ got, want string }{
+		{TeamCost(a), "$1.75"},
+		{TeamCost(b), "$1.00 + no price"},
+		{TeamCost(&team.Status{}), "-"},
+		{TeamCost(nil), "-"},
+		{TotalCost([]*team.Status{a, b}), "$2.75 + no price"},
+		{TotalCost([]*team.Status{a}), "$1.75"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -7,7 +7,7 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const readOnly = document.querySelector('meta[name="read-only"]').content === "true";
   const $ = (id) => document.getElementById(id);
-  let view = null, skew = 0, sel = null; // sel: {team, member}
+  let view = null, sel = null; // sel: {team, member}
   const seenWaits = new Set();
   let firstView = true, audio = null;
 
@@ -18,76 +18,17 @@
     return e;
   }
 
-  function ago(t) {
-    if (!t || t.startsWith("0001-")) return "";
-    let s = Math.max(0, Math.floor((Date.now() - skew - Date.parse(t)) / 1000));
-    if (s < 60) return s + "s";
-    let m = Math.floor(s / 60); if (m < 60) return m + "m" + String(s % 60).padStart(2, "0") + "s";
-    let h = Math.floor(m / 60); if (h < 48) return h + "h" + String(m % 60).padStart(2, "0") + "m";
-    return Math.floor(h / 24) + "d";
-  }
-
-  function stateWord(m) {
-    return m.state === "running" && m.role !== "process" ? "working" : m.state;
-  }
-  function waits(m) { return m.state === "stalled" || m.state === "waiting-approval"; }
-  function since(m) {
-    if (m.stall) return m.stall.since;
-    if (m.request) return m.request.since;
-    return m.since || m.started_at;
-  }
-
-  // What a permission request is about: its command, file, url…, as top reads it.
-  function target(q) {
-    const keys = ["command", "file_path", "notebook_path", "path", "url", "pattern", "query"];
-    try {
-      const o = JSON.parse(q.input || "");
-      for (const k of keys) if (typeof o[k] === "string" && o[k]) return o[k];
-    } catch (e) {
-      for (const k of keys) {
-        const i = (q.input || "").indexOf('"' + k + '":"');
-        if (i >= 0) return q.input.slice(i + k.length + 4).replace(/"?…?$/, "") + "…";
-      }
-    }
-    return q.description || q.input || "";
-  }
-
-  function waitsOn(m) {
-    switch (m.state) {
-      case "stalled": return m.stall ? JSON.stringify(m.stall.line) : "";
-      case "waiting-approval": return m.request ? m.request.tool + ": " + target(m.request) : "";
-      case "failed": return m.reason || "";
-      case "exited": return m.exit_code != null ? "exit " + m.exit_code : "";
-      case "idle": return m.result ? "said: " + m.result : "";
-    }
-    return "";
-  }
-
-  // What a member spent, as status and top show it (state.MemberUsage's
-  // CostText): "$1.23", "1.20M tok, no price", "$1.23 + no price"; nothing
-  // before its first response.
-  function tokenCount(n) {
-    if (n < 1000) return String(n);
-    if (n < 1e6) return (n / 1e3).toFixed(1) + "k";
-    return (n / 1e6).toFixed(2) + "M";
-  }
-  function cost(m) {
-    const u = m.usage;
-    if (!u || !u.turns) return "";
-    const np = u.no_price || [], models = u.models || [];
-    if (np.length && np.length === models.length) {
-      return tokenCount(u.input + u.output + u.cache_write + u.cache_read) + " tok, no price";
-    }
-    if (np.length) return "$" + u.cost.toFixed(2) + " + no price";
-    return "$" + u.cost.toFixed(2);
-  }
-
+  // Every member by team/member: its row (every text the page shows of it,
+  // made by the server), its status, its team, the dialog it waits at.
   function members() {
     const by = new Map();
     if (!view) return by;
+    const rows = new Map(view.rows.map((r) => [r.team + "/" + r.member, r]));
     for (const t of view.teams) for (const m of t.status.members) {
+      const k = t.status.team + "/" + m.name, r = rows.get(k);
+      if (!r) continue;
       const d = m.state === "stalled" && t.dialogs ? t.dialogs[m.name] : undefined;
-      by.set(t.status.team + "/" + m.name, { team: t, m: m, dialog: d });
+      by.set(k, { team: t, m: m, r: r, dialog: d });
     }
     return by;
   }
@@ -104,7 +45,58 @@
     return q;
   }
 
+  // A row does not move under a finger: while a pointer is down on the list,
+  // and for a second after, the list is not drawn again (what changed is
+  // drawn once it is let go); an action goes to the member whose row was
+  // under the pointer when the press began, whatever is there at the click.
+  let pressed = null, lastPress = null, holdUntil = 0, listDue = false;
+  const holdMs = 1000;
+  function frozen() { return pressed !== null || Date.now() < holdUntil; }
+  $("rows").addEventListener("pointerdown", (ev) => {
+    const li = ev.target.closest("li[data-member]");
+    pressed = { li: li, team: li ? li.dataset.team : "", member: li ? li.dataset.member : "", button: ev.target.closest("button[data-act]") };
+    lastPress = null;
+  });
+  function letGo() {
+    if (!pressed) return;
+    lastPress = pressed; lastPress.at = Date.now(); pressed = null;
+    holdUntil = Date.now() + holdMs;
+    setTimeout(() => { if (listDue && !frozen()) render(); }, holdMs + 20);
+  }
+  document.addEventListener("pointerup", letGo);
+  document.addEventListener("pointercancel", letGo);
+
+  // On a desktop the list and a member's detail are side by side from the
+  // start: the first member's, until another is chosen.
+  const wide = window.matchMedia("(min-width: 1024px)");
   function render() {
+    if (!sel && wide.matches && view.rows.length) {
+      sel = { team: view.rows[0].team, member: view.rows[0].member };
+      followScreen();
+      loadChanges();
+    }
+    renderHeader();
+    if (frozen()) listDue = true;
+    else { listDue = false; renderList(); }
+    notifyNew(members());
+    renderDetail(members());
+  }
+
+  // The header: each team shown and what it cost, and every team's together
+  // when there are several (the server's texts).
+  function renderHeader() {
+    const h = $("teams"), frag = document.createDocumentFragment();
+    for (const t of view.teams) {
+      const s = el("span", "tname");
+      s.append(el("b", "", t.status.team));
+      if (t.cost !== "-") s.append(document.createTextNode(" " + t.cost));
+      frag.append(s);
+    }
+    if (view.teams.length > 1 && view.cost !== "-") frag.append(el("span", "tname total", "total " + view.cost));
+    h.replaceChildren(frag);
+  }
+
+  function renderList() {
     const rows = $("rows"), by = members();
     $("empty").hidden = view.rows.length > 0;
     const frag = document.createDocumentFragment();
@@ -114,21 +106,21 @@
       if (!x) continue;
       const m = x.m, li = el("li");
       li.dataset.team = r.team; li.dataset.member = r.member;
-      if (waits(m)) li.classList.add("waits");
+      if (r.waits) li.classList.add("waits");
       if (m.state === "failed") li.classList.add("failed");
       if (sel && sel.team === r.team && sel.member === r.member) li.classList.add("sel");
       const l1 = el("div", "line1");
       l1.append(el("span", "name", m.name));
       if (multi) l1.append(el("span", "team", r.team));
-      l1.append(el("span", "state " + stateWord(m), stateWord(m)));
-      const t = el("span", "faint ago"); t.dataset.since = since(m) || ""; t.textContent = ago(since(m));
-      l1.append(t);
-      if (m.restarts) l1.append(el("span", "faint", "↻" + m.restarts));
-      const c = cost(m); if (c) l1.append(el("span", "faint cost", c));
+      l1.append(el("span", "state " + r.state_text, r.state_text));
+      if (r.for !== "-") l1.append(el("span", "faint ago", r.for));
+      if (r.restarts) l1.append(el("span", "faint", "↻" + r.restarts));
+      if (r.cost !== "-") l1.append(el("span", "faint cost", r.cost));
       li.append(l1);
-      const w = waitsOn(m);
+      const w = r.waits_on;
       if (x.dialog) li.append(el("p", "wait asks", x.dialog.asks.join("\n")));
       else if (w) li.append(el("p", "wait", w));
+      if (r.conflicts && r.conflicts.length) li.append(el("p", "conflict", "! would conflict with " + r.conflicts.join(", ")));
       if (!readOnly && x.dialog) li.append(optionButtons(x.dialog));
       else if (!readOnly && m.state === "stalled") {
         const q = el("div", "quick");
@@ -146,8 +138,6 @@
       frag.append(li);
     }
     rows.replaceChildren(frag);
-    notifyNew(by);
-    renderDetail(by);
   }
 
   function renderDetail(by) {
@@ -155,14 +145,14 @@
     const x = sel && by.get(sel.team + "/" + sel.member);
     if (!x) { d.hidden = true; return; }
     d.hidden = false;
-    const m = x.m;
+    const m = x.m, r = x.r;
     $("dname").textContent = m.name + (view.teams.length > 1 ? " · " + sel.team : "");
-    const info = [stateWord(m) + " for " + ago(since(m)), "pane " + m.pane];
-    if (m.restarts) info.push("restarts " + m.restarts);
-    const c = cost(m); if (c) info.push("cost " + c);
+    const info = [r.state_text + (r.for !== "-" ? " for " + r.for : ""), r.role, "pane " + m.pane];
+    if (r.restarts) info.push("restarts " + r.restarts);
+    if (r.cost !== "-") info.push("cost " + r.cost);
     $("dinfo").textContent = info.join(" · ");
-    let w = waitsOn(m);
-    if (m.state === "waiting-approval" && m.request && m.request.description) w += "\n" + m.request.description;
+    let w = r.waits_on;
+    if (m.state === "waiting-approval" && m.request && m.request.description && !w.includes(m.request.description)) w += "\n" + m.request.description;
     if (x.dialog) w = x.dialog.asks.join("\n");
     $("dwait").textContent = w;
     $("acts").hidden = readOnly;
@@ -188,6 +178,24 @@
     ol.replaceChildren(frag);
   }
 
+  // A screen in its colours: runs of text set as text, styled only by the
+  // server's class names (b d i u v fN gN) and colours (#rrggbb), both checked.
+  const classRE = /^[bdiuvfg0-9 ]*$/, hexRE = /^#[0-9a-f]{6}$/;
+  function drawScreen(pre, v) {
+    const frag = document.createDocumentFragment();
+    v.spans.forEach((line, i) => {
+      if (i) frag.append("\n");
+      for (const x of line) {
+        if (!x.c && !x.fg && !x.bg) { frag.append(x.t); continue; }
+        const e = el("span", classRE.test(x.c || "") ? x.c || "" : "", x.t);
+        if (x.fg && hexRE.test(x.fg)) e.style.color = x.fg;
+        if (x.bg && hexRE.test(x.bg)) e.style.backgroundColor = x.bg;
+        frag.append(e);
+      }
+    });
+    pre.replaceChildren(frag);
+  }
+
   // The member's screen as its pane prints, pushed (a stream of its own).
   let screenES = null;
   function followScreen() {
@@ -198,17 +206,49 @@
     screenES.addEventListener("screen", (ev) => {
       if (!sel || key !== sel.team + "/" + sel.member) return;
       const s = $("screen"), atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 4;
-      s.textContent = JSON.parse(ev.data).lines.join("\n");
+      drawScreen(s, JSON.parse(ev.data));
       if (atEnd) s.scrollTop = s.scrollHeight;
     });
   }
 
+  // The member's changes (diff --stat) and conflicts, as the server says
+  // them, read when it is chosen and after a merge; Merge behind a second tap.
+  let changesOf = "";
+  function loadChanges() {
+    if (!sel) return;
+    const key = sel.team + "/" + sel.member;
+    changesOf = key;
+    $("dchanges").textContent = "reading…"; $("dfiles").replaceChildren(); $("dconflicts").textContent = ""; $("merge").hidden = true;
+    fetch("/api/changes?team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member), { credentials: "same-origin" })
+      .then((r) => r.json()).then((j) => {
+        if (changesOf !== key) return;
+        if (j.error) { $("dchanges").textContent = j.error; return; }
+        $("dchanges").textContent = j.summary;
+        $("dfiles").replaceChildren(...j.files.map((f) => el("li", "", f)));
+        $("dconflicts").textContent = j.conflicts.join("\n");
+        $("merge").hidden = readOnly || !j.mergeable;
+      }).catch((e) => { if (changesOf === key) $("dchanges").textContent = "not read: " + e; });
+  }
+  $("merge").addEventListener("click", () => {
+    const b = $("merge");
+    if (!sel) return;
+    if (b.dataset.armed !== "1") {
+      b.dataset.armed = "1"; b.textContent = "Really merge " + sel.member + "?";
+      setTimeout(() => { b.dataset.armed = ""; b.textContent = "Merge into its base"; }, 4000);
+      return;
+    }
+    b.dataset.armed = ""; b.textContent = "Merge into its base";
+    act("merge", { team: sel.team, member: sel.member }).then(loadChanges);
+  });
+
   function select(team, member) {
     sel = { team: team, member: member };
     $("screen").textContent = "";
+    for (const li of $("rows").children) li.classList.toggle("sel", li.dataset.team === team && li.dataset.member === member);
     render();
     followScreen();
-    if (window.matchMedia("(max-width: 899px)").matches) $("detail").scrollIntoView({ block: "start" });
+    loadChanges();
+    if (!wide.matches) $("detail").scrollIntoView({ block: "start" });
   }
 
   function toast(text, bad) {
@@ -259,11 +299,18 @@
   }
 
   $("rows").addEventListener("click", (ev) => {
-    const li = ev.target.closest("li[data-member]");
+    let p = lastPress; lastPress = null;
+    if (p && Date.now() - p.at > holdMs) p = null; // not this click's press
+    let li = ev.target.closest("li[data-member]"), b = ev.target.closest("button[data-act]");
+    if (p) {
+      // A pointer's click: the row and the button the press began on, or nothing.
+      if (!p.li || li !== p.li || b !== p.button) return;
+      li = p.li; b = p.button;
+    }
     if (!li) return;
-    const b = ev.target.closest("button[data-act]");
-    if (b) { ev.stopPropagation(); run(b.dataset.act, li.dataset.team, li.dataset.member, b); return; }
-    select(li.dataset.team, li.dataset.member);
+    const who = { team: p ? p.team : li.dataset.team, member: p ? p.member : li.dataset.member };
+    if (b) { ev.stopPropagation(); run(b.dataset.act, who.team, who.member, b); return; }
+    select(who.team, who.member);
   });
   $("acts").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-act]");
@@ -300,10 +347,10 @@
     const now = new Set();
     const fresh = [];
     for (const [k, x] of by) {
-      if (!waits(x.m)) continue;
-      const id = k + "@" + since(x.m);
+      if (!x.r.waits) continue;
+      const id = k + "@" + x.r.since;
       now.add(id);
-      if (!seenWaits.has(id) && !firstView) fresh.push(x.m.name + ": " + waitsOn(x.m));
+      if (!seenWaits.has(id) && !firstView) fresh.push(x.m.name + ": " + x.r.waits_on);
     }
     seenWaits.clear(); for (const id of now) seenWaits.add(id);
     firstView = false;
@@ -314,18 +361,12 @@
       try { new Notification("teamctl: waiting for you", { body: fresh.join("\n"), tag: "teamctl" }); } catch (e) { /* a phone wants a service worker */ }
     }
   }
-  function retitle() { if (view) { const n = view.rows.filter((r) => { const x = members().get(r.team + "/" + r.member); return x && waits(x.m); }).length; document.title = (n ? "(" + n + ") " : "") + "teamctl"; } }
-
-  // Durations tick on the page's own clock; nothing is asked of the server.
-  setInterval(() => {
-    for (const t of document.querySelectorAll(".ago")) t.textContent = ago(t.dataset.since);
-  }, 1000);
+  function retitle() { if (view) { const n = view.rows.filter((r) => r.waits).length; document.title = (n ? "(" + n + ") " : "") + "teamctl"; } }
 
   function connect() {
     const es = new EventSource("/api/stream");
     es.addEventListener("view", (ev) => {
       const v = JSON.parse(ev.data);
-      skew = Date.now() - Date.parse(v.now);
       view = v;
       $("conn").textContent = "live"; $("conn").className = "conn on";
       render();
