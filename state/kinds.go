@@ -75,6 +75,9 @@ const (
 	// included) would now conflict in Files; or no longer would.
 	EventConflict         EventKind = "conflict"
 	EventConflictResolved EventKind = "conflict-resolved"
+	// A member's work landed by teamctl merge or finish (or top, or the
+	// page): into what, by whom and by which way in.
+	EventMerged EventKind = "merged"
 	// Budgets (the layout's budget:): a member or the team crossed its
 	// warning threshold or spent its budget (usage); a member held, or
 	// stopped, for it (held), and let go again (released: `teamctl

@@ -86,6 +86,7 @@ func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, 
 	if f.Landed, err = landMember(ctx, st, member, o); err != nil {
 		return f, err
 	}
+	t.recordLanded(f.Landed, "teamctl finish")
 	landed := fmt.Sprintf("%s's work landed on %s (%.10s), but", member, f.Into, f.New)
 	if err := t.removeWorktree(ctx, st, wt, &f); err != nil {
 		return f, fmt.Errorf("%s %w", landed, err)

@@ -68,9 +68,33 @@ func (t *Team) Merge(ctx context.Context, names []string, o MergeOptions) (*Merg
 			break
 		}
 		res.Landed = append(res.Landed, l)
+		t.recordLanded(l, "teamctl merge")
 	}
 	return res, nil
 }
+
+// recordLanded records in the team's events that l landed, as by whom and
+// from where (By): a merge from top or the page is in the team's history as
+// one from the command line is. Nothing landed (already there) is not
+// recorded. An event that cannot be written leaves the landing as it is.
+func (t *Team) recordLanded(l Landed, cmd string) {
+	if l.UpToDate || l.New == "" || l.New == l.Old {
+		return
+	}
+	ev, err := state.OpenEventLog(t.Name)
+	if err != nil {
+		return
+	}
+	defer ev.Close()
+	how := "merged"
+	if l.Squash {
+		how = "squashed"
+	}
+	ev.Append(t.by.mark(state.Event{Kind: state.EventMerged, Member: l.Member,
+		Detail: fmt.Sprintf("%s %s into %s (%s..%s) %s", how, l.Branch, l.Into, shortHash(l.Old), shortHash(l.New), t.by.detail(cmd))}))
+}
+
+func shortHash(h string) string { return h[:min(len(h), 10)] }
 
 // refusal is err said for a person, with a conflict's files.
 func refusal(member string, err error, notTried []string) *Refusal {

@@ -284,3 +284,31 @@ func TestMergeTargetIsNotState(t *testing.T) {
 		t.Errorf("merge with the bases agreeing: %+v, %v", res, err)
 	}
 }
+
+// TestMergeIsRecorded: each member landed is a merged event in the team's
+// history, saying into what and by whom — from the page with its address,
+// as from the command line — and nothing that was already there is.
+func TestMergeIsRecorded(t *testing.T) {
+	f := newFakeWorld(t)
+	_, wt := reviewTeam(t, f)
+	commitIn(t, wt("a"), "a.go", "a\n", "a's work")
+	tm := f.open("rev")
+	tm.ActingAs(By{Via: "web", From: "127.0.0.1:5000"})
+	if res, err := tm.Merge(f.ctx, []string{"a", "b"}, MergeOptions{}); err != nil || res.Refused != nil {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	evs, err := state.ReadEvents("rev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var merged []state.Event
+	for _, e := range evs {
+		if e.Kind == state.EventMerged {
+			merged = append(merged, e)
+		}
+	}
+	if len(merged) != 1 || merged[0].Member != "a" || merged[0].Via != "web" || merged[0].From != "127.0.0.1:5000" ||
+		!strings.Contains(merged[0].Detail, "merged teamctl/rev/a into dev") || !strings.Contains(merged[0].Detail, "teamctl serve") {
+		t.Errorf("merged events %+v; want one for a (b had nothing to land), by the web from its address", merged)
+	}
+}
