@@ -104,14 +104,27 @@ func (p *agentPane) keys(keys ...string) {
 func (p *agentPane) waitVerdict(kind stallwatch.Kind, pattern string) string {
 	p.t.Helper()
 	det := stallwatch.New(stallwatch.DefaultPatterns())
-	var screen string
-	testenv.Eventually(p.t, wait, "the pane to be "+kind.String()+" "+pattern, func() (bool, string) {
+	var screen, last string
+	var since time.Time
+	testenv.Eventually(p.t, wait, "the pane to be "+kind.String()+" "+pattern+" and quiet", func() (bool, string) {
 		screen = p.screen()
 		v := det.Check(screen)
-		return v.Kind == kind && (pattern == "" || v.Pattern == pattern), v.Kind.String() + " " + v.Pattern + "\n" + screen
+		ok := v.Kind == kind && (pattern == "" || v.Pattern == pattern)
+		// As the watchdog does, the verdict counts once the screen has been
+		// quiet a while: a CLI draws its dialog before it takes keys (Codex
+		// 0.171.0 under load let an Escape sent at once go unread).
+		if !ok || screen != last {
+			last, since = screen, time.Now()
+			return false, v.Kind.String() + " " + v.Pattern + "\n" + screen
+		}
+		return time.Since(since) >= settleQuiet, v.Kind.String() + " " + v.Pattern + " (settling)\n" + screen
 	})
 	return screen
 }
+
+// settleQuiet is how long a screen must stay as it is before its verdict
+// counts: the stand-in for the watchdog's quiet period.
+const settleQuiet = 500 * time.Millisecond
 
 // prompt types text as both CLIs take it (docs/codex.md, docs/gemini.md):
 // the text alone (-l), then, once the pane shows it, Enter — sent again
