@@ -124,6 +124,16 @@ func (a Actions) Screen(ctx context.Context, name, member string) (string, error
 	return tm.Screen(ctx, member)
 }
 
+// ScreenInColour is Screen with its colours, as tmux's SGR sequences
+// (Team.ScreenInColour): for drawing, never for reading a dialog.
+func (a Actions) ScreenInColour(ctx context.Context, name, member string) (string, error) {
+	tm, err := a.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return tm.ScreenInColour(ctx, member)
+}
+
 // FollowScreen calls woke whenever member's pane prints (`teamctl logs -f`,
 // woken by the pane's output through a control client, not by polling),
 // until ctx ends or the pane's program ends.

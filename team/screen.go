@@ -15,6 +15,18 @@ import (
 // that run, else its dead pane's screen — never a blank. It is what top's and
 // the page's detail show, through the team's own seam (team/deps.go).
 func (t *Team) Screen(ctx context.Context, member string) (string, error) {
+	return t.screen(ctx, member, false)
+}
+
+// ScreenInColour is Screen with a running member's colours and attributes
+// kept, as tmux's SGR sequences (capture-pane -e), for a view that draws
+// them through an escaper of its own (the page's). Never for reading the
+// screen: dialogs and stalls are read from Screen's plain text.
+func (t *Team) ScreenInColour(ctx context.Context, member string) (string, error) {
+	return t.screen(ctx, member, true)
+}
+
+func (t *Team) screen(ctx context.Context, member string, colour bool) (string, error) {
 	st, err := state.Load(t.Name)
 	if err != nil {
 		return "", err
@@ -29,6 +41,9 @@ func (t *Team) Screen(ctx context.Context, member string) (string, error) {
 		return "", err
 	}
 	if pane != nil && !pane.Dead {
+		if colour {
+			return srv.Run(ctx, "capture-pane", "-p", "-e", "-J", "-t", pane.ID)
+		}
 		return srv.CapturePane(ctx, pane.ID)
 	}
 	if lw, _ := state.ReadLastWords(t.Name, member); lw != nil && (pane == nil || lw.Of(pane.ID, pane.PID)) {

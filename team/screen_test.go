@@ -25,6 +25,11 @@ func TestScreen(t *testing.T) {
 		t.Fatalf("running worker's screen = %q, %v; want its pane's", got, err)
 	}
 	f.wantLog("list-panes", "capture-pane -p -J -t "+worker.ID)
+	f.log = nil
+	if got, err := tm.ScreenInColour(f.ctx, "worker"); err != nil || got != "$ make\nok" {
+		t.Fatalf("running worker's screen in colour = %q, %v", got, err)
+	}
+	f.wantLog("list-panes", "capture-pane -p -e -J -t "+worker.ID) // its colours kept, for drawing
 
 	// Its program ends: the pane is dead, and its last words are kept.
 	worker.Dead = true

@@ -322,7 +322,7 @@ type screenView struct {
 func (s *Server) screenLines(ctx context.Context, q request) (screenView, error) {
 	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
-	text, err := s.o.Backend.Screen(ctx, q.Team, q.Member)
+	text, err := s.o.Backend.ScreenInColour(ctx, q.Team, q.Member)
 	if err != nil {
 		return screenView{}, fmt.Errorf("%s's screen: %w", q.Member, err)
 	}

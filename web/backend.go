@@ -61,6 +61,10 @@ type Backend interface {
 	// Screen is the visible screen of member's pane, as text (no escape
 	// sequences).
 	Screen(ctx context.Context, team, member string) (string, error)
+	// ScreenInColour is Screen with the pane's colours as SGR sequences,
+	// for drawing only (the page's own escaper, ansi.go); dialogs are read
+	// from Screen.
+	ScreenInColour(ctx context.Context, team, member string) (string, error)
 	// FollowScreen calls woke whenever member's pane prints, until ctx ends
 	// or the pane's program ends.
 	FollowScreen(ctx context.Context, team, member string, woke func()) error

@@ -67,6 +67,11 @@ func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
 	return "\x1b[31mred\x1b[0m <b>bold</b>\n$ ", nil
 }
 
+// ScreenInColour: the fake's screens carry their colours already.
+func (f *fake) ScreenInColour(ctx context.Context, team, member string) (string, error) {
+	return f.Screen(ctx, team, member)
+}
+
 func (f *fake) FollowScreen(ctx context.Context, team, member string, woke func()) error {
 	<-ctx.Done()
 	return nil

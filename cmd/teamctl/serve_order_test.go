@@ -172,6 +172,8 @@ func (f fixedTeams) Watch(ctx context.Context, o web.WatchOptions) (*web.Watcher
 
 func (f fixedTeams) Screen(context.Context, string, string) (string, error) { return "", nil }
 
+func (f fixedTeams) ScreenInColour(context.Context, string, string) (string, error) { return "", nil }
+
 func (f fixedTeams) FollowScreen(ctx context.Context, _, _ string, _ func()) error {
 	<-ctx.Done()
 	return nil
