@@ -3,6 +3,8 @@ package claudecode
 import (
 	_ "embed"
 	"strings"
+
+	"github.com/teamctl/teamctl/internal/versionlist"
 )
 
 //go:embed tested-versions.txt
@@ -10,15 +12,7 @@ var testedVersions string
 
 // TestedVersions are the Claude Code versions teamctl's tests ran on, oldest
 // first (tested-versions.txt, which .ci/run reads too).
-func TestedVersions() []string {
-	var out []string
-	for _, ln := range strings.Split(testedVersions, "\n") {
-		if ln = strings.TrimSpace(ln); ln != "" && !strings.HasPrefix(ln, "#") {
-			out = append(out, ln)
-		}
-	}
-	return out
-}
+func TestedVersions() []string { return versionlist.Parse(testedVersions) }
 
 // Version takes the version number out of `claude --version` output
 // ("2.1.332 (Claude Code)"): its first word.

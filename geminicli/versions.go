@@ -6,6 +6,8 @@ package geminicli
 import (
 	_ "embed"
 	"strings"
+
+	"github.com/teamctl/teamctl/internal/versionlist"
 )
 
 //go:embed tested-versions.txt
@@ -13,15 +15,7 @@ var testedVersions string
 
 // TestedVersions are the Gemini CLI versions teamctl's tests ran on, oldest
 // first (tested-versions.txt, which .ci/run reads too).
-func TestedVersions() []string {
-	var out []string
-	for _, ln := range strings.Split(testedVersions, "\n") {
-		if ln = strings.TrimSpace(ln); ln != "" && !strings.HasPrefix(ln, "#") {
-			out = append(out, ln)
-		}
-	}
-	return out
-}
+func TestedVersions() []string { return versionlist.Parse(testedVersions) }
 
 // Version takes the version number out of `gemini --version` output
 // ("0.61.0"): its first word.
