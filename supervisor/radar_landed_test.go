@@ -2,12 +2,8 @@ package supervisor
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
-
-	"github.com/teamctl/teamctl/state"
 )
 
 // TestRadarLandedMemberIsInNoPair: alice and bob change the same line;
@@ -20,31 +16,7 @@ func TestRadarLandedMemberIsInNoPair(t *testing.T) {
 		t.Skip("no git")
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	main := filepath.Join(dir, "repo")
-	run := func(in string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", in}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	os.MkdirAll(main, 0o755)
-	run(main, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(main, "calc.py"), []byte("1\n2\n3\n"), 0o644)
-	run(main, "add", "calc.py")
-	run(main, "commit", "-q", "-m", "calc")
-	var wts []state.Worktree
-	for _, m := range []string{"alice", "bob"} {
-		path := filepath.Join(dir, m)
-		run(main, "worktree", "add", "-q", "-b", "teamctl/t/"+m, path)
-		os.WriteFile(filepath.Join(path, "calc.py"), []byte("1\n2 by "+m+"\n3\n"), 0o644)
-		run(path, "commit", "-q", "-am", m+"'s two")
-		wts = append(wts, state.Worktree{Member: m, Main: main, Path: path, Branch: "teamctl/t/" + m, Base: "main"})
-	}
+	main, run, wts := twoMembersOnOneLine(t, "calc.py", true)
 	r := newRadar(realGit{})
 	conflicts := func(res radarResult) map[string]int {
 		out := map[string]int{}

@@ -314,30 +314,7 @@ func TestRealGitConflicts(t *testing.T) {
 		t.Skip("no git")
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	main := filepath.Join(dir, "repo")
-	run := func(in string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", in}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	os.MkdirAll(main, 0o755)
-	run(main, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(main, "app.go"), []byte("1\n2\n3\n"), 0o644)
-	run(main, "add", "app.go")
-	run(main, "commit", "-q", "-m", "app")
-	var wts []state.Worktree
-	for _, m := range []string{"alice", "bob"} {
-		path := filepath.Join(dir, m)
-		run(main, "worktree", "add", "-q", "-b", "teamctl/t/"+m, path)
-		os.WriteFile(filepath.Join(path, "app.go"), []byte("1\n2 by "+m+"\n3\n"), 0o644)
-		wts = append(wts, state.Worktree{Member: m, Main: main, Path: path, Branch: "teamctl/t/" + m})
-	}
+	main, run, wts := twoMembersOnOneLine(t, "app.go", false)
 	r := newRadar(realGit{})
 	res := r.pass(ctx, radarJob{worktrees: wts, dirty: map[string]bool{"alice": true, "bob": true}})
 	if res.err != nil || len(res.unread) != 0 || len(res.merged) != 3 {
@@ -417,4 +394,41 @@ func TestConflictRadarAgainstTheBase(t *testing.T) {
 	if live, _ := state.ReadLive("decide"); len(live.Conflicts) != 0 {
 		t.Errorf("live.json keeps a base conflict gone: %+v", live.Conflicts)
 	}
+}
+
+// twoMembersOnOneLine makes a repository (main, on branch main, file holding
+// three lines) and worktrees of alice and bob on teamctl/t/<member>, each
+// with its own second line in file: committed on its branch with commit,
+// else left uncommitted. run runs git in a folder, as the test's author.
+func twoMembersOnOneLine(t *testing.T, file string, commit bool) (main string, run func(in string, args ...string), wts []state.Worktree) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	main = filepath.Join(dir, "repo")
+	run = func(in string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", in}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.MkdirAll(main, 0o755)
+	run(main, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(main, file), []byte("1\n2\n3\n"), 0o644)
+	run(main, "add", file)
+	run(main, "commit", "-q", "-m", file)
+	for _, m := range []string{"alice", "bob"} {
+		path := filepath.Join(dir, m)
+		run(main, "worktree", "add", "-q", "-b", "teamctl/t/"+m, path)
+		os.WriteFile(filepath.Join(path, file), []byte("1\n2 by "+m+"\n3\n"), 0o644)
+		w := state.Worktree{Member: m, Main: main, Path: path, Branch: "teamctl/t/" + m}
+		if commit {
+			run(path, "commit", "-q", "-am", m+"'s two")
+			w.Base = "main"
+		}
+		wts = append(wts, w)
+	}
+	return main, run, wts
 }
