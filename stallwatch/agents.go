@@ -145,7 +145,21 @@ func readCodexMenu(lines []string, from, last int) (Dialog, bool) {
 		}
 		return rest, true
 	}
-	top, bottom := sel, sel
+	top, bottom, texts := rowsAround(sel, from, last, row)
+	d, ok := numberedDialog(texts, sel-top, CLICodex)
+	if !ok || nonBlankBetween(lines, bottom+1, last) > menuBottom {
+		return Dialog{}, false
+	}
+	if m := codexEsc.FindStringSubmatch(lines[last]); m != nil {
+		d.Cancel = &Option{Key: "Escape", Text: m[1]}
+	}
+	return d, true
+}
+
+// rowsAround is the run of lines around sel (within from..last) that row
+// reads as menu rows, and their texts, top to bottom.
+func rowsAround(sel, from, last int, row func(int) (string, bool)) (top, bottom int, texts []string) {
+	top, bottom = sel, sel
 	for top > from {
 		if _, ok := row(top - 1); !ok {
 			break
@@ -158,19 +172,11 @@ func readCodexMenu(lines []string, from, last int) (Dialog, bool) {
 		}
 		bottom++
 	}
-	var texts []string
 	for i := top; i <= bottom; i++ {
 		t, _ := row(i)
 		texts = append(texts, t)
 	}
-	d, ok := numberedDialog(texts, sel-top, CLICodex)
-	if !ok || nonBlankBetween(lines, bottom+1, last) > menuBottom {
-		return Dialog{}, false
-	}
-	if m := codexEsc.FindStringSubmatch(lines[last]); m != nil {
-		d.Cancel = &Option{Key: "Escape", Text: m[1]}
-	}
-	return d, true
+	return top, bottom, texts
 }
 
 // codexEsc is the Esc choice of Codex's footers: "Press enter to confirm
@@ -205,24 +211,7 @@ func readGeminiMenu(lines []string, from, last int) (Dialog, bool) {
 		}
 		return un[i], true
 	}
-	top, bottom := sel, sel
-	for top > from {
-		if _, ok := row(top - 1); !ok {
-			break
-		}
-		top--
-	}
-	for bottom < last {
-		if _, ok := row(bottom + 1); !ok {
-			break
-		}
-		bottom++
-	}
-	var texts []string
-	for i := top; i <= bottom; i++ {
-		t, _ := row(i)
-		texts = append(texts, t)
-	}
+	top, _, texts := rowsAround(sel, from, last, row)
 	d, ok := numberedDialog(texts, sel-top, CLIGemini)
 	if !ok {
 		return Dialog{}, false
