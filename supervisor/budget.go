@@ -98,8 +98,22 @@ func (s *daemon) updateUsage(ctx context.Context) {
 	b := &s.spend
 	b.soon = false
 	now := s.clock.Now().UTC()
-	if names := s.memberNames(); b.meters == nil || names != b.members || now.Sub(b.looked) >= sessionsEvery {
+	names := s.memberNames()
+	switch {
+	case b.meters == nil || names != b.members || now.Sub(b.looked) >= sessionsEvery:
 		s.lookForSessions(names, now)
+	case s.spawnedUnfound():
+		// A teammate the lead spawned is found by its transcript, which it
+		// writes only at its first turn, often after it joined (the look
+		// then found nothing): looked for at every change of the
+		// transcripts until found, at most once a usageDelay, or its
+		// spending would wait for the next sessionsEvery look, which only
+		// a change brings (a quiet team never had it).
+		if now.Sub(b.looked) >= usageDelay {
+			s.lookForSessions(names, now)
+		} else {
+			defer s.usageSoon()
+		}
 	}
 	if s.live.Usage == nil {
 		s.live.Usage = map[string]*state.MemberUsage{}
@@ -167,6 +181,18 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 			s.log.Warn("usage", "member", name, "err", err)
 		}
 	}
+}
+
+// spawnedUnfound reports whether a teammate the lead spawned has no
+// session found yet.
+func (s *daemon) spawnedUnfound() bool {
+	for i := range s.st.Members {
+		m := &s.st.Members[i]
+		if usage.SpawnedByLead(m) && s.spend.meters[m.Name] == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // newMeter follows member name's sessions ids: what they spend, and what

@@ -308,3 +308,34 @@ func TestBudgetStop(t *testing.T) {
 		t.Errorf("released, mate was restarted %d times, want 1", n)
 	}
 }
+
+// TestSpawnedTeammateCountedWhenItsTranscriptComes: a teammate the lead
+// spawned is found by its transcript, which it writes at its first turn,
+// after it joined. The look its joining brought found nothing; the next
+// looked only a sessionsEvery later and only when a change came, so on a
+// team gone quiet its spending was never counted (status showed no usage
+// for it while teamctl usage did). Its transcript's first change finds it.
+func TestSpawnedTeammateCountedWhenItsTranscriptComes(t *testing.T) {
+	w, _ := budgetWorld(t, layouts.Budget{}, nil)
+	w.s.st.Members = append(w.s.st.Members, state.Member{Name: "helper", Role: state.RoleTeammate, Origin: state.OriginLead, Pane: "%9"})
+	w.changed(filewatch.Transcripts) // helper joined: looked for, nothing yet
+	w.advance(usageDelay)
+	w.forgeTranscript("aaaaaaaa-0000-4000-8000-00000000000a", "helper", 100_000)
+	w.changed(filewatch.Transcripts)
+	if u := w.usageOf("helper"); u.Turns != 1 || u.Cost < 1.49 || u.Cost > 1.51 {
+		t.Errorf("helper's usage after its transcript came: %+v, want 1 turn, $1.50", u)
+	}
+	// A change sooner than usageDelay after a look is looked at shortly.
+	w.s.st.Members = append(w.s.st.Members, state.Member{Name: "helper2", Role: state.RoleTeammate, Origin: state.OriginLead, Pane: "%8"})
+	w.changed(filewatch.Transcripts) // helper2 joined: looked for, nothing yet
+	w.forgeTranscript("aaaaaaaa-0000-4000-8000-00000000000b", "helper2", 100_000)
+	w.changed(filewatch.Transcripts)
+	if u := w.usageOf("helper2"); u.Turns != 0 {
+		t.Errorf("helper2 looked for again at once: %+v (at most once a usageDelay)", u)
+	}
+	w.advance(usageDelay)
+	w.changed() // the look marked due
+	if u := w.usageOf("helper2"); u.Turns != 1 {
+		t.Errorf("helper2's usage a usageDelay after its transcript came: %+v, want 1 turn", u)
+	}
+}

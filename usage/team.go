@@ -128,7 +128,7 @@ func MemberSessions(st *state.Team, claudeDir string) (Sessions, error) {
 		}
 		m, ok := st.Member(f.Name)
 		switch {
-		case f.Name == claudecode.LeadMailboxName, ok && !spawnedByLead(m):
+		case f.Name == claudecode.LeadMailboxName, ok && !SpawnedByLead(m):
 			out.Refused = append(out.Refused, Refused{Path: f.Path, Session: f.Session, Name: f.Name})
 			continue
 		case !ok && !slices.Contains(out.Gone, f.Name):
@@ -140,10 +140,10 @@ func MemberSessions(st *state.Team, claudeDir string) (Sessions, error) {
 	return out, nil
 }
 
-// spawnedByLead reports whether m is a teammate the lead spawned itself,
+// SpawnedByLead reports whether m is a teammate the lead spawned itself,
 // which teamctl did not launch with a session id of its own: the one kind
 // of member whose sessions are found by what their transcripts say.
-func spawnedByLead(m *state.Member) bool {
+func SpawnedByLead(m *state.Member) bool {
 	return m.Role == state.RoleTeammate && m.Origin == state.OriginLead && m.SessionID == ""
 }
 
