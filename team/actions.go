@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Actions are the verbs a front-end — top in a terminal, serve's page in a
@@ -143,4 +144,47 @@ func (a Actions) FollowScreen(ctx context.Context, name, member string, woke fun
 		return err
 	}
 	return tm.Logs(ctx, member, LogsOptions{Follow: true}, func(string) { woke() })
+}
+
+// PlanFinish is what Finish would do for member (Team.PlanFinish), read
+// without acting: what a front-end shows before it asks to confirm.
+func (a Actions) PlanFinish(ctx context.Context, name, member string) (*FinishPlan, error) {
+	tm, err := a.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return tm.PlanFinish(ctx, member)
+}
+
+// Finish is `teamctl finish --yes MEMBER`: a member that runs is stopped
+// first (as teamctl stop does), then its work lands in its recorded base and
+// its worktree and the branch teamctl made go (Team.Finish).
+func (a Actions) Finish(ctx context.Context, name, member string) (*FinishResult, error) {
+	tm, err := a.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	running, err := tm.Running(ctx, []string{member}, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range running {
+		if _, err := tm.Stop(ctx, m, FinishStopGrace); err != nil {
+			return nil, err
+		}
+	}
+	return tm.Finish(ctx, []string{member}, false, MergeOptions{})
+}
+
+// FinishStopGrace is how long a member finish stops has to end (the web
+// page's finish and `teamctl finish`).
+const FinishStopGrace = 10 * time.Second
+
+// FileDiff is the diff of one of member's changed files (Team.FileDiff).
+func (a Actions) FileDiff(ctx context.Context, name, member, path string) (string, error) {
+	tm, err := a.open(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return tm.FileDiff(ctx, member, path)
 }

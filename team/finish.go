@@ -173,21 +173,28 @@ func (t *Team) removeWorktree(ctx context.Context, st *state.Team, wt *state.Wor
 	if err := worktrees.Prune(ctx, wt.Main); err != nil {
 		return err
 	}
-	own := owned.OwnBranch(ctx, t.Name, st, *wt)
-	switch {
-	case !wt.CreatedBranch:
-		f.Kept = "not made by teamctl"
-	case own != nil:
-		f.Kept = "not made by teamctl: " + own.Error()
-	case !worktrees.BranchExists(ctx, wt.Main, wt.Branch):
-		f.Kept = "gone already"
-	default:
+	if f.Kept = t.keptBranch(ctx, st, wt); f.Kept == "" {
 		if err := worktrees.DeleteBranches(ctx, wt.Main, wt.Branch); err != nil {
 			return fmt.Errorf("deleting branch %s: %w", wt.Branch, err)
 		}
 		f.Branch = wt.Branch
 	}
 	return nil
+}
+
+// keptBranch says why finish keeps wt's branch; "" when it deletes it: only
+// a branch teamctl made for that member (clean's rule, package owned).
+func (t *Team) keptBranch(ctx context.Context, st *state.Team, wt *state.Worktree) string {
+	own := owned.OwnBranch(ctx, t.Name, st, *wt)
+	switch {
+	case !wt.CreatedBranch:
+		return "not made by teamctl"
+	case own != nil:
+		return "not made by teamctl: " + own.Error()
+	case !worktrees.BranchExists(ctx, wt.Main, wt.Branch):
+		return "gone already"
+	}
+	return ""
 }
 
 // forgetWorktree drops member's worktree record from state.json, under the

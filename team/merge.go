@@ -131,40 +131,9 @@ func worktreeOf(st *state.Team, member string) (*state.Worktree, error) {
 // landMember lands one member's work (see Merge).
 func landMember(ctx context.Context, st *state.Team, member string, o MergeOptions) (Landed, error) {
 	l := Landed{Member: member}
-	wt, err := worktreeOf(st, member)
+	wt, w, into, err := landTarget(ctx, st, member, o)
 	if err != nil {
 		return l, err
-	}
-	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
-	if err != nil {
-		return l, err
-	}
-	switch {
-	case w.Busy != "":
-		return l, fmt.Errorf("a %s is stopped half-way in %s's worktree %s: finish or abort it there first (git status there says how)", w.Busy, member, w.Path)
-	case !w.Gone && w.Branch != wt.Branch:
-		on := "a detached HEAD"
-		if w.Branch != "" {
-			on = "branch " + w.Branch
-		}
-		return l, fmt.Errorf("%s's worktree %s is on %s, not on its branch %s: check its branch out there first", member, w.Path, on, wt.Branch)
-	case w.Files+len(w.LeftOut) > 0 && !o.WIP:
-		return l, fmt.Errorf("%s has %d uncommitted file(s) in %s: commit them there, or --wip commits them on its branch first", member, w.Files+len(w.LeftOut), w.Path)
-	}
-	into := o.Into
-	if into == "" {
-		recorded, err := mergeTarget(ctx, st, wt)
-		if err != nil {
-			return l, err
-		}
-		base, err := worktrees.FindBase(ctx, wt.Main, recorded)
-		switch {
-		case err != nil:
-			return l, err
-		case base.Guessed != "" || !base.Branch:
-			return l, fmt.Errorf("%s's worktree was made from no branch teamctl knows (recorded: %q): say where to land it with --into BRANCH", member, recorded)
-		}
-		into = base.Name
 	}
 	spec := worktrees.LandSpec{Main: wt.Main, Branch: wt.Branch, Into: into, Squash: o.Squash, Message: o.Message}
 	if o.WIP && w.Files > 0 {
@@ -181,6 +150,48 @@ func landMember(ctx context.Context, st *state.Team, member string, o MergeOptio
 	}
 	l.Landed, err = worktrees.Land(ctx, spec)
 	return l, err
+}
+
+// landTarget is what landMember lands of member and where, once it found
+// nothing to refuse: its worktree record, its work as read now, the branch
+// it lands in. Read alone, it is what finish's plan says it would do.
+func landTarget(ctx context.Context, st *state.Team, member string, o MergeOptions) (*state.Worktree, worktrees.Work, string, error) {
+	wt, err := worktreeOf(st, member)
+	if err != nil {
+		return nil, worktrees.Work{}, "", err
+	}
+	w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
+	if err != nil {
+		return nil, w, "", err
+	}
+	switch {
+	case w.Busy != "":
+		return nil, w, "", fmt.Errorf("a %s is stopped half-way in %s's worktree %s: finish or abort it there first (git status there says how)", w.Busy, member, w.Path)
+	case !w.Gone && w.Branch != wt.Branch:
+		on := "a detached HEAD"
+		if w.Branch != "" {
+			on = "branch " + w.Branch
+		}
+		return nil, w, "", fmt.Errorf("%s's worktree %s is on %s, not on its branch %s: check its branch out there first", member, w.Path, on, wt.Branch)
+	case w.Files+len(w.LeftOut) > 0 && !o.WIP:
+		return nil, w, "", fmt.Errorf("%s has %d uncommitted file(s) in %s: commit them there, or --wip commits them on its branch first", member, w.Files+len(w.LeftOut), w.Path)
+	}
+	into := o.Into
+	if into == "" {
+		recorded, err := mergeTarget(ctx, st, wt)
+		if err != nil {
+			return nil, w, "", err
+		}
+		base, err := worktrees.FindBase(ctx, wt.Main, recorded)
+		switch {
+		case err != nil:
+			return nil, w, "", err
+		case base.Guessed != "" || !base.Branch:
+			return nil, w, "", fmt.Errorf("%s's worktree was made from no branch teamctl knows (recorded: %q): say where to land it with --into BRANCH", member, recorded)
+		}
+		into = base.Name
+	}
+	return wt, w, into, nil
 }
 
 // mergeTarget is the base a member's work lands on without --into, taken

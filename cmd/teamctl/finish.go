@@ -135,7 +135,7 @@ func stopToFinish(ctx context.Context, opts *finishOptions, t finisher) error {
 		}
 	}
 	for _, name := range running {
-		r, err := t.Stop(ctx, name, 10*time.Second)
+		r, err := t.Stop(ctx, name, team.FinishStopGrace)
 		if err != nil {
 			return err
 		}
