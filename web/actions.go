@@ -253,15 +253,12 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	ctx, es, done := s.openStream(w, r)
 	defer done()
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	w.Header().Set("Content-Type", "text/event-stream")
 	woke := make(chan struct{}, 1)
 	go s.o.Backend.FollowScreen(ctx, q.Team, q.Member, func() { signal(woke) })
 	var last string
-	send := func() bool {
+	es.run(ctx, woke, screenGap, func() bool {
 		v, err := s.screenLines(ctx, q)
 		if err != nil {
 			return ctx.Err() == nil // said once the pane is back, or the page leaves
@@ -271,35 +268,8 @@ func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
 			return true
 		}
 		last = string(b)
-		if _, err := fmt.Fprintf(w, "event: screen\ndata: %s\n\n", b); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	if !send() {
-		return
-	}
-	keep := time.NewTicker(25 * time.Second)
-	defer keep.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-woke:
-			if !send() {
-				return
-			}
-			select { // at most every screenGap while it prints
-			case <-time.After(screenGap):
-			case <-ctx.Done():
-				return
-			}
-		case <-keep.C:
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
-				return
-			}
-		}
-	}
+		return es.send("screen", b)
+	})
 }
 
 func signal(c chan struct{}) {

@@ -224,39 +224,9 @@ func (s *Server) viewJSON(w http.ResponseWriter, r *http.Request) {
 // stream pushes the View as Server-Sent Events: at once, then on every
 // change; a comment now and then tells a dead connection from a quiet team.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	ctx, done := s.sessions.openStream(r.Context(), s.sessions.of(r))
+	ctx, es, done := s.openStream(w, r)
 	defer done()
-	rc := http.NewResponseController(w)
-	// The server's ReadTimeout bounds reading the request; left in place it
-	// would end the stream (its context) once it passed.
-	rc.SetReadDeadline(time.Time{})
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("X-Accel-Buffering", "no")
 	c, end := s.hub.subscribe()
 	defer end()
-	keep := time.NewTicker(25 * time.Second)
-	defer keep.Stop()
-	send := func() bool {
-		if _, err := fmt.Fprintf(w, "event: view\ndata: %s\n\n", s.hub.current()); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	if !send() {
-		return
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-c:
-			if !send() {
-				return
-			}
-		case <-keep.C:
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
-				return
-			}
-		}
-	}
+	es.run(ctx, c, 0, func() bool { return es.send("view", s.hub.current()) })
 }
