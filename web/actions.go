@@ -196,6 +196,13 @@ func (s *Server) do(ctx context.Context, name string, act Actor, q request) (res
 		}
 		text, err := mergedText(q.Member, m)
 		return result{Text: text}, err
+	case "finish":
+		f, err := act.Finish(ctx, q.Team, q.Member)
+		if err != nil {
+			return result{}, err
+		}
+		text, err := finishedText(q.Member, f)
+		return result{Text: text}, err
 	case "restart":
 		pid, err := act.Restart(ctx, q.Team, q.Member)
 		return result{Text: fmt.Sprintf("restarted %s (pid %s)", q.Member, strconv.Itoa(pid))}, err

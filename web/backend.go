@@ -27,6 +27,10 @@ type (
 	// --stat` and `merge` have them.
 	TeamChanges = team.Changes
 	MergeResult = team.MergeResult
+	// What finish would do for a member and what it did, as `teamctl
+	// finish` has them.
+	FinishPlan   = team.FinishPlan
+	FinishResult = team.FinishResult
 )
 
 // A watch of the teams' state folders, as state.Watch has it.
@@ -84,6 +88,14 @@ type Actor interface {
 	// base (`teamctl merge MEMBER`).
 	Changes(ctx context.Context, team string) (*TeamChanges, error)
 	Merge(ctx context.Context, team, member string) (*MergeResult, error)
+	// FileDiff is the diff of one of member's changed files (one its
+	// changes list, or refused).
+	FileDiff(ctx context.Context, team, member, path string) (string, error)
+	// PlanFinish is what Finish would do, read without acting; Finish
+	// stops member if it runs, lands its work and removes its worktree and
+	// branch (`teamctl finish --yes MEMBER`).
+	PlanFinish(ctx context.Context, team, member string) (*FinishPlan, error)
+	Finish(ctx context.Context, team, member string) (*FinishResult, error)
 }
 
 // EventReader gives the events appended since its last Read.

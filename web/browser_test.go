@@ -461,3 +461,69 @@ func TestBrowserSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserDiffAndFinish: at a phone's 360×640 and a desktop's 1440×900,
+// a tap on one of a member's changed files shows that file's diff (its
+// added and deleted lines coloured by kind, an agent's tag as text, the
+// page no wider than the screen); Finish first shows what it will do and
+// does nothing; Cancel leaves it undone; Finish in the plan finishes it, as
+// the web.
+func TestBrowserDiffAndFinish(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		width, height int
+	}{{"phone", 360, 640}, {"desktop", 1440, 900}} {
+		t.Run(c.name, func(t *testing.T) {
+			w, srv, ctx := browseAt(t, c.width, c.height, func() *world { return newWorld(t, Options{}) })
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?token="+w.token), chromedp.WaitVisible(`#rows > li[data-member="asker"]`),
+				chromedp.Click(`#rows > li[data-member="asker"] .name`)); err != nil {
+				t.Fatal(err)
+			}
+			poll := func(what, cond string) {
+				t.Helper()
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("changes").innerText`))
+					t.Fatalf("%s: %v\n%s", what, err, got)
+				}
+			}
+			poll("asker's files", `document.getElementById("dname").textContent.startsWith("asker") && document.querySelector('#dfiles li[data-path="calc.py"]') !== null`)
+			if err := chromedp.Do(ctx, chromedp.ScrollIntoView(`#dfiles li[data-path="calc.py"]`), chromedp.Click(`#dfiles li[data-path="calc.py"]`)); err != nil {
+				t.Fatal(err)
+			}
+			poll("calc.py's diff", `document.querySelectorAll("#ddiff span").length === 9`)
+			got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#ddiff span.add, #ddiff span.del")].map(s => s.className + ":" + s.textContent.trim()).join("|") + "|" + document.querySelectorAll("#ddiff b").length + "|" + document.getElementById("dfile").textContent`))
+			if got != "del:-    old = 1|add:+    new = 2 # <b>x</b>|0|modified calc.py +10 -2" {
+				t.Errorf("the diff on the page: %q", got)
+			}
+			if wide, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`)); wide {
+				t.Errorf("at %d×%d the page with a diff scrolls sideways", c.width, c.height)
+			}
+
+			if err := chromedp.Do(ctx, chromedp.ScrollIntoView(`#finish`), chromedp.Click(`#finish`)); err != nil {
+				t.Fatal(err)
+			}
+			poll("finish's plan", `!document.getElementById("finishplan").hidden && document.querySelectorAll("#fsteps li").length === 4 && !document.getElementById("finishyes").disabled`)
+			if steps, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#fsteps li").textContent`)); steps != "stop asker first (it runs), as teamctl stop does" {
+				t.Errorf("the plan's first step: %q", steps)
+			}
+			if err := chromedp.Do(ctx, chromedp.Click(`#finishno`)); err != nil {
+				t.Fatal(err)
+			}
+			poll("the plan gone after Cancel", `document.getElementById("finishplan").hidden`)
+			if got := w.f.actions(); len(got) != 0 {
+				t.Fatalf("done before a confirmation: %v", got)
+			}
+			if err := chromedp.Do(ctx, chromedp.Click(`#finish`)); err != nil {
+				t.Fatal(err)
+			}
+			poll("finish's plan again", `!document.getElementById("finishplan").hidden && !document.getElementById("finishyes").disabled`)
+			if err := chromedp.Do(ctx, chromedp.Click(`#finishyes`)); err != nil {
+				t.Fatal(err)
+			}
+			if !waitActions(w.f, 1, 20*time.Second) || len(w.f.actions()) != 1 || !strings.HasPrefix(w.f.actions()[0], "finish demo/asker by web ") {
+				t.Errorf("after Finish in the plan: %v, want asker finished by the web", w.f.actions())
+			}
+			poll("what finish did, said", `document.getElementById("toast").textContent.startsWith("finished asker: ")`)
+		})
+	}
+}

@@ -16,13 +16,14 @@ import (
 type workView struct {
 	Summary   string   `json:"summary"`   // "2 files +12 -3 · 1 commit, 1 uncommitted"; "no changes"
 	Files     []string `json:"files"`     // "modified calc.py +10 -2"
+	Paths     []string `json:"paths"`     // each file's path, as /api/diff takes it back
 	Conflicts []string `json:"conflicts"` // "conflicts with bob"
 	Mergeable bool     `json:"mergeable"` // a worktree of its own with commits to land
 }
 
 // changesOf is member's work in c, as the page shows it.
 func changesOf(c *TeamChanges, member string, conflicts []string) workView {
-	v := workView{Summary: "no worktree of its own: its changes are the team checkout's", Files: []string{}, Conflicts: []string{}}
+	v := workView{Summary: "no worktree of its own: its changes are the team checkout's", Files: []string{}, Paths: []string{}, Conflicts: []string{}}
 	for _, w := range conflicts {
 		v.Conflicts = append(v.Conflicts, "would conflict with "+w)
 	}
@@ -54,6 +55,7 @@ func changesOf(c *TeamChanges, member string, conflicts []string) workView {
 				line = fmt.Sprintf("%s %s (binary)", f.Status, name)
 			}
 			v.Files = append(v.Files, textsafe.Visible(line))
+			v.Paths = append(v.Paths, f.Path)
 		}
 		v.Summary = textsafe.Visible(v.Summary)
 		v.Mergeable = w.Worktree && w.Commits > 0
@@ -121,4 +123,133 @@ func mergedText(member string, m *MergeResult) (string, error) {
 		return fmt.Sprintf("merged %s into %s (%s)", member, l.Into, plural(l.Commits, "commit")), nil
 	}
 	return fmt.Sprintf("merged %s", member), nil
+}
+
+// maxDiffBytes bounds one file's diff as the page gets it; the rest is
+// said to be cut (`teamctl diff` shows it all).
+const maxDiffBytes = 256 << 10
+
+// diffView is one file's diff as the page draws it: each line's text made
+// visible here, and its kind for its colour.
+type diffView struct {
+	File  string     `json:"file"`
+	Lines []diffLine `json:"lines"`
+	Cut   string     `json:"cut,omitempty"` // said when the diff was longer than the page gets
+}
+
+type diffLine struct {
+	Text string `json:"text"`
+	Kind string `json:"kind"` // add, del, hunk, meta, or "" for context
+}
+
+// fileDiff answers one changed file's diff (GET
+// /api/diff?team=&member=&file=): only a file the member's changes list
+// (team's FileDiff refuses any other), read anew.
+func (s *Server) fileDiff(w http.ResponseWriter, r *http.Request) {
+	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
+	file := r.URL.Query().Get("file")
+	if err := s.check(q); err != nil {
+		refuse(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if file == "" || len(file) > 4096 {
+		refuse(w, http.StatusBadRequest, "name one of %s's changed files", q.Member)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
+	defer cancel()
+	d, err := s.o.Backend.As(By{Via: "web", From: r.RemoteAddr}).FileDiff(ctx, q.Team, q.Member, file)
+	if err != nil {
+		refuse(w, http.StatusConflict, "%s", textsafe.Visible(err.Error()))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(diffOf(file, d))
+}
+
+// diffOf is diff (git's unified diff of file) as the page draws it.
+func diffOf(file, diff string) diffView {
+	v := diffView{File: textsafe.Visible(file), Lines: []diffLine{}}
+	if len(diff) > maxDiffBytes {
+		cut := strings.LastIndexByte(diff[:maxDiffBytes], '\n')
+		v.Cut = fmt.Sprintf("cut at %d of %d bytes: teamctl diff shows it all", cut+1, len(diff))
+		diff = diff[:cut+1]
+	}
+	header := true
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		kind := ""
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			kind, header = "hunk", false
+		case header:
+			kind = "meta"
+		case strings.HasPrefix(l, "+"):
+			kind = "add"
+		case strings.HasPrefix(l, "-"):
+			kind = "del"
+		case strings.HasPrefix(l, `\`):
+			kind = "meta"
+		}
+		v.Lines = append(v.Lines, diffLine{Text: textsafe.Visible(strings.ReplaceAll(l, "\t", "    ")), Kind: kind})
+	}
+	return v
+}
+
+// planView is what finish would do for a member, as the page shows it
+// before it asks to confirm.
+type planView struct {
+	Lines   []string `json:"lines"`
+	Refused bool     `json:"refused"`
+}
+
+// finishPlan answers what finish would do (GET /api/finish-plan?team=&member=),
+// read without acting.
+func (s *Server) finishPlan(w http.ResponseWriter, r *http.Request) {
+	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
+	if err := s.check(q); err != nil {
+		refuse(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
+	defer cancel()
+	p, err := s.o.Backend.As(By{Via: "web", From: r.RemoteAddr}).PlanFinish(ctx, q.Team, q.Member)
+	if err != nil {
+		refuse(w, http.StatusConflict, "what finishing %s would do: %s", q.Member, textsafe.Visible(err.Error()))
+		return
+	}
+	v := planView{Lines: []string{}, Refused: p.Refusal != ""}
+	for _, l := range p.Lines() {
+		v.Lines = append(v.Lines, textsafe.Visible(l))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// finishedText says what finish did, or why it did not.
+func finishedText(member string, f *FinishResult) (string, error) {
+	if f == nil {
+		return "", fmt.Errorf("finish %s: nothing was done", member)
+	}
+	if f.Refused != nil {
+		return "", fmt.Errorf("%s not finished: %s", f.Refused.Member, textsafe.Visible(f.Refused.Why))
+	}
+	for _, x := range f.Finished {
+		if x.Member != member {
+			continue
+		}
+		parts := []string{fmt.Sprintf("finished %s: %s landed on %s (%s)", member, x.Landed.Branch, x.Into, plural(x.Commits, "commit")), "worktree removed"}
+		if x.UpToDate {
+			parts[0] = fmt.Sprintf("finished %s: %s already had all of %s", member, x.Into, x.Landed.Branch)
+		}
+		if x.Branch != "" {
+			parts = append(parts, "branch "+x.Branch+" deleted")
+		} else if x.Kept != "" {
+			parts = append(parts, "branch kept ("+x.Kept+")")
+		}
+		if x.Restore != "" {
+			parts = append(parts, "what it would have lost is in a snapshot: "+x.Restore)
+		}
+		return textsafe.Visible(strings.Join(parts, "; ")), nil
+	}
+	return fmt.Sprintf("finished %s", member), nil
 }

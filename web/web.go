@@ -94,7 +94,9 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/screen", s.authed(s.screen))
 	s.mux.HandleFunc("GET /api/screen/stream", s.authed(s.screenStream))
 	s.mux.HandleFunc("GET /api/changes", s.authed(s.changes))
-	for _, a := range []string{"answer", "approve", "deny", "send", "restart", "merge"} {
+	s.mux.HandleFunc("GET /api/diff", s.authed(s.fileDiff))
+	s.mux.HandleFunc("GET /api/finish-plan", s.authed(s.finishPlan))
+	for _, a := range []string{"answer", "approve", "deny", "send", "restart", "merge", "finish"} {
 		s.mux.HandleFunc("POST /api/"+a, s.action(a))
 	}
 	return s, nil

@@ -136,6 +136,26 @@ func (f *acting) Merge(_ context.Context, tm, member string) (*MergeResult, erro
 	return &MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
 }
 
+// fakeDiff is calc.py's diff, as git writes it (a tag in it, a tab).
+const fakeDiff = "diff --git a/calc.py b/calc.py\nindex 1111111..2222222 100644\n--- a/calc.py\n+++ b/calc.py\n@@ -1,3 +1,3 @@\n def f():\n-\told = 1\n+\tnew = 2 # <b>x</b>\n return\n"
+
+func (f *acting) FileDiff(_ context.Context, tm, member, path string) (string, error) {
+	if member == "asker" && path == "calc.py" {
+		return fakeDiff, nil
+	}
+	return "", fmt.Errorf("%s is not one of %s's changed files", path, member)
+}
+
+func (f *acting) PlanFinish(_ context.Context, tm, member string) (*FinishPlan, error) {
+	return &FinishPlan{Member: member, Stop: true, Branch: "teamctl/demo/" + member, Into: "main", Commits: 2, Worktree: "/w/" + member}, nil
+}
+
+func (f *acting) Finish(_ context.Context, tm, member string) (*FinishResult, error) {
+	f.did(fmt.Sprintf("finish %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
+	return &FinishResult{Team: tm, Finished: []team.Finished{{Landed: team.Landed{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}},
+		Worktree: "/w/" + member, Branch: "teamctl/demo/" + member}}}, nil
+}
+
 const xssName = `<img src=x onerror=alert(1)>`
 
 // world is a server on a fake team "demo": lead idle, asker stalled,
@@ -258,6 +278,7 @@ var actions = map[string]string{
 	"send":    `{"team":"demo","member":"granted","text":"hello"}`,
 	"restart": `{"team":"demo","member":"asker"}`,
 	"merge":   `{"team":"demo","member":"asker"}`,
+	"finish":  `{"team":"demo","member":"asker"}`,
 }
 
 // TestNoSession: without a session cookie every page, stream and action is
@@ -797,5 +818,66 @@ func TestDurationsTick(t *testing.T) {
 		case <-deadline:
 			t.Fatalf("the lead's duration went %q only", seen)
 		}
+	}
+}
+
+// TestFileDiffAndFinish: one changed file's diff comes as lines with their
+// kinds (text made visible in Go: a tag stays text, a tab spaces), only for
+// a file the member's changes list; a longer one is cut and says so.
+// Finish's plan is read without acting; finish itself is team's Finish,
+// recorded as the web's, and says what it did.
+func TestFileDiffAndFinish(t *testing.T) {
+	w := newWorld(t, Options{})
+	cookie, csrf := w.login("127.0.0.1:1")
+	get := func(url string) (*http.Response, string) {
+		r := httptest.NewRequest("GET", url, nil)
+		r.AddCookie(cookie)
+		res := w.do(r)
+		return res, body(res)
+	}
+	res, b := get("/api/diff?team=demo&member=asker&file=calc.py")
+	var d diffView
+	if err := json.Unmarshal([]byte(b), &d); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("calc.py's diff: %s %s", res.Status, b)
+	}
+	var kinds []string
+	for _, l := range d.Lines {
+		kinds = append(kinds, l.Kind+":"+l.Text)
+	}
+	want := []string{"meta:diff --git a/calc.py b/calc.py", "meta:index 1111111..2222222 100644", "meta:--- a/calc.py", "meta:+++ b/calc.py",
+		"hunk:@@ -1,3 +1,3 @@", ": def f():", "del:-    old = 1", "add:+    new = 2 # <b>x</b>", ": return"}
+	if strings.Join(kinds, "\n") != strings.Join(want, "\n") || d.Cut != "" {
+		t.Errorf("calc.py's diff lines:\n%s\nwant\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+	}
+	for _, q := range []string{"team=demo&member=asker&file=..%2F..%2Fetc%2Fpasswd", "team=demo&member=asker&file=b.go"} {
+		if res, b := get("/api/diff?" + q); res.StatusCode != http.StatusConflict || !strings.Contains(b, "is not one of asker's changed files") {
+			t.Errorf("%s: %s %s", q, res.Status, b)
+		}
+	}
+	for _, q := range []string{"team=demo&member=asker", "team=demo&member=nobody&file=calc.py"} {
+		if res, b := get("/api/diff?" + q); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %s %s", q, res.Status, b)
+		}
+	}
+	long := diffOf("big", "diff --git a/big b/big\n@@ -1 +1 @@\n"+strings.Repeat("+0123456789abcdef\n", maxDiffBytes/16))
+	if !strings.HasPrefix(long.Cut, "cut at ") || len(long.Lines) > maxDiffBytes/17+3 {
+		t.Errorf("a long diff: %d lines, cut %q", len(long.Lines), long.Cut)
+	}
+
+	res, b = get("/api/finish-plan?team=demo&member=asker")
+	var p planView
+	if err := json.Unmarshal([]byte(b), &p); err != nil || res.StatusCode != http.StatusOK || p.Refused || len(p.Lines) != 4 ||
+		p.Lines[0] != "stop asker first (it runs), as teamctl stop does" || p.Lines[1] != "merge 2 commit(s) of teamctl/demo/asker into main" {
+		t.Errorf("finish's plan: %s %s", res.Status, b)
+	}
+	if got := w.f.actions(); len(got) != 0 {
+		t.Errorf("reading the plan did %v", got)
+	}
+	res = w.post("finish", cookie, csrf, actions["finish"], nil)
+	if b := body(res); res.StatusCode != http.StatusOK || !strings.Contains(b, "finished asker: teamctl/demo/asker landed on main (2 commits); worktree removed; branch teamctl/demo/asker deleted") {
+		t.Errorf("finish: %s %s", res.Status, b)
+	}
+	if got := w.f.actions(); strings.Join(got, "\n") != "finish demo/asker by web 192.0.2.7:5555" {
+		t.Errorf("done: %v", got)
 	}
 }

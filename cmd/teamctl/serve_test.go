@@ -322,3 +322,54 @@ lead:
 		return false, e.MustRun("events", "--team", "dlg").Stdout
 	})
 }
+
+// TestServeFinishBrowser: on a real team at a desktop's 1440×900, a tap on
+// one of alice's changed files shows its diff as git has it; Finish shows
+// its plan (alice runs: stopped first) and does nothing until confirmed;
+// confirmed, alice is stopped, her commit lands on main, her worktree and
+// branch go, and the merge is the web's event.
+func TestServeFinishBrowser(t *testing.T) {
+	ctx := page(t, 1440, 900)
+	e := testenv.New(t)
+	repo, _ := appRepo(t, e)
+	e.MustRun("up", standInLayout(e, "team.yaml", `team: fin
+root: repo
+lead: {}
+members:
+  - name: alice
+    command: [sleep, "1000"]
+    worktree: true
+`))
+	wt := filepath.Join(repo, ".teamctl", "worktrees", "fin", "alice")
+	editApp(t, wt, "alice")
+	gitIn(t, wt, "commit", "-q", "-am", "alice's five")
+	u := startServe(t, e)
+	ctx, stop := context.WithTimeout(ctx, 5*time.Minute)
+	defer stop()
+	do(t, ctx, chromedp.Navigate(u))
+	waitJS(t, ctx, "alice's row", `!!document.querySelector('#rows > li[data-member="alice"]')`)
+	do(t, ctx, chromedp.Click(`#rows > li[data-member="alice"] .name`))
+	waitJS(t, ctx, "alice's changed file", `document.getElementById("dname").textContent.startsWith("alice") && !!document.querySelector('#dfiles li[data-path="app.go"]')`)
+	do(t, ctx, chromedp.Click(`#dfiles li[data-path="app.go"]`))
+	waitJS(t, ctx, "app.go's diff", `[...document.querySelectorAll("#ddiff span.add")].some(s => s.textContent === "+five by alice\n") && [...document.querySelectorAll("#ddiff span.del")].some(s => s.textContent === "-5\n")`)
+
+	do(t, ctx, chromedp.Click(`#finish`))
+	waitJS(t, ctx, "finish's plan", `!document.getElementById("finishyes").disabled && document.getElementById("fsteps").innerText.includes("stop alice first") && document.getElementById("fsteps").innerText.includes("merge 1 commit(s) of teamctl/fin/alice into main")`)
+	if !exists(wt) || strings.Contains(gitIn(t, repo, "log", "--format=%s", "main"), "alice's five") {
+		t.Fatal("the plan did something")
+	}
+	do(t, ctx, chromedp.Click(`#finishyes`))
+	waitJS(t, ctx, "what finish did", `document.getElementById("toast").textContent.startsWith("finished alice: ")`)
+	if exists(wt) || strings.Contains(gitIn(t, repo, "branch"), "alice") || !strings.Contains(gitIn(t, repo, "log", "--format=%s", "main"), "alice's five") {
+		t.Errorf("after Finish: worktree there %v, branches %q, main %q", exists(wt), gitIn(t, repo, "branch"), gitIn(t, repo, "log", "--format=%s", "main"))
+	}
+	var merged bool
+	for _, ln := range strings.Split(strings.TrimSpace(e.MustRun("events", "--json", "--team", "fin").Stdout), "\n") {
+		var ev struct{ Member, Kind, Via string }
+		json.Unmarshal([]byte(ln), &ev)
+		merged = merged || ev.Member == "alice" && ev.Kind == "merged" && ev.Via == "web"
+	}
+	if !merged {
+		t.Errorf("no merged event of alice by the web")
+	}
+}

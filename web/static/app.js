@@ -219,14 +219,22 @@
     const key = sel.team + "/" + sel.member;
     changesOf = key;
     $("dchanges").textContent = "reading…"; $("dfiles").replaceChildren(); $("dconflicts").textContent = ""; $("merge").hidden = true;
+    $("finish").hidden = true; $("finishplan").hidden = true; $("difffile").hidden = true;
     fetch("/api/changes?team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member), { credentials: "same-origin" })
       .then((r) => r.json()).then((j) => {
         if (changesOf !== key) return;
         if (j.error) { $("dchanges").textContent = j.error; return; }
         $("dchanges").textContent = j.summary;
-        $("dfiles").replaceChildren(...j.files.map((f) => el("li", "", f)));
+        $("dfiles").replaceChildren(...j.files.map((f, i) => {
+          const li = el("li", "open", f);
+          li.dataset.path = j.paths[i]; li.tabIndex = 0; li.setAttribute("role", "button");
+          li.addEventListener("click", () => showDiff(key, li));
+          li.addEventListener("keydown", (e) => { if (e.key === "Enter") showDiff(key, li); });
+          return li;
+        }));
         $("dconflicts").textContent = j.conflicts.join("\n");
         $("merge").hidden = readOnly || !j.mergeable;
+        $("finish").hidden = readOnly || !j.mergeable;
       }).catch((e) => { if (changesOf === key) $("dchanges").textContent = "not read: " + e; });
   }
   $("merge").addEventListener("click", () => {
@@ -239,6 +247,48 @@
     }
     b.dataset.armed = ""; b.textContent = "Merge into its base";
     act("merge", { team: sel.team, member: sel.member }).then(loadChanges);
+  });
+
+  // One changed file's diff, as the server reads and says it: lines and
+  // their kinds; the page draws them.
+  function showDiff(key, li) {
+    if (!sel || changesOf !== key) return;
+    for (const x of $("dfiles").children) x.classList.toggle("shown", x === li);
+    $("difffile").hidden = false; $("dfile").textContent = li.textContent; $("dcut").hidden = true;
+    $("ddiff").textContent = "reading…";
+    const q = "team=" + encodeURIComponent(sel.team) + "&member=" + encodeURIComponent(sel.member) + "&file=" + encodeURIComponent(li.dataset.path);
+    fetch("/api/diff?" + q, { credentials: "same-origin" }).then((r) => r.json()).then((j) => {
+      if (changesOf !== key) return;
+      if (j.error) { $("ddiff").textContent = j.error; return; }
+      $("ddiff").replaceChildren(...j.lines.map((l) => { const s = el("span", l.kind, l.text + "\n"); return s; }));
+      $("dcut").hidden = !j.cut; $("dcut").textContent = j.cut || "";
+    }).catch((e) => { if (changesOf === key) $("ddiff").textContent = "not read: " + e; });
+  }
+  $("diffclose").addEventListener("click", () => {
+    $("difffile").hidden = true;
+    for (const x of $("dfiles").children) x.classList.remove("shown");
+  });
+
+  // Finish behind a confirmation: first what it will do, as the server
+  // reads it (nothing done), then Finish or Cancel.
+  $("finish").addEventListener("click", () => {
+    if (!sel) return;
+    const key = sel.team + "/" + sel.member, who = { team: sel.team, member: sel.member };
+    $("fname").textContent = sel.member; $("fsteps").replaceChildren(el("li", "", "reading…"));
+    $("finishplan").hidden = false; $("finishyes").disabled = true; $("finishyes").dataset.key = key;
+    fetch("/api/finish-plan?team=" + encodeURIComponent(who.team) + "&member=" + encodeURIComponent(who.member), { credentials: "same-origin" })
+      .then((r) => r.json()).then((j) => {
+        if (changesOf !== key) return;
+        if (j.error) { $("fsteps").replaceChildren(el("li", "refused", j.error)); return; }
+        $("fsteps").replaceChildren(...j.lines.map((l) => el("li", j.refused ? "refused" : "", l)));
+        $("finishyes").disabled = j.refused;
+      }).catch((e) => { if (changesOf === key) $("fsteps").replaceChildren(el("li", "refused", "not read: " + e)); });
+  });
+  $("finishno").addEventListener("click", () => { $("finishplan").hidden = true; });
+  $("finishyes").addEventListener("click", () => {
+    if (!sel || $("finishyes").dataset.key !== sel.team + "/" + sel.member) return;
+    $("finishyes").disabled = true;
+    act("finish", { team: sel.team, member: sel.member }).then(() => { $("finishplan").hidden = true; loadChanges(); });
   });
 
   function select(team, member) {
