@@ -3,15 +3,10 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -53,8 +48,10 @@ func newServeCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *serv
 its state, for how long, what it waits on, whoever waits for you first), live,
 and acts as the commands do: answer a stalled member (a Claude Code dialog by
 its own options, shown with what it asks about; a prompt with y, n, Enter, Esc;
-keys), approve or deny a permission request, send a message, restart a member. Each
-action is recorded in the team's events with the address it came from. The
+keys), approve or deny a permission request, send a message, restart a member,
+read a member's changes (diff --stat, then one file's diff), merge its work
+into its base, and finish it (teamctl finish --yes) once the page has shown
+what finish will do and you confirmed. Each action is recorded in the team's events with the address it came from. The
 page notifies (and beeps) when someone starts waiting, while it is open.
 
 It listens on 127.0.0.1:8421 unless --addr says otherwise; any address but
@@ -92,80 +89,6 @@ the URL and exits (for a serve run as a service, whose output is not kept).`,
 	return cmd
 }
 
-// loopback reports whether host is a loopback address or localhost.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// checkServeAddr says whether addr may be served as o says: loopback, or TLS,
-// or plain HTTP asked for by name.
-func checkServeAddr(o *serveOptions) (host string, tlsOn bool, err error) {
-	host, port, err := net.SplitHostPort(o.Addr)
-	if err != nil {
-		return "", false, fmt.Errorf("--addr %q: want host:port (127.0.0.1:8421): %w", o.Addr, err)
-	}
-	if _, err := net.LookupPort("tcp", port); err != nil {
-		return "", false, fmt.Errorf("--addr %q: port %q: %w", o.Addr, port, err)
-	}
-	if (o.TLSCert == "") != (o.TLSKey == "") {
-		return "", false, errors.New("--tls-cert and --tls-key go together: give both, or neither")
-	}
-	tlsOn = o.TLSCert != ""
-	if tlsOn && o.InsecureHTTP {
-		return "", false, errors.New("--insecure-http with --tls-cert: choose one")
-	}
-	if !loopback(host) && !tlsOn && !o.InsecureHTTP {
-		what := "every address of this machine"
-		if host != "" && !net.ParseIP(host).IsUnspecified() {
-			what = host
-		}
-		return "", false, fmt.Errorf("--addr %s listens on %s, not loopback: that needs TLS (--tls-cert FILE --tls-key FILE), or --insecure-http to send everything in clear; from a phone, an SSH tunnel or a private network (Tailscale, WireGuard) to 127.0.0.1 is safer than either", o.Addr, what)
-	}
-	return host, tlsOn, nil
-}
-
-// loginURL is the URL a browser logs in with, on the address listened on.
-func loginURL(host, addr string, tlsOn bool, token string) string {
-	scheme := "http"
-	if tlsOn {
-		scheme = "https"
-	}
-	_, port, _ := net.SplitHostPort(addr)
-	if host == "" || net.ParseIP(host).IsUnspecified() {
-		host, _ = os.Hostname()
-	}
-	u := url.URL{Scheme: scheme, Host: net.JoinHostPort(host, port), Path: "/login", RawQuery: "token=" + token}
-	return u.String()
-}
-
-// serveHosts are the Host headers a serve on loopback answers (a page whose
-// DNS name was rebound to loopback sends its own, and reads nothing): the
-// address it listens on, as its login URL has it, and loopback's names, on
-// its port; on the scheme's own port (80, 443), without it too, as a browser
-// sends it.
-func serveHosts(host, port string, tlsOn bool) []string {
-	names := []string{"127.0.0.1", "localhost", "::1"}
-	if !slices.Contains(names, host) {
-		names = append([]string{host}, names...)
-	}
-	bare := port == "80" && !tlsOn || port == "443" && tlsOn
-	var hosts []string
-	for _, n := range names {
-		hosts = append(hosts, net.JoinHostPort(n, port))
-		if bare {
-			if strings.Contains(n, ":") {
-				n = "[" + n + "]"
-			}
-			hosts = append(hosts, n)
-		}
-	}
-	return hosts
-}
-
 func serveRun(ctx context.Context, o *serveOptions) error {
 	host, tlsOn, err := checkServeAddr(o)
 	if err != nil {
@@ -180,7 +103,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 		return nil
 	}
 	if o.InsecureHTTP && !loopback(host) {
-		fmt.Fprintf(o.IO.ErrOut, "\nWARNING: --insecure-http: serving plain HTTP on %s. Anyone on the path between your browser and this machine can read the login URL and the session cookie, and then answer, approve and send as you. Use it only on a network you trust as much as this machine (a WireGuard or Tailscale link); TLS or an SSH tunnel is safer.\n\n", o.Addr)
+		printInsecure(o.IO.ErrOut, o.Addr)
 	}
 	var cert tls.Certificate
 	if tlsOn {
@@ -211,24 +134,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	if tlsOn {
 		hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	what := "every team that is up"
-	if o.Team != "" {
-		what = "team " + o.Team
-	}
-	if o.ReadOnly {
-		what += ", read-only"
-	}
-	u := loginURL(host, addr, tlsOn, token)
-	fmt.Fprintf(o.IO.Out, "teamctl serve: %s on %s\n", what, addr)
-	if made && o.NewToken { // the first serve's token replaces none
-		fmt.Fprintln(o.IO.Out, "a new login token was made: login URLs printed before no longer work")
-	}
-	fmt.Fprintf(o.IO.Out, "log in (once per browser) with:\n  %s\n", u)
-	if o.IO.IsTTY() {
-		if qr, err := web.QR(u); err == nil {
-			fmt.Fprint(o.IO.Out, qr)
-		}
-	}
+	printServing(o, addr, made, loginURL(host, addr, tlsOn, token))
 	if o.Listening != nil {
 		o.Listening(addr)
 	}
