@@ -34,19 +34,9 @@ func newApproveCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *ap
 		Example: `  teamctl approve researcher
   teamctl approve researcher --request perm-123 --team auth-fix`,
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return approveRun(cmd.Context(), opts)
-		},
 	}
 	cmd.Flags().StringVar(&opts.Request, "request", "", "the request to answer (default: the member's pending one)")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, approveRun)
 }
 
 func approveRun(ctx context.Context, opts *approveOptions) error {

@@ -43,18 +43,8 @@ func newAttachCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *att
 		Example: `  teamctl attach lead
   teamctl attach researcher --team auth-fix`,
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return attachRun(cmd.Context(), opts)
-		},
 	}
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, attachRun)
 }
 
 func attachRun(ctx context.Context, opts *attachOptions) error {

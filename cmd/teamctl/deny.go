@@ -35,20 +35,10 @@ func newDenyCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *denyO
 		Example: `  teamctl deny researcher
   teamctl deny researcher --reason "use the test database"`,
 		Short: "Refuse a teammate's permission request; it skips the tool",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return denyRun(cmd.Context(), opts)
-		},
 	}
 	cmd.Flags().StringVar(&opts.Request, "request", "", "the request to answer (default: the member's pending one)")
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why, told to the teammate")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, denyRun)
 }
 
 func denyRun(ctx context.Context, opts *denyOptions) error {

@@ -41,19 +41,9 @@ written, who wrote it, whether it was read, and what it says (its summary, else
 its text). Claude Code's own messages (permission requests and answers, idle
 notifications, shutdowns) are shown by their type and what matters in them.
 --json prints the messages as they are in the mailbox.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return inboxRun(cmd.Context(), opts)
-		},
 	}
 	addJSONFlag(cmd, &opts.JSON, "")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, inboxRun)
 }
 
 func inboxRun(ctx context.Context, opts *inboxOptions) error {

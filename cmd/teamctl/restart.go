@@ -43,18 +43,8 @@ is refused: teamctl up --recreate relaunches it as the layout says. A failed
 member is given a clean slate: its next exits are restarted again.`,
 		Example: `  teamctl restart web
   teamctl restart researcher --team auth-fix`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return restartRun(cmd.Context(), opts)
-		},
 	}
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, restartRun)
 }
 
 func restartRun(ctx context.Context, opts *restartOptions) error {

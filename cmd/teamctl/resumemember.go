@@ -42,18 +42,8 @@ not acted on again: raise it in the layout (a new budget is a new threshold)
 and run teamctl up to have it act again. top's R key does the same.`,
 		Example: `  teamctl resume-member lead
   teamctl resume-member researcher --team auth-fix`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return resumeMemberRun(cmd.Context(), opts)
-		},
 	}
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, resumeMemberRun)
 }
 
 func resumeMemberRun(ctx context.Context, opts *resumeMemberOptions) error {

@@ -39,18 +39,8 @@ A member that runs, or that was not stopped by teamctl stop, is refused
 (teamctl restart relaunches one that exited).`,
 		Example: `  teamctl start web
   teamctl start alice --team auth-fix`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return startRun(cmd.Context(), opts)
-		},
 	}
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return oneMember(g, cmd, &opts.Member, opts, nil, runF, startRun)
 }
 
 func startRun(ctx context.Context, opts *startOptions) error {

@@ -43,22 +43,15 @@ gets SIGTERM, then SIGKILL after --timeout. Its pane stays, showing how it
 ended. teamctl start brings it back, its conversation resumed.`,
 		Example: `  teamctl stop web
   teamctl stop alice --team auth-fix && teamctl finish alice`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Member = args[0]
-			if opts.Timeout <= 0 {
-				return usagef(cmd, "--timeout must be more than 0")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return stopRun(cmd.Context(), opts)
-		},
 	}
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Second, "how long after SIGTERM before SIGKILL")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	check := func(cmd *cobra.Command) error {
+		if opts.Timeout <= 0 {
+			return usagef(cmd, "--timeout must be more than 0")
+		}
+		return nil
+	}
+	return oneMember(g, cmd, &opts.Member, opts, check, runF, stopRun)
 }
 
 func stopRun(ctx context.Context, opts *stopOptions) error {
