@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/codexcli"
+	"github.com/teamctl/teamctl/geminicli"
 	"github.com/teamctl/teamctl/internal/safefile"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
@@ -160,10 +162,12 @@ func checkClaudeDir() Check {
 	return Check{Name: "claude config", OK: true, Detail: dir}
 }
 
-// Layout checks what a layout needs of this machine: that Claude Code trusts
-// every Claude Code member's folder (else it stops at its trust dialog).
+// Layout checks what a layout needs of this machine: each agent CLI other
+// than Claude Code its members are (found, a version teamctl's tests ran
+// on), and that Claude Code trusts every Claude Code member's folder (else
+// it stops at its trust dialog).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
-	var out []Check
+	out := agentChecks(ctx, l)
 	for _, ft := range trust.Of(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
@@ -177,6 +181,51 @@ func Layout(ctx context.Context, l *layouts.Layout) []Check {
 			c.Warn = true
 			c.Detail = ft.Dir + " is not trusted by Claude Code: the member will stop at the trust dialog"
 			c.Fix = fmt.Sprintf("start claude once in %s and trust it, or (for worktrees) set trust: true in the layout; trust is kept in %s", ft.Dir, ft.Config)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// agents are the other agent CLIs doctor knows: how to install one, the
+// versions teamctl's tests ran on, and the version in its --version.
+var agents = map[string]struct {
+	install string
+	tested  func() []string
+	version func(string) string
+}{
+	layouts.AgentCodex:  {"npm install -g @openai/codex@", codexcli.TestedVersions, codexcli.Version},
+	layouts.AgentGemini: {"npm install -g @google/gemini-cli@", geminicli.TestedVersions, geminicli.Version},
+}
+
+// agentChecks checks each agent CLI kind the layout's members are, once.
+func agentChecks(ctx context.Context, l *layouts.Layout) []Check {
+	var out []Check
+	seen := map[string]bool{}
+	for _, m := range l.Members {
+		kind := m.OtherAgent()
+		if kind == "" || seen[kind] {
+			continue
+		}
+		seen[kind] = true
+		a := agents[kind]
+		tested := a.tested()
+		fix := a.install + newest(tested) + " (or set agents." + kind + ".command)"
+		path, err := launch.ResolveAgent(l, kind)
+		if err != nil {
+			out = append(out, Check{Name: kind, Detail: err.Error(), Fix: fix})
+			continue
+		}
+		v, err := runVersion(ctx, path, append(slices.Clone(l.Agents[kind].Args), "--version")...)
+		if err != nil {
+			out = append(out, Check{Name: kind, Detail: fmt.Sprintf("%s --version failed: %v", path, err), Fix: fix})
+			continue
+		}
+		c := Check{Name: kind, OK: true, Detail: fmt.Sprintf("%s (%s), a version teamctl's tests ran on", v, path)}
+		if !slices.Contains(tested, a.version(v)) {
+			c.Warn = true
+			c.Detail = fmt.Sprintf("%s (%s), not a version teamctl's tests ran on (%s)", v, path, strings.Join(tested, ", "))
+			c.Fix = "its screens and files may differ in other versions: " + a.install + newest(tested)
 		}
 		out = append(out, c)
 	}

@@ -103,6 +103,9 @@ func planMember(l *layouts.Layout, progs Programs, leadSession string, m layouts
 // when it has a command, else a Claude Code teammate.
 func launchOf(l *layouts.Layout, progs Programs, leadSession string, m layouts.Member) (Launch, error) {
 	teamEnv := envPairs(l.Env)
+	if kind := m.OtherAgent(); kind != "" {
+		return agentLaunch(l, progs, m, kind, teamEnv)
+	}
 	if !m.IsClaude() {
 		argv := append([]string{progs.Plain[m.Name]}, m.Command[1:]...)
 		return finish(Launch{

@@ -25,6 +25,15 @@ func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
 		if m.IsClaude() {
 			continue
 		}
+		if kind := m.OtherAgent(); kind != "" {
+			prog := l.Agents[kind].Command
+			path, err := resolve(prog, m.Cwd)
+			if err != nil {
+				return p, fmt.Errorf("member %s: %s's program %q not found: %w; install it (see docs/%s.md) or set agents.%s.command in the layout", m.Name, kind, prog, err, kind, kind)
+			}
+			p.Plain[m.Name] = path
+			continue
+		}
 		path, err := resolve(m.Command[0], m.Cwd)
 		if err != nil {
 			return p, fmt.Errorf("member %s: command %q not found: %w", m.Name, m.Command[0], err)
@@ -70,4 +79,15 @@ func resolve(prog, dir string) (string, error) {
 		return prog, nil
 	}
 	return exec.LookPath(prog)
+}
+
+// ResolveAgent finds the program of the agent CLI kind (Codex, Gemini) as
+// up launches it: agents.KIND.command, found from the layout's root.
+func ResolveAgent(l *layouts.Layout, kind string) (string, error) {
+	prog := l.Agents[kind].Command
+	path, err := resolve(prog, l.Root)
+	if err != nil {
+		return "", fmt.Errorf("%s's program %q not found: %w", kind, prog, err)
+	}
+	return path, nil
 }

@@ -5,19 +5,26 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget", "limits"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget", "limits", "agent", "agents"}
 	claudeKeys = []string{"command", "args"}
+	// agentsKeys are the agent kinds other than Claude Code, each with
+	// claudeKeys' command and args.
+	agentsKeys = []string{AgentCodex, AgentGemini}
 	// memberKeys serve both the lead and the teammates: teammateMode is
 	// lead-only and command is teammate-only, but knowing them everywhere gives
 	// a precise message instead of "unknown key".
 	memberKeys = []string{
 		"name", "agentType", "model", "color", "prompt", "planModeRequired",
-		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree", "budget",
+		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree", "budget", "agent",
 	}
 	worktreeKeys = []string{"branch", "base"}
 	// claudeOnlyKeys configure Claude Code, so they mean nothing for a member
 	// that runs a plain command.
 	claudeOnlyKeys = []string{"agentType", "model", "prompt", "planModeRequired", "permissionMode", "args", "permissions", "budget"}
+	// claudeCodeOnlyKeys are what only Claude Code reads of claudeOnlyKeys:
+	// a Codex or Gemini member takes a model, a prompt, a permissionMode
+	// (mapped to its own approval options) and args.
+	claudeCodeOnlyKeys = []string{"agentType", "planModeRequired", "permissions", "budget"}
 
 	permissionsKeys = []string{"allow", "deny"}
 

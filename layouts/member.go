@@ -10,6 +10,7 @@ const reservedName = "team-lead"
 type memberSetup struct {
 	root     string // absolute; a relative cwd is resolved against it
 	checkCwd bool   // false when root itself is unusable
+	agent    string // the team's agent: kind, the members' default
 }
 
 // lead reads the lead: mapping, which may be absent.
@@ -85,6 +86,28 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 		w.add(f["teammateMode"].key, at("teammateMode"), "only the lead has teammateMode")
 	}
 
+	if !isLead && f.get("command") != nil && f.get("agent") != nil {
+		w.add(f["agent"].key, at("agent"), "a member has agent: (an agent CLI teamctl runs) or command: (a plain process), not both")
+	}
+	if isLead {
+		if v := f.get("agent"); v != nil && w.choice(v, at("agent"), AgentKinds, AgentClaude) != AgentClaude {
+			w.add(v, at("agent"), "the lead is Claude Code: it leads with Claude Code's team tools (a Codex or Gemini member is a teammate under members:)")
+		}
+	} else if f.get("command") == nil {
+		m.Agent = w.choice(f.get("agent"), at("agent"), AgentKinds, ms.agent)
+	}
+	if kind := m.OtherAgent(); kind != "" {
+		for _, key := range claudeCodeOnlyKeys {
+			if f.get(key) != nil {
+				w.add(f[key].key, at(key), "only for Claude Code members, not with agent: %s", kind)
+			}
+		}
+		m.Model, _ = w.text(f.get("model"), at("model"))
+		m.Prompt, _ = w.text(f.get("prompt"), at("prompt"))
+		m.PermissionMode = w.choice(f.get("permissionMode"), at("permissionMode"), PermissionModes, "")
+		m.Args, _ = w.stringList(f.get("args"), at("args"))
+		return m, nameNode
+	}
 	if !isLead && f.get("command") != nil {
 		m.Command = w.command(f.get("command"), at("command"), "[npm, run, dev]")
 		// Claude Code settings on a plain process are a mistake, not something to ignore.

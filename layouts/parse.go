@@ -160,6 +160,8 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 	root, rootOK := w.dir(f.get("root"), "root", w.base, true)
 	l.Root = root
 	l.Claude = w.claude(f.get("claude"))
+	l.Agents = w.agents(f.get("agents"))
+	agent := w.choice(f.get("agent"), "agent", AgentKinds, AgentClaude)
 	l.Env = w.env(f.get("env"), "env")
 	l.Permissions = w.permissions(f.get("permissions"), "permissions")
 	l.Arrangement = w.choice(f.get("layout"), "layout", Arrangements, Arrangements[0])
@@ -171,7 +173,7 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 
 	// Member directories are checked only under a usable root: under a bad one
 	// every cwd would fail too and bury the one mistake that matters.
-	ms := memberSetup{root: root, checkCwd: rootOK}
+	ms := memberSetup{root: root, checkCwd: rootOK, agent: agent}
 	lead, leadName := w.lead(f.get("lead"), ms)
 	members, names := w.members(f.get("members"), ms)
 	l.Lead, l.Members = lead, members
@@ -236,20 +238,40 @@ func (w *walker) at(n *yaml.Node, keys ...string) *yaml.Node {
 
 // claude reads the claude: mapping.
 func (w *walker) claude(n *yaml.Node) Claude {
-	c := Claude{Command: "claude"}
-	if n == nil || !w.isMapping(n, "claude") {
+	return w.program(n, "claude", "claude")
+}
+
+// program reads a mapping of an agent CLI's command and args at path, the
+// command defaulting to command.
+func (w *walker) program(n *yaml.Node, path, command string) Claude {
+	c := Claude{Command: command}
+	if n == nil || !w.isMapping(n, path) {
 		return c
 	}
-	f := w.fields(n, "claude", claudeKeys)
+	f := w.fields(n, path, claudeKeys)
 	if v := f.get("command"); v != nil {
-		if s, ok := w.text(v, "claude.command"); ok && s == "" {
-			w.add(v, "claude.command", "must not be empty")
+		if s, ok := w.text(v, path+".command"); ok && s == "" {
+			w.add(v, path+".command", "must not be empty")
 		} else if ok {
 			c.Command = s
 		}
 	}
-	c.Args, _ = w.stringList(f.get("args"), "claude.args")
+	c.Args, _ = w.stringList(f.get("args"), path+".args")
 	return c
+}
+
+// agents reads the agents: mapping: how each agent CLI other than Claude
+// Code is run (Claude Code's is claude:).
+func (w *walker) agents(n *yaml.Node) map[string]Claude {
+	out := map[string]Claude{AgentCodex: {Command: AgentCodex}, AgentGemini: {Command: AgentGemini}}
+	if n == nil || !w.isMapping(n, "agents") {
+		return out
+	}
+	f := w.fields(n, "agents", agentsKeys)
+	for _, kind := range agentsKeys {
+		out[kind] = w.program(f.get(kind), join("agents", kind), kind)
+	}
+	return out
 }
 
 // review reads the review: mapping, which may be absent.

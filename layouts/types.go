@@ -13,6 +13,10 @@ type Layout struct {
 	Description string
 	Root        string // absolute working directory of the team
 	Claude      Claude
+	// Agents are how the other agent CLIs are run (`agents:`), by kind:
+	// AgentCodex's and AgentGemini's command (default: the kind's name) and
+	// arguments.
+	Agents      map[string]Claude
 	Env         []EnvVar    // the team's env, in file order
 	Permissions Permissions // rules for every Claude Code member
 	Arrangement string      // "main-vertical" (default), "tiled" or "windows"; the `layout:` key
@@ -112,6 +116,7 @@ type Member struct {
 	Env              []EnvVar      // in file order
 	Args             []string      // extra arguments after teamctl's flags
 	Command          []string      // non-empty: a plain process, not Claude Code
+	Agent            string        // what agent CLI it is when Command is empty: AgentClaude (""), AgentCodex, AgentGemini
 	Restart          string        // one of RestartPolicies; default "on-failure"
 	Permissions      Permissions   // this member's own rules, on top of the team's
 	Worktree         *Worktree     // nil: the member works in Cwd itself
@@ -119,8 +124,31 @@ type Member struct {
 	Line, Column     int           // where the member starts in the file, for messages
 }
 
-// IsClaude reports whether the member is a Claude Code session (not a plain command).
-func (m Member) IsClaude() bool { return len(m.Command) == 0 }
+// The agent kinds a member may be (`agent:`): Claude Code, the default, or
+// another vendor's CLI.
+const (
+	AgentClaude = "claude"
+	AgentCodex  = "codex"
+	AgentGemini = "gemini"
+)
+
+// AgentKinds are the values of `agent:`.
+var AgentKinds = []string{AgentClaude, AgentCodex, AgentGemini}
+
+// IsClaude reports whether the member is a Claude Code session (not a plain
+// command, not another agent CLI).
+func (m Member) IsClaude() bool {
+	return len(m.Command) == 0 && (m.Agent == "" || m.Agent == AgentClaude)
+}
+
+// OtherAgent is the kind of agent CLI other than Claude Code the member is
+// (AgentCodex, AgentGemini), or "" for Claude Code and plain processes.
+func (m Member) OtherAgent() string {
+	if len(m.Command) == 0 && m.Agent != "" && m.Agent != AgentClaude {
+		return m.Agent
+	}
+	return ""
+}
 
 // Colors are Claude Code's teammate colours.
 var Colors = []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}

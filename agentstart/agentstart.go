@@ -1,0 +1,68 @@
+// Package agentstart readies what a member running another vendor's agent
+// CLI (Codex, Gemini) needs before its program starts in its pane (`teamctl
+// agent`): a home folder of its own under the team's state folder, made
+// from the user's, and the environment that names it.
+package agentstart
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/codexcli"
+	"github.com/teamctl/teamctl/geminicli"
+	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/state"
+)
+
+// Ready makes the home of team's member, an agent CLI of kind working in
+// folder dir, and returns env (NAME=VALUE, as os.Environ) with it named and
+// what the CLI must not see taken out.
+func Ready(kind, team, member, dir string, env []string) ([]string, error) {
+	if !claudecode.ValidMemberName(member) {
+		return nil, fmt.Errorf("member %q: not a member's name", member)
+	}
+	sd, err := state.Dir(team)
+	if err != nil {
+		return nil, err
+	}
+	getenv := func(name string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	home := filepath.Join(sd, "agents", member, kind)
+	switch kind {
+	case layouts.AgentCodex:
+		if err := codexcli.MakeHome(home, codexcli.UserHome(getenv), dir); err != nil {
+			return nil, fmt.Errorf("member %s's Codex folder: %w", member, err)
+		}
+		return setEnv(env, nil, codexcli.HomeEnv+"="+home), nil
+	case layouts.AgentGemini:
+		if err := geminicli.MakeHome(home, geminicli.UserHome(getenv)); err != nil {
+			return nil, fmt.Errorf("member %s's Gemini CLI home: %w", member, err)
+		}
+		return setEnv(env, geminicli.Unset, append([]string{geminicli.HomeEnv + "=" + home}, geminicli.Env...)...), nil
+	}
+	return nil, fmt.Errorf("agent %q: teamctl runs codex and gemini this way", kind)
+}
+
+// setEnv is env without the names in unset and with each of set (NAME=VALUE)
+// in place of any earlier value.
+func setEnv(env, unset []string, set ...string) []string {
+	drop := slices.Clone(unset)
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		drop = append(drop, name)
+	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(drop, name)
+	})
+	return append(out, set...)
+}

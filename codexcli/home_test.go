@@ -1,0 +1,66 @@
+package codexcli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestArgv: the layout's permissionMode as Codex 0.171.0's approval and
+// sandbox options (never -a untrusted, which it refuses), the model, the
+// member's args, then its first prompt.
+func TestArgv(t *testing.T) {
+	for mode, want := range map[string]string{
+		"":                  "codex --x --cd /w -a on-request -s workspace-write -m m --y -- go",
+		"acceptEdits":       "codex --x --cd /w -a on-request -s workspace-write -m m --y -- go",
+		"plan":              "codex --x --cd /w -a on-request -s read-only -m m --y -- go",
+		"dontAsk":           "codex --x --cd /w -a never -s workspace-write -m m --y -- go",
+		"bypassPermissions": "codex --x --cd /w --dangerously-bypass-approvals-and-sandbox -m m --y -- go",
+	} {
+		if got := strings.Join(Argv("codex", []string{"--x"}, "/w", mode, "m", []string{"--y"}, "go"), " "); got != want {
+			t.Errorf("%q: %s\nwant %s", mode, got, want)
+		}
+	}
+	if got := strings.Join(Argv("codex", nil, "/w", "", "", nil, ""), " "); got != "codex --cd /w -a on-request -s workspace-write" {
+		t.Errorf("no model, args or prompt: %s", got)
+	}
+}
+
+// TestMakeHome: the member's home has the user's config with the member's
+// folder trusted once (a config that trusts it already is taken as it is),
+// and the user's login; the user's folder is only read.
+func TestMakeHome(t *testing.T) {
+	user, home := t.TempDir(), filepath.Join(t.TempDir(), "m", "codex")
+	userConfig := "model = \"gpt-5\"\n[projects.\"/other\"]\ntrust_level = \"trusted\""
+	os.WriteFile(filepath.Join(user, "config.toml"), []byte(userConfig), 0o600)
+	os.WriteFile(filepath.Join(user, "auth.json"), []byte(`{"k":1}`), 0o600)
+	if err := MakeHome(home, user, "/w/a \"b\""); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	want := userConfig + "\n\n# teamctl: the member's folder, trusted\n[projects.\"/w/a \\\"b\\\"\"]\ntrust_level = \"trusted\"\n"
+	if string(b) != want {
+		t.Errorf("config.toml:\n%s\nwant\n%s", b, want)
+	}
+	if a, _ := os.ReadFile(filepath.Join(home, "auth.json")); string(a) != `{"k":1}` {
+		t.Errorf("auth.json %q", a)
+	}
+	if fi, _ := os.Stat(home); fi.Mode().Perm() != 0o700 {
+		t.Errorf("home %v", fi.Mode())
+	}
+	if u, _ := os.ReadFile(filepath.Join(user, "config.toml")); string(u) != userConfig {
+		t.Errorf("the user's config changed: %s", u)
+	}
+	// Again, and with the folder trusted by the user: not twice.
+	if err := MakeHome(home, home, "/w/a \"b\""); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b2) != want {
+		t.Errorf("trusted twice:\n%s", b2)
+	}
+	// No user config at all: the trust alone.
+	if err := MakeHome(filepath.Join(t.TempDir(), "h"), t.TempDir(), "/w"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,139 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/teamctl/teamctl/internal/fakeapi"
+	"github.com/teamctl/teamctl/internal/testenv"
+)
+
+// TestAgentMembersInALayout: a layout's Codex and Gemini members (agent:)
+// come up with teamctl up, each in a home of its own made from the user's
+// (which stays as it was), asked its prompt; the approval dialog each
+// reaches is a stall in teamctl status; teamctl answer MEMBER n leaves the
+// command unrun, and y runs it.
+func TestAgentMembersInALayout(t *testing.T) {
+	for _, kind := range []string{"codex", "gemini"} {
+		t.Run(kind, func(t *testing.T) {
+			bin := agentBinary(t, map[string]string{"codex": "TEAMCTL_E2E_CODEX", "gemini": "TEAMCTL_E2E_GEMINI"}[kind])
+			call := fakeapi.CodexEscalatedShell("touch ran.txt", "Create ran.txt?")
+			pattern := "codex-approval"
+			if kind == "gemini" {
+				call, pattern = fakeapi.GeminiShell("touch ran.txt", "make a file"), "gemini-approval"
+			}
+			api, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithScript(shellScript(call)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(api.Close)
+			e := testenv.New(t)
+			user := filepath.Join(e.Dir, "user-"+kind)
+			var userFile, userText string
+			switch kind {
+			case "codex":
+				userFile, userText = filepath.Join(user, "config.toml"), api.ResponsesConfig("gpt-fake")
+				e.Extra = append(e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake")
+			case "gemini":
+				userFile, userText = filepath.Join(user, ".gemini", "settings.json"), `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`
+				e.Extra = append(e.Extra, "GEMINI_CLI_HOME="+user, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL="+api.URL)
+			}
+			e.Extra = append(e.Extra, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+			if err := os.MkdirAll(filepath.Dir(userFile), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(userFile, []byte(userText), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range []string{"no", "yes"} {
+				os.MkdirAll(filepath.Join(e.Work, d), 0o755)
+			}
+			team := "agents-" + kind
+			t.Cleanup(func() {
+				if t.Failed() {
+					for _, m := range []string{"no", "yes"} {
+						r := e.Run("logs", m, "-n", "40", "--team", team)
+						t.Logf("--- %s:\n%s%s", m, r.Stdout, r.Stderr)
+					}
+				}
+				e.KillServers()
+				for _, pr := range processesWithHome(e.Home) {
+					syscall.Kill(pr.PID, syscall.SIGKILL)
+				}
+				reap(t, e.Home)
+			})
+			layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+agent: %s
+agents:
+  %s: {command: %s}
+members:
+  - name: no
+    cwd: no
+    prompt: "please make the file"
+  - name: "yes"
+    cwd: "yes"
+    prompt: "please make the file"
+`, team, kind, kind, bin))
+			var checks []struct {
+				Name string
+				OK   bool
+				Warn bool
+			}
+			json.Unmarshal([]byte(e.Run("doctor", "--json", layout).Stdout), &checks)
+			found := false
+			for _, c := range checks {
+				found = found || c.Name == kind && c.OK && !c.Warn
+			}
+			if !found {
+				t.Errorf("doctor does not find %s at a tested version: %+v", kind, checks)
+			}
+			e.MustRun("up", layout)
+
+			stalled := func(member string) (bool, string) {
+				r := e.Run("status", "--json", "--team", team)
+				var st struct {
+					Members []struct {
+						Name  string
+						State string
+						Stall *struct{ Pattern string }
+					}
+				}
+				json.Unmarshal([]byte(r.Stdout), &st)
+				for _, m := range st.Members {
+					if m.Name == member {
+						return m.State == "stalled" && m.Stall != nil && m.Stall.Pattern == pattern, r.Stdout
+					}
+				}
+				return false, r.Stdout
+			}
+			for _, m := range []string{"no", "yes"} {
+				testenv.Eventually(t, wait, m+" stalled at its approval", func() (bool, string) { return stalled(m) })
+			}
+			e.MustRun("answer", "no", "n", "--team", team)
+			e.MustRun("answer", "yes", "y", "--team", team)
+			testenv.Eventually(t, wait, "yes's command run", func() (bool, string) {
+				_, err := os.Stat(filepath.Join(e.Work, "yes", "ran.txt"))
+				return err == nil, fmt.Sprint(err)
+			})
+			testenv.Eventually(t, wait, "no's approval gone", func() (bool, string) {
+				ok, s := stalled("no")
+				return !ok, s
+			})
+			if _, err := os.Stat(filepath.Join(e.Work, "no", "ran.txt")); err == nil {
+				t.Errorf("n ran the command")
+			}
+			if b, _ := os.ReadFile(userFile); string(b) != userText {
+				t.Errorf("the user's %s changed:\n%s", userFile, b)
+			}
+			// Each member ran in a home of its own under the team's state.
+			st := filepath.Join(e.StateHome, "teamctl", team, "agents", "yes", kind)
+			if _, err := os.Stat(st); err != nil {
+				t.Errorf("yes's own %s home: %v", kind, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+package agenthome
+
+import "syscall"
+
+const nonblock = syscall.O_NONBLOCK
