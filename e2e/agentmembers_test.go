@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"strings"
 	"testing"
 
 	"github.com/teamctl/teamctl/internal/fakeapi"
@@ -66,10 +67,14 @@ func TestAgentMembersInALayout(t *testing.T) {
 				}
 				reap(t, e.Home)
 			})
+			// A mixed team: a Claude Code lead (teamctl's stand-in) and two
+			// members of kind.
 			layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+claude: {command: %q, args: [stand-in]}
 agent: %s
 agents:
   %s: {command: %s}
+lead: {}
 members:
   - name: no
     cwd: no
@@ -77,7 +82,7 @@ members:
   - name: "yes"
     cwd: "yes"
     prompt: "please make the file"
-`, team, kind, kind, bin))
+`, team, e.Bin, kind, kind, bin))
 			var checks []struct {
 				Name string
 				OK   bool
@@ -112,6 +117,9 @@ members:
 			}
 			for _, m := range []string{"no", "yes"} {
 				testenv.Eventually(t, wait, m+" stalled at its approval", func() (bool, string) { return stalled(m) })
+			}
+			if r := e.MustRun("status", "--team", team); !strings.Contains(r.Stdout, "lead") {
+				t.Errorf("the lead is not in the team's status:\n%s", r.Stdout)
 			}
 			e.MustRun("answer", "no", "n", "--team", team)
 			e.MustRun("answer", "yes", "y", "--team", team)
