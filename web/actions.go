@@ -235,9 +235,8 @@ func (s *Server) sameDialog(ctx context.Context, q request) error {
 
 // screen is the bottom of a member's pane, as text.
 func (s *Server) screen(w http.ResponseWriter, r *http.Request) {
-	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
-	if err := s.check(q); err != nil {
-		refuse(w, http.StatusBadRequest, "%v", err)
+	q, ok := s.lookAt(w, r)
+	if !ok {
 		return
 	}
 	v, err := s.screenLines(r.Context(), q)
@@ -255,9 +254,8 @@ const screenGap = 250 * time.Millisecond
 // screenStream pushes the bottom of a member's pane as Server-Sent Events:
 // at once, then whenever its pane prints (at most every screenGap).
 func (s *Server) screenStream(w http.ResponseWriter, r *http.Request) {
-	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
-	if err := s.check(q); err != nil {
-		refuse(w, http.StatusBadRequest, "%v", err)
+	q, ok := s.lookAt(w, r)
+	if !ok {
 		return
 	}
 	ctx, es, done := s.openStream(w, r)
@@ -320,6 +318,17 @@ func (s *Server) screenLines(ctx context.Context, q request) (screenView, error)
 		v.Lines, v.Spans = v.Lines[n-screenLines:], v.Spans[n-screenLines:]
 	}
 	return v, nil
+}
+
+// lookAt is what a look at a member (GET ?team=&member=) names, checked as
+// an action's is; a refusal is answered, and false returned.
+func (s *Server) lookAt(w http.ResponseWriter, r *http.Request) (request, bool) {
+	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
+	if err := s.check(q); err != nil {
+		refuse(w, http.StatusBadRequest, "%v", err)
+		return q, false
+	}
+	return q, true
 }
 
 // quote is s quoted, every control character visible.

@@ -31,6 +31,7 @@ type (
 	// finish` has them.
 	FinishPlan   = team.FinishPlan
 	FinishResult = team.FinishResult
+	Finished     = team.Finished
 )
 
 // A watch of the teams' state folders, as state.Watch has it.

@@ -523,7 +523,7 @@ func TestBrowserDiffAndFinish(t *testing.T) {
 			if !waitActions(w.f, 1, 20*time.Second) || len(w.f.actions()) != 1 || !strings.HasPrefix(w.f.actions()[0], "finish demo/asker by web ") {
 				t.Errorf("after Finish in the plan: %v, want asker finished by the web", w.f.actions())
 			}
-			poll("what finish did, said", `document.getElementById("toast").textContent.startsWith("finished asker: ")`)
+			poll("what finish did, said", `document.getElementById("toast").textContent.startsWith("finished asker into main")`)
 		})
 	}
 }

@@ -83,9 +83,8 @@ func plural(n int, word string) string {
 // changes answers a member's work (GET /api/changes?team=&member=): the
 // team's `diff --stat` through team's Actions, read anew.
 func (s *Server) changes(w http.ResponseWriter, r *http.Request) {
-	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
-	if err := s.check(q); err != nil {
-		refuse(w, http.StatusBadRequest, "%v", err)
+	q, ok := s.lookAt(w, r)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
@@ -107,22 +106,28 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) {
 
 // mergedText says what a merge did, or why it did not.
 func mergedText(member string, m *MergeResult) (string, error) {
+	return landedText("merged", member, m)
+}
+
+// landedText says what landing member's work did (verb: "merged",
+// "finished"), or why it did not.
+func landedText(verb, member string, m *MergeResult) (string, error) {
 	if m == nil {
-		return "", fmt.Errorf("merge %s: nothing was done", member)
+		return "", fmt.Errorf("%s %s: nothing was done", strings.TrimSuffix(verb, "ed"), member)
 	}
 	if m.Refused != nil {
-		return "", fmt.Errorf("%s not merged: %s", m.Refused.Member, textsafe.Visible(m.Refused.Why))
+		return "", fmt.Errorf("%s not %s: %s", m.Refused.Member, verb, textsafe.Visible(m.Refused.Why))
 	}
 	for _, l := range m.Landed {
 		if l.Member != member {
 			continue
 		}
 		if l.UpToDate {
-			return fmt.Sprintf("%s: %s already has all of %s", member, l.Into, l.Branch), nil
+			return fmt.Sprintf("%s %s: %s already has all of %s", verb, member, l.Into, l.Branch), nil
 		}
-		return fmt.Sprintf("merged %s into %s (%s)", member, l.Into, plural(l.Commits, "commit")), nil
+		return fmt.Sprintf("%s %s into %s (%s)", verb, member, l.Into, plural(l.Commits, "commit")), nil
 	}
-	return fmt.Sprintf("merged %s", member), nil
+	return fmt.Sprintf("%s %s", verb, member), nil
 }
 
 // maxDiffBytes bounds one file's diff as the page gets it; the rest is
@@ -146,12 +151,11 @@ type diffLine struct {
 // /api/diff?team=&member=&file=): only a file the member's changes list
 // (team's FileDiff refuses any other), read anew.
 func (s *Server) fileDiff(w http.ResponseWriter, r *http.Request) {
-	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
-	file := r.URL.Query().Get("file")
-	if err := s.check(q); err != nil {
-		refuse(w, http.StatusBadRequest, "%v", err)
+	q, ok := s.lookAt(w, r)
+	if !ok {
 		return
 	}
+	file := r.URL.Query().Get("file")
 	if file == "" || len(file) > 4096 {
 		refuse(w, http.StatusBadRequest, "name one of %s's changed files", q.Member)
 		return
@@ -205,9 +209,8 @@ type planView struct {
 // finishPlan answers what finish would do (GET /api/finish-plan?team=&member=),
 // read without acting.
 func (s *Server) finishPlan(w http.ResponseWriter, r *http.Request) {
-	q := request{Team: r.URL.Query().Get("team"), Member: r.URL.Query().Get("member")}
-	if err := s.check(q); err != nil {
-		refuse(w, http.StatusBadRequest, "%v", err)
+	q, ok := s.lookAt(w, r)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
@@ -225,31 +228,32 @@ func (s *Server) finishPlan(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// finishedText says what finish did, or why it did not.
+// finishedText says what finish did, or why it did not: what landed, as
+// mergedText says it, then what went.
 func finishedText(member string, f *FinishResult) (string, error) {
 	if f == nil {
 		return "", fmt.Errorf("finish %s: nothing was done", member)
 	}
-	if f.Refused != nil {
-		return "", fmt.Errorf("%s not finished: %s", f.Refused.Member, textsafe.Visible(f.Refused.Why))
+	m := &MergeResult{Team: f.Team, Refused: f.Refused}
+	var done *Finished
+	for i, x := range f.Finished {
+		m.Landed = append(m.Landed, x.Landed)
+		if x.Member == member {
+			done = &f.Finished[i]
+		}
 	}
-	for _, x := range f.Finished {
-		if x.Member != member {
-			continue
-		}
-		parts := []string{fmt.Sprintf("finished %s: %s landed on %s (%s)", member, x.Landed.Branch, x.Into, plural(x.Commits, "commit")), "worktree removed"}
-		if x.UpToDate {
-			parts[0] = fmt.Sprintf("finished %s: %s already had all of %s", member, x.Into, x.Landed.Branch)
-		}
-		if x.Branch != "" {
-			parts = append(parts, "branch "+x.Branch+" deleted")
-		} else if x.Kept != "" {
-			parts = append(parts, "branch kept ("+x.Kept+")")
-		}
-		if x.Restore != "" {
-			parts = append(parts, "what it would have lost is in a snapshot: "+x.Restore)
-		}
-		return textsafe.Visible(strings.Join(parts, "; ")), nil
+	landed, err := landedText("finished", member, m)
+	if err != nil || done == nil {
+		return landed, err
 	}
-	return fmt.Sprintf("finished %s", member), nil
+	parts := []string{landed, "worktree removed"}
+	if done.Branch != "" {
+		parts = append(parts, "branch "+done.Branch+" deleted")
+	} else if done.Kept != "" {
+		parts = append(parts, "branch kept ("+done.Kept+")")
+	}
+	if done.Restore != "" {
+		parts = append(parts, "what it would have lost is in a snapshot: "+done.Restore)
+	}
+	return textsafe.Visible(strings.Join(parts, "; ")), nil
 }

@@ -874,7 +874,7 @@ func TestFileDiffAndFinish(t *testing.T) {
 		t.Errorf("reading the plan did %v", got)
 	}
 	res = w.post("finish", cookie, csrf, actions["finish"], nil)
-	if b := body(res); res.StatusCode != http.StatusOK || !strings.Contains(b, "finished asker: teamctl/demo/asker landed on main (2 commits); worktree removed; branch teamctl/demo/asker deleted") {
+	if b := body(res); res.StatusCode != http.StatusOK || !strings.Contains(b, "finished asker into main (2 commits); worktree removed; branch teamctl/demo/asker deleted") {
 		t.Errorf("finish: %s %s", res.Status, b)
 	}
 	if got := w.f.actions(); strings.Join(got, "\n") != "finish demo/asker by web 192.0.2.7:5555" {

@@ -359,7 +359,7 @@ members:
 		t.Fatal("the plan did something")
 	}
 	do(t, ctx, chromedp.Click(`#finishyes`))
-	waitJS(t, ctx, "what finish did", `document.getElementById("toast").textContent.startsWith("finished alice: ")`)
+	waitJS(t, ctx, "what finish did", `document.getElementById("toast").textContent.startsWith("finished alice into main")`)
 	if exists(wt) || strings.Contains(gitIn(t, repo, "branch"), "alice") || !strings.Contains(gitIn(t, repo, "log", "--format=%s", "main"), "alice's five") {
 		t.Errorf("after Finish: worktree there %v, branches %q, main %q", exists(wt), gitIn(t, repo, "branch"), gitIn(t, repo, "log", "--format=%s", "main"))
 	}

@@ -6,11 +6,11 @@ package agenthome
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
+	"github.com/teamctl/teamctl/internal/safefile"
 )
 
 // maxFile bounds a user's file read (a config, a login).
@@ -32,33 +32,15 @@ func Folder(dir string) error {
 	return os.Chmod(dir, 0o700)
 }
 
-// ReadUser reads the user's file at path: nothing when there is none; a
-// regular file of at most 1 MiB, opened without blocking (a FIFO never
-// hangs it).
+// ReadUser reads the user's file at path (a config of theirs, which they may
+// link to): nothing when there is none; a regular file of at most 1 MiB,
+// opened without blocking (a FIFO never hangs it).
 func ReadUser(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
+	b, err := safefile.ReadFileFollow(path, maxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: not read", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxFile {
-		return nil, fmt.Errorf("%s is over %d bytes: not read", path, maxFile)
-	}
-	return b, nil
+	return b, err
 }
 
 // Write writes data at path atomically, 0600.

@@ -1,5 +1,0 @@
-package agenthome
-
-import "syscall"
-
-const nonblock = syscall.O_NONBLOCK
