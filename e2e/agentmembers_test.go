@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -133,6 +134,14 @@ members:
 			})
 			if _, err := os.Stat(filepath.Join(e.Work, "no", "ran.txt")); err == nil {
 				t.Errorf("n ran the command")
+			}
+			// teamctl send types into it as it takes text: the text, then
+			// Enter once the input line shows it, again while it holds it.
+			e.MustRun("send", "yes", "say hello again", "--team", team)
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			defer cancel()
+			if _, err := api.WaitFor(ctx, func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains("say hello again") }); err != nil {
+				t.Errorf("what send typed never reached the model: %v", err)
 			}
 			if b, _ := os.ReadFile(userFile); string(b) != userText {
 				t.Errorf("the user's %s changed:\n%s", userFile, b)

@@ -302,3 +302,25 @@ func isAgentIdle(lines []string, last int) bool {
 	}
 	return false
 }
+
+// ComposerHolds reports whether the input line of an agent CLI's screen
+// (agent: "codex", "gemini") holds text (its start, for one that wraps):
+// the last line that begins with the CLI's prompt mark, Codex's "›" and
+// Gemini's ">" (above it, what was sent before carries the same mark).
+func ComposerHolds(agent, screen, text string) bool {
+	mark := map[string]string{"codex": "›", "gemini": ">"}[agent]
+	if mark == "" {
+		return false
+	}
+	composer := ""
+	for _, l := range strings.Split(screen, "\n") {
+		if t := strings.TrimLeft(l, " │"); strings.HasPrefix(t, mark) {
+			composer = strings.TrimSpace(strings.TrimPrefix(t, mark))
+		}
+	}
+	head := strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(text))
+	if r := []rune(head); len(r) > 30 {
+		head = string(r[:30])
+	}
+	return head != "" && strings.HasPrefix(composer, head)
+}

@@ -121,6 +121,7 @@ type Member struct {
 	Window    string    `json:"window,omitempty"`
 	PID       int       `json:"pid"`
 	SessionID string    `json:"session_id,omitempty"`
+	Agent     string    `json:"agent,omitempty"` // a process that is another agent CLI: "codex", "gemini"
 	Cwd       string    `json:"cwd"`
 	Argv      []string  `json:"argv"`
 	Env       []string  `json:"env,omitempty"`     // what teamctl gave the pane with -e, for a restart

@@ -31,6 +31,10 @@ type tmuxServer interface {
 	// named for the member in the same batch.
 	ReplacePane(ctx context.Context, old, dir string, env, argv []string, member string) (tmux.NewPane, error)
 	CapturePane(ctx context.Context, pane string) (string, error)
+	// TypeText types text into a pane as keys, with no Enter; Enter
+	// presses one.
+	TypeText(ctx context.Context, pane, text string) error
+	Enter(ctx context.Context, pane string) error
 	CaptureHistory(ctx context.Context, pane string, n int) ([]string, error)
 	ShowOption(ctx context.Context, name string) (string, error)
 	AttachCmd(ctx context.Context, target, message string) *exec.Cmd

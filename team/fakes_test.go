@@ -609,6 +609,16 @@ func (s *fakeServer) CapturePane(ctx context.Context, pane string) (string, erro
 	return s.Run(ctx, "capture-pane", "-p", "-J", "-t", pane)
 }
 
+func (s *fakeServer) TypeText(ctx context.Context, pane, text string) error {
+	_, err := s.Run(ctx, "send-keys", "-t", pane, "-l", "--", text)
+	return err
+}
+
+func (s *fakeServer) Enter(ctx context.Context, pane string) error {
+	_, err := s.Run(ctx, "send-keys", "-t", pane, "Enter")
+	return err
+}
+
 func (s *fakeServer) CaptureHistory(ctx context.Context, pane string, n int) ([]string, error) {
 	out, err := s.Run(ctx, tmux.HistoryArgs(pane, n)...)
 	if err != nil {

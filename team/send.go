@@ -10,6 +10,7 @@ import (
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/relaunch"
+	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
 )
 
@@ -48,10 +49,16 @@ func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 		return "", err
 	}
 	defer ev.Close()
-	switch m.Role {
-	case state.RoleProcess:
+	switch {
+	case m.Agent != "":
+		if err := t.typeInto(ctx, m, text); err != nil {
+			return "", err
+		}
+		ev.Append(t.by.mark(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: t.by.sent() + textsafe.Short(text, 200)}))
+		return "typed into its pane, and taken", nil
+	case m.Role == state.RoleProcess:
 		return "", fmt.Errorf("%s is a plain process, not Claude Code: type into it with `teamctl answer %s KEYS...`", member, member)
-	case state.RoleLead:
+	case m.Role == state.RoleLead:
 		if pid, _ := state.SupervisorPID(team); pid == 0 {
 			return "", fmt.Errorf("no supervisor runs for team %s to type into the lead when it is idle: `teamctl up` starts it", team)
 		}
@@ -103,4 +110,68 @@ func inbox(team, member string) ([]claudecode.Message, error) {
 		msgs = []claudecode.Message{}
 	}
 	return msgs, err
+}
+
+// typeInto types text into the pane of m, a member running another agent
+// CLI, as it takes text: the text alone, then, once its input line shows
+// it, Enter; and Enter again while the input line still holds it (both
+// Codex and Gemini took an Enter that came with the text as part of a
+// paste, and left the text unsent: docs/codex.md, docs/gemini.md). Each
+// wait is for what the screen shows, within typeWait.
+func (t *Team) typeInto(ctx context.Context, m *state.Member, text string) error {
+	srv := t.srv()
+	text = strings.Join(strings.Fields(text), " ") // one line: a newline would submit early
+	holds := func() (bool, error) {
+		s, err := srv.CapturePane(ctx, m.Pane)
+		return err == nil && stallwatch.ComposerHolds(m.Agent, s, text), err
+	}
+	if ok, err := holds(); err != nil {
+		return fmt.Errorf("send to %s: look at its screen: %w", m.Name, err)
+	} else if ok {
+		return fmt.Errorf("not sent: %s's input line holds that text already (unsent): attach and look", m.Name)
+	}
+	if err := srv.TypeText(ctx, m.Pane, text); err != nil {
+		return fmt.Errorf("send to %s: %w", m.Name, err)
+	}
+	if !t.waitScreen(ctx, typeWait, func() bool { ok, _ := holds(); return ok }) {
+		return fmt.Errorf("send to %s: typed, but its input line never showed the text within %s (is it at its input box? teamctl attach %s)", m.Name, typeWait, m.Name)
+	}
+	for range typeEnters {
+		if err := srv.Enter(ctx, m.Pane); err != nil {
+			return fmt.Errorf("send to %s: %w", m.Name, err)
+		}
+		if t.waitScreen(ctx, enterWait, func() bool { ok, err := holds(); return err == nil && !ok }) {
+			return nil
+		}
+	}
+	return fmt.Errorf("send to %s: the text is in its input line, but %d Enters did not send it: teamctl attach %s", m.Name, typeEnters, m.Name)
+}
+
+// typeWait bounds the wait for typed text to show; enterWait, for an Enter
+// to be taken (the input line emptied); typeEnters, how many Enters.
+const (
+	typeWait   = 10 * time.Second
+	enterWait  = 2 * time.Second
+	typeEnters = 3
+)
+
+// waitScreen waits until cond holds, looking again at growing intervals, for
+// at most d; false when it never did (or ctx ended).
+func (t *Team) waitScreen(ctx context.Context, d time.Duration, cond func() bool) bool {
+	end := time.Now().Add(d)
+	poll := 20 * time.Millisecond
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(poll): // the interval of a condition's wait
+		}
+		poll = min(poll*3/2, 200*time.Millisecond)
+	}
 }

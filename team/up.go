@@ -508,7 +508,7 @@ func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 	}
 	m := state.Member{
 		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: f[0], Window: f[2], PID: pid,
-		SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart,
+		SessionID: x.SessionID, Agent: x.Member.OtherAgent(), Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart,
 		Digest: x.Digest, StartedAt: now,
 	}
 	if old, ok := u.st.Member(m.Name); ok {

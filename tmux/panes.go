@@ -194,14 +194,26 @@ var bufferSeq atomic.Uint64
 // with no limit of the command line's, and not on a command line that ps
 // shows.
 func (srv *Server) Type(ctx context.Context, pane, text string) error {
-	text = strings.NewReplacer("\r", " ", "\n", " ").Replace(text)
-	if len(text) <= typeInArgv {
-		if _, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text); err != nil {
-			return err
-		}
-	} else if err := srv.paste(ctx, pane, text); err != nil {
+	if err := srv.TypeText(ctx, pane, text); err != nil {
 		return err
 	}
+	return srv.Enter(ctx, pane)
+}
+
+// TypeText is Type without its Enter: the text alone, for a program that
+// must show it before it takes an Enter (Codex and Gemini take one that
+// comes with the text as part of a paste).
+func (srv *Server) TypeText(ctx context.Context, pane, text string) error {
+	text = strings.NewReplacer("\r", " ", "\n", " ").Replace(text)
+	if len(text) <= typeInArgv {
+		_, err := srv.Run(ctx, "send-keys", "-t", pane, "-l", "--", text)
+		return err
+	}
+	return srv.paste(ctx, pane, text)
+}
+
+// Enter presses Enter in pane.
+func (srv *Server) Enter(ctx context.Context, pane string) error {
 	_, err := srv.Run(ctx, "send-keys", "-t", pane, "Enter")
 	return err
 }
