@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/teamctl/teamctl/internal/fakeapi"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/testenv"
 )
 
@@ -151,6 +153,41 @@ members:
 			if _, err := os.Stat(st); err != nil {
 				t.Errorf("yes's own %s home: %v", kind, err)
 			}
+			// down leaves nothing that runs in a member's home: Codex
+			// 0.171.0's app-server daemon outlives its pane (and ignored
+			// SIGTERM for 5 s), found by the team's socket in its
+			// environment, as every process that left a pane is.
+			e.MustRun("down", "--team", team)
+			homes := filepath.Join(e.StateHome, "teamctl", team, "agents")
+			testenv.Eventually(t, wait, "nothing running in a member's home after down", func() (bool, string) {
+				left := processesWithEnvUnder(homes)
+				return len(left) == 0, fmt.Sprint(left)
+			})
 		})
 	}
+}
+
+// processesWithEnvUnder are the living processes whose environment names a
+// folder under dir (CODEX_HOME, GEMINI_CLI_HOME).
+func processesWithEnvUnder(dir string) []process {
+	var out []process
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil || pid == os.Getpid() || !proc.Alive(pid) {
+			continue
+		}
+		env, err := proc.Environ(pid)
+		if err != nil {
+			continue
+		}
+		for _, k := range []string{"CODEX_HOME", "GEMINI_CLI_HOME"} {
+			if strings.HasPrefix(env[k], dir+string(filepath.Separator)) {
+				argv, _ := proc.Cmdline(pid)
+				out = append(out, process{PID: pid, Argv: argv})
+				break
+			}
+		}
+	}
+	return out
 }

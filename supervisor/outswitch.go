@@ -76,6 +76,16 @@ type outSwitch struct {
 	since  time.Time // (on) when the current run of steady output began
 	probed time.Time // (probe) when the probe switched the output on
 	timer  timer     // the probe's: end of the quiet period (off), of the window (probe)
+	// look: the pane, still printing, had its screen looked at (a probe
+	// found it printing, or it printed for a quiet period without a look);
+	// seen is the screen the last such look saw. Codex 0.171.0 redraws a
+	// screen that does not change about once a second, at its approval
+	// dialog too (always with --no-daemon, now and then without): it is
+	// never quiet. When two looks a quiet period apart see the same screen,
+	// it is judged as a quiet one is. Only for the agent CLIs that do so
+	// (redraws): a busy Claude Code or plain process costs no such looks.
+	look bool
+	seen string
 }
 
 // switchReq asks switchWorker to switch pane's output on or off for the
@@ -98,8 +108,12 @@ func (s *daemon) steadyOutput(w *paneWatch, prev, now time.Time) bool {
 		return false
 	case outputProbe:
 		s.switchOff(w)
-		if w.live.State == state.StateStalled || w.live.State == state.StateIdle {
+		switch {
+		case w.live.State == state.StateStalled || w.live.State == state.StateIdle:
 			s.requestCapture(w) // as its quiet timer looks at it every quiet period
+		case s.redraws(w):
+			w.out.look = true // judged only if its screen did not change (printingBut)
+			s.requestCapture(w)
 		}
 		return false
 	}
@@ -228,4 +242,25 @@ func (s *daemon) switchOutput(ctx context.Context, batch []switchReq) {
 		}
 		cancel()
 	}
+}
+
+// printingBut tells, of a screen a probe had looked at (the pane still
+// printing), whether it is to be judged: when it is the screen the last such
+// look saw, a quiet period or more ago. Any other look forgets it.
+func (w *paneWatch) printingBut(screen string) (judge bool) {
+	if !w.out.look {
+		w.out.seen = ""
+		return true
+	}
+	w.out.look = false
+	same := screen == w.out.seen
+	w.out.seen = screen
+	return same
+}
+
+// redraws tells whether w's member is an agent CLI that redraws a screen
+// that does not change (Codex, Gemini): looked at while it prints.
+func (s *daemon) redraws(w *paneWatch) bool {
+	m, ok := s.st.Member(w.member)
+	return ok && m.Agent != ""
 }

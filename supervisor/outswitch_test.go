@@ -252,3 +252,55 @@ func TestReconnectSwitchesEveryPaneOn(t *testing.T) {
 		t.Errorf("b: %d stalls, stalled at %s, want one a quiet period after %s", n, since, asked)
 	}
 }
+
+// TestARedrawnDialogIsAStall: Codex 0.171.0 redraws a screen that does not
+// change about once a second, at its approval dialog too: it is never
+// quiet. An agent CLI's pane (Codex, Gemini) that prints, steadily or every
+// second, is looked at once a quiet period, and when two looks see the same
+// screen it is judged: a stall, seen within a few quiet periods, said once.
+// A plain process printing so is not looked at (no capture a quiet period
+// for every busy pane), as before.
+func TestARedrawnDialogIsAStall(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		agent string
+		gap   time.Duration
+		want  int
+	}{
+		{"codex, steadily", "codex", 20 * time.Millisecond, 1},
+		{"codex, every second", "codex", time.Second, 1},
+		{"gemini, every 300ms", "gemini", 300 * time.Millisecond, 1},
+		{"a plain process", "", time.Second, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleProcess, ""})
+			w.s.st.Members[1].Agent = c.agent
+			start := w.clock.Now()
+			w.printSteadily("%1", question, c.gap, steadyFor+5*quiet)
+			stalls := w.events(state.EventStall, "mate")
+			if len(stalls) != c.want {
+				t.Fatalf("%d stalls of a pane redrawing its question for %s, want %d", len(stalls), steadyFor+5*quiet, c.want)
+			}
+			if c.want == 0 {
+				return
+			}
+			if late := w.live("mate").Since.Sub(start); late > steadyFor+3*(quiet+probeWindow) {
+				t.Errorf("stall seen %s after the question, want within three looks", late)
+			}
+			w.printSteadily("%1", question, c.gap, 3*quiet)
+			if n := len(w.events(state.EventStall, "mate")); n != 1 {
+				t.Errorf("%d stalls for one question redrawn", n)
+			}
+			// A screen that changes as it prints is not judged.
+			w2 := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleProcess, ""})
+			w2.s.st.Members[1].Agent = c.agent
+			for i, end := 0, w2.clock.Now().Add(steadyFor+5*quiet); w2.clock.Now().Before(end); i++ {
+				w2.output("%1", fmt.Sprintf("tick %d\n%s", i, question))
+				w2.advance(c.gap)
+			}
+			if n := len(w2.events(state.EventStall, "mate")); n != 0 {
+				t.Errorf("%d stalls of a screen that changed at every look", n)
+			}
+		})
+	}
+}

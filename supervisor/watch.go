@@ -38,6 +38,7 @@ type paneWatch struct {
 	restartWaits  bool   // a restart waits for those words: the pane goes with it
 	limit         limitState
 	out           outSwitch // its output switched off while it prints steadily (outswitch.go)
+	lookedAt      time.Time // when its screen was last asked for
 }
 
 // captureReq asks the capture worker for the screen of w's pane as it is
@@ -122,6 +123,11 @@ func (s *daemon) timerFired(w *paneWatch) {
 	}
 	if w.live.State != state.StateStalled && w.live.State != state.StateIdle {
 		if left := s.quiet - s.clock.Now().Sub(w.lastOutput); left > 0 {
+			if s.redraws(w) && s.clock.Now().Sub(w.lookedAt) >= s.quiet {
+				// Printing for a quiet period without a look (outSwitch.look).
+				w.out.look = true
+				s.requestCapture(w)
+			}
 			s.arm(w, left)
 			return
 		}
@@ -141,7 +147,7 @@ func (s *daemon) requestCapture(w *paneWatch) {
 		w.again = true
 		return
 	}
-	w.capturing = true
+	w.capturing, w.lookedAt = true, s.clock.Now()
 	s.captureQ <- captureReq{w: w, pane: w.id}
 }
 
@@ -214,6 +220,9 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 	}
 	if w.live.State == state.StateWaitingApproval {
 		return // the mailbox says what it waits for; its screen says nothing more
+	}
+	if !w.printingBut(c.screen) {
+		return // still printing, and its screen changed since the last look
 	}
 	v := s.det.Check(c.screen)
 	if s.judgeLimit(w, c.screen, v) {
