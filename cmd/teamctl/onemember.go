@@ -12,21 +12,15 @@ import (
 // (nil: none) and runF in run's place when set (tests of the flags).
 func oneMember[O any](g *globals, cmd *cobra.Command, member *string, opts *O, check func(*cobra.Command) error, runF, run func(context.Context, *O) error) *cobra.Command {
 	cmd.Args = cobra.ExactArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+	var members []string
+	one := func(cmd *cobra.Command, args []string) error {
 		*member = args[0]
 		if check != nil {
-			if err := check(cmd); err != nil {
-				return err
-			}
+			return check(cmd)
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return nil
 	}
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return memberList(g, cmd, &members, opts, one, runF, run)
 }
 
 // memberList gives cmd the shape of every command that acts on a list of
