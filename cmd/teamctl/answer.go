@@ -42,10 +42,18 @@ N the option numbered N (an unnumbered menu's Nth), y its plain "Yes", n its
 "No" (or its "Esc to cancel" where it has no No). A bare y or n that does not
 name one option — a plan approval's two kinds of yes, say — is refused, with
 the options. At any other prompt ("Overwrite? (y/n)") the answer is typed,
-then Enter. --keys sends tmux keys as they are, whatever the screen shows.
+then Enter. --option TEXT chooses the option that reads TEXT (case aside),
+else the only one starting with it. --keys sends tmux keys as they are,
+whatever the screen shows.
 
 A member that is not stalled is not answered: what is typed into a working or
-idle Claude Code is a prompt. --force sends the answer anyway.`,
+idle Claude Code is a prompt. --force sends the answer anyway.
+
+Each answer is an answer event with its keys, as typed, and the option
+chosen. The keys go first and the event after, so the log never tells of an
+answer that was not sent; if only the record fails (a read-only or full state
+folder) it says the keys were sent, warns on stderr and exits 0, so that a
+retry does not answer twice.`,
 		Example: `  teamctl answer lead n                  # its dialog's No: "4. No" of a permission dialog
   teamctl answer lead 2                  # the dialog's option 2
   teamctl answer lead --option "Yes, I trust this folder"

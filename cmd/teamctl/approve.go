@@ -34,6 +34,10 @@ func newApproveCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *ap
 		Example: `  teamctl approve researcher
   teamctl approve researcher --request perm-123 --team auth-fix`,
 		Short: "Let a teammate run the tool it asked the lead about (its permission request)",
+		Long: `Let a teammate run the tool it asked the lead about: Claude Code's
+permission_response (success) is written into the teammate's mailbox, as the
+lead would answer it. Without --request it answers the member's pending
+request.`,
 	}
 	cmd.Flags().StringVar(&opts.Request, "request", "", "the request to answer (default: the member's pending one)")
 	return oneMember(g, cmd, &opts.Member, opts, nil, runF, approveRun)

@@ -43,6 +43,10 @@ func newAttachCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *att
 		Example: `  teamctl attach lead
   teamctl attach researcher --team auth-fix`,
 		Short: "Step into a member's pane (detach with the tmux prefix, then d)",
+		Long: `Select the member's pane and attach to the team's tmux server until you
+detach. Inside another tmux it nests, and says how to detach (C-b C-b d) on
+stderr and, once attached, on tmux's status line for 5 s. It needs a
+terminal, and says so without one (exit 1).`,
 	}
 	return oneMember(g, cmd, &opts.Member, opts, nil, runF, attachRun)
 }

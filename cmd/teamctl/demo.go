@@ -39,7 +39,10 @@ func newDemoCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *demoO
 		Example: `  teamctl demo
   teamctl demo --no-attach && teamctl status --team demo`,
 		Short: "Bring up a small demo team of stand-in agents (no Claude Code needed) and attach to its lead",
-		Args:  cobra.NoArgs,
+		Long: `Bring up a small team of teamctl's stand-in agents, with no Claude Code or API
+key needed, and attach to its lead: a question on screen to answer, a
+permission request to approve or deny, a busy teammate.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

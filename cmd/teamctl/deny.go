@@ -35,6 +35,9 @@ func newDenyCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *denyO
 		Example: `  teamctl deny researcher
   teamctl deny researcher --reason "use the test database"`,
 		Short: "Refuse a teammate's permission request; it skips the tool",
+		Long: `Refuse a teammate's permission request: Claude Code's permission_response
+(subtype error) is written into the teammate's mailbox, and the teammate
+skips the tool. Without --request it answers the member's pending request.`,
 	}
 	cmd.Flags().StringVar(&opts.Request, "request", "", "the request to answer (default: the member's pending one)")
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why, told to the teammate")

@@ -36,7 +36,10 @@ With a layout, Claude Code is the layout's claude.command with its claude.args,
 found as up finds it (TEAMCTL_CLAUDE still wins), and doctor also checks that
 Claude Code trusts each Claude Code member's folder (its worktree's, for a
 member with one): an untrusted folder stops the member at Claude Code's trust
-dialog.`,
+dialog. Claude Code's version is checked against the versions teamctl's tests
+ran on (claudecode/tested-versions.txt; a warning otherwise); teamctl's
+stand-in is said as such, and a team of plain processes needs no Claude Code.
+Exit 1 when a check fails.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

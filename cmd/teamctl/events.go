@@ -43,7 +43,8 @@ func newEventsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *eve
 		Long: `Show the team's events (events.jsonl in its state folder, and its rotated
 files, oldest first). --since keeps those from a moment on: a duration back from
 now (10m, 1h30m) or a time (RFC 3339, 2025-06-01T09:00:00Z). --tail N keeps the
-last N of them. With --follow, new events are printed as they happen after those.`,
+last N of them. With --follow, new events are printed as they happen after those
+(across rotations: events.jsonl.1 to .3 are the rotated files).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q := &opts.Query

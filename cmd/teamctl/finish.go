@@ -62,23 +62,18 @@ usage error.`,
 		Example: `  teamctl finish alice bob          # asks to stop them first if they run
   teamctl down && teamctl finish alice bob
   teamctl finish --all --squash --into release`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if (len(args) == 0) == !opts.All {
-				return usagef(cmd, "name the members to finish, or --all (not both)")
-			}
-			if opts.Members = args; runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return finishRun(cmd.Context(), opts)
-		},
 	}
 	cmd.Flags().BoolVar(&opts.All, "all", false, "every member with a worktree, in the order state.json has them")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "stop members that still run (teamctl stop) without asking")
 	addMergeFlags(cmd, &opts.Merge)
 	addJSONFlag(cmd, &opts.JSON, "")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	check := func(cmd *cobra.Command, args []string) error {
+		if (len(args) == 0) == !opts.All {
+			return usagef(cmd, "name the members to finish, or --all (not both)")
+		}
+		return nil
+	}
+	return memberList(g, cmd, &opts.Members, opts, check, runF, finishRun)
 }
 
 func finishRun(ctx context.Context, opts *finishOptions) error {

@@ -40,7 +40,9 @@ func newInboxCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *inbo
 written, who wrote it, whether it was read, and what it says (its summary, else
 its text). Claude Code's own messages (permission requests and answers, idle
 notifications, shutdowns) are shown by their type and what matters in them.
---json prints the messages as they are in the mailbox.`,
+The lead's mailbox is the one teammates write to. An empty one says "no
+messages for MEMBER"; --json prints the messages as they are in the mailbox
+([] for none). A plain process has no mailbox: it says so (exit 1).`,
 	}
 	addJSONFlag(cmd, &opts.JSON, "")
 	return oneMember(g, cmd, &opts.Member, opts, nil, runF, inboxRun)

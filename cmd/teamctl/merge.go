@@ -59,18 +59,10 @@ error.`,
   teamctl merge alice bob --squash --into release
   teamctl merge alice --wip --message "auth: token refresh"`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Members = args; runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return mergeRun(cmd.Context(), opts)
-		},
 	}
 	addMergeFlags(cmd, &opts.Merge)
 	addJSONFlag(cmd, &opts.JSON, "")
-	g.addTeamFlag(cmd, teamFlagUsage)
-	cmd.ValidArgsFunction = completeMembers(g)
-	return cmd
+	return memberList(g, cmd, &opts.Members, opts, nil, runF, mergeRun)
 }
 
 func mergeRun(ctx context.Context, opts *mergeOptions) error {

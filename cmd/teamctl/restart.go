@@ -39,8 +39,14 @@ as the team's layout plans it (never the argv and environment state.json
 records), as the supervisor does after an exit: the lead resumes its
 conversation, a Claude Code teammate gets its prompt in its mailbox again. A
 member whose launch the layout no longer gives (the layout changed since up)
-is refused: teamctl up --recreate relaunches it as the layout says. A failed
-member is given a clean slate: its next exits are restarted again.`,
+is refused: teamctl up --recreate relaunches it as the layout says. A member
+that runs is ended first (SIGTERM, 5 s, SIGKILL: two runs of one member would
+fight over its Claude Code session); a Claude Code lead also waits, up to
+15 s, for Claude Code's lock on its team config to go stale. A failed member
+is given a clean slate: its crash-loop window is cleared and its next exits
+are restarted again. It counts as a restart, in one count with the
+supervisor's (restarts in status --json), and says so, as its restart event
+does. Teammates the lead spawned are the lead's to restart.`,
 		Example: `  teamctl restart web
   teamctl restart researcher --team auth-fix`,
 	}

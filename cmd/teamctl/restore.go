@@ -31,7 +31,8 @@ func newRestoreCmd(ios *iostreams.IO, runF func(context.Context, *restoreOptions
 		Short: "Bring back a snapshot as a new worktree on a new branch",
 		Long: `Make a new git worktree of a snapshot (its ref, its name <team>/<member>/<time>,
 or a prefix of either that only it has) at PATH, or at
-<repository>/.teamctl/restored/<team>/<member>/<time>, on a new branch
+<repository>/.teamctl/restored/<team>/<member>/<time> (excluded in
+.git/info/exclude), on a new branch
 teamctl-restored/<team>/<member>/<time>: nothing existing moves. A PATH that
 exists is refused. Work that was not committed is the snapshot's own commit on
 top of the member's branch (git reset HEAD^ there makes it uncommitted again).

@@ -37,7 +37,9 @@ func newResumeMemberCmd(ios *iostreams.IO, g *globals, runF func(context.Context
 layout's budget: with action interrupt or stop; status shows it held). Held,
 nothing of teamctl's restarted it or typed into it; released, an interrupted
 member may be typed into again (the lead gets the notes that waited), and a
-stopped one is started again, its conversation resumed. The budget it spent is
+stopped one is started again, its conversation resumed (a released event,
+which the supervisor acts on; with no supervisor running, the hold is taken
+out of live.json here). A member not held is refused (exit 1). The budget it spent is
 not acted on again: raise it in the layout (a new budget is a new threshold)
 and run teamctl up to have it act again. top's R key does the same.`,
 		Example: `  teamctl resume-member lead

@@ -39,9 +39,12 @@ func newRunCmd(ios *iostreams.IO, runF func(context.Context, *runOptions) error)
 		Long: `Run CMD with its output passed through, watching it like the supervisor watches a
 pane: when its output has been quiet for --quiet-period and it sits at a prompt
 (y/n, Press Enter, Continue?, a Claude Code dialog, …), say so on stderr and run
-the layout's watchdog.notify.command when --layout names one. Input is typed
-into the command's terminal; where it ends, the terminal's end-of-file character
-follows, as script(1) does. The exit code is the command's.`,
+the layout's watchdog.notify.command when --layout names one (with the
+layout's team as TEAMCTL_TEAM, and as TEAMCTL_MEMBER the team's member it runs
+in, else run). Input is typed into the command's terminal; where it ends, the
+terminal's end-of-file character follows once the command has read the rest,
+as script(1) does (so printf 'a\nb\n' | teamctl run -- cat ends). The exit
+code is the command's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Argv, opts.OldQuiet = args, cmd.Flags().Changed("quiet")

@@ -36,7 +36,20 @@ func newSendCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *sendO
 		Example: `  teamctl send researcher "Look at the token refresh too."
   git diff | teamctl send lead -`,
 		Short: "Tell a member something: a teammate through its mailbox, the lead typed into its pane when idle",
-		Args:  cobra.ExactArgs(2),
+		Long: `Tell a member something (TEXT, or - for standard input). A teammate finds it
+in its mailbox as a message from team-lead (a new turn); the lead gets it
+typed into its pane by the supervisor once it is idle (a lead that spawned no
+teammates does not read its mailbox), on one line: each newline or tab is
+typed as a space, since a newline would submit it early.
+
+A message is text: one holding any other control character (an escape
+sequence such as shift-tab's \x1b[Z, ^C, ^U) is refused, naming the
+character, its line and column, and nothing is sent. A long message arrives
+whole: text over 16 KiB is typed through a tmux paste buffer of its own, not
+on send-keys' command line; one over 1 MiB is refused (exit 1, saying its
+size). A text the supervisor could not type is said in a notify event, never
+dropped unsaid.`,
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Member, opts.Text = args[0], args[1]
 			if runF != nil {

@@ -38,7 +38,8 @@ func newSnapshotsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *
 		Long: `List the snapshots clean --force took before removing work that was not
 merged (refs/teamctl/snapshots/<team>/<member>/<time>), in the repositories it
 took them in and in the current folder's: team, member, time (UTC), commit, the
-commit's subject, and the repository. teamctl restore NAME brings one back.`,
+commit's subject (how many files were not committed, and on which branch),
+and the repository. teamctl restore NAME brings one back.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.team != "" && !state.ValidTeamName(g.team) {

@@ -38,7 +38,7 @@ func newStopCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *stopO
 		Long: `Stop one member of a running team, as down stops them all: it is held
 first, so that the supervisor does not restart it (status shows it held,
 "stopped by a person"); then a Claude Code teammate gets Claude Code's own
-shutdown_request and a few seconds to end by itself, and what still runs
+shutdown_request and up to 5 s to end by itself, and what still runs
 gets SIGTERM, then SIGKILL after --timeout. Its pane stays, showing how it
 ended. teamctl start brings it back, its conversation resumed.`,
 		Example: `  teamctl stop web

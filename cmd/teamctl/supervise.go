@@ -38,7 +38,8 @@ func newSuperviseCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *
 through one tmux control-mode client, reports a member waiting for a human
 within the watchdog's quiet period, restarts members that die, and adopts the
 teammates the lead spawns itself. One runs per team; teamctl up starts it in
-the background (log: the team's supervisor.log).`,
+the background (log: the team's supervisor.log); teamctl up --foreground
+keeps it in the terminal.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Team = g.team

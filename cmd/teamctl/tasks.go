@@ -33,7 +33,11 @@ func newTasksCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *task
 		Example: `  teamctl tasks
   teamctl tasks --json --team auth-fix`,
 		Short: "List the team's Claude Code tasks (tasks/<team>/*.json)",
-		Args:  cobra.NoArgs,
+		Long: `List the team's Claude Code tasks (tasks/<team>/*.json); new tasks and status
+changes are task events. With none it says "no tasks" (--json: []). A task
+file it does not read (over 1 MiB, a symlink, not a plain file; files past the
+first 10000) is left out with a warning on stderr naming it and why.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -30,7 +30,16 @@ func newTeamsCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *team
 		Example: `  teamctl teams
   teamctl teams --json`,
 		Short: "List the teams teamctl knows, up or down",
-		Args:  cobra.NoArgs,
+		Long: `List every team teamctl has state for, up or down; what it spent (COST, from
+its running supervisor's live.json; - for a team without one, whose figures
+teamctl usage --team T reads from its transcripts: teams does not read every
+team's transcripts each time it runs); and whether its supervisor runs
+("supervisor" in --json): a team up without one is flagged NOT running, with
+how to start it on stderr. With none it says "no teams up" (--json: []). A
+team whose state cannot be read is a row marked error ("error" in --json),
+with the reason on stderr; the others are listed and the exit code stays 0,
+since the listing worked (as docker compose ls does).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -35,7 +35,14 @@ func newValidateCmd(ios *iostreams.IO, runF func(context.Context, *validateOptio
 FILE:LINE:COL: path: what is wrong. The exit code is 1 when the layout is not
 valid; with --json the report is printed as JSON either way. Without LAYOUT it
 checks the layout file of the current folder: teamctl.yaml, teamctl.yml,
-.teamctl.yaml or .teamctl.yml, the first there is.`,
+.teamctl.yaml or .teamctl.yml, the first there is.
+
+Beyond the file it checks what up would refuse, so that the two agree on
+every layout: a program that is not there (Claude Code only for a team with a
+lead; each command:'s), a member that wants a worktree outside a git
+repository, an unreadable --settings file, a socket path too long. --json
+prints {"file","valid","team","lead","members","problems":[{"file","line",
+"col","path","message"}]} (a problem not at a place in the file has no line).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file, err := layoutArg(cmd, ios, args, opts.JSON)

@@ -24,7 +24,12 @@ func newVersionCmd(ios *iostreams.IO, runF func(context.Context, *versionOptions
 		Example: `  teamctl version
   teamctl --version`,
 		Short: "Print teamctl's version (as --version does)",
-		Args:  cobra.NoArgs,
+		Long: `Print teamctl's version, as --version does: the module version from the
+build info. A build from a git clone gets a pseudo-version from its commit
+(v0.0.0-20261201155939-cf9b9400d86e, +dirty with uncommitted changes); a build
+without version control information (-buildvcs=false, which some machines set
+in GOFLAGS) says (devel).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
