@@ -171,7 +171,7 @@ func up(t *testing.T, ctx context.Context, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Variants) != 3 || rep.RatioPerCommand <= 0 || rep.RatioSingle <= 0 {
+	if len(rep.Variants) != 6 || rep.RatioPerCommand <= 0 || rep.RatioSingle <= 0 || rep.RatioConfig <= 0 || rep.RatioPlain <= 0 {
 		t.Fatalf("report: %+v", rep)
 	}
 	for _, v := range rep.Variants {

@@ -20,7 +20,7 @@ import (
 )
 
 const (
-	target = 1.3 // median(teamctl) / median(per-command) must not exceed this
+	target = 1.1 // teamctl-plain / single-plain and teamctl / single+config must not exceed this
 	team   = "bench"
 	socket = "bench" // the baselines' tmux socket (-L); teamctl uses teamctl-bench
 	width  = 200
@@ -37,11 +37,16 @@ type Report struct {
 	Members         int           `json:"members"`
 	Rounds          int           `json:"rounds"`
 	Warmup          int           `json:"warmup"`
-	Variants        []world.Stats `json:"variants"` // per-command, single, teamctl
+	Variants        []world.Stats `json:"variants"` // per-command, single, single+config, teamctl, single-plain, teamctl-plain
 	RatioPerCommand float64       `json:"ratio_teamctl_per_command"`
 	RatioSingle     float64       `json:"ratio_teamctl_single"`
-	Target          float64       `json:"target"`
-	Pass            bool          `json:"pass"`
+	// RatioConfig is teamctl / single+config: the Claude Code team's target.
+	RatioConfig float64 `json:"ratio_teamctl_single_config"`
+	// RatioPlain is teamctl-plain / single-plain: the plain team's target.
+	RatioPlain float64 `json:"ratio_plain"`
+	Target     float64 `json:"target"`
+	Pass       bool    `json:"pass"`
+	LoadAvg    string  `json:"loadavg"` // /proc/loadavg at the end of the run
 }
 
 // Passed is whether r meets the target(s).
@@ -76,12 +81,24 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmds, err := tmuxCommands(layout)
+	cmds, session, err := tmuxCommands(layout)
+	if err != nil {
+		return nil, err
+	}
+	plainDir := filepath.Join(dir, "plain")
+	if err := os.Mkdir(plainDir, 0o700); err != nil {
+		return nil, err
+	}
+	plain, err := writePlainLayout(plainDir, cfg.Members)
+	if err != nil {
+		return nil, err
+	}
+	plainCmds, _, err := tmuxCommands(plain)
 	if err != nil {
 		return nil, err
 	}
 
-	variants := makeVariants(bin, layout, cmds)
+	variants := makeVariants(layout, cmds, session, plain, plainCmds)
 	vs := make([]world.Variant, len(variants))
 	for i, v := range variants {
 		vs[i] = world.Variant{Name: v.name, How: v.how}
@@ -93,15 +110,18 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Members: cfg.Members, Rounds: cfg.Rounds, Warmup: cfg.Warmup, Target: target, Variants: stats}
-	pc, single, tc := rep.Variants[0].Median, rep.Variants[1].Median, rep.Variants[2].Median
-	rep.RatioPerCommand, rep.RatioSingle = tc/pc, tc/single
-	rep.Pass = rep.RatioPerCommand <= target
+	med := func(i int) float64 { return rep.Variants[i].Median }
+	rep.RatioPerCommand, rep.RatioSingle, rep.RatioConfig = med(3)/med(0), med(3)/med(1), med(3)/med(2)
+	rep.RatioPlain = med(5) / med(4)
+	rep.Pass = rep.RatioConfig <= target && rep.RatioPlain <= target
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.LoadAvg = strings.TrimSpace(string(b))
+	}
 	return rep, nil
 }
 
-// makeVariants returns per-command, single and teamctl: cmds are the
-// baselines' tmux commands, bin and layout teamctl's.
-func makeVariants(bin, layout string, cmds [][]string) []variant {
+// chain joins tmux commands with ";" into one invocation's arguments.
+func chain(cmds [][]string) []string {
 	var chained []string
 	for i, c := range cmds {
 		if i > 0 {
@@ -109,30 +129,61 @@ func makeVariants(bin, layout string, cmds [][]string) []variant {
 		}
 		chained = append(chained, c...)
 	}
+	return chained
+}
+
+// makeVariants returns per-command, single, single+config and teamctl for the
+// Claude Code team (layout; cmds its baselines' tmux commands, session the
+// lead's session id they use), then single-plain and teamctl-plain for the team
+// of plain processes (plain, plainCmds).
+func makeVariants(layout string, cmds [][]string, session, plain string, plainCmds [][]string) []variant {
+	tmuxRun := func(ctx context.Context, w *world.World, args []string) error {
+		if out, err := w.TmuxOn(ctx, socket, args...); err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	teamctlUp := func(layout string) func(ctx context.Context, w *world.World) error {
+		return func(ctx context.Context, w *world.World) error {
+			if out, err := w.Teamctl(ctx, "up", layout); err != nil {
+				return fmt.Errorf("teamctl up: %v\n%s", err, out)
+			}
+			return nil
+		}
+	}
 	return []variant{
 		{"per-command", fmt.Sprintf("%d tmux processes, exec'd one after another from Go (no shell)", len(cmds)), socket,
 			func(ctx context.Context, w *world.World) error {
 				for _, c := range cmds {
-					if out, err := w.TmuxOn(ctx, socket, c...); err != nil {
-						return fmt.Errorf("%v: %s", err, out)
+					if err := tmuxRun(ctx, w, c); err != nil {
+						return err
 					}
 				}
 				return nil
 			}},
 		{"single", fmt.Sprintf("1 tmux process, the same %d commands chained with ';'", len(cmds)), socket,
+			func(ctx context.Context, w *world.World) error { return tmuxRun(ctx, w, chain(cmds)) }},
+		{"single+config", "the lead's pane, the lead's own time to write its team config, then the rest chained in 1 tmux process", socket,
 			func(ctx context.Context, w *world.World) error {
-				if out, err := w.TmuxOn(ctx, socket, chained...); err != nil {
-					return fmt.Errorf("%v: %s", err, out)
+				if err := tmuxRun(ctx, w, cmds[0]); err != nil {
+					return err
 				}
-				return nil
-			}},
-		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", state.SocketName(team),
-			func(ctx context.Context, w *world.World) error {
-				if out, err := w.Teamctl(ctx, "up", layout); err != nil {
-					return fmt.Errorf("teamctl up: %v\n%s", err, out)
+				path, err := claudecode.TeamConfigPath(filepath.Join(w.Dir, "h", ".claude"), claudecode.LeadTeamName(session))
+				if err != nil {
+					return err
 				}
-				return nil
+				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				err = claudecode.WaitTeamConfig(wctx, path)
+				cancel()
+				if err != nil {
+					return fmt.Errorf("the lead's team config: %w", err)
+				}
+				return tmuxRun(ctx, w, chain(cmds[1:]))
 			}},
+		{"teamctl", "teamctl up layout.yaml (the binary, built once at start)", state.SocketName(team), teamctlUp(layout)},
+		{"single-plain", fmt.Sprintf("plain processes: 1 tmux process, %d commands chained with ';'", len(plainCmds)), socket,
+			func(ctx context.Context, w *world.World) error { return tmuxRun(ctx, w, chain(plainCmds)) }},
+		{"teamctl-plain", "plain processes: teamctl up processes.yaml", state.SocketName(team), teamctlUp(plain)},
 	}
 }
 
@@ -178,21 +229,34 @@ func writeLayout(dir, bin string, members int) (string, error) {
 	return p, os.WriteFile(p, []byte(b.String()), 0o600)
 }
 
+// writePlainLayout writes a team of plain processes (no lead, every member a
+// command: sleep), in layout main-vertical.
+func writePlainLayout(dir string, members int) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "team: %s\nlayout: main-vertical\nmembers:\n", team)
+	for i := range members {
+		fmt.Fprintf(&b, "  - {name: proc-%02d, command: [sleep, \"3600\"]}\n", i)
+	}
+	p := filepath.Join(dir, "processes.yaml")
+	return p, os.WriteFile(p, []byte(b.String()), 0o600)
+}
+
 // tmuxCommands are the baselines' commands (without "tmux -L SOCKET"): the
 // panes teamctl would create for layout, with the argv and -e environment
 // teamctl plans for each member, in a window of teamctl's default size.
-func tmuxCommands(layout string) ([][]string, error) {
+func tmuxCommands(layout string) (cmds [][]string, session string, err error) {
 	l, err := layouts.Parse(layout)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	progs, err := launch.ResolvePrograms(l, "")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	plan, err := launch.Plan(l, progs, claudecode.NewSessionID())
+	session = claudecode.NewSessionID()
+	plan, err := launch.Plan(l, progs, session)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	height := max(50, 3*len(plan)+2) // as teamctl: every stacked pane needs a line and a border
 	pane := func(x launch.Launch, head ...string) []string {
@@ -202,25 +266,30 @@ func tmuxCommands(layout string) ([][]string, error) {
 		}
 		return append(head, x.Argv...)
 	}
-	cmds := [][]string{pane(plan[0], "new-session", "-d", "-s", team, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))}
+	cmds = [][]string{pane(plan[0], "new-session", "-d", "-s", team, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))}
 	for _, x := range plan[1:] {
 		cmds = append(cmds, pane(x, "split-window", "-d", "-h", "-f", "-t", "%0"))
 	}
-	return append(cmds, []string{"select-layout", "-t", "%0", "main-vertical"}), nil
+	return append(cmds, []string{"select-layout", "-t", "%0", "main-vertical"}), session, nil
 }
 
 // Print prints r for a reader (what the command prints without -json).
 func Print(out io.Writer, r *Report) {
 	fmt.Fprintf(out, "\nteamctl up: %d members (lead + %d teammates, stand-in agent, main-vertical), %d rounds after %d warm-up, variants interleaved\n",
 		r.Members, r.Members-1, r.Rounds, r.Warmup)
-	fmt.Fprintf(out, "%-12s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms")
+	fmt.Fprintf(out, "%-14s %9s %9s %9s %9s\n", "variant", "median ms", "p90 ms", "min ms", "cpu ms")
 	for _, v := range r.Variants {
-		fmt.Fprintf(out, "%-12s %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.How)
+		fmt.Fprintf(out, "%-14s %9.1f %9.1f %9.1f %9.1f   %s\n", v.Name, v.Median, v.P90, v.Min, v.CPU, v.How)
 	}
-	verdict := "PASS"
-	if !r.Pass {
-		verdict = "FAIL"
+	verdict := func(x float64) string {
+		if x <= r.Target {
+			return "PASS"
+		}
+		return "FAIL"
 	}
-	fmt.Fprintf(out, "teamctl / per-command  %.2fx  (target <= %.1fx) %s\n", r.RatioPerCommand, r.Target, verdict)
-	fmt.Fprintf(out, "teamctl / single       %.2fx\n", r.RatioSingle)
+	fmt.Fprintf(out, "teamctl-plain / single-plain  %.2fx  (target <= %.1fx) %s\n", r.RatioPlain, r.Target, verdict(r.RatioPlain))
+	fmt.Fprintf(out, "teamctl / single+config       %.2fx  (target <= %.1fx) %s\n", r.RatioConfig, r.Target, verdict(r.RatioConfig))
+	fmt.Fprintf(out, "teamctl / per-command         %.2fx\n", r.RatioPerCommand)
+	fmt.Fprintf(out, "teamctl / single              %.2fx\n", r.RatioSingle)
+	fmt.Fprintf(out, "load average at the end: %s\n", r.LoadAvg)
 }
