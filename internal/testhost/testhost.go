@@ -1,0 +1,239 @@
+// Package testhost gives a test a remote host on this machine: a network
+// namespace the test makes, with Debian's openssh-server listening on the
+// namespace's own address with its own host key, a key for the test's user in
+// its authorized keys, that host key trusted in a test known_hosts, and an ssh
+// config in the test's temp HOME. Nothing of the user's ~/.ssh is read or
+// changed. Cleanup ends only the sshd it started (by its pid) and removes the
+// namespace (its veth pair goes with it).
+//
+// It needs root (as CI runs). It skips with the reason under -short and where
+// namespaces cannot be made; with CI=true it fails instead of skipping.
+package testhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Host is one test host.
+type Host struct {
+	Name       string // namespace name, also the ssh config's Host alias
+	Addr       string // the namespace's address (sshd listens there, port 22)
+	Dest       string // ssh destination: the alias in ConfigFile
+	ConfigFile string // ssh client config; pass as ssh -F (ssh reads ~ from passwd, not $HOME)
+	KnownHosts string // the test known_hosts trusting only this host's key
+	Identity   string // the test user's private key
+	Home       string // the test user's HOME on the host (a temp folder)
+	sshdPid    int
+}
+
+var seq atomic.Int32
+
+const sshdPath = "/usr/sbin/sshd"
+
+func unavailable(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("testhost: %s (required with CI=true)", msg)
+	}
+	t.Skipf("testhost: %s", msg)
+}
+
+func run(ctx context.Context, name string, args ...string) error {
+	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Start makes a host for t; everything it made is removed when t ends.
+func Start(t testing.TB) *Host {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("testhost: network namespaces with a real sshd are not made under -short")
+	}
+	if os.Geteuid() != 0 {
+		unavailable(t, "making network namespaces needs root")
+	}
+	if _, err := os.Stat(sshdPath); err != nil {
+		unavailable(t, "%s missing (apt-get install openssh-server): %v", sshdPath, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	n := seq.Add(1)
+	// Names stay within 15 bytes (interface name limit); the /30 is private
+	// and unique per test binary and host within it.
+	id := fmt.Sprintf("%d%d", os.Getpid()%10000, n)
+	h := &Host{Name: "tch" + id}
+	vethOut, vethIn := "tcva"+id, "tcvb"+id
+	third := (os.Getpid()%200)*1 + 20
+	fourth := int(n%63) * 4
+	hostSide := fmt.Sprintf("10.213.%d.%d", third, fourth+1)
+	h.Addr = fmt.Sprintf("10.213.%d.%d", third, fourth+2)
+
+	if err := run(ctx, "ip", "netns", "add", h.Name); err != nil {
+		unavailable(t, "cannot make a network namespace: %v", err)
+	}
+	t.Cleanup(func() {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := run(c, "ip", "netns", "del", h.Name); err != nil {
+			t.Errorf("testhost cleanup: %v", err)
+		}
+	})
+	for _, argv := range [][]string{
+		{"ip", "link", "add", vethOut, "type", "veth", "peer", "name", vethIn},
+		{"ip", "link", "set", vethIn, "netns", h.Name},
+		{"ip", "addr", "add", hostSide + "/30", "dev", vethOut},
+		{"ip", "link", "set", vethOut, "up"},
+		{"ip", "netns", "exec", h.Name, "ip", "addr", "add", h.Addr + "/30", "dev", vethIn},
+		{"ip", "netns", "exec", h.Name, "ip", "link", "set", vethIn, "up"},
+		{"ip", "netns", "exec", h.Name, "ip", "link", "set", "lo", "up"},
+	} {
+		if err := run(ctx, argv[0], argv[1:]...); err != nil {
+			unavailable(t, "cannot set up the namespace's link: %v", err)
+		}
+	}
+
+	dir := t.TempDir()
+	srv := filepath.Join(dir, "server")
+	home := filepath.Join(dir, "home")
+	h.Home = filepath.Join(dir, "remote-home")
+	for _, d := range []string{srv, filepath.Join(home, ".ssh"), h.Home} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hostKey := filepath.Join(srv, "ssh_host_ed25519_key")
+	h.Identity = filepath.Join(home, ".ssh", "id_ed25519")
+	for _, key := range []string{hostKey, h.Identity} {
+		if err := run(ctx, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "teamctl-test", "-f", key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pub, err := os.ReadFile(h.Identity + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authorized := filepath.Join(srv, "authorized_keys")
+	if err := os.WriteFile(authorized, pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hostPub, err := os.ReadFile(hostKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(hostPub))
+	h.KnownHosts = filepath.Join(home, ".ssh", "known_hosts")
+	if err := os.WriteFile(h.KnownHosts, []byte(h.Addr+" "+f[0]+" "+f[1]+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The privilege-separation folder sshd insists on; Debian's package makes
+	// it only through its service unit.
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sshdConfig := filepath.Join(srv, "sshd_config")
+	// The user is root (the test runs as root); its keys come from the test's
+	// file only. StrictModes is off because the test's temp folders are not
+	// the user's home; passwords and keyboard-interactive are off.
+	conf := strings.Join([]string{
+		"ListenAddress " + h.Addr,
+		"Port 22",
+		"HostKey " + hostKey,
+		"PidFile none",
+		"AuthorizedKeysFile " + authorized,
+		"StrictModes no",
+		"PermitRootLogin prohibit-password",
+		"PasswordAuthentication no",
+		"KbdInteractiveAuthentication no",
+		"UsePAM no",
+		"AllowUsers root",
+		"SetEnv TEAMCTL_TESTHOST_HOME=" + h.Home,
+		"LogLevel ERROR",
+		"",
+	}, "\n")
+	if err := os.WriteFile(sshdConfig, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(ctx, sshdPath, "-t", "-f", sshdConfig); err != nil {
+		t.Fatalf("testhost: sshd refuses the test config: %v", err)
+	}
+	// ip netns exec execs sshd, so the pid is sshd's own.
+	cmd := exec.Command("ip", "netns", "exec", h.Name, sshdPath, "-D", "-e", "-f", sshdConfig)
+	var logBuf strings.Builder
+	cmd.Stderr = &logWriter{b: &logBuf}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.sshdPid = cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // the process we started, by its pid
+		<-done
+	})
+
+	h.ConfigFile = filepath.Join(home, ".ssh", "config")
+	h.Dest = h.Name
+	client := strings.Join([]string{
+		"Host " + h.Name,
+		"  HostName " + h.Addr,
+		"  User root",
+		"  IdentityFile " + h.Identity,
+		"  IdentitiesOnly yes",
+		"  UserKnownHostsFile " + h.KnownHosts,
+		"  GlobalKnownHostsFile /dev/null",
+		"  StrictHostKeyChecking yes",
+		"  BatchMode yes",
+		"",
+	}, "\n")
+	if err := os.WriteFile(h.ConfigFile, []byte(client), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Ready when sshd accepts a connection on the namespace address.
+	for {
+		conn, err := net.DialTimeout("tcp", net.JoinHostPort(h.Addr, "22"), time.Second)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		select {
+		case werr := <-done:
+			t.Fatalf("testhost: sshd ended: %v: %s", werr, logBuf.String())
+		case <-ctx.Done():
+			t.Fatalf("testhost: sshd not listening on %s: %v", h.Addr, errors.Join(err, ctx.Err()))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return h
+}
+
+// SSH is the ssh argv (without the remote command) reaching h with the test's
+// config: ssh -F CONFIG DEST.
+func (h *Host) SSH() []string { return []string{"ssh", "-F", h.ConfigFile, h.Dest} }
+
+// SshdPid is the pid of the sshd the harness started.
+func (h *Host) SshdPid() int { return h.sshdPid }
+
+type logWriter struct{ b *strings.Builder }
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	if w.b.Len() < 1<<16 {
+		w.b.Write(p)
+	}
+	return len(p), nil
+}
