@@ -8,6 +8,7 @@ import (
 )
 
 func TestDecodeOutput(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`tick\015\012`:       "tick\r\n",
 		`back\134slash`:      `back\slash`,
@@ -23,6 +24,7 @@ func TestDecodeOutput(t *testing.T) {
 }
 
 func TestCommandLineQuotes(t *testing.T) {
+	t.Parallel()
 	got := commandLine([]string{"send-keys", "-t", "%1", `say "hi" $HOME \ ;`, "a\nb", "~x"})
 	if want := `"send-keys" "-t" "%1" "say \"hi\" \$HOME \\ ;" "a\nb" "\~x"`; got != want {
 		t.Errorf("got %s\nwant %s", got, want)
@@ -30,6 +32,7 @@ func TestCommandLineQuotes(t *testing.T) {
 }
 
 func TestParseNotification(t *testing.T) {
+	t.Parallel()
 	n, ok := parseNotification([]byte(`%output %3 hi\015\012`))
 	if !ok || n.Kind != "output" || n.Pane != "%3" || string(n.Data) != "hi\r\n" {
 		t.Errorf("%+v", n)
@@ -48,7 +51,8 @@ func TestParseNotification(t *testing.T) {
 // their replies, pane output as it happens, and a subscription that reports a
 // pane's exit status.
 func TestControlClient(t *testing.T) {
-	s, _ := testServer(t, "ctltest")
+	t.Parallel()
+	s := testServer(t, "ctltest")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
@@ -128,7 +132,8 @@ func TestControlClient(t *testing.T) {
 // like the guard lines of a control-mode reply: the whole screen comes back,
 // and the client stays in step for the next command.
 func TestControlReplyHoldingGuardLines(t *testing.T) {
-	s, _ := testServer(t, "ctlguard")
+	t.Parallel()
+	s := testServer(t, "ctlguard")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
@@ -172,7 +177,8 @@ func TestControlReplyHoldingGuardLines(t *testing.T) {
 // reader lets output gather for its Coalesce between reads; a command sent
 // meanwhile gets its reply at once, not after the gathering.
 func TestControlReplyNotHeldByGatheringOutput(t *testing.T) {
-	s, _ := testServer(t, "ctlgather")
+	t.Parallel()
+	s := testServer(t, "ctlgather")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var b Batch

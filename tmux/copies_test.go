@@ -11,6 +11,7 @@ import (
 // (%10 is newer than %9), the older ones ended; panes of members teamctl does
 // not relaunch, and unnamed ones, are left alone.
 func TestUnrecordedCopies(t *testing.T) {
+	t.Parallel()
 	panes := []Pane{
 		{ID: "%0", Member: "lead"},
 		{ID: "%1", Member: "web"}, {ID: "%4", Member: "web"},

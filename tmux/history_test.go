@@ -19,6 +19,7 @@ import (
 // pane that prints (its window filling, then scrolling; the same line again
 // and again) and for one that redraws its screen.
 func TestNewLines(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name            string
 		prev, cur, want []string
@@ -45,6 +46,7 @@ func TestNewLines(t *testing.T) {
 // TestTrimCapture: the screen's trailing spaces and blank rows go, those
 // above tmux's dead notice too; WithoutDeadNotice leaves the program's lines.
 func TestTrimCapture(t *testing.T) {
+	t.Parallel()
 	got := TrimCapture([]string{"a  ", "", "b ", "", "", "Pane is dead (status 3, now)", "", ""})
 	if want := []string{"a", "", "b", "Pane is dead (status 3, now)"}; !slices.Equal(got, want) {
 		t.Errorf("TrimCapture = %q, want %q", got, want)
@@ -61,7 +63,7 @@ func TestTrimCapture(t *testing.T) {
 // (remain-on-exit on), on the test's own socket.
 func histServer(t *testing.T, socket string, argv ...string) (*Server, context.Context) {
 	t.Helper()
-	s, _ := testServer(t, socket)
+	s := testServer(t, socket)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	var b Batch
@@ -78,6 +80,7 @@ func histServer(t *testing.T, socket string, argv ...string) (*Server, context.C
 // with its last words once WithoutDeadNotice takes tmux's "Pane is dead"
 // line off (when tmux wrote one yet).
 func TestCaptureHistoryOfADeadPane(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "end")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -118,6 +121,7 @@ func TestCaptureHistoryOfADeadPane(t *testing.T) {
 // each line it prints later, once (woken by its output, not by a clock), and
 // its end: FollowPane returns once the program ended.
 func TestFollowPanePrintsWhatComesThenEnds(t *testing.T) {
+	t.Parallel()
 	// One fifo a step: a writer still closing one the shell opens again
 	// would end its next read at once.
 	dir := t.TempDir()

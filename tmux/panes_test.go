@@ -2,7 +2,6 @@ package tmux
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ func record(fixed []string, free ...string) string {
 }
 
 func TestParsePanesKeepsFreeTextWhole(t *testing.T) {
+	t.Parallel()
 	hostile := "a\nb" + sep + "c" + recordSep + "%9" + sep + "1\n" + recordSep
 	out := record([]string{"%3", "1234", "1", "7", "0", "@1", "$0", "80", "24", "0", "1", "0"}, "team", hostile, "title\x1b]0;x\x07") +
 		record([]string{"%4", "1235", "0", "", "", "@1", "$0", "80", "24", "0", "1", "1"}, "team", "researcher", "")
@@ -40,6 +40,7 @@ func TestParsePanesKeepsFreeTextWhole(t *testing.T) {
 }
 
 func TestParsePanesSkipsWhatDoesNotParse(t *testing.T) {
+	t.Parallel()
 	good := record([]string{"%1", "10", "0", "", "", "@0", "$0", "80", "24", "0", "0", "1"}, "s", "m", "t")
 	for name, bad := range map[string]string{
 		"garbage line":      "garbage\n",
@@ -68,16 +69,12 @@ func TestParsePanesSkipsWhatDoesNotParse(t *testing.T) {
 // its pane's @teamctl-member option, its title, its session's name — to text
 // with newlines and separators, on a real server, and lists the panes.
 func TestListPanesHostileValues(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	dir, err := os.MkdirTemp("", "lp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TMUX_TMPDIR", dir)
 	s := &Server{Socket: "lptest"}
-	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	t.Cleanup(func() { s.KillServer(context.Background()) })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b Batch
@@ -111,7 +108,8 @@ func TestListPanesHostileValues(t *testing.T) {
 // the server has other panes ("can't find pane"), no session left ("no current
 // target": its last pane just went), or is gone; another failure still is one.
 func TestKillPaneOfAPaneGone(t *testing.T) {
-	s, _ := testServer(t, "killpane")
+	t.Parallel()
+	s := testServer(t, "killpane")
 	ctx := context.Background()
 	var b Batch
 	b.Add("new-session", "-d", "-s", "x", "-P", "-F", "#{pane_id}", "sleep", "1000")

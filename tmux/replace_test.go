@@ -17,17 +17,13 @@ import (
 // replace.go), the new program runs in a new pane in the old one's place, in
 // its folder with its env, and the old pane is gone.
 func TestReplacePaneSurvivesALaggingControlClient(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	dir, err := os.MkdirTemp("", "rp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	t.Setenv("TMUX_TMPDIR", dir)
+	dir := t.TempDir()
 	s := &Server{Socket: "rp"}
-	defer s.KillServer(context.Background())
+	t.Cleanup(func() { s.KillServer(context.Background()) })
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var b Batch
@@ -128,17 +124,12 @@ func paneAt(t *testing.T, s *Server, id string) Pane {
 // makes the pane, swaps it in and removes the old one, so that no relaunch cut
 // short after tmux ran leaves a pane that does not say whose it is.
 func TestReplacePaneNamesThePaneInTheBatchThatMakesIt(t *testing.T) {
+	t.Parallel()
 	tmuxPath, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux not installed")
 	}
 	dir := t.TempDir()
-	tt, err := os.MkdirTemp("", "rp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(tt)
-	t.Setenv("TMUX_TMPDIR", tt)
 	// A tmux that keeps a copy of every command file it is given.
 	files := filepath.Join(dir, "files")
 	wrapper := filepath.Join(dir, "tmux")

@@ -13,22 +13,27 @@ import (
 	"github.com/teamctl/teamctl/internal/proc"
 )
 
-// testServer starts nothing yet: it gives the test its own TMUX_TMPDIR and
-// TMPDIR (where command files go) and kills the server by its socket at the end.
-func testServer(t *testing.T, socket string) (*Server, string) {
+// testServer starts nothing yet: on the test's own socket in the package's
+// TMUX_TMPDIR (TestMain's), it kills the server by its socket at the end. It
+// sets no variable, so the test may run in parallel with the others.
+func testServer(t *testing.T, socket string) *Server {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	dir, err := os.MkdirTemp("", "tmx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	t.Setenv("TMUX_TMPDIR", dir)
-	t.Setenv("TMPDIR", tmp)
 	s := &Server{Socket: socket}
-	t.Cleanup(func() { s.KillServer(context.Background()); os.RemoveAll(dir) })
+	t.Cleanup(func() { s.KillServer(context.Background()) })
+	return s
+}
+
+// testServerOwnTmp is testServer with a TMPDIR of the test's own (where
+// command files go), returned so that the test can see none is left behind;
+// a test that uses it cannot run in parallel.
+func testServerOwnTmp(t *testing.T, socket string) (*Server, string) {
+	t.Helper()
+	s := testServer(t, socket)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	return s, tmp
 }
 
@@ -58,7 +63,7 @@ func hostileValues() map[string]string {
 // value reaches the pane's environment and the session's exactly, and none of
 // them is on the server's command line or left in a file.
 func TestBatchValuesArriveExactly(t *testing.T) {
-	s, tmp := testServer(t, "roundtrip")
+	s, tmp := testServerOwnTmp(t, "roundtrip")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	vals := hostileValues()
@@ -114,7 +119,7 @@ func TestBatchValuesArriveExactly(t *testing.T) {
 // commands after it do not run), the output before it comes back, and the
 // error names the command but none of its values.
 func TestBatchStopsAtAnErrorWithoutShowingValues(t *testing.T) {
-	s, tmp := testServer(t, "batcherr")
+	s, tmp := testServerOwnTmp(t, "batcherr")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var start Batch
@@ -145,7 +150,8 @@ func TestBatchStopsAtAnErrorWithoutShowingValues(t *testing.T) {
 // TestControlCommandValuesArriveExactly: a control client's commands carry
 // any value, newlines and 200 KB included, and its errors show none.
 func TestControlCommandValuesArriveExactly(t *testing.T) {
-	s, _ := testServer(t, "ctlvalues")
+	t.Parallel()
+	s := testServer(t, "ctlvalues")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var start Batch

@@ -6,6 +6,7 @@ import (
 )
 
 func TestEscapeKeepsArgumentsLiteral(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":    "plain",
 		"a;":       `a\;`,
@@ -21,6 +22,7 @@ func TestEscapeKeepsArgumentsLiteral(t *testing.T) {
 }
 
 func TestScriptLineQuotesEveryArgument(t *testing.T) {
+	t.Parallel()
 	got := scriptLine([][]string{
 		{"new-session", "-d", "-e", "K=a;\n$HOME \"q\" \\ ~", "echo", "hi;"},
 		{"select-pane", "-t", "%0", "-T", "~lead\x1b\xc3\xa9"},
@@ -32,6 +34,7 @@ func TestScriptLineQuotesEveryArgument(t *testing.T) {
 }
 
 func TestErrorsNameCommandsNotValues(t *testing.T) {
+	t.Parallel()
 	cmds := [][]string{
 		{"new-session", "-d", "-e", "KEY=sk-secret-1", "-e", "ONE=1", "prog"},
 		{"set-environment", "-t", "=x", "TOKEN", "tok-secret-2"},
@@ -52,6 +55,7 @@ func TestErrorsNameCommandsNotValues(t *testing.T) {
 }
 
 func TestCommandArgsNeverHandsAStringToTheShell(t *testing.T) {
+	t.Parallel()
 	if got := CommandArgs([]string{"/usr/bin/htop"}); !reflect.DeepEqual(got, []string{"/bin/sh", "-c", `exec "$0"`, "/usr/bin/htop"}) {
 		t.Errorf("one-element argv: %q", got)
 	}
@@ -62,6 +66,7 @@ func TestCommandArgsNeverHandsAStringToTheShell(t *testing.T) {
 }
 
 func TestParseVersion(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in         string
 		maj, min   int

@@ -16,6 +16,7 @@ import (
 // lead's message was lost) arrives in the pane whole, in order, followed by
 // its Enter, and no paste buffer is left holding it; a short one as before.
 func TestTypeLongTextArrivesWhole(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "got")
 	// -icanon: the terminal's line editor would cut a line at 4 KiB.
 	s, ctx := histServer(t, "type", "sh", "-c", `stty -icanon -echo && exec cat > "$0"`, out)

@@ -115,6 +115,7 @@ func ran(got []Compared, sides []Side, a, b string) bool {
 // renamed where the other puts a file, a folder moved to the top — gets git
 // merge-tree's own answer, and pairs apart are decided without it.
 func TestCompareAllIsTryMerge(t *testing.T) {
+	t.Parallel()
 	main := branchRepo(t)
 	base := strings.TrimSpace(run(t, main, "rev-parse", "HEAD"))
 	side := func(name string, change func(dir string)) Side {
@@ -175,6 +176,7 @@ func TestCompareAllIsTryMerge(t *testing.T) {
 // new and deleted files, renames of files and folders, files turned into
 // folders), CompareAll always says what git merge-tree says.
 func TestCompareAllOnRandomBranches(t *testing.T) {
+	t.Parallel()
 	seeds := 6
 	if testing.Short() {
 		seeds = 2

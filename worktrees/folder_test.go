@@ -6,6 +6,7 @@ import "testing"
 // repository itself or a folder above it (where <folder>/<team>/<member> could
 // be any folder of the repository).
 func TestCheckFolder(t *testing.T) {
+	t.Parallel()
 	for folder, ok := range map[string]bool{
 		"/src/app/.teamctl/worktrees": true,
 		"/src/app/wt":                 true,

@@ -37,6 +37,7 @@ func head(t *testing.T, dir, rev string) string {
 // worktree is as it was; landing again is nothing, whatever the checkout
 // holds meanwhile.
 func TestLandMergesWithoutACheckout(t *testing.T) {
+	t.Parallel()
 	main, a := landRepo(t)
 	c := ctx(t)
 	commitFiles(t, main, "ten on main", map[string]string{"app.go": "1\n2\n3\n4\n5\n6\n7\n8\n9\nten on main\n"})
@@ -70,6 +71,7 @@ func TestLandMergesWithoutACheckout(t *testing.T) {
 // TestLandSquash: one parent, a's changes in one commit naming its commits;
 // --into another branch, checked out nowhere.
 func TestLandSquash(t *testing.T) {
+	t.Parallel()
 	main, a := landRepo(t)
 	c := ctx(t)
 	commitFiles(t, a, "second of a", map[string]string{"a2.go": "a2\n"})
@@ -97,6 +99,7 @@ func TestLandSquash(t *testing.T) {
 // TestLandConflictMovesNothing: a conflict is refused with its files;
 // no ref, no file of any checkout changes.
 func TestLandConflictMovesNothing(t *testing.T) {
+	t.Parallel()
 	main, a := landRepo(t)
 	c := ctx(t)
 	commitFiles(t, main, "five on main", map[string]string{"app.go": "1\n2\n3\n4\nfive on main\n6\n7\n8\n9\n10\n"})
@@ -120,6 +123,7 @@ func TestLandConflictMovesNothing(t *testing.T) {
 // edit, or mid-merge: refused, saying so; nothing moves, the checkout's
 // files and index are byte for byte as they were.
 func TestLandRefusesADirtyOrBusyCheckout(t *testing.T) {
+	t.Parallel()
 	main, _ := landRepo(t)
 	c := ctx(t)
 	old := head(t, main, "main")
@@ -153,6 +157,7 @@ func TestLandRefusesADirtyOrBusyCheckout(t *testing.T) {
 // wrote) does not stop the landing, and stays; one the merge would overwrite
 // refuses it with git's word, main goes back, and the file is as it was.
 func TestLandLeavesUntrackedFilesBe(t *testing.T) {
+	t.Parallel()
 	main, _ := landRepo(t)
 	c := ctx(t)
 	os.WriteFile(filepath.Join(main, "a.go"), []byte("mine\n"), 0o644) // a's branch adds a.go
@@ -184,6 +189,7 @@ func TestLandLeavesUntrackedFilesBe(t *testing.T) {
 // compare-and-swap (as another teamctl merge would): refused, main keeps
 // the other commit, nothing is lost; run again, it lands on top of it.
 func TestLandLosesARace(t *testing.T) {
+	t.Parallel()
 	main, _ := landRepo(t)
 	c := ctx(t)
 	run(t, main, "checkout", "-q", "--detach") // main checked out nowhere: only the ref races
@@ -211,6 +217,7 @@ func TestLandLosesARace(t *testing.T) {
 // TestLandRefusesHostileNames: names git would read as options or ranges
 // never reach it.
 func TestLandRefusesHostileNames(t *testing.T) {
+	t.Parallel()
 	main, _ := landRepo(t)
 	for _, s := range []LandSpec{
 		{Main: main, Branch: "--upload-pack=touch x", Into: "main"},
@@ -226,6 +233,7 @@ func TestLandRefusesHostileNames(t *testing.T) {
 // TestCommitWork: --wip's commit of a worktree's uncommitted and untracked
 // files, on its branch; its files untouched, its status clean after.
 func TestCommitWork(t *testing.T) {
+	t.Parallel()
 	main, a := landRepo(t)
 	c := ctx(t)
 	os.WriteFile(filepath.Join(a, "app.go"), []byte("uncommitted\n"), 0o644)
@@ -262,6 +270,7 @@ func TestCommitWork(t *testing.T) {
 // goroutines: each either lands or refuses because main moved; whatever
 // landed is in main's history, nothing is lost.
 func TestLandTwoAtOnce(t *testing.T) {
+	t.Parallel()
 	main, _ := landRepo(t)
 	c := ctx(t)
 	run(t, main, "checkout", "-q", "--detach")

@@ -44,6 +44,7 @@ func commitFiles(t *testing.T, dir, msg string, files map[string]string) {
 // compare are the same each time and named by no ref; nothing of either
 // member, nor of the main checkout, changes.
 func TestTryMergeOfUncommittedWork(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	if err := CheckMergeTree(c); err != nil {
@@ -129,6 +130,7 @@ func TestTryMergeOfUncommittedWork(t *testing.T) {
 // binary file both change, are conflicts of their kind; histories with
 // nothing in common are ErrUnrelated.
 func TestTryMergeOfKinds(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	if err := CheckMergeTree(c); err != nil {
@@ -179,6 +181,7 @@ func TestOldGitIsSaid(t *testing.T) {
 // TestDiffOfASubmodule: a submodule added in a worktree is one change, said
 // to be one, and its files are not followed.
 func TestDiffOfASubmodule(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	sub := repo(t)

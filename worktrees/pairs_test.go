@@ -9,6 +9,7 @@ import (
 
 // TestPairs: every side with every later one of its repository, once.
 func TestPairs(t *testing.T) {
+	t.Parallel()
 	sides := []Side{{Name: "a", Main: "/r", Head: "1"}, {Name: "b", Main: "/r/", Head: "2"}, {Name: "x", Main: "/other", Head: "3"}, {Name: "c", Main: "/r", Head: "4"}}
 	var got []string
 	for _, p := range Pairs(sides) {
@@ -23,6 +24,7 @@ func TestPairs(t *testing.T) {
 // are its branch's loose ref and its worktree's HEAD; a folder git does not
 // list, or a branch that could be an option, is refused.
 func TestRefFiles(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	wt := member(t, main, "a", nil)

@@ -157,6 +157,7 @@ func indexOf(t *testing.T, wt string) indexState {
 // over the limit and a repository of its own are left out and named; the
 // ref is never overwritten.
 func TestSnapshotTakesEveryFileAndTouchesNothing(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	wt := workInProgress(t, main, "t", "a")
@@ -245,6 +246,7 @@ func TestSnapshotTakesEveryFileAndTouchesNothing(t *testing.T) {
 // a ref to the branch's head; a clean worktree's is its HEAD (no commit
 // made). DeleteSnapshots deletes only refs still where they were seen.
 func TestSnapshotOfABranchAlone(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	wt := filepath.Join(main, ".teamctl", "worktrees", "t", "b")
@@ -290,6 +292,7 @@ func TestSnapshotOfABranchAlone(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for name, ok := range map[string]bool{
 		"teamctl/auth-fix/alice": true, "fix/auth": true, "worktree-agent+x": true, "v1.2": true,
 		"-f": false, "a..b": false, "a b": false, "a\nb": false, "a/": false, ".a": false,

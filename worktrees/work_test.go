@@ -94,6 +94,7 @@ func byPath(files []FileChange, p string) FileChange {
 // not there at all — and reading it touches neither the member's index nor
 // the person's dirty main checkout.
 func TestReadWorkAndDiff(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	dirtyMain(t, main)
@@ -171,6 +172,7 @@ func TestReadWorkAndDiff(t *testing.T) {
 // under a worktree (its HEAD names nothing) and a hostile branch name are
 // refused, saying why; a merge stopped half-way is said.
 func TestReadWorkOfWhatAgentsLeave(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	mk := func(name string) string {
@@ -234,6 +236,7 @@ func TestReadWorkOfWhatAgentsLeave(t *testing.T) {
 // TestFindBase: the recorded base when it is a commit; else, and when it is
 // gone or no name git takes, the main checkout's branch, saying why.
 func TestFindBase(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	head := strings.TrimSpace(run(t, main, "rev-parse", "HEAD"))
@@ -320,6 +323,7 @@ func TestRacilyCleanFilesAreRead(t *testing.T) {
 // --all` of the whole folder makes (stateTree, which snapshots take), on
 // every kind of change, staged deletions and renames among them.
 func TestReadWorkTreeIsTheSnapshots(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	wt := workInProgress(t, main, "t", "m")
 	for _, f := range []string{"gone.txt", "back.txt", "moved.txt"} {
@@ -360,6 +364,7 @@ func TestReadWorkTreeIsTheSnapshots(t *testing.T) {
 // included — with where the branch left its base and its commits since
 // found by the walk; the folder, its index and the main checkout untouched.
 func TestDiffWorktreesIsTheTreesDiff(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	dirtyMain(t, main)

@@ -15,8 +15,6 @@ import (
 func repo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main"},
 		{"config", "user.email", "t@example.invalid"},
@@ -44,6 +42,7 @@ func ctx(t *testing.T) context.Context {
 }
 
 func TestEnsureInspectRemove(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	c := ctx(t)
 	wt := filepath.Join(main, ".teamctl", "worktrees", "t", "a")
@@ -108,6 +107,7 @@ func TestEnsureInspectRemove(t *testing.T) {
 }
 
 func TestEnsureRefusesAForeignFolder(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	wt := filepath.Join(t.TempDir(), "a")
 	os.MkdirAll(wt, 0o755)
@@ -122,6 +122,7 @@ func TestEnsureRefusesAForeignFolder(t *testing.T) {
 }
 
 func TestEnsureBadBase(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	_, err := Ensure(ctx(t), Spec{Main: main, Path: filepath.Join(main, "w"), Branch: "b", Base: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `base "nope"`) {
@@ -130,6 +131,7 @@ func TestEnsureBadBase(t *testing.T) {
 }
 
 func TestExclude(t *testing.T) {
+	t.Parallel()
 	main := repo(t)
 	common := filepath.Join(main, ".git")
 	for range 2 {
@@ -152,6 +154,7 @@ func TestExclude(t *testing.T) {
 // its branch or detached HEAD; the main checkout, another repository, a
 // worktree asked of the wrong repository and a plain folder are not one.
 func TestLinked(t *testing.T) {
+	t.Parallel()
 	main, other := repo(t), repo(t)
 	c := ctx(t)
 	onBranch := filepath.Join(t.TempDir(), "on-branch")
