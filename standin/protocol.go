@@ -79,6 +79,7 @@ func (a *agent) watchShutdown(ctx context.Context, stop context.CancelFunc) <-ch
 		poll := time.NewTicker(inboxPoll)
 		defer poll.Stop()
 		for {
+			woke := a.wake.C() // before the look, so no change after it is missed
 			if req, ok := a.takeShutdownRequest(ctx); ok {
 				got <- req
 				stop()
@@ -88,6 +89,7 @@ func (a *agent) watchShutdown(ctx context.Context, stop context.CancelFunc) <-ch
 			case <-ctx.Done():
 				return
 			case <-poll.C:
+			case <-woke:
 			}
 		}
 	}()
@@ -199,6 +201,7 @@ func (a *agent) awaitPermission(ctx context.Context, requestID string) (resp cla
 	poll := time.NewTicker(inboxPoll)
 	defer poll.Stop()
 	for {
+		woke := a.wake.C() // before the look, so no change after it is missed
 		msgs, err := claudecode.ReadMailbox(a.inbox)
 		if err == nil && find(msgs) >= 0 {
 			found := false
@@ -223,6 +226,7 @@ func (a *agent) awaitPermission(ctx context.Context, requestID string) (resp cla
 		case <-ctx.Done():
 			return resp, false
 		case <-poll.C:
+		case <-woke:
 		}
 	}
 }

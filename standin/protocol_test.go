@@ -26,6 +26,11 @@ func inboxes(t *testing.T, dir string) (own, lead string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The inboxes' folder is there before a teammate starts, as when a lead
+	// spawns it, so that the stand-in watches it.
+	if err := os.MkdirAll(filepath.Dir(own), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	return own, lead
 }
 

@@ -64,12 +64,13 @@ type agent struct {
 	input   <-chan string // what is typed, as it arrives; nil once stdin has ended
 	pending string        // typed and not yet taken
 	work    time.Duration
-	inbox   string   // a teammate's inbox, "" for a lead
-	lead    string   // a teammate's lead's inbox (team-lead.json), "" for a lead
-	stop    bool     // a teammate took a shutdown request: the run ends
-	last    []string // the last turn's lines, shown on the idle screen
-	parked  bool     // the cursor sits on the idle screen's input line
-	errMsg  string   // the last inbox error shown, to show each only once
+	inbox   string     // a teammate's inbox, "" for a lead
+	lead    string     // a teammate's lead's inbox (team-lead.json), "" for a lead
+	stop    bool       // a teammate took a shutdown request: the run ends
+	last    []string   // the last turn's lines, shown on the idle screen
+	parked  bool       // the cursor sits on the idle screen's input line
+	errMsg  string     // the last inbox error shown, to show each only once
+	wake    *inboxWake // changes of inbox, nil when not watched
 
 	sid        string                 // a lead's session id, "" for a teammate
 	teamConfig string                 // a lead's team config.json, "" when it has none
@@ -105,6 +106,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	a.clear()
 	a.setUp(slices.ContainsFunc(steps, func(s step) bool { return s.kind == "claim" }))
 	a.input = readInput(ctx, stdin)
+	if a.inbox != "" {
+		a.wake = watchInbox(ctx, a.inbox)
+	}
 	if a.o.prompt != "" {
 		a.turn(ctx, []string{"❯ " + a.o.prompt}, a.work)
 	}
@@ -327,12 +331,13 @@ func (a *agent) idle(ctx context.Context, d time.Duration) {
 			a.pending += in
 			a.typedTurns(ctx)
 		case <-poll.C:
-			if a.checkInbox(ctx) && !a.stop {
-				a.drawIdle()
-			}
-			if a.stop {
-				return
-			}
+		case <-a.wake.C():
+		}
+		if a.checkInbox(ctx) && !a.stop {
+			a.drawIdle()
+		}
+		if a.stop {
+			return
 		}
 	}
 }
