@@ -31,6 +31,7 @@ func sparse(t *testing.T, path string, size int64) {
 // config and a settings file over their limits are not read: each is an
 // error naming the file, its size and the limit; the other tasks are read.
 func TestLargeFilesAreNotRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "teams", "session-12345678", "config.json")
 	sparse(t, cfg, 300<<20)
@@ -80,6 +81,7 @@ func TestLargeFilesAreNotRead(t *testing.T) {
 // files (MaxTaskFiles; here a smaller one) gives that many tasks and says
 // the rest were left out.
 func TestTasksFolderIsReadToALimit(t *testing.T) {
+	t.Parallel()
 	const maxFiles = 300
 	dir := t.TempDir()
 	tasks := filepath.Join(dir, "tasks", "t")
@@ -103,6 +105,7 @@ func TestTasksFolderIsReadToALimit(t *testing.T) {
 // every read and write — nothing is read from where it points, and nothing
 // (a mailbox, a .corrupt copy, a config) is written there.
 func TestSymlinksInATeamAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	link := func(t *testing.T, target, at string) {
 		t.Helper()
 		os.MkdirAll(filepath.Dir(at), 0o700)

@@ -5,6 +5,7 @@ import "testing"
 // TestParseHook: a hook's event, type and message, whatever else its JSON
 // holds; no event (not JSON, not a hook's) is not a hook.
 func TestParseHook(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in, detail string
 		ok         bool

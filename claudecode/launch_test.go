@@ -6,6 +6,7 @@ import (
 )
 
 func TestLeadArgv(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		spec LeadSpec
@@ -30,6 +31,7 @@ func TestLeadArgv(t *testing.T) {
 }
 
 func TestLeadArgvDoesNotAliasProgramArgs(t *testing.T) {
+	t.Parallel()
 	pa := make([]string, 1, 10)
 	pa[0] = "--x"
 	LeadArgv(LeadSpec{Program: "c", ProgramArgs: pa, SessionID: "S"})
@@ -39,6 +41,7 @@ func TestLeadArgvDoesNotAliasProgramArgs(t *testing.T) {
 }
 
 func TestTeammateArgv(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		spec TeammateSpec
@@ -64,6 +67,7 @@ func TestTeammateArgv(t *testing.T) {
 }
 
 func TestEnv(t *testing.T) {
+	t.Parallel()
 	if got := LeadEnv(); !slices.Equal(got, []string{"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1"}) {
 		t.Errorf("LeadEnv = %q", got)
 	}

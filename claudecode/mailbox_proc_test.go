@@ -330,6 +330,7 @@ func waitAll(t *testing.T, patience time.Duration, watched *helper, hs ...*helpe
 // on a loaded machine, so it fails only when nothing has moved for a minute;
 // under -short it is skipped.
 func TestMailboxConcurrentProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a stress test of 8 processes; skipped under -short")
 	}
@@ -429,13 +430,14 @@ func TestMailboxConcurrentProcesses(t *testing.T) {
 // the lock delays another by the stale limit, no more, and no less either: a live
 // holder's lock is not broken.
 func TestKilledLockHolderDelaysOthersAtMostStaleLimit(t *testing.T) {
+	t.Parallel()
 	const stale = time.Second
 	// Backoff (under 2×lockWaitCap) plus scheduling, which on a loaded machine
 	// can take hundreds of milliseconds; a lock broken at 1.5× the stale limit
 	// or later still fails.
 	const margin = stale / 2
 	box := mailboxes{staleLock: stale}
-	p := inbox(t)
+	p := tempInbox(t)
 	lock := p + ".lock"
 
 	holder := startHelper(t, "holder", helperRoleEnv+"=holder", helperPathEnv+"="+p,

@@ -57,6 +57,7 @@ func ctxFor(t *testing.T, d time.Duration) context.Context {
 }
 
 func TestTimestamp(t *testing.T) {
+	t.Parallel()
 	tm := time.Date(2026, 5, 1, 12, 3, 4, 5_000_000, time.FixedZone("x", 3600))
 	if got := Timestamp(tm); got != "2026-05-01T11:03:04.005Z" {
 		t.Errorf("Timestamp = %q", got)
@@ -103,6 +104,7 @@ func TestAppendCreatesFoldersAndKeepsOrder(t *testing.T) {
 }
 
 func TestReadMailboxMissingIsEmpty(t *testing.T) {
+	t.Parallel()
 	msgs, err := ReadMailbox(filepath.Join(t.TempDir(), "none.json"))
 	if err != nil || len(msgs) != 0 {
 		t.Errorf("got %v, %v", msgs, err)

@@ -25,6 +25,7 @@ func TestConfigDir(t *testing.T) {
 }
 
 func TestPaths(t *testing.T) {
+	t.Parallel()
 	c := "/c"
 	check := func(got string, err error, want string) {
 		t.Helper()
@@ -45,6 +46,7 @@ func TestPaths(t *testing.T) {
 }
 
 func TestNameValidation(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"", ".", "..", "../x", "a/b", `a\b`, "a\x00b", "a b", "é", "x:y"} {
 		if _, err := TeamDir("/c", bad); err == nil {
 			t.Errorf("TeamDir(%q): want error", bad)
@@ -65,6 +67,7 @@ func TestNameValidation(t *testing.T) {
 }
 
 func TestSessionIDs(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	a, b := NewSessionID(), NewSessionID()
 	if !re.MatchString(a) || !re.MatchString(b) || a == b {
@@ -79,6 +82,7 @@ func TestSessionIDs(t *testing.T) {
 }
 
 func TestSessionExists(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	id := "0123abcd-0000-4000-8000-000000000000"
 	if SessionExists(dir, id) {
@@ -96,6 +100,7 @@ func TestSessionExists(t *testing.T) {
 }
 
 func TestValidMemberName(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"researcher", "Code_Reviewer", "web.2", "a", strings.Repeat("a", MaxMemberName)} {
 		if !ValidMemberName(ok) {
 			t.Errorf("%q refused", ok)
@@ -109,6 +114,7 @@ func TestValidMemberName(t *testing.T) {
 }
 
 func TestTeammateSessionID(t *testing.T) {
+	t.Parallel()
 	a := TeammateSessionID("12345678-1234-4234-8234-123456789abc", "alice")
 	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(a) {
 		t.Errorf("%q is not a version 4 UUID", a)
@@ -124,6 +130,7 @@ func TestTeammateSessionID(t *testing.T) {
 }
 
 func TestTestedVersions(t *testing.T) {
+	t.Parallel()
 	vs := TestedVersions()
 	if len(vs) < 2 || vs[0] != "2.1.328" {
 		t.Fatalf("TestedVersions = %q: want the pinned 2.1.328 first and a newer one", vs)
@@ -136,6 +143,7 @@ func TestTestedVersions(t *testing.T) {
 // TestIDShapes: what state.json says of a session or a team must have the
 // shape Claude Code gives it before it names a folder.
 func TestIDShapes(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[string]bool{
 		NewSessionID():                          true,
 		"0123abcd-0000-4000-8000-000000000000":  true,

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseProtocol(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		want       any
@@ -48,6 +49,7 @@ func TestParseProtocol(t *testing.T) {
 }
 
 func TestParseProtocolNotAMessage(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		"", "find the bug in foo.go", "  ", `"permission_request"`, `["type"]`, `42`, `null`,
 		`{"type":"teammate_terminated"}`, `{"no":"type"}`, `{"type":"idle_notification"`,
@@ -61,6 +63,7 @@ func TestParseProtocolNotAMessage(t *testing.T) {
 }
 
 func TestProtocolConstructors(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 3, 4, 5_000_000, time.FixedZone("x", 3600))
 	const ts = "2026-05-01T11:03:04.005Z"
 	req := PermissionRequest{Type: "permission_request", RequestID: "perm-1", AgentID: "r@t", ToolName: "Bash",
@@ -134,6 +137,7 @@ func TestProtocolMessageInAMailbox(t *testing.T) {
 // notification is its writer's (the message's from) only when what it says
 // inside agrees; a long name an agent wrote is cut in the error.
 func TestRequestAndIdleAreTheirWritersOwn(t *testing.T) {
+	t.Parallel()
 	const team = "session-12345678"
 	long := strings.Repeat("x", 5000)
 	for _, tc := range []struct {

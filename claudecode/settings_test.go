@@ -10,6 +10,7 @@ import (
 )
 
 func TestMergeHookSettingsKeepsTheLayoutsOwn(t *testing.T) {
+	t.Parallel()
 	own := `{
 	  "model": "opus",
 	  "cleanupPeriodDays": 1.50,
@@ -55,6 +56,7 @@ func TestMergeHookSettingsKeepsTheLayoutsOwn(t *testing.T) {
 }
 
 func TestMergeHookSettingsOfEmptyIsHookSettings(t *testing.T) {
+	t.Parallel()
 	got, err := MergeHookSettings([]byte(" {} \n"), "x hook")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +70,7 @@ func TestMergeHookSettingsOfEmptyIsHookSettings(t *testing.T) {
 }
 
 func TestMergeHookSettingsRefusesWhatIsNotAnObject(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{``, "not a JSON object"},
 		{`[1]`, "not a JSON object"},
@@ -86,6 +89,7 @@ func TestMergeHookSettingsRefusesWhatIsNotAnObject(t *testing.T) {
 }
 
 func TestSettingsSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"a":1}`), 0o600)
 	for _, tc := range []struct {

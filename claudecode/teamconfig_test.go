@@ -17,6 +17,7 @@ import (
 const observed = `{"name":"session-12345678","createdAt":1795992185450,"leadAgentId":"team-lead@session-12345678","leadSessionId":"12345678-1234-4234-8234-123456789abc","leadProcess":{"pid":1897,"pidSpace":"vm#pid:[4026531836]","claimedAt":1795992185450,"procStart":"13192"},"members":[{"agentId":"team-lead@session-12345678","name":"team-lead","agentType":"team-lead","joinedAt":1795992185450,"tmuxPaneId":"leader","cwd":"/tmp/x/proj","subscriptions":[],"backendType":"in-process"}]}`
 
 func TestMinimalTeamConfigMatchesClaudeCode(t *testing.T) {
+	t.Parallel()
 	now := time.UnixMilli(1795992185450)
 	cfg := MinimalTeamConfig("session-12345678", "12345678-1234-4234-8234-123456789abc", "/tmp/x/proj", 1897, now)
 	cfg.LeadProcess.PIDSpace = "vm#pid:[4026531836]" // machine-specific
@@ -46,6 +47,7 @@ func TestMinimalTeamConfigMatchesClaudeCode(t *testing.T) {
 }
 
 func TestReadTeamConfig(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "config.json")
 	withTmux := strings.Replace(observed, `]}`, `,{"agentId":"r@session-12345678","name":"r","model":"sonnet","color":"blue",`+
 		`"joinedAt":1,"tmuxPaneId":"%3","cwd":"/w","worktreePath":"/w","subscriptions":[],"backendType":"tmux"}]}`, 1)
@@ -95,6 +97,7 @@ func TestWriteTeamConfigIfMissing(t *testing.T) {
 }
 
 func TestWaitTeamConfig(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "teams", "t", "config.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -180,6 +183,7 @@ func TestWaitTeamConfigUnlocked(t *testing.T) {
 // nothing) in this machine's pid space, which a starting Claude Code lead
 // takes over under the same name (docs/claude-code.md).
 func TestPlaceholderTeamConfigNamesNoProcess(t *testing.T) {
+	t.Parallel()
 	cfg := PlaceholderTeamConfig("session-12345678", "12345678-1234-4234-8234-123456789abc", "/w", time.UnixMilli(1795992185450))
 	lp := cfg.LeadProcess
 	if lp == nil || lp.PID != NoPID || lp.PIDSpace != PIDSpace() || lp.ProcStart != "0" || lp.ClaimedAt != 1795992185450 {
@@ -203,6 +207,7 @@ func TestPlaceholderTeamConfigNamesNoProcess(t *testing.T) {
 // pid (another start time), a config without a start time, or two configs
 // naming the lead (one of them is not its own).
 func TestClaimedTeam(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(team string, cfg TeamConfig) {
 		p := filepath.Join(dir, "teams", team, "config.json")
@@ -249,6 +254,7 @@ func TestClaimedTeam(t *testing.T) {
 // it names (or none); not for a reused pid, a pid that is gone, the
 // placeholder's, or no leadProcess.
 func TestLeadAlive(t *testing.T) {
+	t.Parallel()
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)

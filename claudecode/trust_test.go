@@ -8,6 +8,7 @@ import (
 )
 
 func TestTrust(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, ".claude.json")
 	orig := `{"hasCompletedOnboarding": true, "numStartups": 7,
@@ -63,6 +64,7 @@ func TestTrust(t *testing.T) {
 }
 
 func TestTrustLeavesABrokenConfigAlone(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), ".claude.json")
 	os.WriteFile(cfg, []byte("{not json"), 0o600)
 	if err := Trust(cfg, "/x"); err == nil {
