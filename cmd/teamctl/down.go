@@ -47,8 +47,23 @@ func newDownCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *downO
 teammate is first sent Claude Code's own shutdown_request through its mailbox
 and given up to half of --timeout (5s at most) to end by itself (--now skips
 this); then SIGTERM to each pane's process group still running and SIGKILL to
-what is still running after --timeout, the lead last. Worktrees and Claude
-Code's files are left alone.`,
+what is still running after --timeout, the lead last (its SIGTERM comes once
+the others have ended or been killed); members the lead spawned are stopped
+too. Then the team's tmux server and its socket go, processes that left the
+panes (found by the team's TMUX socket) are ended, and the team's state
+records the stop. Worktrees and Claude Code's files are left alone.
+
+It says when it waits for the teammates it asked, which of them approved the
+request and ended by themselves ("team T is down: 4 stopped (a, b approved
+the shutdown request)") and which got SIGTERM.
+
+Once begun it finishes what it can: if the supervisor will not stop or the
+panes cannot be listed, the server is still killed by its socket and the
+processes carrying that socket are ended, and the errors are said after (exit
+1). On a read-only or full state folder it stops the team all the same and
+warns that it could not take its lock or record the stop (exit 0). With no
+team up it says there is nothing to stop and exits 0, as docker compose down
+does; so does down --team T of a team already down, leaving its record alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

@@ -42,7 +42,20 @@ the team whose folder, repository or worktree holds the current folder (the
 deepest wins); the only team up (with several, the only one with the member
 named); the only team there is. Teams that are down count too, so that
 finish after down works in the team's folder. When another team could have
-been meant, the command says on stderr which it took.`,
+been meant, the command says on stderr which it took; with none found, it
+lists the teams and asks for --team. --team is a flag only of the commands
+that act on one team; elsewhere it is an unknown flag, never one silently
+ignored.
+
+Output has no colour when it is not a terminal or NO_COLOR is set. Tables
+line up by the width a terminal gives their text and on a terminal fit its
+width (a path shortened to ~/.../last, a text cut with "..."); piped, every
+value is whole.
+
+Exit codes: 0 done; 1 failed (the message says what); 2 used wrongly (an
+unknown command or flag, a wrong number of arguments, flags that do not go
+together), with the message and then "see 'teamctl CMD --help'" on stderr.
+run exits with its command's code.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -94,6 +107,7 @@ been meant, the command says on stderr which it took.`,
 	// Made now rather than by Execute, so that they get examples and usage errors too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	describeCompletion(root)
 	groupCommands(root)
 	addGeneratedExamples(root)
 	checkUsage(root)
@@ -194,4 +208,18 @@ func (g *globals) find(ctx context.Context, member string) (string, error) {
 		fmt.Fprintln(g.ios.ErrOut, textsafe.Visible(n))
 	}
 	return f.Name, nil
+}
+
+// describeCompletion says in cobra's completion command what teamctl's
+// scripts complete beyond commands and flags: member and team names.
+func describeCompletion(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Long = `Generate the shell completion script for teamctl, for the shell named.
+Besides commands and flags it completes member names (attach, send, approve,
+...; with several teams up and no --team, every team's members, each described
+with its team) and team names (--team, clean). See each sub-command's help for
+how to load the script.`
+		}
+	}
 }

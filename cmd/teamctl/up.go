@@ -51,7 +51,12 @@ same layout, it leaves running members alone and starts the missing ones; a memb
 whose launch changed is restarted only with --recreate. A team that is up from
 another layout file (the same team: name in two files) is refused, naming both
 files, unless --layout-change (or --recreate) says this file is now the team's.
-Long waits are said: the lead's team config, which teammates need.
+Long waits are said: the lead's team config, which teammates need. It says,
+folder by folder, which Claude Code members will stop at Claude Code's trust
+dialog (a folder Claude Code does not trust yet), and prints a line per member
+as it comes up, then a table. An exited member is relaunched in a new pane in
+its place; one running in a pane its relaunch did not record (a relaunch cut
+short) is taken as that pane, never started twice.
 
 A team whose tmux server is gone although it was not brought down (a reboot, a
 killed server: status says "down (lost)") is resumed: the lead in the same
