@@ -47,23 +47,6 @@ type (
 // (or it exited), or the radar found its work colliding or no longer.
 var rereadOn = []state.EventKind{state.EventIdle, state.EventExit, state.EventConflict, state.EventConflictResolved}
 
-// memberState is a member's state, as status reports it.
-type memberState = state.MemberState
-
-// Member states, roles and origins, as status reports them.
-const (
-	stateRunning = state.StateRunning
-	stateIdle    = state.StateIdle
-	stateStalled = state.StateStalled
-	stateWaiting = state.StateWaitingApproval
-	stateExited  = state.StateExited
-	stateFailed  = state.StateFailed
-	stateHeld    = state.StateHeld
-	stateLimited = state.StateLimited
-	roleProcess  = state.RoleProcess
-	originLead   = state.OriginLead
-)
-
 // A watch of teams' state folders and what it delivers, as state.Watch has
 // them.
 type (

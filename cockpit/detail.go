@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/state"
 	teamview "github.com/teamctl/teamctl/team/view"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
@@ -37,14 +38,14 @@ func (m *Model) detail(h int) []string {
 	}
 	var info []string
 	switch {
-	case r.State == stateWaiting && r.Request != nil:
+	case r.State == state.StateWaitingApproval && r.Request != nil:
 		q := r.Request
 		target := teamview.RequestTarget(q.Tool, q.Input, q.Description)
 		info = append(info, fmt.Sprintf("asks to run %s: %s  (a approve · d deny)", textsafe.Visible(q.Tool), textsafe.Visible(target)))
 		if q.Description != "" && q.Description != target {
 			info = append(info, "  "+textsafe.Visible(q.Description))
 		}
-	case r.State == stateStalled && r.Stall != nil:
+	case r.State == state.StateStalled && r.Stall != nil:
 		at := fmt.Sprintf("stalled at %s (%s)", textsafe.Visible(fmt.Sprintf("%q", r.Stall.Line)), textsafe.Visible(r.Stall.Pattern))
 		d, ok := m.dialogOf(r)
 		if !ok {
@@ -53,11 +54,11 @@ func (m *Model) detail(h int) []string {
 		}
 		info = append(info, at+"  ("+strings.Join(dialogKeys(d), " · ")+" · t attach)")
 		info = append(info, "  "+textsafe.Visible(d.Describe(optionWidth)))
-	case r.State == stateFailed:
+	case r.State == state.StateFailed:
 		info = append(info, "failed: "+textsafe.Visible(r.Reason))
-	case r.State == stateLimited && r.Limit != nil:
+	case r.State == state.StateLimited && r.Limit != nil:
 		info = append(info, fmt.Sprintf("limited: %s  (%s)", textsafe.Visible(r.Limit.ResetText(m.o.Now())), textsafe.Visible(fmt.Sprintf("%q", r.Limit.Line))))
-	case r.State == stateIdle && r.Result != "":
+	case r.State == state.StateIdle && r.Result != "":
 		info = append(info, "said: "+textsafe.Visible(r.Result))
 	}
 	for _, c := range r.Conflicts {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamctl/teamctl/state"
 	teamview "github.com/teamctl/teamctl/team/view"
 
 	tea "charm.land/bubbletea/v2"
@@ -88,19 +89,19 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	who, mk := m.who(r.key()), r.key()
 	switch k.String() {
 	case "y", "n":
-		if r.State != stateStalled {
+		if r.State != state.StateStalled {
 			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.yesNo(r, k.String())
 	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
-		if r.State != stateStalled {
+		if r.State != state.StateStalled {
 			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, teamview.StateWord(r.Member), k.String()), true)
 			return nil
 		}
 		return m.choose(r, k.String())
 	case "enter":
-		if r.State != stateStalled {
+		if r.State != state.StateStalled {
 			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
@@ -110,19 +111,19 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.answer(mk, Answer{Keys: []string{"Enter"}})
 	case "a":
-		if r.State != stateWaiting {
+		if r.State != state.StateWaitingApproval {
 			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.approve(mk)
 	case "d":
-		if r.State != stateWaiting {
+		if r.State != state.StateWaitingApproval {
 			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}
 		return m.ask("deny", mk, "optional reason")
 	case "s":
-		if r.Role == roleProcess {
+		if r.Role == state.RoleProcess {
 			m.say(fmt.Sprintf("%s is a plain process, not Claude Code: attach (t) to type into it", who), true)
 			return nil
 		}
@@ -130,14 +131,14 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "t":
 		return m.attach(mk)
 	case "r":
-		if r.Origin == originLead {
+		if r.Origin == state.OriginLead {
 			m.say(fmt.Sprintf("%s was spawned by the lead, which restarts its own teammates", who), true)
 			return nil
 		}
 		m.mode, m.target, m.confirmFor = modeConfirm, mk, "restart"
 		return nil
 	case "R":
-		if r.State != stateHeld {
+		if r.State != state.StateHeld {
 			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, teamview.StateWord(r.Member)), true)
 			return nil
 		}

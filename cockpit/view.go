@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/state"
 	teamview "github.com/teamctl/teamctl/team/view"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,7 +20,7 @@ import (
 type styles struct {
 	on                                bool
 	title, rule, faint, sel, err, key lipgloss.Style
-	state                             map[memberState]lipgloss.Style
+	state                             map[state.MemberState]lipgloss.Style
 }
 
 func newStyles(color bool) styles {
@@ -32,15 +33,15 @@ func newStyles(color bool) styles {
 		sel:   st().Reverse(true),
 		err:   st().Foreground(lipgloss.Color("1")),
 		key:   st().Bold(true),
-		state: map[memberState]lipgloss.Style{
-			stateRunning: st().Foreground(lipgloss.Color("2")),
-			stateIdle:    st().Foreground(lipgloss.Color("4")),
-			stateStalled: st().Foreground(lipgloss.Color("1")).Bold(true),
-			stateWaiting: st().Foreground(lipgloss.Color("3")).Bold(true),
-			stateExited:  st().Faint(true),
-			stateFailed:  st().Foreground(lipgloss.Color("1")),
-			stateHeld:    st().Foreground(lipgloss.Color("5")).Bold(true),
-			stateLimited: st().Foreground(lipgloss.Color("3")),
+		state: map[state.MemberState]lipgloss.Style{
+			state.StateRunning:         st().Foreground(lipgloss.Color("2")),
+			state.StateIdle:            st().Foreground(lipgloss.Color("4")),
+			state.StateStalled:         st().Foreground(lipgloss.Color("1")).Bold(true),
+			state.StateWaitingApproval: st().Foreground(lipgloss.Color("3")).Bold(true),
+			state.StateExited:          st().Faint(true),
+			state.StateFailed:          st().Foreground(lipgloss.Color("1")),
+			state.StateHeld:            st().Foreground(lipgloss.Color("5")).Bold(true),
+			state.StateLimited:         st().Foreground(lipgloss.Color("3")),
 		},
 	}
 }
@@ -142,7 +143,7 @@ func (m *Model) title() string {
 		}
 		fmt.Fprintf(&b, " · %d members", len(m.rows))
 		if waiting > 0 {
-			b.WriteString(" · " + m.st.render(m.st.state[stateWaiting], fmt.Sprintf("%d waiting for you", waiting)))
+			b.WriteString(" · " + m.st.render(m.st.state[state.StateWaitingApproval], fmt.Sprintf("%d waiting for you", waiting)))
 		}
 	}
 	for _, t := range m.followed {
@@ -206,7 +207,7 @@ func (m *Model) footer() string {
 	}
 	if r := m.selected(); r != nil {
 		switch r.State {
-		case stateStalled:
+		case state.StateStalled:
 			if d, ok := m.dialogOf(r); ok {
 				keys = append(keys, k(fmt.Sprintf("1-%d", min(9, len(d.Options))), "choose"))
 				if _, ok := d.Yes(); ok {
@@ -218,9 +219,9 @@ func (m *Model) footer() string {
 				break
 			}
 			keys = append(keys, k("y/n", "answer"), k("enter", "Enter"))
-		case stateWaiting:
+		case state.StateWaitingApproval:
 			keys = append(keys, k("a", "approve"), k("d", "deny"))
-		case stateHeld:
+		case state.StateHeld:
 			keys = append(keys, k("R", "release"))
 		}
 	}

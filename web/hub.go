@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 	"github.com/teamctl/teamctl/team/view"
 )
 
@@ -38,9 +40,9 @@ type View struct {
 
 // TeamView is one team that is up.
 type TeamView struct {
-	Status *Status `json:"status"`
-	Cost   string  `json:"cost"` // its members' together (view.TeamCost)
-	Events []Event `json:"events"`
+	Status *team.Status  `json:"status"`
+	Cost   string        `json:"cost"` // its members' together (view.TeamCost)
+	Events []state.Event `json:"events"`
 	// Dialogs are the Claude Code dialogs its stalled members wait at, by
 	// member, as their screens showed them when the stall was looked at.
 	Dialogs map[string]*DialogView `json:"dialogs,omitempty"`
@@ -63,20 +65,20 @@ type hub struct {
 	lastRows []Row  // its rows
 	seq      uint64
 	subs     map[chan struct{}]bool
-	status   map[string]*Status                // every team with state, as last looked at
+	status   map[string]*team.Status           // every team with state, as last looked at
 	dialogs  map[string]map[string]*DialogView // the dialogs its stalled members wait at
-	events   map[string][]Event                // the teams' latest events
+	events   map[string][]state.Event          // the teams' latest events
 	tails    map[string]EventReader            // the teams' events, where the last read ended
 }
 
 func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
 	return &hub{b: b, only: only, readOnly: readOnly, log: log, subs: map[chan struct{}]bool{},
-		status: map[string]*Status{}, dialogs: map[string]map[string]*DialogView{}, events: map[string][]Event{}, tails: map[string]EventReader{}}
+		status: map[string]*team.Status{}, dialogs: map[string]map[string]*DialogView{}, events: map[string][]state.Event{}, tails: map[string]EventReader{}}
 }
 
 // run looks at every team, then again at each whose folder changes, until
 // ctx ends. ready is closed once the first View is made.
-func (h *hub) run(ctx context.Context, w *Watcher, ready chan<- struct{}) {
+func (h *hub) run(ctx context.Context, w *state.Watcher, ready chan<- struct{}) {
 	h.lookAll(ctx)
 	close(ready)
 	tick := time.NewTicker(time.Second)
@@ -144,10 +146,10 @@ func (h *hub) lookAll(ctx context.Context) {
 }
 
 // look takes a new look at team's status.
-func (h *hub) look(ctx context.Context, team string) {
+func (h *hub) look(ctx context.Context, name string) {
 	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
-	s, err := h.b.Status(ctx, team)
+	s, err := h.b.Status(ctx, name)
 	var dialogs map[string]*DialogView
 	if err == nil {
 		dialogs = h.dialogsOf(ctx, s)
@@ -155,16 +157,16 @@ func (h *hub) look(ctx context.Context, team string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
-		delete(h.status, team) // gone, or not a team to show
-		delete(h.dialogs, team)
+		delete(h.status, name) // gone, or not a team to show
+		delete(h.dialogs, name)
 		return
 	}
-	h.status[team] = s
-	h.dialogs[team] = dialogs
+	h.status[name] = s
+	h.dialogs[name] = dialogs
 }
 
 // dialogsOf reads the dialog on each stalled member's screen.
-func (h *hub) dialogsOf(ctx context.Context, s *Status) map[string]*DialogView {
+func (h *hub) dialogsOf(ctx context.Context, s *team.Status) map[string]*DialogView {
 	var out map[string]*DialogView
 	for _, m := range s.Members {
 		if m.State != stateStalled || m.Stall == nil {
@@ -185,31 +187,31 @@ func (h *hub) dialogsOf(ctx context.Context, s *Status) map[string]*DialogView {
 }
 
 // readEvents reads what was appended to team's events since the last read.
-func (h *hub) readEvents(team string) {
+func (h *hub) readEvents(name string) {
 	h.mu.Lock()
-	tail := h.tails[team]
+	tail := h.tails[name]
 	h.mu.Unlock()
 	if tail == nil {
-		t, err := h.b.TailEvents(team, eventsBack)
+		t, err := h.b.TailEvents(name, eventsBack)
 		if err != nil {
 			return
 		}
 		tail = t
 	}
-	var got []Event
-	err := tail.Read(func(e Event) { got = append(got, e) })
+	var got []state.Event
+	err := tail.Read(func(e state.Event) { got = append(got, e) })
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
-		delete(h.tails, team) // read anew next time
+		delete(h.tails, name) // read anew next time
 		return
 	}
-	h.tails[team] = tail
-	evs := append(h.events[team], got...)
+	h.tails[name] = tail
+	evs := append(h.events[name], got...)
 	if len(evs) > eventsKept {
 		evs = slices.Clone(evs[len(evs)-eventsKept:])
 	}
-	h.events[team] = evs
+	h.events[name] = evs
 }
 
 // publish makes the View of what is known and wakes every subscriber.
@@ -218,7 +220,7 @@ func (h *hub) publish() {
 	defer h.mu.Unlock()
 	v := View{Teams: []TeamView{}, Rows: []Row{}, ReadOnly: h.readOnly}
 	names := slices.Sorted(maps.Keys(h.status))
-	all := make([]*Status, 0, len(names))
+	all := make([]*team.Status, 0, len(names))
 	for _, t := range names {
 		all = append(all, h.status[t])
 	}
@@ -226,7 +228,7 @@ func (h *hub) publish() {
 	for _, s := range up {
 		evs := h.events[s.Team]
 		if evs == nil {
-			evs = []Event{}
+			evs = []state.Event{}
 		}
 		v.Teams = append(v.Teams, TeamView{Status: s, Cost: view.TeamCost(s), Events: evs, Dialogs: h.dialogs[s.Team]})
 	}
@@ -286,17 +288,17 @@ func (h *hub) subscribe() (chan struct{}, func()) {
 }
 
 // status of team's member, as last looked at.
-func (h *hub) member(team, member string) (Member, bool) {
+func (h *hub) member(name, member string) (team.MemberStatus, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := h.status[team]
+	s := h.status[name]
 	if s == nil {
-		return Member{}, false
+		return team.MemberStatus{}, false
 	}
 	for _, m := range s.Members {
 		if m.Name == member {
 			return m, true
 		}
 	}
-	return Member{}, false
+	return team.MemberStatus{}, false
 }

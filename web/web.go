@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/state"
 )
 
 //go:embed static
@@ -71,7 +72,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	w, err := o.Backend.Watch(ctx, WatchOptions{Debounce: gather})
+	w, err := o.Backend.Watch(ctx, state.WatchOptions{Debounce: gather})
 	if err != nil {
 		return nil, err
 	}

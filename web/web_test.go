@@ -24,7 +24,7 @@ import (
 // fake is a Backend of canned teams that records every action done.
 type fake struct {
 	mu      sync.Mutex
-	status  map[string]*Status
+	status  map[string]*team.Status
 	screens map[string]string // by member; a screen of escapes and tags for the others
 	acts    []string
 }
@@ -39,26 +39,26 @@ func (f *fake) Teams() ([]string, error) {
 	return out, nil
 }
 
-func (f *fake) Status(_ context.Context, team string) (*Status, error) {
+func (f *fake) Status(_ context.Context, name string) (*team.Status, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s := f.status[team]
+	s := f.status[name]
 	if s == nil {
-		return nil, fmt.Errorf("no team %s", team)
+		return nil, fmt.Errorf("no team %s", name)
 	}
 	c := *s
 	return &c, nil
 }
 
-func (f *fake) TailEvents(team string, back int64) (EventReader, error) {
-	return state.TailEvents(team, back)
+func (f *fake) TailEvents(name string, back int64) (EventReader, error) {
+	return state.TailEvents(name, back)
 }
 
-func (f *fake) Watch(ctx context.Context, o WatchOptions) (*Watcher, error) {
+func (f *fake) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
 	return Teamctl{}.Watch(ctx, o)
 }
 
-func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
+func (f *fake) Screen(_ context.Context, name, member string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if sc, ok := f.screens[member]; ok {
@@ -68,11 +68,11 @@ func (f *fake) Screen(_ context.Context, team, member string) (string, error) {
 }
 
 // ScreenInColour: the fake's screens carry their colours already.
-func (f *fake) ScreenInColour(ctx context.Context, team, member string) (string, error) {
-	return f.Screen(ctx, team, member)
+func (f *fake) ScreenInColour(ctx context.Context, name, member string) (string, error) {
+	return f.Screen(ctx, name, member)
 }
 
-func (f *fake) FollowScreen(ctx context.Context, team, member string, woke func()) error {
+func (f *fake) FollowScreen(ctx context.Context, name, member string, woke func()) error {
 	<-ctx.Done()
 	return nil
 }
@@ -92,38 +92,38 @@ func (f *fake) actions() []string {
 // acting is the fake's verbs, as done by by.
 type acting struct {
 	*fake
-	by By
+	by team.By
 }
 
-func (f *fake) As(by By) Actor { return &acting{f, by} }
+func (f *fake) As(by team.By) Actor { return &acting{f, by} }
 
-func (f *acting) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
-	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", team, member, a.Reply, a.Option, a.Keys, f.by.Via, f.by.From))
-	return Answered{Keys: []string{a.Reply, "Enter"}}, nil
+func (f *acting) Answer(_ context.Context, name, member string, a team.Answer) (team.Answered, error) {
+	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", name, member, a.Reply, a.Option, a.Keys, f.by.Via, f.by.From))
+	return team.Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
-func (f *acting) Approve(_ context.Context, team, member string) (string, error) {
-	f.did(fmt.Sprintf("approve %s/%s by %s %s", team, member, f.by.Via, f.by.From))
+func (f *acting) Approve(_ context.Context, name, member string) (string, error) {
+	f.did(fmt.Sprintf("approve %s/%s by %s %s", name, member, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *acting) Deny(_ context.Context, team, member, reason string) (string, error) {
-	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", team, member, reason, f.by.Via, f.by.From))
+func (f *acting) Deny(_ context.Context, name, member, reason string) (string, error) {
+	f.did(fmt.Sprintf("deny %s/%s %q by %s %s", name, member, reason, f.by.Via, f.by.From))
 	return "req-1", nil
 }
 
-func (f *acting) Send(_ context.Context, team, member, text string) (string, error) {
-	f.did(fmt.Sprintf("send %s/%s %q by %s %s", team, member, text, f.by.Via, f.by.From))
+func (f *acting) Send(_ context.Context, name, member, text string) (string, error) {
+	f.did(fmt.Sprintf("send %s/%s %q by %s %s", name, member, text, f.by.Via, f.by.From))
 	return "left in its mailbox", nil
 }
 
-func (f *acting) Restart(_ context.Context, team, member string) (int, error) {
-	f.did(fmt.Sprintf("restart %s/%s by %s %s", team, member, f.by.Via, f.by.From))
+func (f *acting) Restart(_ context.Context, name, member string) (int, error) {
+	f.did(fmt.Sprintf("restart %s/%s by %s %s", name, member, f.by.Via, f.by.From))
 	return 42, nil
 }
 
-func (f *acting) Changes(_ context.Context, tm string) (*TeamChanges, error) {
-	return &TeamChanges{Team: tm, Work: []team.WorkChanges{
+func (f *acting) Changes(_ context.Context, tm string) (*team.Changes, error) {
+	return &team.Changes{Team: tm, Work: []team.WorkChanges{
 		{Member: "asker", Members: []string{"asker"}, Worktree: true, Branch: "teamctl/demo/asker", Base: &worktrees.Base{Name: "main"},
 			Commits: 2, Uncommitted: 1, Added: 12, Deleted: 3, Files: []worktrees.FileChange{
 				{Path: "calc.py", Status: "modified", Added: 10, Deleted: 2}, {Path: "<b>x</b>.md", Status: "added", Added: 2, Deleted: 1}}},
@@ -131,9 +131,9 @@ func (f *acting) Changes(_ context.Context, tm string) (*TeamChanges, error) {
 	}}, nil
 }
 
-func (f *acting) Merge(_ context.Context, tm, member string) (*MergeResult, error) {
+func (f *acting) Merge(_ context.Context, tm, member string) (*team.MergeResult, error) {
 	f.did(fmt.Sprintf("merge %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
-	return &MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
+	return &team.MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
 }
 
 // fakeDiff is calc.py's diff, as git writes it (a tag in it, a tab).
@@ -146,13 +146,13 @@ func (f *acting) FileDiff(_ context.Context, tm, member, path string) (string, e
 	return "", fmt.Errorf("%s is not one of %s's changed files", path, member)
 }
 
-func (f *acting) PlanFinish(_ context.Context, tm, member string) (*FinishPlan, error) {
-	return &FinishPlan{Member: member, Stop: true, Branch: "teamctl/demo/" + member, Into: "main", Commits: 2, Worktree: "/w/" + member}, nil
+func (f *acting) PlanFinish(_ context.Context, tm, member string) (*team.FinishPlan, error) {
+	return &team.FinishPlan{Member: member, Stop: true, Branch: "teamctl/demo/" + member, Into: "main", Commits: 2, Worktree: "/w/" + member}, nil
 }
 
-func (f *acting) Finish(_ context.Context, tm, member string) (*FinishResult, error) {
+func (f *acting) Finish(_ context.Context, tm, member string) (*team.FinishResult, error) {
 	f.did(fmt.Sprintf("finish %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
-	return &FinishResult{Team: tm, Finished: []team.Finished{{Landed: team.Landed{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}},
+	return &team.FinishResult{Team: tm, Finished: []team.Finished{{Landed: team.Landed{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}},
 		Worktree: "/w/" + member, Branch: "teamctl/demo/" + member}}}, nil
 }
 
@@ -168,11 +168,11 @@ type world struct {
 	token string
 }
 
-func fakeTeam() *Status {
+func fakeTeam() *team.Status {
 	now := time.Now()
-	return &Status{Team: "demo", Members: []Member{
+	return &team.Status{Team: "demo", Members: []team.MemberStatus{
 		{Name: "lead", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: now},
-		{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Pane: "%1", Stall: &Stall{Line: "Overwrite? (y/n)", Since: now}},
+		{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Pane: "%1", Stall: &team.Stall{Line: "Overwrite? (y/n)", Since: now}},
 		{Name: "granted", Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: "%2", Request: &state.Request{ID: "r1", Tool: "Bash", Input: `{"command":"touch x"}`, Since: now}},
 		{Name: xssName, Role: state.RoleTeammate, State: state.StateRunning, Pane: "%3", Origin: state.OriginLead},
 	}}
@@ -184,14 +184,14 @@ func newWorld(t *testing.T, o Options) *world {
 }
 
 // newWorldOf is a server on team st, its members' screens as screens say.
-func newWorldOf(t *testing.T, o Options, st *Status, screens map[string]string) *world {
+func newWorldOf(t *testing.T, o Options, st *team.Status, screens map[string]string) *world {
 	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	token, _, err := LoadToken(o.ReadOnly, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fake{status: map[string]*Status{st.Team: st}, screens: screens}
+	f := &fake{status: map[string]*team.Status{st.Team: st}, screens: screens}
 	o.Backend, o.Token = f, token
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -155,7 +155,7 @@ func (f fixedTeams) Teams() ([]string, error) {
 	return out, nil
 }
 
-func (f fixedTeams) Status(_ context.Context, name string) (*web.Status, error) {
+func (f fixedTeams) Status(_ context.Context, name string) (*team.Status, error) {
 	for _, s := range f {
 		if s.Team == name {
 			return s, nil
@@ -166,7 +166,7 @@ func (f fixedTeams) Status(_ context.Context, name string) (*web.Status, error) 
 
 func (f fixedTeams) TailEvents(string, int64) (web.EventReader, error) { return noEvents{}, nil }
 
-func (f fixedTeams) Watch(ctx context.Context, o web.WatchOptions) (*web.Watcher, error) {
+func (f fixedTeams) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
 	return web.Teamctl{}.Watch(ctx, o)
 }
 
@@ -179,8 +179,8 @@ func (f fixedTeams) FollowScreen(ctx context.Context, _, _ string, _ func()) err
 	return nil
 }
 
-func (f fixedTeams) As(web.By) web.Actor { return nil }
+func (f fixedTeams) As(team.By) web.Actor { return nil }
 
 type noEvents struct{}
 
-func (noEvents) Read(func(web.Event)) error { return nil }
+func (noEvents) Read(func(state.Event)) error { return nil }
