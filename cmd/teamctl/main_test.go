@@ -4,6 +4,8 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/teamctl/teamctl/internal/testenv"
 )
 
 // integrationParallel is how many of this package's tests run at once unless
@@ -21,5 +23,5 @@ func TestMain(m *testing.M) {
 	if !set {
 		flag.Set("test.parallel", integrationParallel)
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Main(m))
 }
