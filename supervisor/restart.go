@@ -15,7 +15,8 @@ import (
 
 // Restart limits: more than maxExits exits within exitWindow and the member is
 // failed; the delay before a restart doubles from minBackoff to maxBackoff.
-var (
+// SuperviseOptions' MaxExits and MinBackoff change the first and the third.
+const (
 	maxExits   = 5
 	exitWindow = 2 * time.Minute
 	minBackoff = time.Second
@@ -45,7 +46,11 @@ func (s *daemon) afterExit(w *paneWatch, code *int, sig int, now time.Time) {
 		}
 	}
 	w.exits = append(recent, now)
-	if len(w.exits) > maxExits {
+	limit := maxExits
+	if s.o.MaxExits > 0 {
+		limit = s.o.MaxExits
+	}
+	if len(w.exits) > limit {
 		reason := fmt.Sprintf("exited %d times within %s; not restarting", len(w.exits), exitWindow)
 		w.live = &state.LiveMember{Pane: w.id, State: state.StateFailed, Since: now, ExitCode: code, Reason: reason}
 		s.live.Members[w.member] = w.live

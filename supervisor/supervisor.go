@@ -46,6 +46,7 @@ import (
 type SuperviseOptions struct {
 	TmuxBin    string
 	MinBackoff time.Duration // the first restart's delay (default 1s); later ones double it
+	MaxExits   int           // more exits than this within 2 minutes fail a member (default 5)
 	Log        *slog.Logger
 	// A restart relaunches a member as the team's layout plans it
 	// (launch.Relaunch), with its programs found as up finds them:

@@ -131,16 +131,19 @@ func healed(t *testing.T, e *testenv.Env, team, how string) {
 // its later exits are reported and restarted as for any member.
 func TestFailedMemberRelaunchedStartsAfresh(t *testing.T) {
 	t.Parallel()
-	// Each way in a team of its own, at the same time: a crash loop takes six
-	// seconds whatever the backoff (tmux reports a pane's exit at most once a
-	// second).
+	// Each way in a team of its own, at the same time. A crash loop takes a
+	// second an exit whatever the backoff (tmux reports a pane's exit about
+	// once a second): failed after its third here, not its sixth
+	// (TestRestartWithBackoffThenFailed has the whole loop).
 	start := func(t *testing.T, team string) (*testenv.Env, string) {
 		t.Parallel()
 		e := testenv.New(t)
-		e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms")
+		e.Extra = append(e.Extra, "TEAMCTL_RESTART_BACKOFF=10ms", "TEAMCTL_RESTART_LIMIT=2")
 		layout := flakyLayout(e, team)
 		e.MustRun("up", layout)
-		crashLoop(t, e, team)
+		if m := crashLoop(t, e, team); m.Restarts != 2 || !strings.Contains(m.Reason, "exited 3 times") {
+			t.Errorf("failed after TEAMCTL_RESTART_LIMIT=2: %+v", m)
+		}
 		return e, layout
 	}
 	t.Run("up", func(t *testing.T) {

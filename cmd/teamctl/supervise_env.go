@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/selfexe"
@@ -14,7 +15,7 @@ import (
 // supervisorOptions are the daemon's options for team name as supervise's
 // flags and teamctl's environment set them: its log on stderr or in the
 // team's supervisor.log (closed by the func returned), TEAMCTL_DEBUG (debug
-// lines too), TEAMCTL_CLAUDE and TEAMCTL_RESTART_BACKOFF.
+// lines too), TEAMCTL_CLAUDE, TEAMCTL_RESTART_BACKOFF and TEAMCTL_RESTART_LIMIT.
 func supervisorOptions(opts *superviseOptions, name string, getenv func(string) string) (o supervisor.SuperviseOptions, closeLog func(), err error) {
 	level := slog.LevelInfo
 	if getenv("TEAMCTL_DEBUG") != "" {
@@ -50,6 +51,16 @@ func supervisorOptions(opts *superviseOptions, name string, getenv func(string) 
 			return o, nil, fmt.Errorf("TEAMCTL_RESTART_BACKOFF=%q: want a positive duration such as 1s", v)
 		}
 		o.MinBackoff = d
+	}
+	if v := getenv("TEAMCTL_RESTART_LIMIT"); v != "" {
+		// How many exits within the window a member may have before it is
+		// failed; tests make crash loops short with it (each exit is at least
+		// a second: tmux reports a pane's exit about once a second).
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return o, nil, fmt.Errorf("TEAMCTL_RESTART_LIMIT=%q: want a positive number such as 5", v)
+		}
+		o.MaxExits = n
 	}
 	return o, done, nil
 }

@@ -39,6 +39,8 @@ func TestNewCmdSupervise(t *testing.T) {
 func TestSuperviseRun(t *testing.T) {
 	for _, c := range []struct {
 		name, backoff, debug string
+		limit                string
+		wantLimit            int
 		supErr               error
 		err, errOut          string
 		wantBackoff          time.Duration
@@ -50,9 +52,12 @@ func TestSuperviseRun(t *testing.T) {
 			errOut: fmt.Sprintf("teamctl: team auth: %v; nothing to do\n", state.ErrSupervised)},
 		{name: "it fails", supErr: errors.New("no server"), err: "no server", ran: true},
 		{name: "a delay that is none", backoff: "soon", err: `TEAMCTL_RESTART_BACKOFF="soon": want a positive duration such as 1s`},
+		{name: "a restart limit", limit: "2", wantLimit: 2, ran: true},
+		{name: "a restart limit that is none", limit: "0", err: `TEAMCTL_RESTART_LIMIT="0": want a positive number such as 5`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("TEAMCTL_RESTART_BACKOFF", c.backoff)
+			t.Setenv("TEAMCTL_RESTART_LIMIT", c.limit)
 			t.Setenv("TEAMCTL_DEBUG", c.debug)
 			t.Setenv("TEAMCTL_CLAUDE", "/opt/claude")
 			ios, out, errOut := bufIO("")
@@ -70,7 +75,7 @@ func TestSuperviseRun(t *testing.T) {
 			if found != "" || (ran == "auth") != c.ran {
 				t.Errorf("found with %q, supervised %q", found, ran)
 			}
-			if c.ran && (got.TmuxBin != "/opt/tmux" || got.ClaudeOverride != "/opt/claude" || got.Teamctl == "" || got.MinBackoff != c.wantBackoff ||
+			if c.ran && (got.TmuxBin != "/opt/tmux" || got.ClaudeOverride != "/opt/claude" || got.Teamctl == "" || got.MinBackoff != c.wantBackoff || got.MaxExits != c.wantLimit ||
 				got.Log == nil || got.Log.Enabled(context.Background(), slog.LevelDebug) != (c.debug != "")) {
 				t.Errorf("supervised with %+v", got)
 			}
