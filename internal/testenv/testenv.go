@@ -78,6 +78,24 @@ func Main(m *testing.M) int {
 	return code
 }
 
+// InMemory runs m with TMPDIR (so t.TempDir and os.MkdirTemp) in a fresh
+// folder on /dev/shm, when the machine has one, and removes it after. For
+// packages whose tests write many small files atomically (state files,
+// mailboxes, git objects): each such write waits for an fsync, and on a disk
+// that every other test shares that wait, not the test's own work, was most
+// of their time (the supervisor's decision tests: 4.3 s on disk, 2.8 s here).
+// What the tests check does not depend on the disk: the files, their modes
+// and renames are the same on tmpfs.
+func InMemory(m *testing.M) int {
+	dir, err := os.MkdirTemp("/dev/shm", "teamctl-test-")
+	if err != nil {
+		return m.Run() // no /dev/shm: on disk, only slower
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("TMPDIR", dir)
+	return m.Run()
+}
+
 // readSources reads the module's build inputs, for go test's cache (see Binary).
 func readSources() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
