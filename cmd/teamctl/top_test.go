@@ -223,8 +223,15 @@ members:
 		t.Errorf("no permission-answer event for granted: %+v", evs)
 	}
 
-	// t attaches to granted's pane (approved, it moved down: selected again);
+	// t attaches to granted's pane (approved, it moved down: selected again,
+	// once the table shows it no longer waiting, since the cursor stays on the
+	// first row when the member on it stops waiting and sorts lower);
 	// detaching comes back to the table.
+	v.wait("granted no longer waiting", func(s string) bool {
+		return slices.ContainsFunc(tableRows(s), func(r string) bool {
+			return strings.Contains(r, " granted ") && !strings.Contains(r, "waiting-approval")
+		})
+	})
 	v.selectRow("granted", func(r string) bool { return strings.Contains(r, " granted ") })
 	v.keys("t")
 	v.wait("the team's panes in the terminal", func(s string) bool {
