@@ -18,7 +18,7 @@ import (
 func (m *Model) action(do func(ctx context.Context) (string, error)) tea.Cmd {
 	ctx := m.o.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
 		text, err := do(ctx)
 		if err != nil {

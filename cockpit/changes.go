@@ -24,7 +24,7 @@ func (m *Model) readChanges(team string) tea.Cmd {
 	m.reading[team], m.readAgain[team] = true, false
 	ctx := m.o.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
 		ch, err := m.o.Backend.Changes(ctx, team)
 		return changesMsg{team, ch, err}
@@ -103,7 +103,7 @@ func (m *Model) merge(k memberKey) tea.Cmd {
 	who, ctx := m.who(k), m.o.Ctx
 	m.say("merging "+who+"…", false)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
 		res, err := m.o.Backend.Merge(ctx, k.team, k.name)
 		if err != nil {

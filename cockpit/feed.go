@@ -47,10 +47,10 @@ const (
 	// while it prints: its screen is refreshed on its output, at most this
 	// often (the first output after a quiet spell is captured at once).
 	captureGap = 500 * time.Millisecond
-	// outputGather is how long the control client lets the focused pane's
+	// OutputGather is how long the control client lets the focused pane's
 	// output pile up between reads (team.FollowOptions.Gather): a pane printing steadily
 	// then wakes the cockpit as often as it is captured, not once a line.
-	outputGather = captureGap
+	OutputGather = captureGap
 	// lookTimeout bounds one look at the team (its files and tmux) or a capture.
 	lookTimeout = 10 * time.Second
 	// reconnectMax is the longest wait before trying the team's tmux server

@@ -16,15 +16,32 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team"
 )
 
-// source is the real teamctl's Source but for the status, which names the
-// panes of a tmux server the test made, and counts the looks.
+// source is a real teamctl's Source (team's verbs, as top's own) but for
+// the status, which names the panes of a tmux server the test made, and
+// counts the looks.
 type source struct {
-	Teamctl
 	panes  []string
 	byTeam map[string][]string // each team's, when several
 	looks  atomic.Int32
+}
+
+func (s *source) TailEvents(name string, back int64) (EventReader, error) {
+	return state.TailEvents(name, back)
+}
+
+func (s *source) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
+	return state.Watch(ctx, o)
+}
+
+func (s *source) Follow(ctx context.Context, name string, panes []string) (PaneFollow, error) {
+	tm, err := team.Open(ctx, name, "")
+	if err != nil {
+		return nil, err
+	}
+	return tm.Follow(ctx, panes, team.FollowOptions{Gather: OutputGather})
 }
 
 func (s *source) Status(ctx context.Context, team string) (*Snapshot, error) {

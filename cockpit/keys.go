@@ -213,7 +213,7 @@ func (m *Model) inputKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) nextTeam() tea.Cmd {
 	ctx := m.o.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
 		teams, err := m.o.Backend.UpTeams(ctx)
 		if err != nil {

@@ -56,8 +56,8 @@ type Snapshot struct {
 // Worktree is a member's git worktree.
 type Worktree struct{ Path, Branch string }
 
-// actionTimeout bounds one action: tmux, a mailbox lock, the state lock.
-const actionTimeout = 30 * time.Second
+// ActionTimeout bounds one action: tmux, a mailbox lock, the state lock.
+const ActionTimeout = 30 * time.Second
 
 // Messages the Feed sends.
 type (

@@ -172,7 +172,7 @@ func (m *Model) relist() tea.Cmd {
 	m.listing, m.listAgain = true, false
 	ctx := m.o.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
 		teams, err := m.o.Backend.UpTeams(ctx)
 		return teamsMsg{teams, err}

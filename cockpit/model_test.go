@@ -46,7 +46,7 @@ func (f *fake) Calls() []string {
 func (f *fake) UpTeams(context.Context) ([]string, error) { return f.teams, nil }
 
 // Answer records the answer as `teamctl answer` would be run, with the
-// option the person saw in brackets, and sends what team.Answer would.
+// option the person saw in brackets, and sends what model.Answer would.
 func (f *fake) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
 	var got Answered
 	switch {

@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/teamctl/teamctl/team"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
@@ -25,10 +23,16 @@ type RunOptions struct {
 	All     bool     // every team up in one list
 	Teams   []string // the teams up, as far as the caller knows
 	TmuxBin string
-	In      io.Reader // the terminal
-	Out     io.Writer // the terminal
-	Color   bool      // iostreams' decision: a terminal, no NO_COLOR, not dumb
-	Nested  bool      // running inside another tmux
+	// Backend is the teams the cockpit shows and its verbs (a real teamctl's,
+	// made by the command: the cockpit itself runs neither tmux nor git).
+	Backend interface {
+		Backend
+		Source
+	}
+	In     io.Reader // the terminal
+	Out    io.Writer // the terminal
+	Color  bool      // iostreams' decision: a terminal, no NO_COLOR, not dumb
+	Nested bool      // running inside another tmux
 }
 
 // Run shows the cockpit on the terminal until the person quits (q) or ctx
@@ -36,7 +40,7 @@ type RunOptions struct {
 func Run(ctx context.Context, o RunOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b := Teamctl{team.Actions{TmuxBin: o.TmuxBin}}
+	b := o.Backend
 	feed := NewFeed(ctx, b, o.TmuxBin)
 	defer feed.Close()
 	m := New(Options{Team: o.Team, All: o.All, Teams: o.Teams, Backend: b, Feed: feed, Color: o.Color, Bell: true,

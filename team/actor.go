@@ -6,29 +6,23 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
-// By is who acts through a verb of an opened team, as the verb's event
-// records it: the zero By is a person at the command line (or in `top`);
-// Via names another way in ("web": `teamctl serve`), From the address the
-// request came from.
-type By struct {
-	Via  string
-	From string
-}
-
 // ActingAs makes the team's verbs (Answer, Approve, Deny, Send, Restart)
 // record that they came by b.
-func (t *Team) ActingAs(b By) { t.by = b }
+func (t *Team) ActingAs(b By) { t.by = actor{b} }
+
+// actor is a By as the verbs' events and messages say it.
+type actor struct{ By }
 
 // detail is the event's detail of a verb run by command cmd ("teamctl
 // answer"): by whom, and by which way in.
-func (b By) detail(cmd string) string {
+func (b actor) detail(cmd string) string {
 	if b.Via == "" {
 		return "by a person (" + cmd + ")"
 	}
 	return fmt.Sprintf("by a person (%s, from %s)", b.command(), b.From)
 }
 
-func (b By) command() string {
+func (b actor) command() string {
 	if b.Via == "web" {
 		return "teamctl serve"
 	}
@@ -36,13 +30,13 @@ func (b By) command() string {
 }
 
 // mark gives e the way in and the address it came from.
-func (b By) mark(e state.Event) state.Event {
+func (b actor) mark(e state.Event) state.Event {
 	e.Via, e.From = b.Via, b.From
 	return e
 }
 
 // sent is the start of a message event's detail.
-func (b By) sent() string {
+func (b actor) sent() string {
 	if b.Via == "" {
 		return "from teamctl send: "
 	}
@@ -50,7 +44,7 @@ func (b By) sent() string {
 }
 
 // restarted is a restart event's detail.
-func (b By) restarted(pid int) string {
+func (b actor) restarted(pid int) string {
 	if b.Via == "" {
 		return fmt.Sprintf("(by a person) pid %d", pid)
 	}
@@ -58,7 +52,7 @@ func (b By) restarted(pid int) string {
 }
 
 // commandOr is the command the way in names, cmd for the command line.
-func (b By) commandOr(cmd string) string {
+func (b actor) commandOr(cmd string) string {
 	if b.Via == "" {
 		return cmd
 	}
@@ -66,7 +60,7 @@ func (b By) commandOr(cmd string) string {
 }
 
 // suffix, for another way in than the command line, says which and from where.
-func (b By) suffix() string {
+func (b actor) suffix() string {
 	if b.Via == "" {
 		return ""
 	}

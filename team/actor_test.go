@@ -9,8 +9,8 @@ import (
 // TestBy: a verb run from the command line reads as it always did; one from
 // the web says so, and from which address, in its detail and its fields.
 func TestBy(t *testing.T) {
-	var cli By
-	web := By{Via: "web", From: "192.0.2.7:5555"}
+	var cli actor
+	web := actor{By{Via: "web", From: "192.0.2.7:5555"}}
 	for _, c := range []struct{ got, want string }{
 		{cli.detail("teamctl answer"), "by a person (teamctl answer)"},
 		{web.detail("teamctl answer"), "by a person (teamctl serve, from 192.0.2.7:5555)"},

@@ -18,27 +18,6 @@ import (
 // anywhere.
 var snapshots = worktrees.SnapshotRecord{Dir: state.SnapshotRecordDir}
 
-// FinishResult is what Finish did, member by member, and the refusal it
-// stopped at.
-type FinishResult struct {
-	Team     string     `json:"team"`
-	Finished []Finished `json:"finished"`
-	Refused  *Refusal   `json:"refused,omitempty"`
-}
-
-// Finished is a member whose work landed and whose worktree went.
-type Finished struct {
-	Landed
-	Worktree string `json:"worktree"`                 // removed (or found gone)
-	Branch   string `json:"branch_deleted,omitempty"` // the branch deleted; "" when kept
-	Kept     string `json:"kept,omitempty"`           // why the branch was kept
-	// Snapshot holds what removing the worktree and branch would have lost
-	// (uncommitted files that appeared, --squash's commits, left-out files
-	// named in it); Restore is the command that brings it back.
-	Snapshot *worktrees.Snapshot `json:"snapshot,omitempty"`
-	Restore  string              `json:"restore,omitempty"`
-}
-
 // Finish merges each member's work (as Merge does, in order, stopping at
 // the first refusal), then removes its worktree and the branch teamctl made
 // for it, by clean's rules (package owned): only a worktree at teamctl's place that git

@@ -25,25 +25,6 @@ type Follow struct {
 	paused map[string]bool
 }
 
-// PaneNoteKind is what a PaneNote says.
-type PaneNoteKind int
-
-const (
-	// PaneOutput: the pane printed (only the pane Show named).
-	PaneOutput PaneNoteKind = iota
-	// PaneExit: a pane's program ended or was restarted, as tmux alone may
-	// know yet: look at the team again.
-	PaneExit
-	// PanesChanged: panes or windows came or went: look at the team again.
-	PanesChanged
-)
-
-// PaneNote is one thing that happened to the team's panes.
-type PaneNote struct {
-	Kind PaneNoteKind
-	Pane string // PaneOutput's pane
-}
-
 // FollowOptions are how a Follow reads.
 type FollowOptions struct {
 	// Gather is how long the client lets the shown pane's output pile up

@@ -11,52 +11,10 @@ import (
 	"github.com/teamctl/teamctl/state"
 )
 
-// NotRecordedError is an answer whose keys were sent but which could not be
-// recorded in the team's events (a read-only or full state folder). The
-// answer happened: a caller reports it as sent and warns, and must not send
-// it again.
-type NotRecordedError struct{ Err error }
-
-func (e *NotRecordedError) Error() string {
-	return fmt.Sprintf("the keys were sent, but could not be recorded in the team's events: %v", e.Err)
-}
-
-func (e *NotRecordedError) Unwrap() error { return e.Err }
-
-// Answer is a person's answer to a stalled member: exactly one of Reply,
-// Option and Keys.
-type Answer struct {
-	// Reply is y or n (yes, no), or an option's number. On a Claude Code
-	// dialog it chooses an option: y the dialog's plain Yes, n its No (or
-	// its Esc cancel), only where that is unambiguous; a number the option
-	// so numbered (an unnumbered menu's by its place). At a prompt it is
-	// typed, then Enter.
-	Reply string
-	// Option chooses a dialog's option by its text: the one that reads so
-	// (case aside), else the only one starting with it.
-	Option string
-	// Keys are tmux keys (y, Enter, Down, text) sent as they are, whatever
-	// the screen shows.
-	Keys []string
-	// Expect, when set, is the option the person saw (as Option.String
-	// writes it): a dialog that now shows another there is not answered.
-	Expect string
-	// Force answers a member that is not stalled: the keys are then typed
-	// into whatever it is doing (a working or idle Claude Code takes them
-	// as a prompt).
-	Force bool
-}
-
-// Answered is what an answer sent.
-type Answered struct {
-	Keys   []string // the tmux keys
-	Option string   // the dialog's option chosen ("4. No"); "" for keys typed at a prompt or sent as they are
-}
-
 // reply is what Answer.Reply may be: y/n, yes/no, or a number.
 var reply = regexp.MustCompile(`^(?i:y|n|yes|no|[1-9][0-9]?)$`)
 
-func (a Answer) check() error {
+func checkAnswer(a Answer) error {
 	n := 0
 	for _, set := range []bool{a.Reply != "", a.Option != "", len(a.Keys) > 0} {
 		if set {
@@ -83,7 +41,7 @@ func (a Answer) check() error {
 // again is safe.
 func (t *Team) answer(ctx context.Context, member string, a Answer) (*Answered, error) {
 	team := t.Name
-	if err := a.check(); err != nil {
+	if err := checkAnswer(a); err != nil {
 		return nil, err
 	}
 	st, err := loadRunning(team)
@@ -118,11 +76,11 @@ func (t *Team) answer(ctx context.Context, member string, a Answer) (*Answered, 
 	}
 	ev, err := state.OpenEventLog(team)
 	if err != nil {
-		return &ans, &NotRecordedError{err}
+		return &ans, &NotRecordedError{Err: err}
 	}
 	defer ev.Close()
 	if err := ev.Append(t.by.mark(state.Event{Kind: state.EventAnswer, Member: member, Pane: m.Pane, Keys: ans.Keys, Option: ans.Option, Detail: t.by.detail("teamctl answer")})); err != nil {
-		return &ans, &NotRecordedError{err}
+		return &ans, &NotRecordedError{Err: err}
 	}
 	return &ans, nil
 }

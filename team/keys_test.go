@@ -87,7 +87,7 @@ func TestAnswerCheck(t *testing.T) {
 		{Answer{Reply: "maybe"}, `answer "maybe"`},
 		{Answer{Reply: "y\n"}, `answer "y\n"`},
 	} {
-		err := c.a.check()
+		err := checkAnswer(c.a)
 		if (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%+v: %v, want %q", c.a, err, c.err)
 		}

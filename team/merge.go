@@ -20,33 +20,6 @@ type MergeOptions struct {
 	WIP bool
 }
 
-// MergeResult is what Merge landed, in order, and the refusal it stopped at.
-type MergeResult struct {
-	Team    string   `json:"team"`
-	Landed  []Landed `json:"landed"`
-	Refused *Refusal `json:"refused,omitempty"`
-}
-
-// Landed is one member's work landed.
-type Landed struct {
-	Member string `json:"member"`
-	worktrees.Landed
-	// WIP is the commit --wip made of its uncommitted work, on its branch.
-	WIP string `json:"wip,omitempty"`
-	// LeftOut are uncommitted files --wip did not commit (too large, a
-	// repository of their own): still in its worktree.
-	LeftOut []worktrees.LeftOut `json:"left_out,omitempty"`
-}
-
-// Refusal is the member whose work was not landed, why, and the members
-// after it that were not tried.
-type Refusal struct {
-	Member    string               `json:"member"`
-	Why       string               `json:"why"`
-	Conflicts []worktrees.Conflict `json:"conflicts,omitempty"`
-	NotTried  []string             `json:"not_tried,omitempty"`
-}
-
 // Merge lands the work of the members called names, in that order, each
 // into its base (the branch its worktree was made from, as teamctl recorded
 // it where members do not write: mergeTarget) or o.Into, through worktrees.Land: no checkout, the branch

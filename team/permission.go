@@ -12,7 +12,7 @@ import (
 // answerPermission writes the lead's answer to a teammate's pending permission request
 // into the teammate's mailbox, and records it. requestID "" means the
 // member's pending request.
-func answerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string, by By) (string, error) {
+func answerPermission(ctx context.Context, team, member, requestID string, approve bool, reason string, by actor) (string, error) {
 	st, err := loadRunning(team)
 	if err != nil {
 		return "", err

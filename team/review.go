@@ -20,39 +20,6 @@ const (
 	DiffNames                 // the files (read as for DiffStat)
 )
 
-// Changes is what the team's members changed: per worktree, its commits and
-// uncommitted files since its base; the checkout that members without a
-// worktree share, once, with its uncommitted files.
-type Changes struct {
-	Team    string        `json:"team"`
-	Work    []WorkChanges `json:"work"`
-	Files   int           `json:"files"` // over all of Work
-	Added   int           `json:"added"`
-	Deleted int           `json:"deleted"`
-}
-
-// WorkChanges is the work of one member's worktree, or of a checkout several
-// members share (their root, with no worktree of their own).
-type WorkChanges struct {
-	Member   string   `json:"member,omitempty"` // the worktree's member; "" for a shared checkout
-	Members  []string `json:"members"`          // who works in it
-	Worktree bool     `json:"worktree"`         // a worktree teamctl made for Member
-	Path     string   `json:"path,omitempty"`
-	Branch   string   `json:"branch,omitempty"` // the branch it is on ("" when detached)
-	// Base is what the worktree's changes are counted from (where its branch
-	// left it); a shared checkout's are from its HEAD: uncommitted only.
-	Base        *worktrees.Base        `json:"base,omitempty"`
-	Commits     int                    `json:"commits"`
-	Uncommitted int                    `json:"uncommitted"`
-	Files       []worktrees.FileChange `json:"files"`
-	Added       int                    `json:"added"`
-	Deleted     int                    `json:"deleted"`
-	LeftOut     []worktrees.LeftOut    `json:"left_out,omitempty"`
-	Notes       []string               `json:"notes,omitempty"` // what a person should know: a folder gone, a detached HEAD, a rebase half-way
-	Error       string                 `json:"error,omitempty"` // why its work could not be read
-	Patch       string                 `json:"-"`
-}
-
 // Diff reads what the members called names (all when none) changed, without
 // touching their index or files. A member without a worktree is shown in the
 // checkout it works in, once for all who share it (or in no repository:
@@ -120,17 +87,6 @@ func (tg *reviewTarget) worktreeChanges(ctx context.Context, d worktrees.WorkDif
 		wc.Deleted += f.Deleted
 	}
 	return wc
-}
-
-// Unread are the members whose work could not be read (an Error).
-func (c *Changes) Unread() []string {
-	var names []string
-	for _, w := range c.Work {
-		if w.Error != "" {
-			names = append(names, w.Members...)
-		}
-	}
-	return names
 }
 
 // reviewTarget is a worktree of a member, or a checkout members share.

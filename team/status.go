@@ -2,119 +2,12 @@ package team
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
-
-// Status is what `teamctl status --json` prints. Later versions add fields; they
-// never rename these.
-type Status struct {
-	Team      string     `json:"team"`
-	Socket    string     `json:"socket"`
-	Session   string     `json:"session"`
-	Layout    string     `json:"layout,omitempty"` // the layout file the team was brought up from
-	StoppedAt *time.Time `json:"stopped_at,omitempty"`
-	// Lost: the team was not brought down, but its tmux server is gone (a
-	// reboot, a killed server); LastSeen is when its supervisor last wrote.
-	// `teamctl up` resumes it.
-	Lost     bool       `json:"lost,omitempty"`
-	LastSeen *time.Time `json:"last_seen,omitempty"`
-	// LayoutProblem says, for a lost team, why its layout file is not taken
-	// again without the person naming it (changed since up, open to others):
-	// `up --all` passes it by, and `teamctl up FILE` is for the person who
-	// has looked at it. "" when the file is the one it was brought up from.
-	LayoutProblem string           `json:"layout_problem,omitempty"`
-	Supervisor    SupervisorStatus `json:"supervisor"`
-	Members       []MemberStatus   `json:"members"`
-	// Usage is what the whole team spent (its members', and teammates' gone
-	// from it), as the running supervisor last read their transcripts.
-	Usage *state.MemberUsage `json:"usage,omitempty"`
-}
-
-// SupervisorStatus says whether the team's supervisor runs.
-type SupervisorStatus struct {
-	Running bool `json:"running"`
-	PID     int  `json:"pid,omitempty"`
-}
-
-// Stall is what a stalled member waits on.
-type Stall struct {
-	Pattern string    `json:"pattern"`
-	Line    string    `json:"line"`
-	Since   time.Time `json:"since"`
-	Excerpt string    `json:"excerpt,omitempty"`
-}
-
-// Limit is the usage or rate limit a limited member waits out.
-type Limit struct {
-	Line       string    `json:"line"`                  // what said so (its screen's line, or the transcript)
-	Since      time.Time `json:"since"`                 // when it was first seen
-	Reset      time.Time `json:"reset,omitzero"`        // when it resets, to the minute its screen showed; zero when unknown
-	ResetShown string    `json:"reset_shown,omitempty"` // that time as Claude Code showed it ("5:01am")
-}
-
-// ResetText is the reset time in words for a person at now: "resets 9:05am
-// (in 4m)", "reset 9:05am (2m ago)", or that it is not known.
-func (l Limit) ResetText(now time.Time) string {
-	if l.Reset.IsZero() {
-		return "reset time not shown"
-	}
-	shown := l.ResetShown
-	if shown == "" {
-		shown = l.Reset.Local().Format("Jan 2 15:04")
-	}
-	// The reset falls within the minute shown: it is past once that minute is.
-	end := l.Reset.Add(time.Minute)
-	if now.Before(end) {
-		return fmt.Sprintf("resets %s (in %s)", shown, end.Sub(now).Round(time.Second))
-	}
-	return fmt.Sprintf("reset %s (%s ago)", shown, now.Sub(end).Round(time.Second))
-}
-
-// MemberStatus is one member in Status.
-type MemberStatus struct {
-	Name      string            `json:"name"`
-	Role      state.Role        `json:"role"`
-	Pane      string            `json:"pane"`
-	PID       int               `json:"pid"`
-	State     state.MemberState `json:"state"`
-	ExitCode  *int              `json:"exit_code"`
-	Cwd       string            `json:"cwd"`
-	SessionID string            `json:"session_id"`
-	Restarts  int               `json:"restarts"`
-	StartedAt time.Time         `json:"started_at"`
-	Origin    state.Origin      `json:"origin"`            // layout, or lead for a teammate the lead spawned
-	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
-	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
-	Limit     *Limit            `json:"limit,omitempty"`   // when limited
-	Reason    string            `json:"reason,omitempty"`  // when failed
-	Request   *state.Request    `json:"request,omitempty"` // when waiting-approval
-	Result    string            `json:"result,omitempty"`  // the last thing a teammate said (its idle notification)
-	// Conflicts are the members whose work this one's would conflict with
-	// if merged, as the supervisor's radar last found them.
-	Conflicts []MemberConflict `json:"conflicts,omitempty"`
-	// LastLines are, for an exited or failed member, the last lines its pane
-	// showed (LastLinesShown at most): why it ended, as far as it said.
-	LastLines []string `json:"last_lines,omitempty"`
-	// Usage is what the member spent (tokens, turns, cost), as the running
-	// supervisor last read its transcripts; nil for a plain process, or
-	// with no supervisor.
-	Usage *state.MemberUsage `json:"usage,omitempty"`
-}
-
-// MemberConflict is another member whose work would conflict with a
-// member's, and in which files; with Base, the member's base branch With,
-// as it moved on since the member started.
-type MemberConflict struct {
-	With  string   `json:"with"`
-	Files []string `json:"files"`
-	Base  bool     `json:"base,omitempty"`
-}
 
 // LastLinesShown is how many of an ended member's last lines Status has.
 const LastLinesShown = 10

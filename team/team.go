@@ -27,7 +27,7 @@ type Team struct {
 	Name    string
 	tmuxBin string
 	w       world // tmux, the clock, signals (realWorld, or a test's fakes)
-	by      By    // who acts through its verbs (ActingAs)
+	by      actor // who acts through its verbs (ActingAs)
 }
 
 // Open opens the team called name, which must have state (state.ErrNotFound

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 const (
@@ -121,11 +121,11 @@ func (s *Server) action(name string) http.HandlerFunc {
 			refuse(w, http.StatusBadRequest, "%v", err)
 			return
 		}
-		by := team.By{Via: "web", From: r.RemoteAddr}
+		by := model.By{Via: "web", From: r.RemoteAddr}
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
 		res, err := s.do(ctx, name, s.o.Backend.As(by), q)
-		var nr *team.NotRecordedError
+		var nr *model.NotRecordedError
 		switch {
 		case errors.As(err, &nr):
 			res.OK, res.Warning = true, err.Error()
@@ -164,12 +164,12 @@ func (s *Server) check(q request) error {
 func (s *Server) do(ctx context.Context, name string, act Actor, q request) (result, error) {
 	switch name {
 	case "answer":
-		a := team.Answer{Reply: q.Reply}
+		a := model.Answer{Reply: q.Reply}
 		if q.Option != "" {
 			if err := s.sameDialog(ctx, q); err != nil {
 				return result{}, err
 			}
-			a = team.Answer{Option: q.Option, Expect: q.Option}
+			a = model.Answer{Option: q.Option, Expect: q.Option}
 		} else if q.Reply == "" {
 			a.Keys = strings.Fields(q.Keys)
 			if len(a.Keys) == 0 || len(a.Keys) > maxKeys {

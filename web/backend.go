@@ -10,7 +10,7 @@ import (
 	"context"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // The changes of a team's folder the hub acts on.
@@ -28,7 +28,7 @@ func validTeam(name string) bool { return state.ValidTeamName(name) }
 // Backend is what the server reads of the teams and how it acts on them.
 type Backend interface {
 	Teams() ([]string, error) // every team with state
-	Status(ctx context.Context, name string) (*team.Status, error)
+	Status(ctx context.Context, name string) (*model.Status, error)
 	TailEvents(name string, back int64) (EventReader, error)
 	Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error)
 	// Screen is the visible screen of member's pane, as text (no escape
@@ -42,70 +42,32 @@ type Backend interface {
 	// or the pane's program ends.
 	FollowScreen(ctx context.Context, name, member string, woke func()) error
 	// As is the team's verbs, each recorded as done by by.
-	As(by team.By) Actor
+	As(by model.By) Actor
 }
 
 // Actor is what the page does to a team's member: team.Actions, the one
 // adapter both cockpits act through.
 type Actor interface {
-	Answer(ctx context.Context, name, member string, a team.Answer) (team.Answered, error)
+	Answer(ctx context.Context, name, member string, a model.Answer) (model.Answered, error)
 	Approve(ctx context.Context, name, member string) (string, error)
 	Deny(ctx context.Context, name, member, reason string) (string, error)
 	Send(ctx context.Context, name, member, text string) (string, error)
 	Restart(ctx context.Context, name, member string) (int, error)
 	// Changes is the team's `diff --stat`; Merge lands member's work in its
 	// base (`teamctl merge MEMBER`).
-	Changes(ctx context.Context, name string) (*team.Changes, error)
-	Merge(ctx context.Context, name, member string) (*team.MergeResult, error)
+	Changes(ctx context.Context, name string) (*model.Changes, error)
+	Merge(ctx context.Context, name, member string) (*model.MergeResult, error)
 	// FileDiff is the diff of one of member's changed files (one its
 	// changes list, or refused).
 	FileDiff(ctx context.Context, name, member, path string) (string, error)
 	// PlanFinish is what Finish would do, read without acting; Finish
 	// stops member if it runs, lands its work and removes its worktree and
 	// branch (`teamctl finish --yes MEMBER`).
-	PlanFinish(ctx context.Context, name, member string) (*team.FinishPlan, error)
-	Finish(ctx context.Context, name, member string) (*team.FinishResult, error)
+	PlanFinish(ctx context.Context, name, member string) (*model.FinishPlan, error)
+	Finish(ctx context.Context, name, member string) (*model.FinishResult, error)
 }
 
 // EventReader gives the events appended since its last Read.
 type EventReader interface {
 	Read(fn func(state.Event)) error
-}
-
-// Teamctl is the Backend of a real teamctl: its reads are the commands'
-// own, its verbs and its screens are team's Actions (the adapter top acts
-// through too), so each action lands in events.jsonl as the command's does.
-type Teamctl struct {
-	team.Actions
-}
-
-var _ Backend = Teamctl{}
-
-// As is t's verbs, recorded as done by by (the web, from an address).
-func (t Teamctl) As(by team.By) Actor { return t.Actions.As(by) }
-
-// Teams are the teams with a state folder.
-func (t Teamctl) Teams() ([]string, error) { return state.List() }
-
-// Status is `teamctl status`.
-func (t Teamctl) Status(ctx context.Context, name string) (*team.Status, error) {
-	tm, err := team.Open(ctx, name, t.TmuxBin)
-	if err != nil {
-		return nil, err
-	}
-	return tm.Status(ctx)
-}
-
-// TailEvents follows the team's events from about the last back bytes on.
-func (t Teamctl) TailEvents(name string, back int64) (EventReader, error) {
-	return state.TailEvents(name, back)
-}
-
-// Watch watches every team's state folder (state.Watch); the folder of teams
-// is made first, so a serve started before any team still sees one come.
-func (t Teamctl) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
-	if err := state.EnsureRoot(); err != nil {
-		return nil, err
-	}
-	return state.Watch(ctx, o)
 }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/teamctl/teamctl/internal/browser"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // browse is a server on the fake team and a phone-sized headless Chromium
@@ -153,8 +153,8 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 	// The lead starts waiting: a stall, and a change in the team's folder.
 	w.f.mu.Lock()
 	s := *w.f.status["demo"]
-	s.Members = append([]team.MemberStatus(nil), s.Members...)
-	s.Members[0].State, s.Members[0].Stall = state.StateStalled, &team.Stall{Line: "Delete all? (y/n)", Since: time.Now()}
+	s.Members = append([]model.MemberStatus(nil), s.Members...)
+	s.Members[0].State, s.Members[0].Stall = state.StateStalled, &model.Stall{Line: "Delete all? (y/n)", Since: time.Now()}
 	w.f.status["demo"] = &s
 	w.f.mu.Unlock()
 	dir, err := state.EnsureDir("demo")
@@ -186,8 +186,8 @@ func TestBrowserDialog(t *testing.T) {
 	screen := fixture(t, "claude-permission.txt")
 	w, srv, ctx := browseWorld(t, func() *world {
 		st := fakeTeam()
-		st.Members[0] = team.MemberStatus{Name: "lead", Role: state.RoleLead, State: state.StateStalled, Pane: "%0",
-			Stall: &team.Stall{Pattern: "claude-permission", Line: "Do you want to proceed?", Since: time.Now().Add(-time.Minute)}}
+		st.Members[0] = model.MemberStatus{Name: "lead", Role: state.RoleLead, State: state.StateStalled, Pane: "%0",
+			Stall: &model.Stall{Pattern: "claude-permission", Line: "Do you want to proceed?", Since: time.Now().Add(-time.Minute)}}
 		return newWorldOf(t, Options{}, st, map[string]string{"lead": screen})
 	})
 	row := `#rows > li[data-member="lead"]`
@@ -235,10 +235,10 @@ func TestBrowserDialog(t *testing.T) {
 func TestBrowserRowsStillUnderAFinger(t *testing.T) {
 	names := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
 	base := time.Now().Add(-time.Hour)
-	churned := func(turn int) *team.Status {
-		s := &team.Status{Team: "demo"}
+	churned := func(turn int) *model.Status {
+		s := &model.Status{Team: "demo"}
 		for i, n := range names {
-			s.Members = append(s.Members, team.MemberStatus{Name: n, Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: fmt.Sprintf("%%%d", i),
+			s.Members = append(s.Members, model.MemberStatus{Name: n, Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: fmt.Sprintf("%%%d", i),
 				Request: &state.Request{ID: "r-" + n, Tool: "Bash", Input: `{"command":"make ` + n + `"}`, Since: base.Add(time.Duration((i+turn)%len(names)) * time.Second)}})
 		}
 		return s
@@ -355,7 +355,7 @@ func waitActions(f *fake, n int, d time.Duration) bool {
 // width. TEAMCTL_SERVE_SCREENSHOTS=DIR saves both as DIR/serve-phone.png and
 // DIR/serve-desktop.png (docs/'s).
 func TestBrowserSizes(t *testing.T) {
-	spent := func(st *team.Status) *team.Status {
+	spent := func(st *model.Status) *model.Status {
 		st.Members[0].Usage = &state.MemberUsage{Turns: 3, Cost: 1.5, Models: []string{"claude-opus-4"}}
 		st.Members[1].Usage = &state.MemberUsage{Turns: 1, Cost: 0.25, Models: []string{"claude-opus-4"}}
 		st.Members[3].Name = "reviewer"
@@ -377,7 +377,7 @@ func TestBrowserSizes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w, srv, ctx := browseAt(t, c.width, c.height, func() *world { return newWorldOf(t, Options{}, spent(fakeTeam()), screens) })
 			if c.teams == 2 {
-				ops := &team.Status{Team: "ops", Members: []team.MemberStatus{{Name: "deployer", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: time.Now(),
+				ops := &model.Status{Team: "ops", Members: []model.MemberStatus{{Name: "deployer", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: time.Now(),
 					Usage: &state.MemberUsage{Turns: 2, Cost: 0.4, Models: []string{"claude-opus-4"}}}}}
 				w.f.mu.Lock()
 				w.f.status["ops"] = ops

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // workView is what a member changed, as `teamctl diff --stat` says it, and
@@ -23,7 +23,7 @@ type workView struct {
 }
 
 // changesOf is member's work in c, as the page shows it.
-func changesOf(c *team.Changes, member string, conflicts []string) workView {
+func changesOf(c *model.Changes, member string, conflicts []string) workView {
 	v := workView{Summary: "no worktree of its own: its changes are the team checkout's", Files: []string{}, Paths: []string{}, Conflicts: []string{}}
 	for _, w := range conflicts {
 		v.Conflicts = append(v.Conflicts, "would conflict with "+w)
@@ -90,7 +90,7 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
 	defer cancel()
-	c, err := s.o.Backend.As(team.By{Via: "web", From: r.RemoteAddr}).Changes(ctx, q.Team)
+	c, err := s.o.Backend.As(model.By{Via: "web", From: r.RemoteAddr}).Changes(ctx, q.Team)
 	if err != nil {
 		refuse(w, http.StatusConflict, "%s's changes: %v", q.Member, err)
 		return
@@ -106,13 +106,13 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) {
 }
 
 // mergedText says what a merge did, or why it did not.
-func mergedText(member string, m *team.MergeResult) (string, error) {
+func mergedText(member string, m *model.MergeResult) (string, error) {
 	return landedText("merged", member, m)
 }
 
 // landedText says what landing member's work did (verb: "merged",
 // "finished"), or why it did not.
-func landedText(verb, member string, m *team.MergeResult) (string, error) {
+func landedText(verb, member string, m *model.MergeResult) (string, error) {
 	if m == nil {
 		return "", fmt.Errorf("%s %s: nothing was done", strings.TrimSuffix(verb, "ed"), member)
 	}
@@ -163,7 +163,7 @@ func (s *Server) fileDiff(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
 	defer cancel()
-	d, err := s.o.Backend.As(team.By{Via: "web", From: r.RemoteAddr}).FileDiff(ctx, q.Team, q.Member, file)
+	d, err := s.o.Backend.As(model.By{Via: "web", From: r.RemoteAddr}).FileDiff(ctx, q.Team, q.Member, file)
 	if err != nil {
 		refuse(w, http.StatusConflict, "%s", textsafe.Visible(err.Error()))
 		return
@@ -216,7 +216,7 @@ func (s *Server) finishPlan(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookTimeout)
 	defer cancel()
-	p, err := s.o.Backend.As(team.By{Via: "web", From: r.RemoteAddr}).PlanFinish(ctx, q.Team, q.Member)
+	p, err := s.o.Backend.As(model.By{Via: "web", From: r.RemoteAddr}).PlanFinish(ctx, q.Team, q.Member)
 	if err != nil {
 		refuse(w, http.StatusConflict, "what finishing %s would do: %s", q.Member, textsafe.Visible(err.Error()))
 		return
@@ -231,12 +231,12 @@ func (s *Server) finishPlan(w http.ResponseWriter, r *http.Request) {
 
 // finishedText says what finish did, or why it did not: what landed, as
 // mergedText says it, then what went.
-func finishedText(member string, f *team.FinishResult) (string, error) {
+func finishedText(member string, f *model.FinishResult) (string, error) {
 	if f == nil {
 		return "", fmt.Errorf("finish %s: nothing was done", member)
 	}
-	m := &team.MergeResult{Team: f.Team, Refused: f.Refused}
-	var done *team.Finished
+	m := &model.MergeResult{Team: f.Team, Refused: f.Refused}
+	var done *model.Finished
 	for i, x := range f.Finished {
 		m.Landed = append(m.Landed, x.Landed)
 		if x.Member == member {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 	"github.com/teamctl/teamctl/team/view"
 )
 
@@ -40,7 +40,7 @@ type View struct {
 
 // TeamView is one team that is up.
 type TeamView struct {
-	Status *team.Status  `json:"status"`
+	Status *model.Status `json:"status"`
 	Cost   string        `json:"cost"` // its members' together (view.TeamCost)
 	Events []state.Event `json:"events"`
 	// Dialogs are the Claude Code dialogs its stalled members wait at, by
@@ -65,7 +65,7 @@ type hub struct {
 	lastRows []Row  // its rows
 	seq      uint64
 	subs     map[chan struct{}]bool
-	status   map[string]*team.Status           // every team with state, as last looked at
+	status   map[string]*model.Status          // every team with state, as last looked at
 	dialogs  map[string]map[string]*DialogView // the dialogs its stalled members wait at
 	events   map[string][]state.Event          // the teams' latest events
 	tails    map[string]EventReader            // the teams' events, where the last read ended
@@ -73,7 +73,7 @@ type hub struct {
 
 func newHub(b Backend, only string, readOnly bool, log *slog.Logger) *hub {
 	return &hub{b: b, only: only, readOnly: readOnly, log: log, subs: map[chan struct{}]bool{},
-		status: map[string]*team.Status{}, dialogs: map[string]map[string]*DialogView{}, events: map[string][]state.Event{}, tails: map[string]EventReader{}}
+		status: map[string]*model.Status{}, dialogs: map[string]map[string]*DialogView{}, events: map[string][]state.Event{}, tails: map[string]EventReader{}}
 }
 
 // run looks at every team, then again at each whose folder changes, until
@@ -166,7 +166,7 @@ func (h *hub) look(ctx context.Context, name string) {
 }
 
 // dialogsOf reads the dialog on each stalled member's screen.
-func (h *hub) dialogsOf(ctx context.Context, s *team.Status) map[string]*DialogView {
+func (h *hub) dialogsOf(ctx context.Context, s *model.Status) map[string]*DialogView {
 	var out map[string]*DialogView
 	for _, m := range s.Members {
 		if m.State != stateStalled || m.Stall == nil {
@@ -220,7 +220,7 @@ func (h *hub) publish() {
 	defer h.mu.Unlock()
 	v := View{Teams: []TeamView{}, Rows: []Row{}, ReadOnly: h.readOnly}
 	names := slices.Sorted(maps.Keys(h.status))
-	all := make([]*team.Status, 0, len(names))
+	all := make([]*model.Status, 0, len(names))
 	for _, t := range names {
 		all = append(all, h.status[t])
 	}
@@ -288,17 +288,17 @@ func (h *hub) subscribe() (chan struct{}, func()) {
 }
 
 // status of team's member, as last looked at.
-func (h *hub) member(name, member string) (team.MemberStatus, bool) {
+func (h *hub) member(name, member string) (model.MemberStatus, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s := h.status[name]
 	if s == nil {
-		return team.MemberStatus{}, false
+		return model.MemberStatus{}, false
 	}
 	for _, m := range s.Members {
 		if m.Name == member {
 			return m, true
 		}
 	}
-	return team.MemberStatus{}, false
+	return model.MemberStatus{}, false
 }

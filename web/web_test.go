@@ -17,14 +17,14 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
 // fake is a Backend of canned teams that records every action done.
 type fake struct {
 	mu      sync.Mutex
-	status  map[string]*team.Status
+	status  map[string]*model.Status
 	screens map[string]string // by member; a screen of escapes and tags for the others
 	acts    []string
 }
@@ -39,7 +39,7 @@ func (f *fake) Teams() ([]string, error) {
 	return out, nil
 }
 
-func (f *fake) Status(_ context.Context, name string) (*team.Status, error) {
+func (f *fake) Status(_ context.Context, name string) (*model.Status, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.status[name]
@@ -55,7 +55,7 @@ func (f *fake) TailEvents(name string, back int64) (EventReader, error) {
 }
 
 func (f *fake) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
-	return Teamctl{}.Watch(ctx, o)
+	return state.Watch(ctx, o)
 }
 
 func (f *fake) Screen(_ context.Context, name, member string) (string, error) {
@@ -92,14 +92,14 @@ func (f *fake) actions() []string {
 // acting is the fake's verbs, as done by by.
 type acting struct {
 	*fake
-	by team.By
+	by model.By
 }
 
-func (f *fake) As(by team.By) Actor { return &acting{f, by} }
+func (f *fake) As(by model.By) Actor { return &acting{f, by} }
 
-func (f *acting) Answer(_ context.Context, name, member string, a team.Answer) (team.Answered, error) {
+func (f *acting) Answer(_ context.Context, name, member string, a model.Answer) (model.Answered, error) {
 	f.did(fmt.Sprintf("answer %s/%s %s%s%v by %s %s", name, member, a.Reply, a.Option, a.Keys, f.by.Via, f.by.From))
-	return team.Answered{Keys: []string{a.Reply, "Enter"}}, nil
+	return model.Answered{Keys: []string{a.Reply, "Enter"}}, nil
 }
 
 func (f *acting) Approve(_ context.Context, name, member string) (string, error) {
@@ -122,8 +122,8 @@ func (f *acting) Restart(_ context.Context, name, member string) (int, error) {
 	return 42, nil
 }
 
-func (f *acting) Changes(_ context.Context, tm string) (*team.Changes, error) {
-	return &team.Changes{Team: tm, Work: []team.WorkChanges{
+func (f *acting) Changes(_ context.Context, tm string) (*model.Changes, error) {
+	return &model.Changes{Team: tm, Work: []model.WorkChanges{
 		{Member: "asker", Members: []string{"asker"}, Worktree: true, Branch: "teamctl/demo/asker", Base: &worktrees.Base{Name: "main"},
 			Commits: 2, Uncommitted: 1, Added: 12, Deleted: 3, Files: []worktrees.FileChange{
 				{Path: "calc.py", Status: "modified", Added: 10, Deleted: 2}, {Path: "<b>x</b>.md", Status: "added", Added: 2, Deleted: 1}}},
@@ -131,9 +131,9 @@ func (f *acting) Changes(_ context.Context, tm string) (*team.Changes, error) {
 	}}, nil
 }
 
-func (f *acting) Merge(_ context.Context, tm, member string) (*team.MergeResult, error) {
+func (f *acting) Merge(_ context.Context, tm, member string) (*model.MergeResult, error) {
 	f.did(fmt.Sprintf("merge %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
-	return &team.MergeResult{Team: tm, Landed: []team.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
+	return &model.MergeResult{Team: tm, Landed: []model.Landed{{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}}}}, nil
 }
 
 // fakeDiff is calc.py's diff, as git writes it (a tag in it, a tab).
@@ -146,13 +146,13 @@ func (f *acting) FileDiff(_ context.Context, tm, member, path string) (string, e
 	return "", fmt.Errorf("%s is not one of %s's changed files", path, member)
 }
 
-func (f *acting) PlanFinish(_ context.Context, tm, member string) (*team.FinishPlan, error) {
-	return &team.FinishPlan{Member: member, Stop: true, Branch: "teamctl/demo/" + member, Into: "main", Commits: 2, Worktree: "/w/" + member}, nil
+func (f *acting) PlanFinish(_ context.Context, tm, member string) (*model.FinishPlan, error) {
+	return &model.FinishPlan{Member: member, Stop: true, Branch: "teamctl/demo/" + member, Into: "main", Commits: 2, Worktree: "/w/" + member}, nil
 }
 
-func (f *acting) Finish(_ context.Context, tm, member string) (*team.FinishResult, error) {
+func (f *acting) Finish(_ context.Context, tm, member string) (*model.FinishResult, error) {
 	f.did(fmt.Sprintf("finish %s/%s by %s %s", tm, member, f.by.Via, f.by.From))
-	return &team.FinishResult{Team: tm, Finished: []team.Finished{{Landed: team.Landed{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}},
+	return &model.FinishResult{Team: tm, Finished: []model.Finished{{Landed: model.Landed{Member: member, Landed: worktrees.Landed{Branch: "teamctl/demo/" + member, Into: "main", Commits: 2}},
 		Worktree: "/w/" + member, Branch: "teamctl/demo/" + member}}}, nil
 }
 
@@ -168,11 +168,11 @@ type world struct {
 	token string
 }
 
-func fakeTeam() *team.Status {
+func fakeTeam() *model.Status {
 	now := time.Now()
-	return &team.Status{Team: "demo", Members: []team.MemberStatus{
+	return &model.Status{Team: "demo", Members: []model.MemberStatus{
 		{Name: "lead", Role: state.RoleLead, State: state.StateIdle, Pane: "%0", Since: now},
-		{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Pane: "%1", Stall: &team.Stall{Line: "Overwrite? (y/n)", Since: now}},
+		{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Pane: "%1", Stall: &model.Stall{Line: "Overwrite? (y/n)", Since: now}},
 		{Name: "granted", Role: state.RoleTeammate, State: state.StateWaitingApproval, Pane: "%2", Request: &state.Request{ID: "r1", Tool: "Bash", Input: `{"command":"touch x"}`, Since: now}},
 		{Name: xssName, Role: state.RoleTeammate, State: state.StateRunning, Pane: "%3", Origin: state.OriginLead},
 	}}
@@ -184,14 +184,14 @@ func newWorld(t *testing.T, o Options) *world {
 }
 
 // newWorldOf is a server on team st, its members' screens as screens say.
-func newWorldOf(t *testing.T, o Options, st *team.Status, screens map[string]string) *world {
+func newWorldOf(t *testing.T, o Options, st *model.Status, screens map[string]string) *world {
 	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	token, _, err := LoadToken(o.ReadOnly, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fake{status: map[string]*team.Status{st.Team: st}, screens: screens}
+	f := &fake{status: map[string]*model.Status{st.Team: st}, screens: screens}
 	o.Backend, o.Token = f, token
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

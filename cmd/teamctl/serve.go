@@ -73,7 +73,7 @@ the URL and exits (for a serve run as a service, whose output is not kept).`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			opts.Backend = web.Teamctl{Actions: team.Actions{TmuxBin: g.tmuxBin}}
+			opts.Backend = serveBackend{Actions: team.Actions{TmuxBin: g.tmuxBin}}
 			return serveRun(cmd.Context(), opts)
 		},
 	}

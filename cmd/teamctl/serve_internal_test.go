@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/teamctl/teamctl/web"
 )
 
 // TestNewCmdServe: argv becomes the options, and nothing is done but the
@@ -52,7 +50,7 @@ func TestServeRun(t *testing.T) {
 	} {
 		ios, _, _ := bufIO("")
 		o := c.o
-		o.IO, o.Backend = ios, web.Teamctl{}
+		o.IO, o.Backend = ios, serveBackend{}
 		if err := serveRun(context.Background(), &o); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.err)
 		}
@@ -62,7 +60,7 @@ func TestServeRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
-	o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", Backend: web.Teamctl{}, Listening: func(a string) { addrs <- a }}
+	o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", Backend: serveBackend{}, Listening: func(a string) { addrs <- a }}
 	go func() { done <- serveRun(ctx, o) }()
 	var addr string
 	select {
@@ -97,13 +95,13 @@ func TestServeRun(t *testing.T) {
 
 	// --login-url prints the same URL, and --insecure-http warns.
 	ios, out2, _ := bufIO("")
-	o = &serveOptions{IO: ios, Addr: addr, LoginURL: true, Backend: web.Teamctl{}}
+	o = &serveOptions{IO: ios, Addr: addr, LoginURL: true, Backend: serveBackend{}}
 	if err := serveRun(context.Background(), o); err != nil || strings.TrimSpace(out2.String()) != u {
 		t.Errorf("--login-url: %q %v, want %q", out2, err, u)
 	}
 	ios, _, errOut = bufIO("")
 	ctx, cancel = context.WithCancel(context.Background())
-	o = &serveOptions{IO: ios, Addr: "0.0.0.0:0", InsecureHTTP: true, Backend: web.Teamctl{}, Listening: func(string) { cancel() }}
+	o = &serveOptions{IO: ios, Addr: "0.0.0.0:0", InsecureHTTP: true, Backend: serveBackend{}, Listening: func(string) { cancel() }}
 	if err := serveRun(ctx, o); err != nil || !strings.Contains(errOut.String(), "WARNING: --insecure-http") {
 		t.Errorf("--insecure-http: %v, said %q", err, errOut)
 	}
@@ -118,7 +116,7 @@ func TestServeFirstToken(t *testing.T) {
 		ios, out, _ := bufIO("")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", NewToken: newToken, Backend: web.Teamctl{}, Listening: func(string) { cancel() }}
+		o := &serveOptions{IO: ios, Addr: "127.0.0.1:0", NewToken: newToken, Backend: serveBackend{}, Listening: func(string) { cancel() }}
 		if err := serveRun(ctx, o); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
@@ -150,7 +148,7 @@ func runServe(t *testing.T, o serveOptions) (addr, login string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
-	o.IO, o.Backend, o.Listening = ios, web.Teamctl{}, func(a string) { addrs <- a }
+	o.IO, o.Backend, o.Listening = ios, serveBackend{}, func(a string) { addrs <- a }
 	go func() { done <- serveRun(ctx, &o) }()
 	t.Cleanup(func() { cancel(); <-done })
 	select {
@@ -172,7 +170,7 @@ func runServe(t *testing.T, o serveOptions) (addr, login string) {
 func loginURLOf(t *testing.T, o serveOptions) string {
 	t.Helper()
 	ios, out, _ := bufIO("")
-	o.IO, o.Backend, o.LoginURL = ios, web.Teamctl{}, true
+	o.IO, o.Backend, o.LoginURL = ios, serveBackend{}, true
 	if err := serveRun(context.Background(), &o); err != nil {
 		t.Fatal(err)
 	}

@@ -167,7 +167,7 @@ func (f fixedTeams) Status(_ context.Context, name string) (*team.Status, error)
 func (f fixedTeams) TailEvents(string, int64) (web.EventReader, error) { return noEvents{}, nil }
 
 func (f fixedTeams) Watch(ctx context.Context, o state.WatchOptions) (*state.Watcher, error) {
-	return web.Teamctl{}.Watch(ctx, o)
+	return serveBackend{}.Watch(ctx, o)
 }
 
 func (f fixedTeams) Screen(context.Context, string, string) (string, error) { return "", nil }

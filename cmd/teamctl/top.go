@@ -72,5 +72,6 @@ func topRun(ctx context.Context, opts *topOptions) error {
 		return err // said here, not inside a full screen
 	}
 	return opts.Run(ctx, cockpit.RunOptions{Team: name, All: all != nil, Teams: all, TmuxBin: opts.TmuxBin,
-		In: opts.IO.In, Out: opts.IO.Out, Color: opts.IO.ColorOn(), Nested: opts.Nested})
+		Backend: topBackend{team.Actions{TmuxBin: opts.TmuxBin}},
+		In:      opts.IO.In, Out: opts.IO.Out, Color: opts.IO.ColorOn(), Nested: opts.Nested})
 }

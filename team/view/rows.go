@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // Row is one member as a cockpit lists it, every text made here: the page
@@ -26,7 +26,7 @@ type Row struct {
 
 // Rows are the members of teams (each team's status, in the order of teams)
 // as both cockpits list them (Order), at now.
-func Rows(teams []*team.Status, now time.Time) []Row {
+func Rows(teams []*model.Status, now time.Time) []Row {
 	type item struct {
 		team string
 		m    Member
@@ -58,8 +58,8 @@ func Rows(teams []*team.Status, now time.Time) []Row {
 }
 
 // TeamsUp are the statuses of the teams up, in the order given.
-func TeamsUp(teams []*team.Status) []*team.Status {
-	var up []*team.Status
+func TeamsUp(teams []*model.Status) []*model.Status {
+	var up []*model.Status
 	for _, s := range teams {
 		if Up(s) {
 			up = append(up, s)

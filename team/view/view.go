@@ -16,11 +16,11 @@ import (
 
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // Member is a member as `teamctl status` reports it.
-type Member = team.MemberStatus
+type Member = model.MemberStatus
 
 // WaitsForPerson: stalled at a prompt, or a permission request no rule
 // answered.
@@ -201,7 +201,7 @@ func For(m Member, now time.Time) string {
 
 // Up says whether a team is up: not brought down, and some member's program
 // not ended.
-func Up(s *team.Status) bool {
+func Up(s *model.Status) bool {
 	if s == nil || s.StoppedAt != nil {
 		return false
 	}
@@ -210,10 +210,10 @@ func Up(s *team.Status) bool {
 
 // TeamCost is what a team's members spent together, as Cost says a
 // member's: "$3.45", "$3.45 + no price", "-" before any response.
-func TeamCost(s *team.Status) string { return TotalCost([]*team.Status{s}) }
+func TeamCost(s *model.Status) string { return TotalCost([]*model.Status{s}) }
 
 // TotalCost is what the members of every team of teams spent together.
-func TotalCost(teams []*team.Status) string {
+func TotalCost(teams []*model.Status) string {
 	var total state.MemberUsage
 	for _, s := range teams {
 		if s == nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 var t0 = time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
@@ -14,14 +14,14 @@ var t0 = time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
 // fixture is two teams whose members are in every state a cockpit orders
 // by: waiting (a stall and a request, the request older), failed, held,
 // limited, idle, working, a plain process, exited.
-func fixture() []*team.Status {
+func fixture() []*model.Status {
 	code := 3
-	return []*team.Status{
+	return []*model.Status{
 		{Team: "alpha", Members: []Member{
 			{Name: "lead", Role: state.RoleLead, State: state.StateIdle, StartedAt: t0},
 			{Name: "web", Role: state.RoleProcess, State: state.StateRunning, StartedAt: t0},
-			{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Stall: &team.Stall{Line: "Overwrite? (y/n)", Since: t0.Add(2 * time.Minute)}},
-			{Name: "limited", Role: state.RoleTeammate, State: state.StateLimited, Limit: &team.Limit{Since: t0}},
+			{Name: "asker", Role: state.RoleTeammate, State: state.StateStalled, Stall: &model.Stall{Line: "Overwrite? (y/n)", Since: t0.Add(2 * time.Minute)}},
+			{Name: "limited", Role: state.RoleTeammate, State: state.StateLimited, Limit: &model.Limit{Since: t0}},
 			{Name: "held", Role: state.RoleTeammate, State: state.StateHeld, Reason: "its budget of $2.00 is spent"},
 		}},
 		{Team: "beta", Members: []Member{
@@ -99,13 +99,13 @@ func TestCost(t *testing.T) {
 func TestUp(t *testing.T) {
 	stopped := t0
 	for _, c := range []struct {
-		s    *team.Status
+		s    *model.Status
 		want bool
 	}{
 		{nil, false},
-		{&team.Status{Members: []Member{{State: state.StateIdle}}}, true},
-		{&team.Status{Members: []Member{{State: state.StateExited}, {State: state.StateFailed}}}, false},
-		{&team.Status{StoppedAt: &stopped, Members: []Member{{State: state.StateIdle}}}, false},
+		{&model.Status{Members: []Member{{State: state.StateIdle}}}, true},
+		{&model.Status{Members: []Member{{State: state.StateExited}, {State: state.StateFailed}}}, false},
+		{&model.Status{StoppedAt: &stopped, Members: []Member{{State: state.StateIdle}}}, false},
 	} {
 		if got := Up(c.s); got != c.want {
 			t.Errorf("Up(%+v) = %v, want %v", c.s, got, c.want)
@@ -135,22 +135,22 @@ func TestRequestTarget(t *testing.T) {
 // TestTeamCost: a team's cost is its members' together (a plain process's
 // counted never), said as a member's is; the total is every team's.
 func TestTeamCost(t *testing.T) {
-	a := &team.Status{Team: "a", Members: []Member{
+	a := &model.Status{Team: "a", Members: []Member{
 		{Role: state.RoleLead, Usage: &state.MemberUsage{Turns: 2, Cost: 1.5, Models: []string{"m"}}},
 		{Role: state.RoleTeammate, Usage: &state.MemberUsage{Turns: 1, Cost: 0.25, Models: []string{"m"}}},
 		{Role: state.RoleProcess, Usage: &state.MemberUsage{Turns: 1, Cost: 9, Models: []string{"m"}}},
 		{Role: state.RoleTeammate},
 	}}
-	b := &team.Status{Team: "b", Members: []Member{
+	b := &model.Status{Team: "b", Members: []Member{
 		{Role: state.RoleLead, Usage: &state.MemberUsage{Turns: 1, Cost: 1, Models: []string{"m", "x"}, NoPrice: []string{"x"}}},
 	}}
 	for _, c := range []struct{ got, want string }{
 		{TeamCost(a), "$1.75"},
 		{TeamCost(b), "$1.00 + no price"},
-		{TeamCost(&team.Status{}), "-"},
+		{TeamCost(&model.Status{}), "-"},
 		{TeamCost(nil), "-"},
-		{TotalCost([]*team.Status{a, b}), "$2.75 + no price"},
-		{TotalCost([]*team.Status{a}), "$1.75"},
+		{TotalCost([]*model.Status{a, b}), "$2.75 + no price"},
+		{TotalCost([]*model.Status{a}), "$1.75"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -1,4 +1,4 @@
-package cockpit
+package main
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// c runs `teamctl diff MEMBER --team T` (this binary), with LESS=R where LESS
+// topBackend.DiffCmd runs `teamctl diff MEMBER --team T` (this binary), with LESS=R where LESS
 // is unset: the command's FRX would quit at once on a diff that fits the
 // screen, gone when the cockpit draws again; a person's LESS is theirs.
 func TestDiffCmdIsTeamctlDiffKeptOnScreen(t *testing.T) {
@@ -18,7 +18,7 @@ func TestDiffCmdIsTeamctlDiffKeptOnScreen(t *testing.T) {
 			os.Setenv("LESS", less)
 		}
 	})
-	cmd, err := Teamctl{}.DiffCmd(context.Background(), "alpha", "mate")
+	cmd, err := topBackend{}.DiffCmd(context.Background(), "alpha", "mate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestDiffCmdIsTeamctlDiffKeptOnScreen(t *testing.T) {
 		t.Errorf("no LESS=R with LESS unset: %q", cmd.Env)
 	}
 	t.Setenv("LESS", "-S")
-	cmd, _ = Teamctl{}.DiffCmd(context.Background(), "alpha", "mate")
+	cmd, _ = topBackend{}.DiffCmd(context.Background(), "alpha", "mate")
 	if slices.Contains(cmd.Env, "LESS=R") || !slices.Contains(cmd.Env, "LESS=-S") {
 		t.Errorf("the person's LESS is not kept: %q", cmd.Env)
 	}
