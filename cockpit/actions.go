@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // The actions: each one the command's own function, run off the UI with a
@@ -22,7 +23,7 @@ func (m *Model) action(do func(ctx context.Context) (string, error)) tea.Cmd {
 		defer cancel()
 		text, err := do(ctx)
 		if err != nil {
-			var nr *NotRecordedError
+			var nr *model.NotRecordedError
 			if errors.As(err, &nr) {
 				return failMsg{fmt.Errorf("%s; warning: %w", text, err)}
 			}
@@ -53,7 +54,7 @@ func (m *Model) yesNo(r *row, reply string) tea.Cmd {
 		m.say(fmt.Sprintf("%s waits at a Claude Code dialog whose options are not on screen (yet): t attaches", m.who(r.key())), true)
 		return nil
 	case !ok:
-		return m.answer(r.key(), Answer{Reply: reply})
+		return m.answer(r.key(), model.Answer{Reply: reply})
 	}
 	o, ok := d.Yes()
 	word := "yes"
@@ -65,7 +66,7 @@ func (m *Model) yesNo(r *row, reply string) tea.Cmd {
 		m.say(fmt.Sprintf("%s's dialog has no single plain %s: choose its option by number (%s)", m.who(r.key()), word, d.Describe(optionWidth)), true)
 		return nil
 	}
-	return m.answer(r.key(), Answer{Reply: reply, Expect: o.String()})
+	return m.answer(r.key(), model.Answer{Reply: reply, Expect: o.String()})
 }
 
 // choose answers with the option numbered n of the dialog on r's screen.
@@ -82,13 +83,13 @@ func (m *Model) choose(r *row, n string) tea.Cmd {
 		m.say(fmt.Sprintf("%s's dialog has no option %d: %s", who, i, d.Describe(optionWidth)), true)
 		return nil
 	}
-	return m.answer(r.key(), Answer{Reply: n, Expect: o.String()})
+	return m.answer(r.key(), model.Answer{Reply: n, Expect: o.String()})
 }
 
 // optionWidth is how much of an option's text the status line quotes.
 const optionWidth = 28
 
-func (m *Model) answer(k memberKey, a Answer) tea.Cmd {
+func (m *Model) answer(k memberKey, a model.Answer) tea.Cmd {
 	m.acted(k)
 	who := m.who(k)
 	m.say(fmt.Sprintf("answering %s…", who), false)

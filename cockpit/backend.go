@@ -12,32 +12,16 @@ import (
 
 	"github.com/teamctl/teamctl/stallwatch"
 	"github.com/teamctl/teamctl/state"
-	"github.com/teamctl/teamctl/team/model"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
-// The team's status and events, as `teamctl status --json` and `events --json`
-// have them.
+// A member's permission request and the team's events, as `teamctl status
+// --json` and `events --json` have them; a changed file, as `teamctl diff
+// --stat` reads it. (What team's verbs report is team/model's, used as it is.)
 type (
-	Status           = model.Status
-	SupervisorStatus = model.SupervisorStatus
-	Member           = model.MemberStatus
-	Stall            = model.Stall
-	Limit            = model.Limit
-	MemberConflict   = model.MemberConflict
-	Request          = state.Request
-	Event            = state.Event
-)
-
-// What the members changed, as `teamctl diff --stat` reads it, and what a
-// merge landed or why it refused, as `teamctl merge` has them.
-type (
-	TeamChanges = model.Changes
-	WorkChanges = model.WorkChanges
-	FileChange  = worktrees.FileChange
-	MergeResult = model.MergeResult
-	Landed      = model.Landed
-	Refusal     = model.Refusal
+	Request    = state.Request
+	Event      = state.Event
+	FileChange = worktrees.FileChange
 )
 
 // The events after which a member's changes are read again: its turn ended
@@ -59,32 +43,11 @@ const (
 	changedUpDown = state.ChangedFolder | state.ChangedState // a team not followed may have come up or gone
 )
 
-// An answer to a stalled member and what it sent, as `teamctl answer` has
-// them; a Claude Code dialog and its options, as `teamctl answer` reads them.
+// A Claude Code dialog and its options, as `teamctl answer` reads them.
 type (
-	Answer   = model.Answer
-	Answered = model.Answered
-	Dialog   = stallwatch.Dialog
-	Option   = stallwatch.Option
+	Dialog = stallwatch.Dialog
+	Option = stallwatch.Option
 )
-
-// What a follow of a team's panes says of them (team.Follow).
-type (
-	PaneNote     = model.PaneNote
-	PaneNoteKind = model.PaneNoteKind
-)
-
-// The kinds of PaneNote.
-const (
-	PaneOutput   = model.PaneOutput
-	PaneExit     = model.PaneExit
-	PanesChanged = model.PanesChanged
-)
-
-// NotRecordedError is an answer whose keys were sent but could not be
-// recorded in the team's events, as `teamctl answer` has it: it happened, and
-// must not be sent again.
-type NotRecordedError = model.NotRecordedError
 
 // readDialog reads the Claude Code dialog on a pane's screen (its lines),
 // with the very function `teamctl answer` chooses its options by.

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // heldSnap is a team whose lead its budget held, with what each member spent:
 // the lead priced, a teammate on a model without a price.
 func heldSnap() *Snapshot {
-	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+	return &Snapshot{Status: &model.Status{Team: "alpha", Supervisor: model.SupervisorStatus{Running: true, PID: 9}, Members: []model.MemberStatus{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "held", Since: t0.Add(-30 * time.Second),
 			Reason: "budget: lead has spent its $5.00 budget: $5.10; interrupted",
 			Usage:  &state.MemberUsage{Input: 1000, Output: 2000, Turns: 3, Cost: 5.1, Models: []string{"claude-sonnet-4-5"}}},

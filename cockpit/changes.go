@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // readChanges reads the team's changes off the UI; asked while a read runs,
@@ -121,7 +122,7 @@ type mergedMsg struct {
 }
 
 // mergeOutcome is what a merge landed, or why it refused, for the status line.
-func mergeOutcome(who string, res *MergeResult) (string, error) {
+func mergeOutcome(who string, res *model.MergeResult) (string, error) {
 	if r := res.Refused; r != nil { // its why names a conflict's files
 		return "", fmt.Errorf("merge of %s refused: %s", who, textsafe.Visible(r.Why))
 	}

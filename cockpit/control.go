@@ -8,6 +8,8 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // followFocus follows the feed's focus: into this team, a control client
@@ -98,15 +100,15 @@ func (fl *follower) connect(ctx context.Context, members []string) {
 }
 
 // note handles what the control client says of the panes.
-func (fl *follower) note(ctx context.Context, n PaneNote) {
+func (fl *follower) note(ctx context.Context, n model.PaneNote) {
 	switch n.Kind {
-	case PaneOutput:
+	case model.PaneOutput:
 		if n.Pane == fl.focus {
 			fl.wantCapture(ctx)
 		}
-	case PaneExit:
+	case model.PaneExit:
 		fl.wantStatus(ctx) // an exit, or a restart, that only tmux knows of yet
-	case PanesChanged:
+	case model.PanesChanged:
 		fl.wantStatus(ctx)
 		fl.syncPaused(ctx)
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // Source is what the feed reads of a team: the same status `teamctl status`
@@ -26,7 +28,7 @@ type Source interface {
 // (team.Follow): their exits, panes coming and going, the shown pane's
 // output and screen.
 type PaneFollow interface {
-	Notes() <-chan PaneNote
+	Notes() <-chan model.PaneNote
 	Done() <-chan struct{}
 	Close()
 	// Show lets pane's output through and pauses every other pane's.

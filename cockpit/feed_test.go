@@ -17,6 +17,7 @@ import (
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/team"
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // source is a real teamctl's Source (team's verbs, as top's own) but for
@@ -46,13 +47,13 @@ func (s *source) Follow(ctx context.Context, name string, panes []string) (PaneF
 
 func (s *source) Status(ctx context.Context, team string) (*Snapshot, error) {
 	s.looks.Add(1)
-	st := &Status{Team: team}
+	st := &model.Status{Team: team}
 	panes := s.panes
 	if s.byTeam != nil {
 		panes = s.byTeam[team]
 	}
 	for i, p := range panes {
-		st.Members = append(st.Members, Member{Name: fmt.Sprint("m", i), Pane: p, State: "running"})
+		st.Members = append(st.Members, model.MemberStatus{Name: fmt.Sprint("m", i), Pane: p, State: "running"})
 	}
 	return &Snapshot{Status: st, Taken: time.Now()}, nil
 }

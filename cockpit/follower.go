@@ -9,6 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // follower follows one team; its loop owns every field but those the
@@ -75,7 +77,7 @@ func (fl *follower) run(ctx context.Context) {
 	fl.wantStatus(ctx)
 
 	for {
-		var notes <-chan PaneNote
+		var notes <-chan model.PaneNote
 		var lost <-chan struct{}
 		if fl.ctl != nil {
 			notes, lost = fl.ctl.Notes(), fl.ctl.Done()

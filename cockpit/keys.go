@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/team/model"
 	teamview "github.com/teamctl/teamctl/team/view"
 
 	tea "charm.land/bubbletea/v2"
@@ -90,35 +91,35 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "n":
 		if r.State != state.StateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, teamview.StateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled at a prompt: y and n answer a stalled member", who, teamview.StateWord(r.MemberStatus)), true)
 			return nil
 		}
 		return m.yesNo(r, k.String())
 	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		if r.State != state.StateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, teamview.StateWord(r.Member), k.String()), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: %s chooses an option of a stalled member's dialog", who, teamview.StateWord(r.MemberStatus), k.String()), true)
 			return nil
 		}
 		return m.choose(r, k.String())
 	case "enter":
 		if r.State != state.StateStalled {
-			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, teamview.StateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not stalled: enter answers a stalled member's dialog", who, teamview.StateWord(r.MemberStatus)), true)
 			return nil
 		}
 		if d, ok := m.dialogOf(r); ok {
 			o := d.Options[d.Selected]
-			return m.answer(mk, Answer{Reply: strconv.Itoa(o.Index + 1), Expect: o.String()})
+			return m.answer(mk, model.Answer{Reply: strconv.Itoa(o.Index + 1), Expect: o.String()})
 		}
-		return m.answer(mk, Answer{Keys: []string{"Enter"}})
+		return m.answer(mk, model.Answer{Keys: []string{"Enter"}})
 	case "a":
 		if r.State != state.StateWaitingApproval {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.MemberStatus)), true)
 			return nil
 		}
 		return m.approve(mk)
 	case "d":
 		if r.State != state.StateWaitingApproval {
-			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s has no permission request waiting (it is %s)", who, teamview.StateWord(r.MemberStatus)), true)
 			return nil
 		}
 		return m.ask("deny", mk, "optional reason")
@@ -139,7 +140,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "R":
 		if r.State != state.StateHeld {
-			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, teamview.StateWord(r.Member)), true)
+			m.say(fmt.Sprintf("%s is %s, not held: R lets go a member its budget held", who, teamview.StateWord(r.MemberStatus)), true)
 			return nil
 		}
 		return m.release(mk)

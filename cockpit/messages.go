@@ -4,6 +4,8 @@ import (
 	"context"
 	"os/exec"
 	"time"
+
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // Backend is what the cockpit does to a team: the functions behind `teamctl
@@ -11,7 +13,7 @@ import (
 // `diff` and `merge`.
 type Backend interface {
 	UpTeams(ctx context.Context) ([]string, error)
-	Answer(ctx context.Context, team, member string, a Answer) (Answered, error)
+	Answer(ctx context.Context, team, member string, a model.Answer) (model.Answered, error)
 	Approve(ctx context.Context, team, member string) (requestID string, err error)
 	Deny(ctx context.Context, team, member, reason string) (requestID string, err error)
 	Send(ctx context.Context, team, member, text string) (how string, err error)
@@ -24,12 +26,12 @@ type Backend interface {
 	// server's prefix key.
 	Attach(ctx context.Context, team, member string) (cmd *exec.Cmd, prefix string, err error)
 	// Changes reads what every member of the team changed (diff --stat).
-	Changes(ctx context.Context, team string) (*TeamChanges, error)
+	Changes(ctx context.Context, team string) (*model.Changes, error)
 	// DiffCmd returns the command that shows the member's diff on the
 	// terminal, through the pager, until the person quits it.
 	DiffCmd(ctx context.Context, team, member string) (*exec.Cmd, error)
 	// Merge lands the member's branch in its base.
-	Merge(ctx context.Context, team, member string) (*MergeResult, error)
+	Merge(ctx context.Context, team, member string) (*model.MergeResult, error)
 }
 
 // Feed follows teams for the program and sends it StatusMsg, EventsMsg,
@@ -48,7 +50,7 @@ type Feed interface {
 
 // Snapshot is one look at a team: its status and the members' worktrees.
 type Snapshot struct {
-	*Status
+	*model.Status
 	Taken     time.Time
 	Worktrees map[string]Worktree // by member, those teamctl made
 }
@@ -101,7 +103,7 @@ type (
 	}
 	changesMsg struct { // a team's changes read (diff --stat)
 		team string
-		ch   *TeamChanges
+		ch   *model.Changes
 		err  error
 	}
 	diffMsg struct { // the member's diff, ready to show in the pager

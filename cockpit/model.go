@@ -24,6 +24,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamctl/teamctl/team/model"
 	teamview "github.com/teamctl/teamctl/team/view"
 
 	"charm.land/bubbles/v2/textinput"
@@ -67,7 +68,7 @@ type memberKey struct{ team, name string }
 // row is a member in the table, with its team.
 type row struct {
 	Team string
-	Member
+	model.MemberStatus
 }
 
 func (r *row) key() memberKey { return memberKey{r.Team, r.Name} }
@@ -398,10 +399,10 @@ func (m *Model) setStatus(msg StatusMsg) tea.Cmd {
 	now := map[string]time.Time{}
 	var newcomers []row
 	for _, r := range m.rows {
-		if r.Team != msg.Team || !teamview.WaitsForPerson(r.Member) {
+		if r.Team != msg.Team || !teamview.WaitsForPerson(r.MemberStatus) {
 			continue
 		}
-		since := teamview.WaitSince(r.Member)
+		since := teamview.WaitSince(r.MemberStatus)
 		now[r.Name] = since
 		if was, ok := m.waiting[r.Team][r.Name]; !ok || !was.Equal(since) {
 			newcomers = append(newcomers, r)
@@ -428,11 +429,11 @@ func (m *Model) rebuild() {
 	for _, t := range m.followed {
 		if s := m.snaps[t]; s != nil {
 			for _, r := range s.Members {
-				rows = append(rows, row{Team: t, Member: r})
+				rows = append(rows, row{Team: t, MemberStatus: r})
 			}
 		}
 	}
-	m.rows = teamview.Order(rows, m.followed, func(r row) (string, Member) { return r.Team, r.Member })
+	m.rows = teamview.Order(rows, m.followed, func(r row) (string, model.MemberStatus) { return r.Team, r.MemberStatus })
 	m.stayAfterAction()
 	if m.selected() == nil || !m.settled {
 		m.sel = memberKey{}
@@ -478,7 +479,7 @@ func (m *Model) alert(r row) string {
 		return "\a"
 	}
 	// Visible, then without backslash-escapes' ESC: nothing in it can end the OSC.
-	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, teamview.WaitsOn(r.Member, true, m.o.Now())))
+	text := textsafe.Visible(fmt.Sprintf("teamctl %s: %s waits: %s", r.Team, r.Name, teamview.WaitsOn(r.MemberStatus, true, m.o.Now())))
 	return ansi.Notify(text)
 }
 

@@ -16,6 +16,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/teamctl/teamctl/team/model"
 )
 
 // fake is the Backend and the Feed of a model under test: it records every
@@ -26,9 +28,9 @@ type fake struct {
 	teams    []string
 	err      error // what the actions return
 	answered error
-	changes  map[string]*TeamChanges // by team, what Changes reads
-	merged   *MergeResult            // what Merge returns (nil: it lands)
-	reads    []string                // the teams whose changes were read, in turn: reads, not actions
+	changes  map[string]*model.Changes // by team, what Changes reads
+	merged   *model.MergeResult        // what Merge returns (nil: it lands)
+	reads    []string                  // the teams whose changes were read, in turn: reads, not actions
 }
 
 func (f *fake) record(format string, args ...any) {
@@ -47,14 +49,14 @@ func (f *fake) UpTeams(context.Context) ([]string, error) { return f.teams, nil 
 
 // Answer records the answer as `teamctl answer` would be run, with the
 // option the person saw in brackets, and sends what model.Answer would.
-func (f *fake) Answer(_ context.Context, team, member string, a Answer) (Answered, error) {
-	var got Answered
+func (f *fake) Answer(_ context.Context, team, member string, a model.Answer) (model.Answered, error) {
+	var got model.Answered
 	switch {
 	case len(a.Keys) > 0:
 		got.Keys = a.Keys
 		f.record("answer %s %s --keys %s", team, member, strings.Join(a.Keys, " "))
 	case a.Expect != "":
-		got = Answered{Keys: []string{a.Reply}, Option: a.Expect}
+		got = model.Answered{Keys: []string{a.Reply}, Option: a.Expect}
 		f.record("answer %s %s %s (%s)", team, member, a.Reply, a.Expect)
 	default:
 		got.Keys = []string{a.Reply, "Enter"}
@@ -64,7 +66,7 @@ func (f *fake) Answer(_ context.Context, team, member string, a Answer) (Answere
 		return got, f.answered
 	}
 	if f.err != nil {
-		return Answered{}, f.err
+		return model.Answered{}, f.err
 	}
 	return got, nil
 }
@@ -92,27 +94,27 @@ func (f *fake) Attach(_ context.Context, team, member string) (*exec.Cmd, string
 	f.record("attach %s %s", team, member)
 	return exec.Command("true"), "C-b", f.err
 }
-func (f *fake) Changes(_ context.Context, team string) (*TeamChanges, error) {
+func (f *fake) Changes(_ context.Context, team string) (*model.Changes, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads = append(f.reads, team)
 	if ch := f.changes[team]; ch != nil {
 		return ch, nil
 	}
-	return &TeamChanges{Team: team}, nil
+	return &model.Changes{Team: team}, nil
 }
 func (f *fake) DiffCmd(_ context.Context, team, member string) (*exec.Cmd, error) {
 	f.record("diff %s %s", team, member)
 	return exec.Command("true"), f.err
 }
-func (f *fake) Merge(_ context.Context, team, member string) (*MergeResult, error) {
+func (f *fake) Merge(_ context.Context, team, member string) (*model.MergeResult, error) {
 	f.record("merge %s %s", team, member)
 	if f.merged != nil {
 		return f.merged, f.err
 	}
-	l := Landed{Member: member}
+	l := model.Landed{Member: member}
 	l.Branch, l.Into, l.Commits = "teamctl/"+team+"/"+member, "main", 2
-	return &MergeResult{Team: team, Landed: []Landed{l}}, f.err
+	return &model.MergeResult{Team: team, Landed: []model.Landed{l}}, f.err
 }
 func (f *fake) Follow(teams []string, others bool) {
 	if others {
@@ -207,11 +209,11 @@ func typeText(t *testing.T, m *Model, text string) {
 // command, and a failed process.
 func teamSnap() *Snapshot {
 	code := 1
-	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+	return &Snapshot{Status: &model.Status{Team: "alpha", Supervisor: model.SupervisorStatus{Running: true, PID: 9}, Members: []model.MemberStatus{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
 		{Name: "idler", Role: "teammate", Origin: "layout", Pane: "%1", State: "idle", Since: t0.Add(-90 * time.Second), Result: "done with it"},
 		{Name: "asker", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled", Restarts: 2,
-			Stall: &Stall{Pattern: "yes-no", Line: "Overwrite? (y/n)", Since: t0.Add(-10 * time.Second)}},
+			Stall: &model.Stall{Pattern: "yes-no", Line: "Overwrite? (y/n)", Since: t0.Add(-10 * time.Second)}},
 		{Name: "perms", Role: "teammate", Origin: "lead", Pane: "%3", State: "waiting-approval",
 			Request: &Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Description: "Clean the build", Since: t0.Add(-5 * time.Second)}},
 		{Name: "web", Role: "process", Origin: "layout", Pane: "%4", State: "failed", ExitCode: &code, Reason: "exited 6 times within 2m0s; not restarting"},
@@ -347,7 +349,7 @@ func TestActionOutcomesAreShown(t *testing.T) {
 	if v := view(m); !strings.Contains(v, `team alpha has no member "asker"`) {
 		t.Errorf("an action's error is not shown:\n%s", v)
 	}
-	f.err, f.answered = nil, &NotRecordedError{Err: errors.New("read-only file system")}
+	f.err, f.answered = nil, &model.NotRecordedError{Err: errors.New("read-only file system")}
 	press(t, m, "y")
 	if v := view(m); !strings.Contains(v, "sent y Enter to asker; warning:") || !strings.Contains(v, "read-only file system") {
 		t.Errorf("an answer sent but not recorded is not told as such:\n%s", v)
@@ -497,7 +499,7 @@ func TestColourOnlyWithColour(t *testing.T) {
 func TestFitsTheTerminalAndScrollsManyMembers(t *testing.T) {
 	s := teamSnap()
 	for i := range 35 {
-		s.Members = append(s.Members, Member{Name: fmt.Sprintf("mate-%02d", i), Role: "teammate", Origin: "layout", Pane: fmt.Sprintf("%%%d", i+5), State: "running", StartedAt: t0})
+		s.Members = append(s.Members, model.MemberStatus{Name: fmt.Sprintf("mate-%02d", i), Role: "teammate", Origin: "layout", Pane: fmt.Sprintf("%%%d", i+5), State: "running", StartedAt: t0})
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 50}, {40, 10}} {
 		m := newModel(t, &fake{}, true)
@@ -549,7 +551,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	}
 	s := teamSnap()
 	s.Members[0].State = "stalled"
-	s.Members[0].Stall = &Stall{Line: "Continue?", Since: t0}
+	s.Members[0].Stall = &model.Stall{Line: "Continue?", Since: t0}
 	if r := rang(look(t, m, s)); !slices.Equal(r, []string{"\a"}) {
 		t.Errorf("a new waiter rang %q, want BEL", r)
 	}
@@ -558,7 +560,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	}
 	press(t, m, "b")
 	s.Members[1].State = "stalled"
-	s.Members[1].Stall = &Stall{Line: "Continue?", Since: t0}
+	s.Members[1].Stall = &model.Stall{Line: "Continue?", Since: t0}
 	if r := rang(look(t, m, s)); len(r) != 0 {
 		t.Errorf("rang with the bell off: %q", r)
 	}
@@ -572,7 +574,7 @@ func TestBellWhenSomeoneStartsWaiting(t *testing.T) {
 	look(t, o, teamSnap())
 	s = teamSnap()
 	s.Members[0].State = "stalled"
-	s.Members[0].Stall = &Stall{Line: "Go on\x07\x1b\\?", Since: t0}
+	s.Members[0].Stall = &model.Stall{Line: "Go on\x07\x1b\\?", Since: t0}
 	r := rang(look(t, o, s))
 	if want := ansi.Notify(`teamctl alpha: lead waits: "Go on\a\x1b\\?"`); !slices.Equal(r, []string{want}) {
 		t.Errorf("OSC 9: %q, want %q", r, want)
@@ -640,16 +642,16 @@ func TestATeamThatCannotBeLookedAt(t *testing.T) {
 // in pane %2, as alpha's perms' pane is called in alpha's server.
 func twoTeams() (alpha, beta *Snapshot) {
 	code := 1
-	alpha = &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+	alpha = &Snapshot{Status: &model.Status{Team: "alpha", Supervisor: model.SupervisorStatus{Running: true, PID: 9}, Members: []model.MemberStatus{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0.Add(-3 * time.Minute)},
 		{Name: "web", Role: "process", Origin: "layout", Pane: "%1", State: "failed", ExitCode: &code, Reason: "exited 6 times"},
 		{Name: "perms", Role: "teammate", Origin: "layout", Pane: "%2", State: "waiting-approval",
 			Request: &Request{ID: "perm-1", Tool: "Bash", Input: `{"command":"rm -rf build"}`, Since: t0.Add(-5 * time.Second)}},
 	}}}
-	beta = &Snapshot{Status: &Status{Team: "beta", Supervisor: SupervisorStatus{Running: true, PID: 10}, Members: []Member{
+	beta = &Snapshot{Status: &model.Status{Team: "beta", Supervisor: model.SupervisorStatus{Running: true, PID: 10}, Members: []model.MemberStatus{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "idle", Since: t0.Add(-time.Minute)},
 		{Name: "tester", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled",
-			Stall: &Stall{Pattern: "yes-no", Line: "Delete the fixtures? (y/n)", Since: t0.Add(-20 * time.Second)}},
+			Stall: &model.Stall{Pattern: "yes-no", Line: "Delete the fixtures? (y/n)", Since: t0.Add(-20 * time.Second)}},
 	}}, Worktrees: map[string]Worktree{"tester": {Path: "/src/.teamctl/worktrees/beta/tester", Branch: "teamctl/beta/tester"}}}
 	return alpha, beta
 }
@@ -841,7 +843,7 @@ func TestAllTeamsViewFollowsTeamsComingAndGoing(t *testing.T) {
 	if c := lastFollow(f); c != "follow alpha,beta,gamma +others" {
 		t.Errorf("a team come up is not followed: %s", c)
 	}
-	gamma := &Snapshot{Status: &Status{Team: "gamma", Supervisor: SupervisorStatus{Running: true}, Members: []Member{
+	gamma := &Snapshot{Status: &model.Status{Team: "gamma", Supervisor: model.SupervisorStatus{Running: true}, Members: []model.MemberStatus{
 		{Name: "solo", Role: "lead", Origin: "layout", Pane: "%0", State: "running", StartedAt: t0},
 	}}}
 	look(t, m, gamma)
@@ -883,7 +885,7 @@ func TestAllTeamsViewRingsForAnyTeam(t *testing.T) {
 		}
 	}
 	_, beta = twoTeams()
-	beta.Members[0].State, beta.Members[0].Stall = "stalled", &Stall{Line: "Continue?", Since: t0}
+	beta.Members[0].State, beta.Members[0].Stall = "stalled", &model.Stall{Line: "Continue?", Since: t0}
 	if out := look(t, m, beta); len(out) != 1 || fmt.Sprint(out[0].(tea.RawMsg).Msg) != "\a" {
 		t.Errorf("beta's lead newly waiting did not ring: %#v", out)
 	}
@@ -932,10 +934,10 @@ func screenLines(t *testing.T, name string) []string {
 // dialogSnap is a team whose lead waits at a permission dialog, a teammate at
 // a plan approval and another at the trust dialog, the longest first.
 func dialogSnap() *Snapshot {
-	stall := func(pattern, line string, ago time.Duration) *Stall {
-		return &Stall{Pattern: pattern, Line: line, Since: t0.Add(-ago)}
+	stall := func(pattern, line string, ago time.Duration) *model.Stall {
+		return &model.Stall{Pattern: pattern, Line: line, Since: t0.Add(-ago)}
 	}
-	return &Snapshot{Status: &Status{Team: "alpha", Supervisor: SupervisorStatus{Running: true, PID: 9}, Members: []Member{
+	return &Snapshot{Status: &model.Status{Team: "alpha", Supervisor: model.SupervisorStatus{Running: true, PID: 9}, Members: []model.MemberStatus{
 		{Name: "lead", Role: "lead", Origin: "layout", Pane: "%0", State: "stalled", Stall: stall("claude-permission", "Do you want to proceed?", 30*time.Second)},
 		{Name: "planner", Role: "teammate", Origin: "layout", Pane: "%1", State: "stalled", Stall: stall("claude-plan", "Would you like to proceed?", 20*time.Second)},
 		{Name: "newbie", Role: "teammate", Origin: "layout", Pane: "%2", State: "stalled", Stall: stall("claude-trust", "Quick safety check", 10*time.Second)},
@@ -1034,8 +1036,8 @@ func TestDialogOptionsAndNumberKeys(t *testing.T) {
 func TestConflictsAreMarked(t *testing.T) {
 	m := newModel(t, &fake{}, false)
 	s := teamSnap()
-	s.Members[0].Conflicts = []MemberConflict{{With: "idler", Files: []string{"app.go", "a\x1bb.go"}}}
-	s.Members[1].Conflicts = []MemberConflict{{With: "lead", Files: []string{"app.go", "a\x1bb.go"}}}
+	s.Members[0].Conflicts = []model.MemberConflict{{With: "idler", Files: []string{"app.go", "a\x1bb.go"}}}
+	s.Members[1].Conflicts = []model.MemberConflict{{With: "lead", Files: []string{"app.go", "a\x1bb.go"}}}
 	look(t, m, s)
 	for _, r := range rows(m) {
 		conflicted := strings.HasPrefix(r[2:], "lead ") || strings.HasPrefix(r[2:], "idler ")
@@ -1052,8 +1054,8 @@ func TestConflictsAreMarked(t *testing.T) {
 // changesOf is a team's changes as diff --stat reads them: asker's worktree
 // with files files, +added −deleted; the root the others share, with a file
 // of its own that is no one member's.
-func changesOf(files, added, deleted int) *TeamChanges {
-	return &TeamChanges{Team: "alpha", Work: []WorkChanges{
+func changesOf(files, added, deleted int) *model.Changes {
+	return &model.Changes{Team: "alpha", Work: []model.WorkChanges{
 		{Member: "asker", Members: []string{"asker"}, Worktree: true, Files: make([]FileChange, files), Added: added, Deleted: deleted},
 		{Members: []string{"lead", "idler", "perms", "web"}, Files: make([]FileChange, 1), Added: 7},
 	}}
@@ -1069,7 +1071,7 @@ func (f *fake) Reads() []string {
 // and again when a turn ends or the radar speaks — not on every look, tick or
 // other event; the shared root is no member's.
 func TestChangesColumnIsReadAfterTurnsNotPerFrame(t *testing.T) {
-	f := &fake{changes: map[string]*TeamChanges{"alpha": changesOf(3, 40, 2)}}
+	f := &fake{changes: map[string]*model.Changes{"alpha": changesOf(3, 40, 2)}}
 	m := newModel(t, f, false)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	look(t, m, teamSnap())
@@ -1132,7 +1134,7 @@ func TestChangesColumnIsReadAfterTurnsNotPerFrame(t *testing.T) {
 
 // A team whose members all work in its root shows no CHANGES column.
 func TestNoChangesColumnWithoutWorktrees(t *testing.T) {
-	f := &fake{changes: map[string]*TeamChanges{"alpha": {Team: "alpha", Work: []WorkChanges{
+	f := &fake{changes: map[string]*model.Changes{"alpha": {Team: "alpha", Work: []model.WorkChanges{
 		{Members: []string{"lead", "idler"}, Files: make([]FileChange, 2), Added: 3}}}}}
 	m := newModel(t, f, false)
 	look(t, m, teamSnap())
@@ -1145,7 +1147,7 @@ func TestNoChangesColumnWithoutWorktrees(t *testing.T) {
 // t does); m merges it once y confirms, says what landed or why not, and has
 // the changes read again.
 func TestDiffAndMergeKeys(t *testing.T) {
-	f := &fake{changes: map[string]*TeamChanges{"alpha": changesOf(3, 40, 2)}}
+	f := &fake{changes: map[string]*model.Changes{"alpha": changesOf(3, 40, 2)}}
 	m := newModel(t, f, false)
 	look(t, m, teamSnap()) // asker, with a worktree, is selected
 	if v := view(m); !strings.Contains(v, "c diff") || !strings.Contains(v, "m merge") {
@@ -1182,7 +1184,7 @@ func TestDiffAndMergeKeys(t *testing.T) {
 		t.Errorf("the changes were not read again after the merge: %v", f.Reads())
 	}
 
-	f.merged = &MergeResult{Team: "alpha", Landed: []Landed{}, Refused: &Refusal{Member: "asker",
+	f.merged = &model.MergeResult{Team: "alpha", Landed: []model.Landed{}, Refused: &model.Refusal{Member: "asker",
 		Why: `merging teamctl/alpha/asker into main would conflict in "app.go" (contents): nothing was merged`}}
 	press(t, m, "m", "y")
 	if v := view(m); !strings.Contains(v, `merge of asker refused: merging teamctl/alpha/asker into main would conflict in "app.go"`) {
@@ -1223,8 +1225,8 @@ func TestHelpFitsWithDiffAndMerge(t *testing.T) {
 func TestALimitedMemberSaysWhenItsLimitResets(t *testing.T) {
 	m := newModel(t, &fake{}, false)
 	s := teamSnap()
-	s.Status.Members = append(s.Status.Members[:1], Member{Name: "capped", Role: "teammate", Origin: "layout", Pane: "%5", State: "limited", Since: t0.Add(-time.Minute),
-		Limit: &Limit{Line: "✻ 5-hour limit reached · retrying in 4s (12:05pm) · attempt 2/10", Since: t0.Add(-time.Minute), Reset: t0.Add(5 * time.Minute), ResetShown: "12:05pm"}})
+	s.Status.Members = append(s.Status.Members[:1], model.MemberStatus{Name: "capped", Role: "teammate", Origin: "layout", Pane: "%5", State: "limited", Since: t0.Add(-time.Minute),
+		Limit: &model.Limit{Line: "✻ 5-hour limit reached · retrying in 4s (12:05pm) · attempt 2/10", Since: t0.Add(-time.Minute), Reset: t0.Add(5 * time.Minute), ResetShown: "12:05pm"}})
 	look(t, m, s)
 	var row string
 	for _, r := range rows(m) {

@@ -3,6 +3,7 @@ package cockpit
 import (
 	"testing"
 
+	"github.com/teamctl/teamctl/team/model"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -13,7 +14,7 @@ func TestMergeOutcomeCommits(t *testing.T) {
 		1: "merged alice's teamctl/t/alice into main (1 commit)",
 		2: "merged alice's teamctl/t/alice into main (2 commits)",
 	} {
-		res := &MergeResult{Landed: []Landed{{Member: "alice", Landed: worktrees.Landed{Branch: "teamctl/t/alice", Into: "main", Commits: n}}}}
+		res := &model.MergeResult{Landed: []model.Landed{{Member: "alice", Landed: worktrees.Landed{Branch: "teamctl/t/alice", Into: "main", Commits: n}}}}
 		if got, err := mergeOutcome("alice", res); err != nil || got != want {
 			t.Errorf("%d commits: %q, %v; want %q", n, got, err, want)
 		}

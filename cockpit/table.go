@@ -48,7 +48,7 @@ func (m *Model) table(w, h int) []string {
 	pw := 0
 	for _, r := range m.rows {
 		if r.Usage != nil && r.Usage.Turns > 0 {
-			pw = max(pw, len("COST"), ansi.StringWidth(teamview.Cost(r.Member)))
+			pw = max(pw, len("COST"), ansi.StringWidth(teamview.Cost(r.MemberStatus)))
 		}
 	}
 	costs := wide && pw > 0
@@ -108,7 +108,7 @@ func (m *Model) table(w, h int) []string {
 	rest = max(10, rest)
 	for i := m.top; i < len(m.rows) && i < m.top+h; i++ {
 		r := m.rows[i]
-		dur := teamview.For(r.Member, now)
+		dur := teamview.For(r.MemberStatus, now)
 		marker := "  "
 		if r.key() == m.sel {
 			marker = "> "
@@ -122,19 +122,19 @@ func (m *Model) table(w, h int) []string {
 		}
 		line += cell(textsafe.Visible(r.Name), nw) + " "
 		if wide {
-			line += cell(textsafe.Visible(teamview.Role(r.Member)), 8) + " "
+			line += cell(textsafe.Visible(teamview.Role(r.MemberStatus)), 8) + " "
 		}
-		line += m.st.render(m.st.state[r.State], cell(teamview.StateWord(r.Member), 16)) + " " + fmt.Sprintf("%5s", dur)
+		line += m.st.render(m.st.state[r.State], cell(teamview.StateWord(r.MemberStatus), 16)) + " " + fmt.Sprintf("%5s", dur)
 		if wide {
 			line += fmt.Sprintf(" %8d", r.Restarts)
 		}
 		if costs {
-			line += " " + cell(textsafe.Visible(teamview.Cost(r.Member)), pw)
+			line += " " + cell(textsafe.Visible(teamview.Cost(r.MemberStatus)), pw)
 		}
 		if changes {
 			line += " " + cell(m.changeCell(&r), cw)
 		}
-		line += " " + ansi.Truncate(teamview.WaitsOn(r.Member, false, now), rest, "…")
+		line += " " + ansi.Truncate(teamview.WaitsOn(r.MemberStatus, false, now), rest, "…")
 		if r.key() == m.sel && m.st.on {
 			line = m.st.sel.Render(ansi.Strip(line)) // one style for the whole selected row
 		}

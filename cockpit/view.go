@@ -137,7 +137,7 @@ func (m *Model) title() string {
 	if len(m.snaps) > 0 {
 		waiting := 0
 		for _, r := range m.rows {
-			if teamview.WaitsForPerson(r.Member) {
+			if teamview.WaitsForPerson(r.MemberStatus) {
 				waiting++
 			}
 		}
