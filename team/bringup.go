@@ -50,6 +50,7 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
 	}
 	unlock, err := state.Lock(ctx, l.Team)
+	o.Trace.Step("the team's lock")
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
 	}
@@ -70,11 +71,14 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 			return b, err
 		}
 		b.SupervisorPID, b.SupervisorStarted = pid, started
+		o.Trace.Step("the supervisor started and holds its lock")
 	}
 	unlock()
 	unlock = func() {}
 	if o.Status {
-		if b.Status, err = t.Status(ctx); err != nil {
+		b.Status, err = t.Status(ctx)
+		o.Trace.Step("status read for the closing table")
+		if err != nil {
 			return b, err
 		}
 	}

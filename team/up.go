@@ -29,6 +29,10 @@ type UpOptions struct {
 	Width, Height  int           // size of a new session's window (default 200x50)
 	Progress       io.Writer     // one line per member as it comes up; nil for none
 	Teamctl        string        // this teamctl's path, which Claude Code's hooks call ("" for no hooks)
+	// Trace, when set, gets a line per step of up with the time since it
+	// began (its checks, each tmux invocation, each state save, the
+	// supervisor's start): where up's time goes, for bench/up's -v.
+	Trace *Tracer
 	// A team whose server is gone while its state says it is up (a reboot, a
 	// killed server) is resumed: every conversation goes on. Fresh starts it
 	// anew instead; Resume resumes a team stopped with down too.
@@ -71,6 +75,7 @@ func up(ctx context.Context, l *layouts.Layout, o UpOptions, w world) (*UpResult
 		return nil, err
 	}
 	unlock, err := state.Lock(ctx, l.Team)
+	o.Trace.Step("the team's lock")
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +92,7 @@ func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (lau
 	if err := w.checkTmux(ctx); err != nil {
 		return launch.Programs{}, err
 	}
+	o.Trace.Step("tmux -V (tmux is there, new enough)")
 	if err := CheckSocket(l.Team); err != nil {
 		return launch.Programs{}, err
 	}
@@ -97,7 +103,9 @@ func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (lau
 	progs.Teamctl = o.Teamctl
 	// A layout's own --settings must be readable before anything is made
 	// (worktrees, a server): Plan merges teamctl's hooks into it.
-	return progs, launch.CheckSettings(l)
+	err = launch.CheckSettings(l)
+	o.Trace.Step("checks (socket path, programs, settings)")
+	return progs, err
 }
 
 // lockedUp is up once checkUp passed, its caller holding the team's lock:
@@ -113,6 +121,7 @@ func lockedUp(ctx context.Context, l *layouts.Layout, o UpOptions, w world, prog
 	// The team's server is found by its socket and its panes by id: a session
 	// renamed by hand is still the team's, never a reason to start another.
 	panes, err := u.srv.ListPanes(ctx)
+	o.Trace.Step("tmux list-panes (is the team's server up)")
 	if err != nil && !isNoServer(err) {
 		return nil, err
 	}
@@ -334,6 +343,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 		b.Add("set-option", "-w", "-t", u.target+":", "main-pane-width", "30%")
 	}
 	out, err := u.srv.StartBatch(ctx, &b)
+	u.o.Trace.Step(fmt.Sprintf("tmux start batch (%d commands: the server, the session, the first pane)", b.Len()))
 	if err != nil {
 		u.srv.KillServer(context.WithoutCancel(ctx))
 		return fmt.Errorf("start the team's tmux server: %w", err)
@@ -349,6 +359,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if err := state.Save(u.st); err != nil {
 		return err
 	}
+	u.o.Trace.Step("state saved")
 
 	rest := plan[1:]
 	if err := u.prepareTeammates(ctx, rest); err != nil {
@@ -446,7 +457,9 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
 		}
 	}
+	u.o.Trace.Step("teammates prepared")
 	out, err := u.runCreate(ctx, &b, launches)
+	u.o.Trace.Step(fmt.Sprintf("tmux create batch (%d commands: %d panes)", b.Len(), len(launches)))
 	if err != nil {
 		return err
 	}
@@ -460,6 +473,7 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if err := state.Save(u.st); err != nil {
 		return err
 	}
+	u.o.Trace.Step("state saved")
 	return u.decorate(ctx)
 }
 
@@ -543,7 +557,9 @@ func (u *upRun) decorate(ctx context.Context) error {
 		b.Add("select-window", "-t", leadPane)
 		b.Add("select-pane", "-t", leadPane)
 	}
-	if _, err := u.srv.RunBatch(ctx, &b); err != nil {
+	_, err := u.srv.RunBatch(ctx, &b)
+	u.o.Trace.Step(fmt.Sprintf("tmux decorate batch (%d commands: titles, colours, the lead's pane selected)", b.Len()))
+	if err != nil {
 		return fmt.Errorf("name the panes: %w", err)
 	}
 	return nil

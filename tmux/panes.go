@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
@@ -70,7 +71,13 @@ var paneFormat = func() string {
 // ListPanes lists every pane on the server. A record that does not parse
 // (which tmux does not print) is skipped, never an error: one odd pane must
 // not keep status, down or clean from seeing the others.
+//
+// With no socket file there is no server to ask: ErrNoServer without running
+// tmux (up asks first thing, for a team that is down this is one process less).
 func (s *Server) ListPanes(ctx context.Context) ([]Pane, error) {
+	if _, err := os.Lstat(SocketPath(s.Socket)); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no socket %s", ErrNoServer, SocketPath(s.Socket))
+	}
 	out, err := s.Run(ctx, "list-panes", "-a", "-F", paneFormat)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ func main() {
 	flag.IntVar(&cfg.Rounds, "n", 15, "timed rounds (each runs every variant once)")
 	flag.IntVar(&cfg.Members, "members", 16, "team size: a lead and members-1 teammates")
 	flag.IntVar(&cfg.Warmup, "warmup", 2, "untimed rounds first")
+	flag.BoolVar(&cfg.Trace, "v", false, "then trace one more up of each team: its steps and their times")
 	flag.Parse()
 	world.Main("bench/up", *asJSON, func(ctx context.Context, log io.Writer) (*upbench.Report, error) { return upbench.Run(ctx, cfg, log) }, upbench.Print)
 }

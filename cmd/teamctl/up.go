@@ -24,6 +24,7 @@ type upOptions struct {
 	quiet, foreground    bool
 	fresh, resume, all   bool
 	claude               string // TEAMCTL_CLAUDE
+	trace                bool   // TEAMCTL_TRACE: where up's time goes, on stderr (bench/up -v)
 	// Up is team.BringUp, UpAll team.UpAll; Supervise runs the team's
 	// supervisor in this process (up --foreground: supervise's own run).
 	Up        func(ctx context.Context, l *layouts.Layout, o team.BringUpOptions) (*team.BroughtUp, error)
@@ -86,6 +87,7 @@ teamctl.yml, .teamctl.yaml or .teamctl.yml, the first there is, and says which.`
 				o.layout = file
 			}
 			o.claude = os.Getenv("TEAMCTL_CLAUDE")
+			o.trace = os.Getenv("TEAMCTL_TRACE") != ""
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}

@@ -43,5 +43,8 @@ func (o *upOptions) bringUpOptions() team.BringUpOptions {
 	if !o.quiet {
 		b.Progress = o.IO.Out
 	}
+	if o.trace {
+		b.Trace = team.NewTracer(o.IO.ErrOut)
+	}
 	return b
 }

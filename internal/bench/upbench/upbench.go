@@ -30,6 +30,11 @@ const (
 type Config struct {
 	Members, Rounds, Warmup int
 	Bin                     string // a teamctl binary already built; "" builds one for the run (see world.Teamctl)
+	// Trace (-v): after the rounds, one more up of each team with
+	// TEAMCTL_TRACE set, its steps (each tmux invocation, state save, the
+	// supervisor's start) printed with their times: where teamctl and the
+	// single call differ.
+	Trace bool
 }
 
 // Report is the whole result, as -json prints it.
@@ -108,6 +113,13 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Trace {
+		for _, l := range []struct{ name, file string }{{"teamctl-plain", plain}, {"teamctl", layout}} {
+			if err := trace(ctx, log, l.name, l.file, bin); err != nil {
+				return nil, err
+			}
+		}
 	}
 	rep := &Report{Members: cfg.Members, Rounds: cfg.Rounds, Warmup: cfg.Warmup, Target: target, Variants: stats}
 	med := func(i int) float64 { return rep.Variants[i].Median }
@@ -292,4 +304,28 @@ func Print(out io.Writer, r *Report) {
 	fmt.Fprintf(out, "teamctl / per-command         %.2fx\n", r.RatioPerCommand)
 	fmt.Fprintf(out, "teamctl / single              %.2fx\n", r.RatioSingle)
 	fmt.Fprintf(out, "load average at the end: %s\n", r.LoadAvg)
+}
+
+// trace runs `teamctl up layout` once more in a fresh world with
+// TEAMCTL_TRACE set and prints its steps.
+func trace(ctx context.Context, log io.Writer, name, layout, bin string) error {
+	w, err := world.New(bin, team)
+	if err != nil {
+		return err
+	}
+	defer w.Destroy()
+	w.Env = append(w.Env, "TEAMCTL_TRACE=1")
+	t0 := time.Now()
+	out, err := w.Teamctl(ctx, "up", "-q", layout)
+	d := time.Since(t0)
+	if err != nil {
+		return fmt.Errorf("teamctl up (traced): %v\n%s", err, out)
+	}
+	fmt.Fprintf(log, "\n%s, traced (%.1f ms in all, the process's start and exit included):\n", name, float64(d.Microseconds())/1000)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "trace ") {
+			fmt.Fprintln(log, "  "+strings.TrimPrefix(line, "trace "))
+		}
+	}
+	return nil
 }
