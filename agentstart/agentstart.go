@@ -19,8 +19,9 @@ import (
 
 // Ready makes the home of team's member, an agent CLI of kind working in
 // folder dir, and returns env (NAME=VALUE, as os.Environ) with it named and
-// what the CLI must not see taken out.
-func Ready(kind, team, member, dir string, env []string) ([]string, error) {
+// what the CLI must not see taken out. teamctl, when not "", is the teamctl
+// the CLI tells of its turn ends (`teamctl hook --from KIND`).
+func Ready(kind, team, member, dir, teamctl string, env []string) ([]string, error) {
 	if !claudecode.ValidMemberName(member) {
 		return nil, fmt.Errorf("member %q: not a member's name", member)
 	}
@@ -39,7 +40,11 @@ func Ready(kind, team, member, dir string, env []string) ([]string, error) {
 	home := filepath.Join(sd, "agents", member, kind)
 	switch kind {
 	case layouts.AgentCodex:
-		if err := codexcli.MakeHome(home, codexcli.UserHome(getenv), dir); err != nil {
+		var notify []string
+		if teamctl != "" {
+			notify = []string{teamctl, "hook", "--from", layouts.AgentCodex}
+		}
+		if err := codexcli.MakeHome(home, codexcli.UserHome(getenv), dir, notify); err != nil {
 			return nil, fmt.Errorf("member %s's Codex folder: %w", member, err)
 		}
 		return setEnv(env, nil, codexcli.HomeEnv+"="+home), nil

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestReady(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "teamctl", "mixed", "agents")
-	env, err := Ready("gemini", "mixed", "gem", "/w", []string{"HOME=" + t.TempDir(), "CI=true", "PATH=/bin", "GEMINI_CLI_HOME=", "CONTINUOUS_INTEGRATION=1"})
+	env, err := Ready("gemini", "mixed", "gem", "/w", "", []string{"HOME=" + t.TempDir(), "CI=true", "PATH=/bin", "GEMINI_CLI_HOME=", "CONTINUOUS_INTEGRATION=1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,12 +25,15 @@ func TestReady(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".gemini", "settings.json")); err != nil {
 		t.Error(err)
 	}
-	env, err = Ready("codex", "mixed", "rev", "/w", []string{"CODEX_HOME=" + t.TempDir()})
+	env, err = Ready("codex", "mixed", "rev", "/w", "/opt/teamctl", []string{"CODEX_HOME=" + t.TempDir()})
 	if err != nil || !slices.Contains(env, "CODEX_HOME="+filepath.Join(state, "rev", "codex")) || len(env) != 1 {
 		t.Errorf("codex env %q, %v", env, err)
 	}
+	if b, _ := os.ReadFile(filepath.Join(state, "rev", "codex", "config.toml")); !strings.Contains(string(b), `notify = ["/opt/teamctl", "hook", "--from", "codex"]`) {
+		t.Errorf("codex config.toml without teamctl's notify:\n%s", b)
+	}
 	for _, c := range [][3]string{{"codex", "mixed", "../x"}, {"codex", "../t", "rev"}, {"claude", "mixed", "rev"}} {
-		if _, err := Ready(c[0], c[1], c[2], "/w", nil); err == nil {
+		if _, err := Ready(c[0], c[1], c[2], "/w", "", nil); err == nil {
 			t.Errorf("Ready%q: no error", c)
 		}
 	}

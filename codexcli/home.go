@@ -47,16 +47,22 @@ const HomeEnv = "CODEX_HOME"
 
 // MakeHome makes home a Codex folder of the member's own, from the user's
 // (userHome: $CODEX_HOME, else ~/.codex), never changing the user's: its
-// config.toml with dir trusted (else Codex stops at its trust screen), and
-// its auth.json (the login), each written atomically, 0600, in a 0700
-// folder. A config that already trusts dir is taken as it is.
-func MakeHome(home, userHome, dir string) error {
+// config.toml with dir trusted (else Codex stops at its trust screen) and,
+// when notify is not empty, Codex's notify program set to notify (argv; Codex
+// adds the turn's JSON as its last argument), and its auth.json (the login),
+// each written atomically, 0600, in a 0700 folder. A config that already
+// trusts dir is taken as it is; the user's own notify, if any, is not run
+// for the member (a config has one).
+func MakeHome(home, userHome, dir string, notify []string) error {
 	if err := agenthome.Folder(home); err != nil {
 		return err
 	}
 	config, err := agenthome.ReadUser(filepath.Join(userHome, "config.toml"))
 	if err != nil {
 		return err
+	}
+	if len(notify) > 0 {
+		config = withNotify(config, notify)
 	}
 	table := "[projects." + tomlString(dir) + "]"
 	if !strings.Contains(string(config), table) {
@@ -87,4 +93,58 @@ func tomlString(s string) string {
 	e.SetEscapeHTML(false)
 	e.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// notifyComment marks the notify line MakeHome writes.
+const notifyComment = "# teamctl: the member's turn ends, told to teamctl"
+
+// withNotify is config with notify as its top-level notify: the first line,
+// where a top-level key must be, after any other top-level notify (a line,
+// or an array over several) and teamctl's own of an earlier MakeHome are
+// taken out.
+func withNotify(config []byte, notify []string) []byte {
+	var kept []string
+	top, skipping := true, false
+	for _, line := range strings.SplitAfter(string(config), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case skipping:
+			skipping = !strings.Contains(t, "]")
+			continue
+		case top && strings.HasPrefix(t, "["):
+			top = false
+		case top && t == notifyComment:
+			continue
+		case top && (strings.HasPrefix(t, "notify ") || strings.HasPrefix(t, "notify=")):
+			_, v, _ := strings.Cut(t, "=")
+			v = strings.TrimSpace(v)
+			skipping = strings.HasPrefix(v, "[") && !strings.Contains(v, "]")
+			continue
+		}
+		if line != "" {
+			kept = append(kept, line)
+		}
+	}
+	quoted := make([]string, len(notify))
+	for i, a := range notify {
+		quoted[i] = tomlString(a)
+	}
+	head := notifyComment + "\nnotify = [" + strings.Join(quoted, ", ") + "]\n"
+	return []byte(head + strings.Join(kept, ""))
+}
+
+// A TurnEnd is what Codex tells its notify program at the end of a turn.
+type TurnEnd struct {
+	Type string `json:"type"` // agent-turn-complete
+	// LastMessage is the model's last answer of the turn.
+	LastMessage string `json:"last-assistant-message"`
+	Cwd         string `json:"cwd"`
+}
+
+// ParseNotify reads the JSON Codex gives its notify program (its last
+// argument); ok is false unless it says a turn is complete.
+func ParseNotify(data []byte) (TurnEnd, bool) {
+	var e TurnEnd
+	err := json.Unmarshal(data, &e)
+	return e, err == nil && e.Type == "agent-turn-complete"
 }

@@ -35,7 +35,7 @@ func TestMakeHome(t *testing.T) {
 	userConfig := "model = \"gpt-5\"\n[projects.\"/other\"]\ntrust_level = \"trusted\""
 	os.WriteFile(filepath.Join(user, "config.toml"), []byte(userConfig), 0o600)
 	os.WriteFile(filepath.Join(user, "auth.json"), []byte(`{"k":1}`), 0o600)
-	if err := MakeHome(home, user, "/w/a \"b\""); err != nil {
+	if err := MakeHome(home, user, "/w/a \"b\"", nil); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, "config.toml"))
@@ -53,14 +53,54 @@ func TestMakeHome(t *testing.T) {
 		t.Errorf("the user's config changed: %s", u)
 	}
 	// Again, and with the folder trusted by the user: not twice.
-	if err := MakeHome(home, home, "/w/a \"b\""); err != nil {
+	if err := MakeHome(home, home, "/w/a \"b\"", nil); err != nil {
 		t.Fatal(err)
 	}
 	if b2, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b2) != want {
 		t.Errorf("trusted twice:\n%s", b2)
 	}
 	// No user config at all: the trust alone.
-	if err := MakeHome(filepath.Join(t.TempDir(), "h"), t.TempDir(), "/w"); err != nil {
+	if err := MakeHome(filepath.Join(t.TempDir(), "h"), t.TempDir(), "/w", nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMakeHomeNotify: the member's config.toml starts with teamctl's notify
+// (argv as a TOML array, the turn's JSON added by Codex); the user's own
+// top-level notify, on one line or over several, is taken out, a notify of
+// a table kept; made again from itself, the same file.
+func TestMakeHomeNotify(t *testing.T) {
+	user, home := t.TempDir(), filepath.Join(t.TempDir(), "m", "codex")
+	userConfig := "notify = [\"my-notifier\",\n  \"--loud\"]\nmodel = \"gpt-5\"\n[tui]\nnotify = true\n"
+	os.WriteFile(filepath.Join(user, "config.toml"), []byte(userConfig), 0o600)
+	notify := []string{"/opt/teamctl bin/teamctl", "hook", "--from", "codex"}
+	if err := MakeHome(home, user, "/w", notify); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	want := notifyComment + "\nnotify = [\"/opt/teamctl bin/teamctl\", \"hook\", \"--from\", \"codex\"]\nmodel = \"gpt-5\"\n[tui]\nnotify = true\n" +
+		"\n# teamctl: the member's folder, trusted\n[projects.\"/w\"]\ntrust_level = \"trusted\"\n"
+	if string(b) != want {
+		t.Errorf("config.toml:\n%s\nwant\n%s", b, want)
+	}
+	if err := MakeHome(home, home, "/w", notify); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b2) != want {
+		t.Errorf("made again:\n%s", b2)
+	}
+}
+
+// TestParseNotify: Codex's agent-turn-complete is a turn's end with its
+// last answer; anything else is not.
+func TestParseNotify(t *testing.T) {
+	e, ok := ParseNotify([]byte(`{"type":"agent-turn-complete","thread-id":"t","turn-id":"1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"done"}`))
+	if !ok || e.LastMessage != "done" || e.Cwd != "/w" {
+		t.Errorf("%+v %v", e, ok)
+	}
+	for _, bad := range []string{``, `{}`, `{"type":"approval-requested"}`, `not json`} {
+		if _, ok := ParseNotify([]byte(bad)); ok {
+			t.Errorf("%q taken for a turn's end", bad)
+		}
 	}
 }

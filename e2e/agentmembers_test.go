@@ -137,6 +137,25 @@ members:
 			if _, err := os.Stat(filepath.Join(e.Work, "no", "ran.txt")); err == nil {
 				t.Errorf("n ran the command")
 			}
+			if kind == "codex" {
+				// Its turn over, Codex tells teamctl (its notify program, from
+				// its pane): a Stop hook of yes's, with its last answer.
+				yesPane := ""
+				for _, m := range readMembers(t, e, team) {
+					if m.Name == "yes" {
+						yesPane = m.Pane
+					}
+				}
+				testenv.Eventually(t, wait, "yes's turn end told by Codex", func() (bool, string) {
+					r := e.Run("events", "--json", "--team", team)
+					ok := false
+					for _, l := range strings.Split(r.Stdout, "\n") {
+						ok = ok || strings.Contains(l, `"kind":"hook"`) && strings.Contains(l, `"member":"yes"`) &&
+							strings.Contains(l, `"pane":"`+yesPane+`"`) && strings.Contains(l, `"detail":"Stop made it"`)
+					}
+					return ok, r.Stdout
+				})
+			}
 			// teamctl send types into it as it takes text: the text, then
 			// Enter once the input line shows it, again while it holds it.
 			e.MustRun("send", "yes", "say hello again", "--team", team)
@@ -190,4 +209,15 @@ func processesWithEnvUnder(dir string) []process {
 		}
 	}
 	return out
+}
+
+// readMembers are the team's members as status --json has them.
+func readMembers(t *testing.T, e *testenv.Env, team string) []struct{ Name, Pane, State string } {
+	t.Helper()
+	var st struct{ Members []struct{ Name, Pane, State string } }
+	r := e.MustRun("status", "--json", "--team", team)
+	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, r.Stdout)
+	}
+	return st.Members
 }

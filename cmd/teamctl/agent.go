@@ -10,6 +10,7 @@ import (
 
 	"github.com/teamctl/teamctl/agentstart"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/selfexe"
 )
 
 // agentOptions are what `teamctl agent` starts.
@@ -49,7 +50,13 @@ func agentRun(_ context.Context, opts *agentOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := agentstart.Ready(opts.Kind, os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER"), dir, os.Environ())
+	// The CLI tells this teamctl of its turn ends (its hooks): the one that
+	// stays, never a go run binary.
+	self, err := selfexe.Path()
+	if err != nil {
+		return err
+	}
+	env, err := agentstart.Ready(opts.Kind, os.Getenv("TEAMCTL_TEAM"), os.Getenv("TEAMCTL_MEMBER"), dir, self, os.Environ())
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/codexcli"
 	"github.com/teamctl/teamctl/internal/iostreams"
+	"github.com/teamctl/teamctl/internal/textsafe"
+	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/team"
 )
 
@@ -21,6 +24,10 @@ type hookOptions struct {
 	Wait time.Duration
 	// Record records a hook (team.RecordHook).
 	Record func(team.HookCaller, claudecode.Hook) error
+	// From is the agent CLI that calls (--from codex: Codex's notify, its
+	// JSON the last argument); "" for Claude Code (JSON on stdin).
+	From string
+	Args []string
 }
 
 // newHookCmd is what Claude Code's hooks call (teamctl passes them in
@@ -34,7 +41,7 @@ func newHookCmd(ios *iostreams.IO, runF func(context.Context, *hookOptions) erro
 	// guards only against a caller that never does; a short guard dropped
 	// hooks on a loaded machine.
 	opts := &hookOptions{IO: ios, Wait: 30 * time.Second, Record: team.RecordHook}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:     "hook",
 		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead TMUX_PANE=%0 teamctl hook`,
 		Short:   "Receive a Claude Code hook (called by Claude Code, not by people)",
@@ -42,16 +49,29 @@ func newHookCmd(ios *iostreams.IO, runF func(context.Context, *hookOptions) erro
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Caller = team.HookCaller{Team: os.Getenv("TEAMCTL_TEAM"), Member: os.Getenv("TEAMCTL_MEMBER"), Pane: os.Getenv("TMUX_PANE")}
+			opts.Args = args
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return hookRun(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.From, "from", "", "the agent CLI that calls: codex (its notify program; the JSON is the last argument)")
+	return cmd
 }
 
 func hookRun(_ context.Context, opts *hookOptions) error {
 	if !opts.Caller.Valid() {
+		return nil
+	}
+	if opts.From == layouts.AgentCodex {
+		// Codex's notify: a turn's end is the member's Stop, as Claude
+		// Code's hook says it.
+		if len(opts.Args) > 0 {
+			if e, ok := codexcli.ParseNotify([]byte(opts.Args[len(opts.Args)-1])); ok {
+				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.LastMessage, 200)})
+			}
+		}
 		return nil
 	}
 	in := make(chan []byte, 1)

@@ -105,3 +105,33 @@ func TestHookRun(t *testing.T) {
 		})
 	}
 }
+
+// TestHookFromCodex: Codex's notify (`teamctl hook --from codex JSON`, the
+// turn's JSON its last argument, nothing on stdin) is the member's Stop with
+// its last answer; another notification, or none, records nothing.
+func TestHookFromCodex(t *testing.T) {
+	caller := team.HookCaller{Team: "mixed", Member: "rev", Pane: "%4"}
+	turn := `{"type":"agent-turn-complete","thread-id":"t","turn-id":"1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"all done"}`
+	for _, c := range []struct {
+		args []string
+		want []claudecode.Hook
+	}{
+		{[]string{"--from", "codex", turn}, []claudecode.Hook{{Event: "Stop", Message: "all done"}}},
+		{[]string{"--from", "codex", `{"type":"approval-requested"}`}, nil},
+		{[]string{"--from", "codex"}, nil},
+	} {
+		var got []claudecode.Hook
+		cmd := newHookCmd(iostreams.Test(strings.NewReader(""), new(bytes.Buffer), new(bytes.Buffer)), func(ctx context.Context, o *hookOptions) error {
+			o.Caller = caller
+			o.Record = func(_ team.HookCaller, h claudecode.Hook) error { got = append(got, h); return nil }
+			return hookRun(ctx, o)
+		})
+		cmd.SetArgs(c.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(c.want) || len(got) == 1 && got[0] != c.want[0] {
+			t.Errorf("%q: recorded %+v, want %+v", c.args, got, c.want)
+		}
+	}
+}
