@@ -214,7 +214,9 @@ func processesWithEnvUnder(dir string) []process {
 // readMembers are the team's members as status --json has them.
 func readMembers(t *testing.T, e *testenv.Env, team string) []struct{ Name, Pane, State string } {
 	t.Helper()
-	var st struct{ Members []struct{ Name, Pane, State string } }
+	var st struct {
+		Members []struct{ Name, Pane, State string }
+	}
 	r := e.MustRun("status", "--json", "--team", team)
 	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
 		t.Fatalf("status --json: %v\n%s", err, r.Stdout)
