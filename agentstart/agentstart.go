@@ -49,7 +49,15 @@ func Ready(kind, team, member, dir, teamctl string, env []string) ([]string, err
 		}
 		return setEnv(env, nil, codexcli.HomeEnv+"="+home), nil
 	case layouts.AgentGemini:
-		if err := geminicli.MakeHome(home, geminicli.UserHome(getenv)); err != nil {
+		var hook *geminicli.Hook
+		if teamctl != "" {
+			// Gemini CLI may pass a hook only part of its environment
+			// (its redaction settings): the hook's own env names the
+			// member and its pane.
+			hook = &geminicli.Hook{Argv: []string{teamctl, "hook", "--from", layouts.AgentGemini},
+				Env: map[string]string{"TEAMCTL_TEAM": team, "TEAMCTL_MEMBER": member, "TMUX_PANE": getenv("TMUX_PANE")}}
+		}
+		if err := geminicli.MakeHome(home, geminicli.UserHome(getenv), hook); err != nil {
 			return nil, fmt.Errorf("member %s's Gemini CLI home: %w", member, err)
 		}
 		return setEnv(env, geminicli.Unset, append([]string{geminicli.HomeEnv + "=" + home}, geminicli.Env...)...), nil

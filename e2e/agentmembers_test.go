@@ -137,16 +137,17 @@ members:
 			if _, err := os.Stat(filepath.Join(e.Work, "no", "ran.txt")); err == nil {
 				t.Errorf("n ran the command")
 			}
-			if kind == "codex" {
-				// Its turn over, Codex tells teamctl (its notify program, from
-				// its pane): a Stop hook of yes's, with its last answer.
+			{
+				// Its turn over, the CLI tells teamctl (Codex's notify program,
+				// Gemini's AfterAgent hook, from its pane): a Stop hook of
+				// yes's, with its last answer.
 				yesPane := ""
 				for _, m := range readMembers(t, e, team) {
 					if m.Name == "yes" {
 						yesPane = m.Pane
 					}
 				}
-				testenv.Eventually(t, wait, "yes's turn end told by Codex", func() (bool, string) {
+				testenv.Eventually(t, wait, "yes's turn end told by "+kind, func() (bool, string) {
 					r := e.Run("events", "--json", "--team", team)
 					ok := false
 					for _, l := range strings.Split(r.Stdout, "\n") {

@@ -1,7 +1,10 @@
 package geminicli
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/teamctl/teamctl/internal/agenthome"
 )
@@ -48,11 +51,19 @@ var Env = []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}
 // not start its terminal UI, and the pane ends at once (docs/gemini.md).
 var Unset = []string{"CI", "CONTINUOUS_INTEGRATION"}
 
+// A Hook is the command Gemini CLI runs at the end of each turn (its
+// AfterAgent hook) and the variables it runs with.
+type Hook struct {
+	Argv []string          // the program and its arguments
+	Env  map[string]string // set for it, whatever Gemini CLI passes on
+}
+
 // MakeHome makes home a Gemini CLI home of the member's own, from the
 // user's (userHome: $GEMINI_CLI_HOME, else $HOME), never changing the
-// user's: its .gemini/settings.json (how it logs in) and its OAuth login,
-// each written atomically, 0600, in 0700 folders.
-func MakeHome(home, userHome string) error {
+// user's: its .gemini/settings.json (how it logs in; with hook, when not
+// nil, added to its AfterAgent hooks) and its OAuth login, each written
+// atomically, 0600, in 0700 folders.
+func MakeHome(home, userHome string, hook *Hook) error {
 	dot := filepath.Join(home, ".gemini")
 	if err := agenthome.Folder(home); err != nil {
 		return err
@@ -67,6 +78,11 @@ func MakeHome(home, userHome string) error {
 	if settings == nil {
 		settings = []byte("{}\n")
 	}
+	if hook != nil {
+		if settings, err = withHook(settings, *hook); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(userHome, ".gemini", "settings.json"), err)
+		}
+	}
 	if err := agenthome.Write(filepath.Join(dot, "settings.json"), settings); err != nil {
 		return err
 	}
@@ -79,4 +95,75 @@ func UserHome(getenv func(string) string) string {
 		return h
 	}
 	return getenv("HOME")
+}
+
+// hookName names teamctl's hook in settings.json, so that a home made again
+// from itself holds it once.
+const hookName = "teamctl"
+
+// withHook is settings (a JSON object) with hook among its AfterAgent hooks,
+// every other setting and hook kept. Gemini CLI runs a hook's command
+// through the shell, so hook's argv is written as one shell word each.
+func withHook(settings []byte, hook Hook) ([]byte, error) {
+	var obj map[string]any
+	if err := json.Unmarshal(settings, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("teamctl adds its hook to it, and it is not a JSON object: %v", err)
+	}
+	hooks, _ := obj["hooks"].(map[string]any)
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	var groups []any
+	for _, g := range asList(hooks["AfterAgent"]) {
+		if gm, ok := g.(map[string]any); ok {
+			var kept []any
+			for _, h := range asList(gm["hooks"]) {
+				if hm, ok := h.(map[string]any); !ok || hm["name"] != hookName {
+					kept = append(kept, h)
+				}
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			gm["hooks"] = kept
+		}
+		groups = append(groups, g)
+	}
+	words := make([]string, len(hook.Argv))
+	for i, a := range hook.Argv {
+		words[i] = shellWord(a)
+	}
+	ours := map[string]any{"name": hookName, "type": "command", "command": strings.Join(words, " ")}
+	if len(hook.Env) > 0 {
+		ours["env"] = hook.Env
+	}
+	hooks["AfterAgent"] = append(groups, map[string]any{"hooks": []any{ours}})
+	obj["hooks"] = hooks
+	out, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
+
+// shellWord is s as one word to a POSIX shell: in single quotes, each single
+// quote as '\''.
+func shellWord(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// A TurnEnd is what Gemini CLI gives its AfterAgent hook on stdin.
+type TurnEnd struct {
+	Event    string `json:"hook_event_name"` // AfterAgent
+	Response string `json:"prompt_response"` // the model's answer of the turn
+}
+
+// ParseHook reads the JSON Gemini CLI gives a hook; ok is false unless it
+// says a turn ended (AfterAgent).
+func ParseHook(data []byte) (TurnEnd, bool) {
+	var e TurnEnd
+	err := json.Unmarshal(data, &e)
+	return e, err == nil && e.Event == "AfterAgent"
 }

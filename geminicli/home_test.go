@@ -1,6 +1,7 @@
 package geminicli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestMakeHome(t *testing.T) {
 	os.MkdirAll(filepath.Join(user, ".gemini"), 0o700)
 	os.WriteFile(filepath.Join(user, ".gemini", "settings.json"), []byte(`{"a":1}`), 0o600)
 	os.WriteFile(filepath.Join(user, ".gemini", "oauth_creds.json"), []byte(`{"t":1}`), 0o600)
-	if err := MakeHome(home, user); err != nil {
+	if err := MakeHome(home, user, nil); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"settings.json": `{"a":1}`, "oauth_creds.json": `{"t":1}`} {
@@ -40,10 +41,65 @@ func TestMakeHome(t *testing.T) {
 		}
 	}
 	empty := filepath.Join(t.TempDir(), "g")
-	if err := MakeHome(empty, t.TempDir()); err != nil {
+	if err := MakeHome(empty, t.TempDir(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(empty, ".gemini", "settings.json")); string(b) != "{}\n" {
 		t.Errorf("no user settings: %q", b)
+	}
+}
+
+// TestMakeHomeHook: the member's settings.json has teamctl's AfterAgent hook
+// (its argv as shell words, its env), the user's settings and hooks kept;
+// made again from itself, the hook is there once; a settings file that is not
+// a JSON object is said.
+func TestMakeHomeHook(t *testing.T) {
+	user, home := t.TempDir(), filepath.Join(t.TempDir(), "gemini")
+	os.MkdirAll(filepath.Join(user, ".gemini"), 0o700)
+	userSettings := `{"a":1,"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"mine"}]}]}}`
+	os.WriteFile(filepath.Join(user, ".gemini", "settings.json"), []byte(userSettings), 0o600)
+	hook := &Hook{Argv: []string{"/opt/team'ctl", "hook", "--from", "gemini"}, Env: map[string]string{"TEAMCTL_MEMBER": "gem"}}
+	for range 2 {
+		if err := MakeHome(home, user, hook); err != nil {
+			t.Fatal(err)
+		}
+		user = home
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
+	var got struct {
+		A     int
+		Hooks struct {
+			AfterAgent []struct {
+				Hooks []struct {
+					Name, Type, Command string
+					Env                 map[string]string
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	aa := got.Hooks.AfterAgent
+	if got.A != 1 || len(aa) != 2 || aa[0].Hooks[0].Command != "mine" || len(aa[1].Hooks) != 1 ||
+		aa[1].Hooks[0].Command != `'/opt/team'\''ctl' 'hook' '--from' 'gemini'` || aa[1].Hooks[0].Env["TEAMCTL_MEMBER"] != "gem" {
+		t.Errorf("settings.json:\n%s", b)
+	}
+	bad := t.TempDir()
+	os.MkdirAll(filepath.Join(bad, ".gemini"), 0o700)
+	os.WriteFile(filepath.Join(bad, ".gemini", "settings.json"), []byte(`// a comment`), 0o600)
+	if err := MakeHome(filepath.Join(t.TempDir(), "g"), bad, hook); err == nil || !strings.Contains(err.Error(), "settings.json") {
+		t.Errorf("settings that are not JSON: %v", err)
+	}
+}
+
+// TestParseHook: AfterAgent is a turn's end with the model's answer.
+func TestParseHook(t *testing.T) {
+	e, ok := ParseHook([]byte(`{"session_id":"s","cwd":"/w","hook_event_name":"AfterAgent","timestamp":"t","prompt":"hi","prompt_response":"done","stop_hook_active":false}`))
+	if !ok || e.Response != "done" {
+		t.Errorf("%+v %v", e, ok)
+	}
+	if _, ok := ParseHook([]byte(`{"hook_event_name":"BeforeAgent"}`)); ok {
+		t.Error("BeforeAgent taken for a turn's end")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/codexcli"
+	"github.com/teamctl/teamctl/geminicli"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/layouts"
@@ -56,12 +57,21 @@ func newHookCmd(ios *iostreams.IO, runF func(context.Context, *hookOptions) erro
 			return hookRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.From, "from", "", "the agent CLI that calls: codex (its notify program; the JSON is the last argument)")
+	cmd.Flags().StringVar(&opts.From, "from", "", "the agent CLI that calls: codex (its notify program; the JSON is the last argument) or gemini (its AfterAgent hook)")
 	return cmd
 }
 
 func hookRun(_ context.Context, opts *hookOptions) error {
 	if !opts.Caller.Valid() {
+		return nil
+	}
+	if opts.From == layouts.AgentGemini {
+		// Gemini CLI's AfterAgent hook, its JSON on stdin: a turn's end.
+		if data, ok := readIn(opts); ok {
+			if e, ok := geminicli.ParseHook(data); ok {
+				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.Response, 200)})
+			}
+		}
 		return nil
 	}
 	if opts.From == layouts.AgentCodex {
@@ -74,14 +84,23 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		}
 		return nil
 	}
+	if data, ok := readIn(opts); ok {
+		if h, ok := claudecode.ParseHook(data); ok {
+			opts.Record(opts.Caller, h) // its error dropped: a hook never fails Claude Code
+		}
+	}
+	return nil
+}
+
+// readIn is the hook's JSON on stdin, at most 1 MiB, if it comes within
+// opts.Wait.
+func readIn(opts *hookOptions) ([]byte, bool) {
 	in := make(chan []byte, 1)
 	go func() { b, _ := io.ReadAll(io.LimitReader(opts.IO.In, 1<<20)); in <- b }()
 	select {
 	case data := <-in:
-		if h, ok := claudecode.ParseHook(data); ok {
-			opts.Record(opts.Caller, h) // its error dropped: a hook never fails Claude Code
-		}
+		return data, true
 	case <-time.After(opts.Wait):
+		return nil, false
 	}
-	return nil
 }

@@ -135,3 +135,31 @@ func TestHookFromCodex(t *testing.T) {
 		}
 	}
 }
+
+// TestHookFromGemini: Gemini CLI's AfterAgent hook (`teamctl hook --from
+// gemini`, its JSON on stdin) is the member's Stop with the model's answer;
+// another event records nothing.
+func TestHookFromGemini(t *testing.T) {
+	caller := team.HookCaller{Team: "mixed", Member: "gem", Pane: "%5"}
+	for _, c := range []struct {
+		in   string
+		want []claudecode.Hook
+	}{
+		{`{"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"all done"}`, []claudecode.Hook{{Event: "Stop", Message: "all done"}}},
+		{`{"hook_event_name":"BeforeAgent"}`, nil},
+	} {
+		var got []claudecode.Hook
+		cmd := newHookCmd(iostreams.Test(strings.NewReader(c.in), new(bytes.Buffer), new(bytes.Buffer)), func(ctx context.Context, o *hookOptions) error {
+			o.Caller = caller
+			o.Record = func(_ team.HookCaller, h claudecode.Hook) error { got = append(got, h); return nil }
+			return hookRun(ctx, o)
+		})
+		cmd.SetArgs([]string{"--from", "gemini"})
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(c.want) || len(got) == 1 && got[0] != c.want[0] {
+			t.Errorf("%s: recorded %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
