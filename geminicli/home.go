@@ -149,7 +149,7 @@ func withHook(settings []byte, hook Hook) ([]byte, error) {
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 // shellWord is s as one word to a POSIX shell: in single quotes, each single
-// quote as '\''.
+// quote as '\”.
 func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
