@@ -148,8 +148,8 @@ func withHook(settings []byte, hook Hook) ([]byte, error) {
 
 func asList(v any) []any { l, _ := v.([]any); return l }
 
-// shellWord is s as one word to a POSIX shell: in single quotes, each single
-// quote as '\”.
+// shellWord is s as one word to a POSIX shell: in single quotes, each
+// single quote in s ending the quoted part, escaped, and starting another.
 func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
