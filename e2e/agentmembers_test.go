@@ -156,6 +156,13 @@ members:
 					}
 					return ok, r.Stdout
 				})
+				// status says working or idle, as for Claude Code, never a
+				// plain process's running.
+				for _, m := range readMembers(t, e, team) {
+					if m.Name == "yes" && m.State != "working" && m.State != "idle" {
+						t.Errorf("status says yes is %s", m.State)
+					}
+				}
 			}
 			// teamctl send types into it as it takes text: the text, then
 			// Enter once the input line shows it, again while it holds it.

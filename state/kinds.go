@@ -24,15 +24,16 @@ const (
 )
 
 // StateWorking is how every view (status, its JSON, up's table, top, serve)
-// names a Claude Code member whose program runs and is not idle: working,
-// as against idle. live.json keeps running; Shown says which word a view
-// shows.
+// names an agent member (Claude Code, Codex, Gemini) whose program runs and
+// is not idle: working, as against idle. live.json keeps running; Shown says
+// which word a view shows.
 const StateWorking MemberState = "working"
 
-// Shown is the state as every view shows it: a running Claude Code member
-// is working; a plain process, never idle, stays running.
-func (s MemberState) Shown(r Role) MemberState {
-	if s == StateRunning && r != RoleProcess {
+// Shown is the state as every view shows it: a running agent member (Claude
+// Code, or a process running another agent CLI, agent) is working; a plain
+// process, never idle, stays running.
+func (s MemberState) Shown(r Role, agent string) MemberState {
+	if s == StateRunning && (r != RoleProcess || agent != "") {
 		return StateWorking
 	}
 	return s

@@ -105,7 +105,7 @@ func (t *Team) stalledOn(ctx context.Context, member string) (*Stall, error) {
 		case ms.State == state.StateWaitingApproval:
 			return nil, fmt.Errorf("%s is not stalled but waiting for its permission request to be answered: `teamctl approve %s` or `teamctl deny %s`", member, member, member)
 		}
-		return nil, fmt.Errorf("%s is %s, not stalled: the answer would be typed into it as input (--force sends it anyway)", member, ms.State.Shown(ms.Role))
+		return nil, fmt.Errorf("%s is %s, not stalled: the answer would be typed into it as input (--force sends it anyway)", member, ms.State.Shown(ms.Role, ms.Agent))
 	}
 	return nil, fmt.Errorf("team %s has no member %q", team, member)
 }

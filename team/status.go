@@ -153,7 +153,7 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 	for _, m := range st.Members {
 		ms := MemberStatus{
 			Name: m.Name, Role: m.Role, Pane: m.Pane, PID: m.PID, State: state.StateExited,
-			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin,
+			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin, Agent: m.Agent,
 		}
 		if ms.Origin == "" {
 			ms.Origin = state.OriginLayout

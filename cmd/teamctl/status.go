@@ -110,7 +110,7 @@ func statusRun(ctx context.Context, opts *statusOptions) error {
 	if opts.JSON {
 		// The words top and serve show: a running Claude Code member is working.
 		for i := range st.Members {
-			st.Members[i].State = st.Members[i].State.Shown(st.Members[i].Role)
+			st.Members[i].State = st.Members[i].State.Shown(st.Members[i].Role, st.Members[i].Agent)
 		}
 		return writeJSON(opts.IO, st)
 	}

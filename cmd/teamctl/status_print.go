@@ -67,7 +67,7 @@ func writeStatusTable(w goio.Writer, io *iostreams.IO, st *team.Status, now time
 	tb := table.New(cols...)
 	v := textsafe.Visible
 	for _, m := range st.Members {
-		shown := m.State.Shown(m.Role)
+		shown := m.State.Shown(m.Role, m.Agent)
 		word, uptime := string(shown), "-"
 		if !m.State.Ended() {
 			uptime = now.Sub(m.StartedAt).Round(time.Second).String()

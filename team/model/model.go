@@ -91,6 +91,7 @@ type MemberStatus struct {
 	Restarts  int               `json:"restarts"`
 	StartedAt time.Time         `json:"started_at"`
 	Origin    state.Origin      `json:"origin"`            // layout, or lead for a teammate the lead spawned
+	Agent     string            `json:"agent,omitempty"`   // the agent CLI a process member runs: codex, gemini
 	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
 	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
 	Limit     *Limit            `json:"limit,omitempty"`   // when limited

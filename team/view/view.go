@@ -92,7 +92,7 @@ func Order[T any](items []T, teams []string, of func(T) (string, Member)) []T {
 // StateWord is how a member's state reads, as status has it too
 // (state.MemberState.Shown): a running Claude Code is "working" (as against
 // idle); a plain process is never idle, so it stays "running".
-func StateWord(m Member) string { return string(m.State.Shown(m.Role)) }
+func StateWord(m Member) string { return string(m.State.Shown(m.Role, m.Agent)) }
 
 // Role is how a member's role reads: "spawned" for a teammate the lead
 // spawned itself.
