@@ -72,7 +72,8 @@ shown as down.
 "pane","pid","state","exit_code","cwd","session_id","restarts","started_at",
 ...}],"supervisor":{"running","pid"}}; later versions add fields, never
 rename them. role is lead, teammate or process; origin is layout, or lead for
-a teammate the lead spawned. A stalled member has "stall" {"pattern","line",
+a teammate the lead spawned; agent is codex or gemini for a member running
+that CLI. A stalled member has "stall" {"pattern","line",
 "since","excerpt"}, a failed or held one "reason", an exited or failed one
 "last_lines" (the last 10 its pane printed); once its transcripts are read a
 Claude Code member has "usage" {"input","output","cache_write","cache_read",
