@@ -79,3 +79,24 @@ func setEnv(env, unset []string, set ...string) []string {
 	})
 	return append(out, set...)
 }
+
+// HasSession reports whether team's member, an agent CLI of kind, stored a
+// session in its home that a relaunch resumes (codex resume --last, gemini
+// --resume latest).
+func HasSession(kind, team, member string) bool {
+	if !claudecode.ValidMemberName(member) {
+		return false
+	}
+	sd, err := state.Dir(team)
+	if err != nil {
+		return false
+	}
+	home := filepath.Join(sd, "agents", member, kind)
+	switch kind {
+	case layouts.AgentCodex:
+		return codexcli.HasSession(home)
+	case layouts.AgentGemini:
+		return geminicli.HasSession(home)
+	}
+	return false
+}

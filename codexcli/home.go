@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -20,7 +21,24 @@ import (
 // (on-request), plan in a read-only sandbox; auto and dontAsk never ask,
 // in the workspace-write sandbox; bypassPermissions runs with neither.
 func Argv(program string, programArgs []string, dir, permissionMode, model string, args []string, prompt string) []string {
+	argv := options(append([]string{program}, programArgs...), dir, permissionMode, model, args)
+	if prompt != "" {
+		argv = append(argv, "--", prompt)
+	}
+	return argv
+}
+
+// ResumeArgv is Argv resuming the member's last session (`codex resume
+// --last`, in its own CODEX_HOME: its own last), with the same options and
+// no first prompt, which the session has.
+func ResumeArgv(program string, programArgs []string, dir, permissionMode, model string, args []string) []string {
 	argv := append([]string{program}, programArgs...)
+	return options(append(argv, "resume", "--last"), dir, permissionMode, model, args)
+}
+
+// options appends to argv Argv's options: the folder, approval and sandbox,
+// the model, the member's own args.
+func options(argv []string, dir, permissionMode, model string, args []string) []string {
 	argv = append(argv, "--cd", dir)
 	switch permissionMode {
 	case "bypassPermissions":
@@ -35,11 +53,25 @@ func Argv(program string, programArgs []string, dir, permissionMode, model strin
 	if model != "" {
 		argv = append(argv, "-m", model)
 	}
-	argv = append(argv, args...)
-	if prompt != "" {
-		argv = append(argv, "--", prompt)
-	}
-	return argv
+	return append(argv, args...)
+}
+
+// HasSession reports whether Codex stored a session in home (a rollout file
+// under sessions/YYYY/MM/DD/), which ResumeArgv resumes. Links are not
+// followed.
+func HasSession(home string) bool {
+	found := false
+	filepath.WalkDir(filepath.Join(home, "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return fs.SkipAll
+		}
+		if d.Type().IsRegular() && strings.HasPrefix(d.Name(), "rollout-") && strings.HasSuffix(d.Name(), ".jsonl") {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 // HomeEnv is the environment variable naming Codex's folder.

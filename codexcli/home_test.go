@@ -104,3 +104,26 @@ func TestParseNotify(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeArgv: `codex resume --last` with the member's options and no
+// first prompt; HasSession finds a rollout under sessions/.
+func TestResumeArgv(t *testing.T) {
+	got := strings.Join(ResumeArgv("codex", []string{"--x"}, "/w", "plan", "m", []string{"--y"}), " ")
+	if want := "codex --x resume --last --cd /w -a on-request -s read-only -m m --y"; got != want {
+		t.Errorf("%s\nwant %s", got, want)
+	}
+	home := t.TempDir()
+	if HasSession(home) {
+		t.Error("a session in an empty home")
+	}
+	day := filepath.Join(home, "sessions", "2026", "12", "05")
+	os.MkdirAll(day, 0o700)
+	os.WriteFile(filepath.Join(day, "notes.txt"), nil, 0o600)
+	if HasSession(home) {
+		t.Error("a session without a rollout")
+	}
+	os.WriteFile(filepath.Join(day, "rollout-2026-12-05T08-00-00-0123.jsonl"), []byte("{}\n"), 0o600)
+	if !HasSession(home) {
+		t.Error("no session with a rollout")
+	}
+}

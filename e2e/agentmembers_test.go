@@ -175,6 +175,29 @@ members:
 			if b, _ := os.ReadFile(userFile); string(b) != userText {
 				t.Errorf("the user's %s changed:\n%s", userFile, b)
 			}
+			// A reboot (every process of the team SIGKILLed, nothing told),
+			// then up: yes resumes its conversation, which the fake sees
+			// whole at its next turn.
+			rebootTeam(t, e, team, filepath.Join(e.StateHome, "teamctl", team, "agents"))
+			if r := e.MustRun("up", layout); !strings.Contains(r.Stdout, "yes") || !strings.Contains(r.Stdout, "resumes its conversation (its "+kind+" session)") {
+				t.Errorf("up of the lost team said:\n%s%s", r.Stdout, r.Stderr)
+			}
+			testenv.Eventually(t, wait, "yes idle again, at its input box", func() (bool, string) {
+				for _, m := range readMembers(t, e, team) {
+					if m.Name == "yes" {
+						return m.State == "idle", m.State
+					}
+				}
+				return false, "no yes"
+			})
+			e.MustRun("send", "yes", "after the loss", "--team", team)
+			rctx, rcancel := context.WithTimeout(context.Background(), wait)
+			defer rcancel()
+			if _, err := api.WaitFor(rctx, func(r fakeapi.Request) bool {
+				return r.IsTurn() && r.UserTextContains("after the loss") && r.UserTextContains("please make the file")
+			}); err != nil {
+				t.Errorf("yes's turn after the loss does not carry its earlier conversation: %v", err)
+			}
 			// Each member ran in a home of its own under the team's state.
 			st := filepath.Join(e.StateHome, "teamctl", team, "agents", "yes", kind)
 			if _, err := os.Stat(st); err != nil {
@@ -230,4 +253,48 @@ func readMembers(t *testing.T, e *testenv.Env, team string) []struct{ Name, Pane
 		t.Fatalf("status --json: %v\n%s", err, r.Stdout)
 	}
 	return st.Members
+}
+
+// rebootTeam does to team what a reboot does: its tmux server, its supervisor,
+// its members' processes and whatever runs in its members' homes (Codex's
+// daemon) are SIGKILLed by pid, nothing told; its state stays.
+func rebootTeam(t *testing.T, e *testenv.Env, team, homes string) {
+	t.Helper()
+	var st struct {
+		Supervisor struct{ PID int }
+		Members    []struct{ PID int }
+	}
+	r := e.MustRun("status", "--json", "--team", team)
+	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, r.Stdout)
+	}
+	out, err := e.Tmux("teamctl-"+team, "display-message", "-p", "#{pid}")
+	server, _ := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil || server <= 0 || st.Supervisor.PID <= 0 {
+		t.Fatalf("before the reboot: server %q (%v), supervisor %d", out, err, st.Supervisor.PID)
+	}
+	pids := []int{st.Supervisor.PID}
+	for _, m := range st.Members {
+		pids = append(pids, proc.Tree(m.PID)...)
+	}
+	for _, p := range processesWithEnvUnder(homes) {
+		pids = append(pids, p.PID)
+	}
+	pids = append(pids, server) // the server last, as a reboot gives no SIGHUP
+	for _, p := range pids {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+	testenv.Eventually(t, wait, "every process of the team gone", func() (bool, string) {
+		var left []string
+		for _, p := range pids {
+			if proc.Alive(p) {
+				left = append(left, strconv.Itoa(p))
+			}
+		}
+		for _, p := range processesWithEnvUnder(homes) {
+			syscall.Kill(p.PID, syscall.SIGKILL)
+			left = append(left, p.String())
+		}
+		return len(left) == 0, strings.Join(left, " ")
+	})
 }

@@ -18,7 +18,23 @@ import (
 // without asking (auto_edit); plan is its read-only plan; auto, dontAsk and
 // bypassPermissions approve everything (yolo).
 func Argv(program string, programArgs []string, permissionMode, model string, args []string, prompt string) []string {
-	argv := append([]string{program}, programArgs...)
+	argv := options(append([]string{program}, programArgs...), permissionMode, model, args)
+	if prompt != "" {
+		argv = append(argv, "-i", prompt)
+	}
+	return argv
+}
+
+// ResumeArgv is Argv resuming the member's latest session of its folder
+// (`--resume latest`, in its own home), with no first prompt, which the
+// session has.
+func ResumeArgv(program string, programArgs []string, permissionMode, model string, args []string) []string {
+	return append(options(append([]string{program}, programArgs...), permissionMode, model, args), "--resume", "latest")
+}
+
+// options appends to argv Argv's options: the approval mode, the model, the
+// member's own args.
+func options(argv []string, permissionMode, model string, args []string) []string {
 	mode := "default"
 	switch permissionMode {
 	case "acceptEdits":
@@ -32,11 +48,14 @@ func Argv(program string, programArgs []string, permissionMode, model string, ar
 	if model != "" {
 		argv = append(argv, "-m", model)
 	}
-	argv = append(argv, args...)
-	if prompt != "" {
-		argv = append(argv, "-i", prompt)
-	}
-	return argv
+	return append(argv, args...)
+}
+
+// HasSession reports whether Gemini CLI stored a session in home (a file
+// under .gemini/tmp/<project>/chats/), which ResumeArgv resumes.
+func HasSession(home string) bool {
+	m, _ := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", "chats", "*"))
+	return len(m) > 0
 }
 
 // HomeEnv names the folder Gemini CLI takes for the user's home (its

@@ -103,3 +103,22 @@ func TestParseHook(t *testing.T) {
 		t.Error("BeforeAgent taken for a turn's end")
 	}
 }
+
+// TestResumeArgv: --resume latest with the member's options and no first
+// prompt; HasSession finds a chat under .gemini/tmp/<project>/chats/.
+func TestResumeArgv(t *testing.T) {
+	got := strings.Join(ResumeArgv("gemini", nil, "acceptEdits", "m", []string{"--y"}), " ")
+	if want := "gemini --approval-mode auto_edit -m m --y --resume latest"; got != want {
+		t.Errorf("%s\nwant %s", got, want)
+	}
+	home := t.TempDir()
+	if HasSession(home) {
+		t.Error("a session in an empty home")
+	}
+	chats := filepath.Join(home, ".gemini", "tmp", "w-1a2b", "chats")
+	os.MkdirAll(chats, 0o700)
+	os.WriteFile(filepath.Join(chats, "session-2026-12-05T08-00-ab12cd34.json"), []byte("{}"), 0o600)
+	if !HasSession(home) {
+		t.Error("no session with a chat")
+	}
+}

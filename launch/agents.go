@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/teamctl/teamctl/codexcli"
 	"github.com/teamctl/teamctl/geminicli"
@@ -19,18 +20,22 @@ func agentLaunch(l *layouts.Layout, progs Programs, m layouts.Member, kind strin
 		return Launch{}, fmt.Errorf("member %s: a %s member is started by teamctl agent, and teamctl's own path is not known", m.Name, kind)
 	}
 	prog := progs.Plain[m.Name]
-	var cli []string
+	var cli, resume []string
 	switch kind {
 	case layouts.AgentCodex:
 		cli = codexcli.Argv(prog, l.Agents[kind].Args, m.Cwd, m.PermissionMode, m.Model, m.Args, m.Prompt)
+		resume = codexcli.ResumeArgv(prog, l.Agents[kind].Args, m.Cwd, m.PermissionMode, m.Model, m.Args)
 	case layouts.AgentGemini:
 		cli = geminicli.Argv(prog, l.Agents[kind].Args, m.PermissionMode, m.Model, m.Args, m.Prompt)
+		resume = geminicli.ResumeArgv(prog, l.Agents[kind].Args, m.PermissionMode, m.Model, m.Args)
 	default:
 		return Launch{}, fmt.Errorf("member %s: agent %q is not one teamctl runs", m.Name, kind)
 	}
-	argv := append([]string{progs.Teamctl, "agent", kind, "--"}, cli...)
-	return finish(Launch{
-		Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: argv,
+	start := []string{progs.Teamctl, "agent", kind, "--"}
+	x := finish(Launch{
+		Member: m, Role: state.RoleProcess, Cwd: m.Cwd, Argv: append(slices.Clone(start), cli...),
 		Env: concat(teamEnv, envPairs(m.Env), teamVars(l.Team, m.Name)),
-	}), nil
+	})
+	x.ResumeArgv = append(start, resume...) // not in the digest: the same launch, resumed
+	return x, nil
 }

@@ -39,6 +39,19 @@ members:
 		if strings.Join(x.Env, " ") != "K=v TEAMCTL_TEAM=mixed TEAMCTL_MEMBER="+x.Member.Name {
 			t.Errorf("%s's env %q", x.Member.Name, x.Env)
 		}
+		if strings.Join(x.ArgvFor(false), " ") != want[x.Member.Name] {
+			t.Errorf("%s not resumed: %q", x.Member.Name, x.ArgvFor(false))
+		}
+	}
+	// Resumed: its CLI's own way, the options kept, no first prompt.
+	resumed := map[string]string{
+		"rev": "/bin/teamctl agent codex -- /opt/codex --x resume --last --cd " + l.Members[0].Cwd + " -a on-request -s read-only",
+		"gem": "/bin/teamctl agent gemini -- /opt/gemini --approval-mode default -m g-pro --resume latest",
+	}
+	for _, x := range plan {
+		if got := strings.Join(x.ArgvFor(true), " "); got != resumed[x.Member.Name] {
+			t.Errorf("%s resumed: %s\nwant %s", x.Member.Name, got, resumed[x.Member.Name])
+		}
 	}
 	if _, err := Plan(l, Programs{Plain: progs.Plain}, claudecode.NewSessionID()); err == nil || !strings.Contains(err.Error(), "teamctl's own path is not known") {
 		t.Errorf("without teamctl's path: %v", err)

@@ -38,6 +38,10 @@ type Launch struct {
 	// teamctl up to issue 12 launched teammates: one recorded so (with no
 	// session id) is unchanged too.
 	NoSessionDigest string
+	// ResumeArgv is, for a member running another agent CLI (Codex,
+	// Gemini), its argv resuming its last session, which ArgvFor gives when
+	// it resumes; nil for the others.
+	ResumeArgv []string
 }
 
 // Programs are the resolved programs a plan launches.

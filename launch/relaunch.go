@@ -17,8 +17,11 @@ import (
 // conversation exists ("Session ID … is already in use"): the caller knows
 // whether Claude Code stored it (claudecode.SessionExists of x.SessionID).
 func (x Launch) ArgvFor(resume bool) []string {
-	if resume && (x.Role == state.RoleLead || x.Role == state.RoleTeammate) {
+	switch {
+	case resume && (x.Role == state.RoleLead || x.Role == state.RoleTeammate):
 		return ResumeArgv(x.Role, x.Argv)
+	case resume && x.ResumeArgv != nil:
+		return x.ResumeArgv
 	}
 	return x.Argv
 }

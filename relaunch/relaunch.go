@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/agentstart"
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
@@ -86,10 +87,14 @@ func KeepWords(ctx context.Context, srv Server, team, member string, e Ended, no
 	return state.WriteLastWords(team, member, Words(e, strings.Split(out, "\n"), now))
 }
 
-// Resumes reports whether x resumes a conversation Claude Code stored under
-// its session (claudeDir is the team's Claude Code folder), which its argv
-// then says (launch.Launch.ArgvFor).
-func Resumes(claudeDir string, x launch.Launch) bool {
+// Resumes reports whether x, a member of team, resumes a conversation: one
+// Claude Code stored under its session (claudeDir is the team's Claude Code
+// folder), or, for a Codex or Gemini member, one its CLI stored in its home;
+// its argv then says so (launch.Launch.ArgvFor).
+func Resumes(claudeDir, team string, x launch.Launch) bool {
+	if kind := x.Member.OtherAgent(); kind != "" {
+		return agentstart.HasSession(kind, team, x.Member.Name)
+	}
 	return claudecode.SessionExists(claudeDir, x.SessionID)
 }
 

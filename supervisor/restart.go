@@ -121,7 +121,7 @@ func (s *daemon) doRestart(ctx context.Context, pane string) {
 		s.cannotRelaunch(w, err)
 		return
 	}
-	resume := relaunch.Resumes(s.claudeDir, x)
+	resume := relaunch.Resumes(s.claudeDir, s.team, x)
 	if err := relaunch.GivePrompt(ctx, s.claudeDir, s.st, m, x, resume, s.clock.Now()); err != nil {
 		s.log.Warn("prompt for a relaunched teammate", "member", m.Name, "err", err)
 	}

@@ -165,6 +165,9 @@ func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map
 // resumes reports whether x has a conversation Claude Code stored under its
 // session, which its launch then resumes.
 func (u *upRun) resumes(x launch.Launch) bool {
+	if x.Member.OtherAgent() != "" {
+		return !u.fresh && relaunch.Resumes("", u.l.Team, x)
+	}
 	return x.SessionID != "" && u.st != nil && claudecode.SessionExists(u.st.ClaudeConfig, x.SessionID)
 }
 

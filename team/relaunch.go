@@ -64,7 +64,7 @@ func (t *Team) restartMember(ctx context.Context, member string) (pid int, err e
 	}
 	// One that resumes its stored conversation has had its prompt.
 	claudeDir := relaunch.ClaudeConfigDir(st)
-	resume := relaunch.Resumes(claudeDir, x)
+	resume := relaunch.Resumes(claudeDir, t.Name, x)
 	if err := relaunch.GivePrompt(ctx, claudeDir, st, m, x, resume, t.w.clock.Now()); err != nil {
 		return 0, err
 	}

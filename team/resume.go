@@ -28,18 +28,26 @@ func (u *upRun) resuming(prev *state.Team, plan []launch.Launch) {
 	}
 	u.progress("resuming team %s: its tmux server is gone (`teamctl up --fresh` starts it anew)", u.l.Team)
 	for _, x := range plan {
-		if x.SessionID == "" {
+		kind := x.Member.OtherAgent()
+		if x.SessionID == "" && kind == "" {
 			continue // a plain process: started as it was
 		}
 		name := x.Member.Name
+		session := x.SessionID
+		if kind != "" {
+			session = "its " + kind + " session" // its CLI's last, in its own home
+		}
 		if u.resumes(x) {
 			u.res.Resumed = append(u.res.Resumed, name)
-			u.progress("%-16s resumes its conversation (%s)", name, x.SessionID)
-			record(state.Event{Kind: state.EventResume, Member: name, Detail: "resumes its conversation " + x.SessionID})
+			u.progress("%-16s resumes its conversation (%s)", name, session)
+			record(state.Event{Kind: state.EventResume, Member: name, Detail: "resumes its conversation " + session})
 			continue
 		}
 		u.res.Afresh = append(u.res.Afresh, name)
 		why := fmt.Sprintf("no conversation of session %s is stored (Claude Code keeps them in projects/); starts afresh", x.SessionID)
+		if kind != "" {
+			why = fmt.Sprintf("no %s session is stored in its home; starts afresh", kind)
+		}
 		u.note("%s: %s", name, why)
 		record(state.Event{Kind: state.EventResume, Member: name, Detail: why})
 	}

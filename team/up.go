@@ -209,6 +209,9 @@ type upRun struct {
 	st     *state.Team
 	target string           // the team's session, exactly (its id once the server runs)
 	wts    []state.Worktree // the worktrees teamctl made, for state
+	// fresh: the team starts anew (not resumed, not reconciled): a Codex
+	// or Gemini member starts a new session even where its home has one.
+	fresh bool
 }
 
 // recordWorktrees saves the worktrees made by an up that failed later, so
@@ -243,6 +246,7 @@ func (u *upRun) configDir() string { return launch.ClaudeConfigDir(u.l, os.Geten
 // messages were reported are kept. Otherwise it starts anew, and prev's Claude
 // Code team is kept on record (Earlier) for clean.
 func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error {
+	u.fresh = !resume
 	now := u.w.clock.Now().UTC()
 	leadSession := claudecode.NewSessionID()
 	if resume {
