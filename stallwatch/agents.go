@@ -303,6 +303,30 @@ func isAgentIdle(lines []string, last int) bool {
 	return false
 }
 
+// ComposerShown reports whether an agent CLI's screen (agent: "codex",
+// "gemini") shows its input line among its bottom lines, idle or working
+// (both take text then): not while it is still drawing its screen or loading
+// a resumed session, when what is typed is lost.
+func ComposerShown(agent, screen string) bool {
+	mark := map[string]string{"codex": "›", "gemini": ">"}[agent]
+	lines := strings.Split(screen, "\n")
+	last := lastNonBlank(lines)
+	if mark == "" || last < 0 {
+		return false
+	}
+	for _, l := range lines[max(0, last-5) : last+1] {
+		t, ok := strings.CutPrefix(strings.TrimLeft(l, " │"), mark)
+		if ok && !menuRow.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// menuRow is the rest of a menu's selected row after the mark ("› 1. Trust
+// and continue"): a dialog, not an input line.
+var menuRow = regexp.MustCompile(`^\s*[0-9]+\.\s`)
+
 // ComposerHolds reports whether the input line of an agent CLI's screen
 // (agent: "codex", "gemini") holds text (its start, for one that wraps):
 // the last line that begins with the CLI's prompt mark, Codex's "›" and

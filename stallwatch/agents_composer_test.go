@@ -33,3 +33,30 @@ func TestComposerHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestComposerShown: Codex's and Gemini's input line among their bottom
+// lines, idle or after a turn, is shown; a screen still being drawn (the
+// banner alone, or a resumed session's history with no input line under it),
+// a folder-trust screen, or another kind's are not.
+func TestComposerShown(t *testing.T) {
+	for file, want := range map[string]bool{
+		"codex-0.171.0-idle.txt": true, "codex-0.171.0-declined.txt": true, "codex-0.171.0-trust.txt": false,
+		"gemini-0.61.0-idle.txt": true, "gemini-0.61.0-declined.txt": true, "gemini-0.61.0-trust.txt": false,
+	} {
+		b, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent, _, _ := strings.Cut(file, "-")
+		if got := ComposerShown(agent, string(b)); got != want {
+			t.Errorf("%s: %v, want %v", file, got, want)
+		}
+	}
+	loading := "  ▗▟▀    Authenticated with gemini-api-key /auth\n\n > please make the file\n\n ✦ made it\n\n\n\n\n\n\n\n Loading the session…\n"
+	if ComposerShown("gemini", loading) {
+		t.Error("a resumed session's history, no input line under it, taken for one")
+	}
+	if ComposerShown("claude", " > hi\n") {
+		t.Error("a kind with no known input line")
+	}
+}

@@ -130,6 +130,14 @@ func (t *Team) typeInto(ctx context.Context, m *state.Member, text string) error
 	} else if ok {
 		return fmt.Errorf("not sent: %s's input line holds that text already (unsent): attach and look", m.Name)
 	}
+	// What is typed before its input line is drawn is lost (a CLI starting,
+	// a resumed one loading its session): wait for it, as a person would.
+	if !t.waitScreen(ctx, typeWait, func() bool {
+		s, err := srv.CapturePane(ctx, m.Pane)
+		return err == nil && stallwatch.ComposerShown(m.Agent, s)
+	}) {
+		return fmt.Errorf("not sent: %s shows no input line after %s (still starting, or at a dialog): `teamctl status` says what it does; send again when it is idle", m.Name, typeWait)
+	}
 	if err := srv.TypeText(ctx, m.Pane, text); err != nil {
 		return fmt.Errorf("send to %s: %w", m.Name, err)
 	}
