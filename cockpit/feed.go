@@ -88,11 +88,10 @@ const (
 // status of each team and screen and the events since the last delivery, so a
 // program that is suspended (attached to a member) never holds the feed up.
 type LiveFeed struct {
-	src     Source
-	tmuxBin string
-	ctx     context.Context
-	out     *outbox
-	slot    chan struct{} // held while a control client runs: one at a time
+	src  Source
+	ctx  context.Context
+	out  *outbox
+	slot chan struct{} // held while a control client runs: one at a time
 
 	mu        sync.Mutex
 	cur       map[string]*follower // the teams followed
@@ -104,8 +103,8 @@ type LiveFeed struct {
 }
 
 // NewFeed returns a feed that runs until ctx ends or Close.
-func NewFeed(ctx context.Context, src Source, tmuxBin string) *LiveFeed {
-	return &LiveFeed{src: src, tmuxBin: tmuxBin, ctx: ctx, out: newOutbox(), slot: make(chan struct{}, 1),
+func NewFeed(ctx context.Context, src Source) *LiveFeed {
+	return &LiveFeed{src: src, ctx: ctx, out: newOutbox(), slot: make(chan struct{}, 1),
 		cur: map[string]*follower{}}
 }
 

@@ -136,7 +136,7 @@ func TestFeedFollowsFilesAndPanes(t *testing.T) {
 	src := &source{panes: []string{first, second}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f := NewFeed(ctx, src, "")
+	f := NewFeed(ctx, src)
 	var got inbox
 	f.Start(got.send)
 	f.Focus(team, first)
@@ -261,7 +261,7 @@ func TestFeedFollowsSeveralTeamsWithOneControlClient(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f := NewFeed(ctx, src, "")
+	f := NewFeed(ctx, src)
 	var got inbox
 	f.Start(got.send)
 	f.Follow(teams, true)

@@ -19,10 +19,9 @@ const frameRate = 20
 
 // RunOptions are `teamctl top`'s.
 type RunOptions struct {
-	Team    string   // the team shown, unless All
-	All     bool     // every team up in one list
-	Teams   []string // the teams up, as far as the caller knows
-	TmuxBin string
+	Team  string   // the team shown, unless All
+	All   bool     // every team up in one list
+	Teams []string // the teams up, as far as the caller knows
 	// Backend is the teams the cockpit shows and its verbs (a real teamctl's,
 	// made by the command: the cockpit itself runs neither tmux nor git).
 	Backend interface {
@@ -41,7 +40,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	b := o.Backend
-	feed := NewFeed(ctx, b, o.TmuxBin)
+	feed := NewFeed(ctx, b)
 	defer feed.Close()
 	m := New(Options{Team: o.Team, All: o.All, Teams: o.Teams, Backend: b, Feed: feed, Color: o.Color, Bell: true,
 		Notify: notifyKind(os.Getenv), Nested: o.Nested, Ctx: ctx})

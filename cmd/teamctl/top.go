@@ -71,7 +71,7 @@ func topRun(ctx context.Context, opts *topOptions) error {
 	if err != nil {
 		return err // said here, not inside a full screen
 	}
-	return opts.Run(ctx, cockpit.RunOptions{Team: name, All: all != nil, Teams: all, TmuxBin: opts.TmuxBin,
+	return opts.Run(ctx, cockpit.RunOptions{Team: name, All: all != nil, Teams: all,
 		Backend: topBackend{team.Actions{TmuxBin: opts.TmuxBin}},
 		In:      opts.IO.In, Out: opts.IO.Out, Color: opts.IO.ColorOn(), Nested: opts.Nested})
 }

@@ -83,7 +83,7 @@ func TestTopRun(t *testing.T) {
 			if err != nil || shown == nil {
 				t.Fatalf("error %v, shown %+v", err, shown)
 			}
-			if shown.Team != c.team || shown.All != (c.all != nil) || !slices.Equal(shown.Teams, c.all) || shown.TmuxBin != "/opt/tmux" ||
+			if shown.Team != c.team || shown.All != (c.all != nil) || !slices.Equal(shown.Teams, c.all) || shown.Backend.(topBackend).TmuxBin != "/opt/tmux" ||
 				shown.In != tty || shown.Out != out || !shown.Color || !shown.Nested {
 				t.Errorf("shown %+v", shown)
 			}
