@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -70,16 +71,25 @@ const (
 var limitMarkers = [][]byte{[]byte("limit reached"), []byte("hit your"), []byte("(429)"), []byte("rate limit"), []byte("usage limit")}
 
 // claudeCode reports whether w's member runs Claude Code (the lead, a
-// teammate): the only members whose screens, hooks and transcripts say
-// limits (each other agent CLI would come with its own forms).
+// teammate): the only members whose hooks and transcripts say limits.
 func (s *daemon) claudeCode(w *paneWatch) bool {
 	m, ok := s.st.Member(w.member)
 	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate)
 }
 
+// limitsWatched reports whether w's member says its limits on its screen in
+// forms teamctl reads (stallwatch.ReadLimit): Claude Code, and a member
+// running Codex or Gemini CLI (Gemini's quota dialog is a stall, answered by
+// a person). A plain process never is: typing a continuation into whatever
+// reads its stdin would run it.
+func (s *daemon) limitsWatched(w *paneWatch) bool {
+	m, ok := s.st.Member(w.member)
+	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate || m.Agent != "")
+}
+
 // limitOutput looks at w's screen now when its new output draws a limit.
 func (s *daemon) limitOutput(w *paneWatch, data []byte) {
-	if w.live.State == state.StateExited || w.live.State == state.StateFailed || !s.claudeCode(w) {
+	if w.live.State == state.StateExited || w.live.State == state.StateFailed || !s.limitsWatched(w) {
 		return
 	}
 	for _, m := range limitMarkers {
@@ -94,7 +104,7 @@ func (s *daemon) limitOutput(w *paneWatch, data []byte) {
 // limited; true when it is (and its state is handled here). A screen that no
 // longer shows the limit ends it.
 func (s *daemon) judgeLimit(w *paneWatch, screen string, v stallwatch.Verdict) bool {
-	if !s.claudeCode(w) {
+	if !s.limitsWatched(w) {
 		return false
 	}
 	now := s.clock.Now()
@@ -258,7 +268,7 @@ func (s *daemon) limitsOf() layouts.UsageLimits {
 // time, at the backoff from the last try (or from when the limit began).
 func (s *daemon) planResume(w *paneWatch) {
 	lim := s.limitsOf()
-	if !lim.Resume || !s.claudeCode(w) {
+	if !lim.Resume || !s.limitsWatched(w) {
 		return
 	}
 	var at time.Time
@@ -309,7 +319,7 @@ func (s *daemon) stopResume(w *paneWatch) {
 // limited and Claude Code no longer retries by itself; once: the plan is
 // dropped before typing, and a reset typed for is never planned again.
 func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
-	if !s.watched(w) || w.limit.resumeAt.IsZero() || !s.claudeCode(w) {
+	if !s.watched(w) || w.limit.resumeAt.IsZero() || !s.limitsWatched(w) {
 		return
 	}
 	w.limit.timer = nil
@@ -339,7 +349,12 @@ func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
 	w.limit.lastTry = now
 	// A new turn: only what it meets says it is limited again.
 	w.limit.hookSaid, w.limit.lastLimit = false, false
-	if err := s.srv.Type(ctx, w.id, typable(lim.Prompt)); err != nil {
+	if m, ok := s.st.Member(w.member); ok && m.Agent != "" {
+		// Codex and Gemini take text as `teamctl send` types it (the text,
+		// Enter once it shows, again while it is unsent), which waits on
+		// their screen: off the loop.
+		s.typeAgent(w.member, typable(lim.Prompt))
+	} else if err := s.srv.Type(ctx, w.id, typable(lim.Prompt)); err != nil {
 		s.log.Warn("type the continuation", "member", w.member, "err", err)
 		s.planResume(w) // the next try, at the backoff
 		return
@@ -350,4 +365,22 @@ func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
 	}
 	s.event(state.Event{Kind: state.EventLimitResume, Member: w.member, Pane: w.id, Reset: reset,
 		Detail: "typed " + textsafe.Short(lim.Prompt, 100) + ": " + why})
+}
+
+// sendAgent types text into member, a Codex or Gemini member, as `teamctl
+// send` does, in a process of its own (this teamctl's), so that the loop does
+// not wait on its screen; what went wrong is logged.
+func (s *daemon) sendAgent(member, text string) {
+	if s.o.Teamctl == "" {
+		s.log.Warn("type the continuation: teamctl's own path is not known", "member", member)
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, s.o.Teamctl, "send", member, text, "--team", s.team).CombinedOutput()
+		if err != nil {
+			s.log.Warn("type the continuation", "member", member, "err", err, "said", textsafe.Short(string(out), 300))
+		}
+	}()
 }

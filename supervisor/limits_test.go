@@ -357,3 +357,45 @@ func TestLimitEndsWhenTheContinuationIsAnswered(t *testing.T) {
 		t.Errorf("typed %q after the member went on", typed)
 	}
 }
+
+// TestLimitOfACodexMember: Codex's usage-limit screen (its banner over its
+// idle composer) makes a Codex member limited with the reset it shows, and
+// with limits: {resume: true} the continuation is typed once after that
+// minute, as `teamctl send` types into it (typeAgent), never with send-keys'
+// text-and-Enter, which Codex leaves unsent.
+func TestLimitOfACodexMember(t *testing.T) {
+	old := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = old })
+	w := newWorldWith(t, limitsOn, "", member{"lead", state.RoleLead, ""}, member{"rev", state.RoleProcess, ""})
+	m, _ := w.s.st.Member("rev")
+	m.Agent = "codex" // as up records a member of agent: codex
+	var sent []string
+	w.s.typeAgent = func(member, text string) { sent = append(sent, member+": "+text) }
+	screen := screenFile(t, "codex-0.171.0-usage-limit.txt") // "try again at 1:30 AM"
+	w.draw("%1", screen)
+	w.advance(quiet)
+	reset := time.Date(2026, 12, 2, 1, 30, 0, 0, time.UTC) // the next 1:30 AM after 09:00
+	got := w.live("rev")
+	if got.State != state.StateLimited || !got.Reset.Equal(reset) || !strings.Contains(got.Line, "hit your usage limit") {
+		t.Fatalf("after Codex's limit: %+v", got)
+	}
+	w.advanceTo(reset.Add(time.Minute + 9*time.Second))
+	if len(sent) != 0 {
+		t.Fatalf("typed %q before the reset's minute and margin", sent)
+	}
+	w.advance(time.Second)
+	if len(sent) != 1 || sent[0] != "rev: continue" {
+		t.Fatalf("typed %q, want rev: continue once", sent)
+	}
+	if typed := w.typedInto("%1"); len(typed) != 0 {
+		t.Errorf("send-keys typed %q into Codex", typed)
+	}
+	if evs := w.events(state.EventLimitResume, "rev"); len(evs) != 1 {
+		t.Errorf("limit-resume events: %+v", evs)
+	}
+	w.advance(3 * time.Hour)
+	if len(sent) != 1 {
+		t.Errorf("typed again for the same reset: %q", sent)
+	}
+}
