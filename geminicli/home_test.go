@@ -104,6 +104,18 @@ func TestParseHook(t *testing.T) {
 	}
 }
 
+// TestParseHookCaptured: the JSON Gemini CLI 0.61.0 gave its AfterAgent hook
+// on stdin in e2e TestAgentMembersInALayout.
+func TestParseHookCaptured(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "afteragent-0.61.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := ParseHook(b); !ok || e.Response != "made it" {
+		t.Errorf("%+v %v", e, ok)
+	}
+}
+
 // TestResumeArgv: --resume latest with the member's options and no first
 // prompt; HasSession finds a chat under .gemini/tmp/<project>/chats/.
 func TestResumeArgv(t *testing.T) {
