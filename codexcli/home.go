@@ -171,12 +171,24 @@ type TurnEnd struct {
 	// LastMessage is the model's last answer of the turn.
 	LastMessage string `json:"last-assistant-message"`
 	Cwd         string `json:"cwd"`
+	// Input is the turn's user messages, the conversation's so far.
+	Input []string `json:"input-messages"`
 }
 
+// titlePrompt starts the prompt of the turn Codex 0.171.0 runs on a thread
+// of its own, beside the member's first turn, to name the session: its end
+// is told to notify too (testdata/notify-0.171.0-title.json), while the
+// member's turn goes on.
+const titlePrompt = "Generate a concise, single-line task title"
+
 // ParseNotify reads the JSON Codex gives its notify program (its last
-// argument); ok is false unless it says a turn is complete.
+// argument); ok is false unless it says a turn of the member's conversation
+// is complete (not Codex's own title turn, which ends while the member works).
 func ParseNotify(data []byte) (TurnEnd, bool) {
 	var e TurnEnd
 	err := json.Unmarshal(data, &e)
-	return e, err == nil && e.Type == "agent-turn-complete"
+	if err != nil || e.Type != "agent-turn-complete" {
+		return e, false
+	}
+	return e, !(len(e.Input) == 1 && strings.HasPrefix(e.Input[0], titlePrompt))
 }

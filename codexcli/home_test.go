@@ -105,6 +105,27 @@ func TestParseNotify(t *testing.T) {
 	}
 }
 
+// TestParseNotifyCaptured: the JSON Codex 0.171.0 gave its notify program
+// in e2e TestAgentMembersInALayout: the member's turn is a turn end with its
+// last answer; the turn Codex runs beside it to title the session is not
+// (the member still works).
+func TestParseNotifyCaptured(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	e, ok := ParseNotify(read("notify-0.171.0-turn.json"))
+	if !ok || e.LastMessage != "made it" || len(e.Input) != 1 || e.Input[0] != "please make the file" {
+		t.Errorf("the member's turn: %+v %v", e, ok)
+	}
+	if e, ok := ParseNotify(read("notify-0.171.0-title.json")); ok {
+		t.Errorf("Codex's title turn taken for the member's turn end: %+v", e)
+	}
+}
+
 // TestResumeArgv: `codex resume --last` with the member's options and no
 // first prompt; HasSession finds a rollout under sessions/.
 func TestResumeArgv(t *testing.T) {

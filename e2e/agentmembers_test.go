@@ -156,12 +156,36 @@ members:
 					}
 					return ok, r.Stdout
 				})
-				// status says working or idle, as for Claude Code, never a
-				// plain process's running.
-				for _, m := range readMembers(t, e, team) {
-					if m.Name == "yes" && m.State != "working" && m.State != "idle" {
-						t.Errorf("status says yes is %s", m.State)
+				// status says idle, as for Claude Code (never a plain
+				// process's running), and events has yes's idle.
+				testenv.Eventually(t, wait, "yes idle after its turn, in status and events", func() (bool, string) {
+					idle := false
+					for _, m := range readMembers(t, e, team) {
+						idle = idle || m.Name == "yes" && m.State == "idle"
 					}
+					r := e.Run("events", "--json", "--team", team)
+					ok := false
+					for _, l := range strings.Split(r.Stdout, "\n") {
+						ok = ok || strings.Contains(l, `"kind":"idle"`) && strings.Contains(l, `"member":"yes"`)
+					}
+					return idle && ok, r.Stdout
+				})
+				r := e.Run("events", "--json", "--team", team)
+				var sawStart bool
+				for _, l := range strings.Split(r.Stdout, "\n") {
+					if !strings.Contains(l, `"kind":"hook"`) || !strings.Contains(l, `"member":"yes"`) {
+						continue
+					}
+					// Codex's own title turn, run beside yes's first turn
+					// (answered {}), is no turn end of yes's.
+					if strings.Contains(l, `"detail":"Stop {}"`) {
+						t.Errorf("Codex's title turn taken for yes's turn end: %s", l)
+					}
+					sawStart = sawStart || strings.Contains(l, `"pane":"`+yesPane+`"`) && strings.Contains(l, `"detail":"BeforeAgent please make the file"`)
+				}
+				// Gemini tells of a turn's start too (BeforeAgent).
+				if kind == "gemini" && !sawStart {
+					t.Errorf("no BeforeAgent hook from yes's pane:\n%s", r.Stdout)
 				}
 			}
 			// teamctl send types into it as it takes text: the text, then

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/teamctl/teamctl/internal/agenthome"
@@ -70,8 +71,8 @@ var Env = []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}
 // not start its terminal UI, and the pane ends at once (docs/gemini.md).
 var Unset = []string{"CI", "CONTINUOUS_INTEGRATION"}
 
-// A Hook is the command Gemini CLI runs at the end of each turn (its
-// AfterAgent hook) and the variables it runs with.
+// A Hook is the command Gemini CLI runs at the start and end of each turn
+// (its BeforeAgent and AfterAgent hooks) and the variables it runs with.
 type Hook struct {
 	Argv []string          // the program and its arguments
 	Env  map[string]string // set for it, whatever Gemini CLI passes on
@@ -80,7 +81,7 @@ type Hook struct {
 // MakeHome makes home a Gemini CLI home of the member's own, from the
 // user's (userHome: $GEMINI_CLI_HOME, else $HOME), never changing the
 // user's: its .gemini/settings.json (how it logs in; with hook, when not
-// nil, added to its AfterAgent hooks) and its OAuth login, each written
+// nil, added to its BeforeAgent and AfterAgent hooks) and its OAuth login, each written
 // atomically, 0600, in 0700 folders.
 func MakeHome(home, userHome string, hook *Hook) error {
 	dot := filepath.Join(home, ".gemini")
@@ -120,8 +121,12 @@ func UserHome(getenv func(string) string) string {
 // from itself holds it once.
 const hookName = "teamctl"
 
-// withHook is settings (a JSON object) with hook among its AfterAgent hooks,
-// every other setting and hook kept. Gemini CLI runs a hook's command
+// HookEvents are the Gemini CLI hooks teamctl's hook is set for: a turn's
+// start (BeforeAgent: the member works) and its end (AfterAgent: idle).
+var HookEvents = []string{"BeforeAgent", "AfterAgent"}
+
+// withHook is settings (a JSON object) with hook among its hooks of each of
+// HookEvents, every other setting and hook kept. Gemini CLI runs a hook's command
 // through the shell, so hook's argv is written as one shell word each.
 func withHook(settings []byte, hook Hook) ([]byte, error) {
 	var obj map[string]any
@@ -132,22 +137,6 @@ func withHook(settings []byte, hook Hook) ([]byte, error) {
 	if hooks == nil {
 		hooks = map[string]any{}
 	}
-	var groups []any
-	for _, g := range asList(hooks["AfterAgent"]) {
-		if gm, ok := g.(map[string]any); ok {
-			var kept []any
-			for _, h := range asList(gm["hooks"]) {
-				if hm, ok := h.(map[string]any); !ok || hm["name"] != hookName {
-					kept = append(kept, h)
-				}
-			}
-			if len(kept) == 0 {
-				continue
-			}
-			gm["hooks"] = kept
-		}
-		groups = append(groups, g)
-	}
 	words := make([]string, len(hook.Argv))
 	for i, a := range hook.Argv {
 		words[i] = shellWord(a)
@@ -156,7 +145,25 @@ func withHook(settings []byte, hook Hook) ([]byte, error) {
 	if len(hook.Env) > 0 {
 		ours["env"] = hook.Env
 	}
-	hooks["AfterAgent"] = append(groups, map[string]any{"hooks": []any{ours}})
+	for _, event := range HookEvents {
+		var groups []any
+		for _, g := range asList(hooks[event]) {
+			if gm, ok := g.(map[string]any); ok {
+				var kept []any
+				for _, h := range asList(gm["hooks"]) {
+					if hm, ok := h.(map[string]any); !ok || hm["name"] != hookName {
+						kept = append(kept, h)
+					}
+				}
+				if len(kept) == 0 {
+					continue
+				}
+				gm["hooks"] = kept
+			}
+			groups = append(groups, g)
+		}
+		hooks[event] = append(groups, map[string]any{"hooks": []any{ours}})
+	}
 	obj["hooks"] = hooks
 	out, err := json.MarshalIndent(obj, "", "  ")
 	if err != nil {
@@ -173,16 +180,22 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// A TurnEnd is what Gemini CLI gives its AfterAgent hook on stdin.
+// A TurnEnd is what Gemini CLI gives its BeforeAgent or AfterAgent hook on
+// stdin.
 type TurnEnd struct {
-	Event    string `json:"hook_event_name"` // AfterAgent
-	Response string `json:"prompt_response"` // the model's answer of the turn
+	Event    string `json:"hook_event_name"` // BeforeAgent or AfterAgent
+	Prompt   string `json:"prompt"`          // the turn's prompt
+	Response string `json:"prompt_response"` // the model's answer of the turn (AfterAgent's)
 }
 
+// Ended reports whether e says a turn ended (AfterAgent); else one started
+// (BeforeAgent).
+func (e TurnEnd) Ended() bool { return e.Event == "AfterAgent" }
+
 // ParseHook reads the JSON Gemini CLI gives a hook; ok is false unless it
-// says a turn ended (AfterAgent).
+// says a turn started (BeforeAgent) or ended (AfterAgent).
 func ParseHook(data []byte) (TurnEnd, bool) {
 	var e TurnEnd
 	err := json.Unmarshal(data, &e)
-	return e, err == nil && e.Event == "AfterAgent"
+	return e, err == nil && slices.Contains(HookEvents, e.Event)
 }

@@ -69,7 +69,7 @@ func TestMakeHomeHook(t *testing.T) {
 	var got struct {
 		A     int
 		Hooks struct {
-			AfterAgent []struct {
+			AfterAgent, BeforeAgent []struct {
 				Hooks []struct {
 					Name, Type, Command string
 					Env                 map[string]string
@@ -85,6 +85,9 @@ func TestMakeHomeHook(t *testing.T) {
 		aa[1].Hooks[0].Command != `'/opt/team'\''ctl' 'hook' '--from' 'gemini'` || aa[1].Hooks[0].Env["TEAMCTL_MEMBER"] != "gem" {
 		t.Errorf("settings.json:\n%s", b)
 	}
+	if ba := got.Hooks.BeforeAgent; len(ba) != 1 || len(ba[0].Hooks) != 1 || ba[0].Hooks[0].Command != aa[1].Hooks[0].Command || ba[0].Hooks[0].Name != "teamctl" {
+		t.Errorf("BeforeAgent hooks in settings.json:\n%s", b)
+	}
 	bad := t.TempDir()
 	os.MkdirAll(filepath.Join(bad, ".gemini"), 0o700)
 	os.WriteFile(filepath.Join(bad, ".gemini", "settings.json"), []byte(`// a comment`), 0o600)
@@ -93,14 +96,38 @@ func TestMakeHomeHook(t *testing.T) {
 	}
 }
 
-// TestParseHook: AfterAgent is a turn's end with the model's answer.
+// TestParseHook: AfterAgent is a turn's end with the model's answer,
+// BeforeAgent a turn's start; other hooks are neither.
 func TestParseHook(t *testing.T) {
 	e, ok := ParseHook([]byte(`{"session_id":"s","cwd":"/w","hook_event_name":"AfterAgent","timestamp":"t","prompt":"hi","prompt_response":"done","stop_hook_active":false}`))
-	if !ok || e.Response != "done" {
+	if !ok || !e.Ended() || e.Response != "done" {
 		t.Errorf("%+v %v", e, ok)
 	}
-	if _, ok := ParseHook([]byte(`{"hook_event_name":"BeforeAgent"}`)); ok {
-		t.Error("BeforeAgent taken for a turn's end")
+	if e, ok := ParseHook([]byte(`{"hook_event_name":"BeforeAgent","prompt":"hi"}`)); !ok || e.Ended() || e.Prompt != "hi" {
+		t.Errorf("BeforeAgent: %+v %v", e, ok)
+	}
+	for _, bad := range []string{``, `{}`, `{"hook_event_name":"Notification"}`, `not json`} {
+		if _, ok := ParseHook([]byte(bad)); ok {
+			t.Errorf("%q taken for a turn's start or end", bad)
+		}
+	}
+}
+
+// TestParseHookCaptured: the JSON Gemini CLI 0.61.0 gave its BeforeAgent
+// and AfterAgent hooks on stdin in e2e TestAgentMembersInALayout.
+func TestParseHookCaptured(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if e, ok := ParseHook(read("afteragent-0.61.0.json")); !ok || !e.Ended() || e.Response != "made it" {
+		t.Errorf("AfterAgent: %+v %v", e, ok)
+	}
+	if e, ok := ParseHook(read("beforeagent-0.61.0.json")); !ok || e.Ended() || e.Prompt != "please make the file" {
+		t.Errorf("BeforeAgent: %+v %v", e, ok)
 	}
 }
 

@@ -58,3 +58,27 @@ func TestHookSpeaksOnlyForItsPane(t *testing.T) {
 		t.Errorf("idle events: %+v", evs)
 	}
 }
+
+// TestHookBeforeAgent: a Gemini member's turn start (BeforeAgent, from its
+// own pane) makes it working again after a Stop made it idle, with a working
+// event; from another pane it changes nothing.
+func TestHookBeforeAgent(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.output("%1", screenFile(t, "claude-working.txt"))
+	w.advance(quiet)
+	w.hook("Stop", "mate", "%1")
+	if got := w.live("mate").State; got != state.StateIdle {
+		t.Fatalf("mate is %s after its Stop hook, want idle", got)
+	}
+	w.hook("BeforeAgent", "mate", "%0")
+	if got := w.live("mate").State; got != state.StateIdle {
+		t.Errorf("a BeforeAgent hook for mate from the lead's pane made it %s", got)
+	}
+	w.hook("BeforeAgent", "mate", "%1")
+	if got := w.live("mate").State; got != state.StateRunning {
+		t.Errorf("a BeforeAgent hook from mate's own pane left it %s, want running (working)", got)
+	}
+	if evs := w.events(state.EventWorking, "mate"); len(evs) != 1 || evs[0].Detail != "hook BeforeAgent" {
+		t.Errorf("working events: %+v", evs)
+	}
+}

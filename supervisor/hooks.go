@@ -9,7 +9,9 @@ import (
 // fromHook uses a Claude Code hook as a second signal: Stop and TeammateIdle
 // mean the member finished its turn (idle), PermissionRequest and Notification
 // mean it may be asking, so its screen is looked at now rather than after the
-// quiet period; StopFailure with "rate_limit" means a usage limit (limits.go). A hook speaks only for the pane it ran in (`teamctl hook`
+// quiet period; StopFailure with "rate_limit" means a usage limit (limits.go);
+// BeforeAgent (a Gemini member's turn start, under Gemini's name) means an
+// idle member works. A hook speaks only for the pane it ran in (`teamctl hook`
 // records its TMUX_PANE): one naming a member whose pane is another is
 // reported, once per member and pane, and changes nothing.
 func (s *daemon) fromHook(e state.Event) {
@@ -33,6 +35,15 @@ func (s *daemon) fromHook(e state.Event) {
 			w.rechecked = false
 			s.live.Members[w.member] = w.live
 			s.event(state.Event{Kind: state.EventIdle, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
+		}
+	case "BeforeAgent":
+		// Gemini CLI's turn start (teamctl hook --from gemini): an idle
+		// member works again now, not after its screen's quiet period.
+		if w.live.State == state.StateIdle {
+			w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: s.clock.Now().UTC()}
+			w.rechecked = false
+			s.live.Members[w.member] = w.live
+			s.event(state.Event{Kind: state.EventWorking, Member: w.member, Pane: w.id, Detail: "hook " + e.Hook})
 		}
 	case "PermissionRequest", "Notification":
 		s.requestCapture(w)

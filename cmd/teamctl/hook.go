@@ -66,10 +66,15 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		return nil
 	}
 	if opts.From == layouts.AgentGemini {
-		// Gemini CLI's AfterAgent hook, its JSON on stdin: a turn's end.
+		// Gemini CLI's AfterAgent hook, its JSON on stdin: a turn's end,
+		// the member's Stop as Claude Code's hook says it; its BeforeAgent
+		// hook: a turn's start, recorded under Gemini's name (no Claude
+		// Code hook has it).
 		if data, ok := readIn(opts); ok {
-			if e, ok := geminicli.ParseHook(data); ok {
+			if e, ok := geminicli.ParseHook(data); ok && e.Ended() {
 				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.Response, 200)})
+			} else if ok {
+				opts.Record(opts.Caller, claudecode.Hook{Event: e.Event, Message: textsafe.Short(e.Prompt, 200)})
 			}
 		}
 		return nil

@@ -146,7 +146,8 @@ func TestHookFromGemini(t *testing.T) {
 		want []claudecode.Hook
 	}{
 		{`{"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"all done"}`, []claudecode.Hook{{Event: "Stop", Message: "all done"}}},
-		{`{"hook_event_name":"BeforeAgent"}`, nil},
+		{`{"hook_event_name":"BeforeAgent","prompt":"hi"}`, []claudecode.Hook{{Event: "BeforeAgent", Message: "hi"}}},
+		{`{"hook_event_name":"Notification"}`, nil},
 	} {
 		var got []claudecode.Hook
 		cmd := newHookCmd(iostreams.Test(strings.NewReader(c.in), new(bytes.Buffer), new(bytes.Buffer)), func(ctx context.Context, o *hookOptions) error {
