@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
@@ -199,8 +200,26 @@ func (p *planner) stateFolder(team string, before []*Action) {
 				return err
 			}
 			defer unlock()
-			return removeOwned(dir, root)
+			return removeStateFolder(dir, root)
 		}})
+}
+
+// removeStateFolder removes a team's state folder, which holds the team's
+// lock file, under that lock: first moved aside in one rename (to a name no
+// team has), then removed. An up waiting for the lock makes the folder and
+// its lock file again as it retries; removed in place, such a new lock file
+// turned up inside the folder being removed ("directory not empty") and that
+// up went on while clean still worked; moved aside, the up gets a folder of
+// its own and waits for no one.
+func removeStateFolder(dir, root string) error {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return removeOwned(dir, root) // gone, or a link: removeOwned says or removes the link
+	}
+	aside := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".removed-%s-%d-%d", filepath.Base(dir), os.Getpid(), time.Now().UnixNano()))
+	if err := os.Rename(dir, aside); err != nil {
+		return removeOwned(dir, root)
+	}
+	return removeOwned(aside, root)
 }
 
 // claudeLeftovers plans Claude Code's own leftovers (with --all): tmux servers
