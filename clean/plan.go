@@ -18,6 +18,7 @@ import (
 	"github.com/teamctl/teamctl/owned"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 const socketPrefix = "teamctl-"
@@ -57,6 +58,10 @@ func Plan(ctx context.Context, o Options) (*Report, error) {
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
+	// One plan reads each repository once (its worktree list, its branches'
+	// teamctl records), however many worktrees and branches it weighs; a
+	// plan made again under the teams' locks reads them again.
+	ctx = worktrees.WithReads(ctx)
 	p := &planner{o: o, r: &Report{DryRun: o.DryRun}, claudeTeams: map[string]bool{}, now: time.Now().UTC()}
 	if o.Snapshots {
 		if err := p.snapshotRefs(ctx); err != nil {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -105,6 +106,20 @@ type Repo struct {
 
 // FindRepo finds the repository dir is in.
 func FindRepo(ctx context.Context, dir string) (Repo, error) {
+	if c := readsOf(ctx); c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if r, ok := c.repos[dir]; ok {
+			return r.r, r.err
+		}
+		r, err := findRepo(ctx, dir)
+		c.repos[dir] = repoRead{r, err}
+		return r, err
+	}
+	return findRepo(ctx, dir)
+}
+
+func findRepo(ctx context.Context, dir string) (Repo, error) {
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel", "--git-common-dir")
 	if err != nil {
 		return Repo{}, fmt.Errorf("%s is not in a git repository: %w", dir, err)
@@ -227,6 +242,20 @@ type Entry struct {
 // misread, and so matches no path asked about, which callers take as "not a
 // worktree".)
 func List(ctx context.Context, dir string) ([]Entry, error) {
+	if c := readsOf(ctx); c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if r, ok := c.lists[dir]; ok {
+			return slices.Clone(r.l), r.err
+		}
+		l, err := listWorktrees(ctx, dir)
+		c.lists[dir] = listRead{l, err}
+		return slices.Clone(l), err
+	}
+	return listWorktrees(ctx, dir)
+}
+
+func listWorktrees(ctx context.Context, dir string) ([]Entry, error) {
 	out, err := git(ctx, dir, "worktree", "list", "--porcelain")
 	if err != nil {
 		return nil, err

@@ -102,6 +102,16 @@ func RecordOf(ctx context.Context, main, branch string) (BranchRecord, error) {
 	if err := CheckBranch(branch); err != nil {
 		return BranchRecord{}, err
 	}
+	if c := readsOf(ctx); c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		r, ok := c.records[main]
+		if !ok {
+			r.m, r.err = allRecords(ctx, main)
+			c.records[main] = r
+		}
+		return r.m[branch], r.err
+	}
 	get := func(key string) (string, error) {
 		out, err := git(ctx, main, "config", "--get", "branch."+branch+"."+key)
 		var ge *GitError
