@@ -18,7 +18,7 @@
 //     removes Claude Code's team folders and the team's state.
 //
 // Both are checked to have removed every worktree. It prints median, p90 and
-// min per variant and median(teamctl)/median(git) against a target of 1.5x;
+// min per variant and median(teamctl)/median(git) against a target of 1.0x (issue 33);
 // the exit status is 1 when that target is missed.
 package main
 

@@ -15,7 +15,7 @@ import (
 )
 
 const (
-	target = 1.5 // median(teamctl) / median(git) must not exceed this
+	target = 1.0 // median(teamctl) / median(git) must not exceed this (issue 33)
 	team   = "bench"
 	files  = 200 // tracked files in the repository, so a removal has work to do
 )
