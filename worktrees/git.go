@@ -67,7 +67,10 @@ func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ..
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	t0 := time.Now()
+	err := cmd.Run()
+	trace(cmd, args, time.Since(t0))
+	if err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}

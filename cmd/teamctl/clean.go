@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 	"github.com/teamctl/teamctl/clean"
 	"github.com/teamctl/teamctl/internal/iostreams"
 	"github.com/teamctl/teamctl/state"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // cleanOptions are what `teamctl clean` acts on.
@@ -112,6 +114,11 @@ run, or a plan with nothing to do, needs neither.`,
 
 func cleanRun(ctx context.Context, opts *cleanOptions) error {
 	o := opts.Clean
+	if os.Getenv("TEAMCTL_TRACE") != "" {
+		// Each git command with its wall and processor time (bench/clean -v).
+		worktrees.SetTrace(opts.IO.ErrOut)
+		defer worktrees.SetTrace(nil)
+	}
 	if !opts.Named && !opts.AllTeams && opts.Find != nil {
 		name, err := opts.Find(ctx)
 		if err != nil {

@@ -65,6 +65,10 @@ func Rounds(ctx context.Context, log io.Writer, variants []Variant, warmup, roun
 	return out, nil
 }
 
+// CPUTime is the processor time of this process and of the children it
+// waited for, so far: for a benchmark that counts a part of a round only.
+func CPUTime() time.Duration { return cpuTime() }
+
 // cpuTime is the processor time of this process and of the children it
 // waited for, so far.
 func cpuTime() time.Duration {
