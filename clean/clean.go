@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/parallel"
 	"github.com/teamctl/teamctl/worktrees"
 )
 
@@ -137,17 +138,34 @@ func Execute(ctx context.Context, r *Report) {
 			a.batch.run(ctx, ready)
 			continue
 		}
-		err := a.do(ctx)
-		var ref *refusal
-		switch {
-		case errors.As(err, &ref):
-			a.Result, a.Detail, a.Loss = Refused, ref.Error(), &ref.loss
-		case err != nil:
-			a.Result, a.Detail = Failed, err.Error()
-		default:
-			a.Result = Done
-		}
+		finish(a, a.do(ctx))
 	}
+}
+
+// finish sets a's result from what its do returned.
+func finish(a *Action, err error) {
+	var ref *refusal
+	switch {
+	case errors.As(err, &ref):
+		a.Result, a.Detail, a.Loss = Refused, ref.Error(), &ref.loss
+	case err != nil:
+		a.Result, a.Detail = Failed, err.Error()
+	default:
+		a.Result = Done
+	}
+}
+
+// atOnce is a batch whose actions' do run at the same time, a few at a
+// time (worktrees.Jobs): each stands alone, and each sets its own result.
+// A team's worktrees are removed so: a `git worktree remove` waits on its
+// start and the disk about as long as it computes, so 16 of them one after
+// another took twice as long as two cores need.
+func atOnce() *batch {
+	return &batch{run: func(ctx context.Context, acts []*Action) {
+		parallel.Each(len(acts), worktrees.Jobs(), func(i int) {
+			finish(acts[i], acts[i].do(ctx))
+		})
+	}}
 }
 
 func keep(a, dep *Action) {

@@ -35,6 +35,18 @@ func lockTeam(ctx context.Context, team string) (func(), error) {
 // lock file is in it; Lock would make one for a team that has none), in
 // order, and returns a context that says they are held.
 func lockTeams(ctx context.Context, teams []string) (context.Context, func(), error) {
+	return lockTeamsWaiting(ctx, teams, LockWait)
+}
+
+// tryLockTeams is lockTeams that waits for no lock: an error when one of
+// them is held (or cannot be taken), with none of them taken.
+func tryLockTeams(ctx context.Context, teams []string) (context.Context, func(), error) {
+	return lockTeamsWaiting(ctx, teams, 0)
+}
+
+// lockTeamsWaiting is lockTeams, waiting at most wait for each lock (0: a
+// lock held is not waited for).
+func lockTeamsWaiting(ctx context.Context, teams []string, wait time.Duration) (context.Context, func(), error) {
 	var unlocks []func()
 	release := func() {
 		for i := len(unlocks) - 1; i >= 0; i-- {
@@ -47,7 +59,7 @@ func lockTeams(ctx context.Context, teams []string) (context.Context, func(), er
 		if err != nil || !exists(dir) {
 			continue
 		}
-		lctx, cancel := context.WithTimeout(ctx, LockWait)
+		lctx, cancel := context.WithTimeout(ctx, wait)
 		unlock, err := state.Lock(lctx, team)
 		cancel()
 		if err != nil {

@@ -17,6 +17,14 @@ import (
 // asks nothing). Its error (a no, or no one to ask) stops Run with nothing
 // done, and is Run's. A nil confirm does not ask.
 func Run(ctx context.Context, o Options, shown func(*Report), confirm func(ctx context.Context, teams []string) error) (*Report, error) {
+	if !o.DryRun && !o.Snapshots && (o.Team != "" || confirm == nil) {
+		// Nothing to ask: when no up or down holds a lock, clean takes them
+		// at once and plans once, under them (a plan of 16 worktrees reads
+		// git a dozen times: a second one was a tenth of clean's time).
+		if r, ok, err := runLocked(ctx, o, shown); ok {
+			return r, err
+		}
+	}
 	r, err := Plan(ctx, o)
 	if err != nil {
 		return nil, err
@@ -65,6 +73,31 @@ func Run(ctx context.Context, o Options, shown func(*Report), confirm func(ctx c
 	}
 	Execute(lctx, again)
 	return again, nil
+}
+
+// runLocked plans and carries out the plan under the teams' locks, if it
+// can take them all without waiting: ok is false, with nothing done, when
+// one is held.
+func runLocked(ctx context.Context, o Options, shown func(*Report)) (r *Report, ok bool, err error) {
+	teams := []string{o.Team}
+	if o.Team == "" {
+		if teams, err = knownTeams(); err != nil {
+			return nil, true, err
+		}
+	}
+	lctx, release, err := tryLockTeams(ctx, teams)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer release()
+	if r, err = Plan(lctx, o); err != nil {
+		return nil, true, err
+	}
+	if shown != nil {
+		shown(r)
+	}
+	Execute(lctx, r)
+	return r, true, nil
 }
 
 // planTeams lists, in plan order, the teams whose leftovers the plan would

@@ -97,10 +97,14 @@ func (p *planner) worktrees(ctx context.Context, team string, st *state.Team, li
 	var ours []candidate
 	byPath := map[string]wtPlan{}
 	var mains []string
+	removals := atOnce() // each removal stands alone: git checks each worktree on its own
 	for _, w := range list {
 		wp := p.worktree(ctx, team, &w, layout, layoutErr, before)
 		if wp.a.notOurs {
 			continue
+		}
+		if wp.a.do != nil {
+			wp.a.batch = removals
 		}
 		acts = append(acts, wp.a)
 		ours = append(ours, w)
