@@ -130,7 +130,9 @@ func Execute(ctx context.Context, r *Report) {
 					continue
 				}
 				if dep := firstNotDone(b.needs); dep != nil {
-					keep(b, dep)
+					if dep.Result != Planned { // one yet to run: b waits for it, and its turn
+						keep(b, dep)
+					}
 					continue
 				}
 				ready = append(ready, b)

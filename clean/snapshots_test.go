@@ -247,3 +247,47 @@ func TestCleanDeletesOnlyBranchesItsGitConfigSaysItMade(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanForceRemovesEveryDirtyWorktree: with Force, each of several
+// worktrees holding work gets its snapshot and is then removed. The
+// removals run at the same time, and each waits for its own snapshot only:
+// one whose snapshot is planned after another's removal is not kept for it.
+func TestCleanForceRemovesEveryDirtyWorktree(t *testing.T) {
+	c := world(t)
+	repo := newRepo(t)
+	folder := filepath.Join(repo, worktrees.DefaultFolder)
+	members := []string{"a", "b", "c"}
+	var wts []state.Worktree
+	for _, m := range members {
+		path := filepath.Join(folder, "t", m)
+		branch := "teamctl/t/" + m
+		if _, err := worktrees.Ensure(c, worktrees.Spec{Main: repo, Path: path, Branch: branch, Owner: "t/" + m}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(path, "notes-"+m+".txt"), []byte("ideas of "+m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wts = append(wts, state.Worktree{Member: m, Path: path, Main: repo, Folder: folder, Branch: branch, Base: "main", CreatedBranch: true})
+	}
+	layout := teamLayout(t, repo, "t", members...)
+	if err := state.Save(&state.Team{Team: "t", LayoutPath: layout, Worktrees: wts}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(c, Options{Team: "t", Force: true}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range r.Actions {
+		if a.Result != Done {
+			t.Errorf("clean --force: %s %s %s: %s", a.Step, a.Target, a.Result, a.Detail)
+		}
+	}
+	for _, w := range wts {
+		if exists(w.Path) {
+			t.Errorf("worktree %s is still there", w.Path)
+		}
+	}
+	if l, _ := snapshots.List(c, "t"); len(l) != len(members) {
+		t.Errorf("snapshots: %d, want %d", len(l), len(members))
+	}
+}
