@@ -6,7 +6,6 @@ package agentstart
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,7 +24,7 @@ func Ready(kind, team, member, dir, teamctl string, env []string) ([]string, err
 	if !claudecode.ValidMemberName(member) {
 		return nil, fmt.Errorf("member %q: not a member's name", member)
 	}
-	sd, err := state.Dir(team)
+	home, err := state.AgentHome(team, member, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +36,6 @@ func Ready(kind, team, member, dir, teamctl string, env []string) ([]string, err
 		}
 		return ""
 	}
-	home := filepath.Join(sd, "agents", member, kind)
 	switch kind {
 	case layouts.AgentCodex:
 		var notify []string
@@ -87,11 +85,10 @@ func HasSession(kind, team, member string) bool {
 	if !claudecode.ValidMemberName(member) {
 		return false
 	}
-	sd, err := state.Dir(team)
+	home, err := state.AgentHome(team, member, kind)
 	if err != nil {
 		return false
 	}
-	home := filepath.Join(sd, "agents", member, kind)
 	switch kind {
 	case layouts.AgentCodex:
 		return codexcli.HasSession(home)

@@ -221,6 +221,55 @@ members:
 			if _, err := os.Stat(st); err != nil {
 				t.Errorf("yes's own %s home: %v", kind, err)
 			}
+			// What yes spent is what the fake handed out for its turns (its
+			// requests name its folder): in teamctl usage, read from its
+			// CLI's own records, and in status, from the supervisor's
+			// following of them. The CLI's side requests (Codex's title,
+			// Gemini's router) are in no record of its own: not counted.
+			yesDir := filepath.Join(e.Work, "yes")
+			testenv.Eventually(t, wait, "yes's usage equal to what the fake handed out for its turns", func() (bool, string) {
+				var in, out int64
+				turns := 0
+				for _, r := range api.Requests() {
+					if r.IsTurn() && r.Status == 200 && strings.Contains(string(r.RawBody), yesDir) {
+						in += int64(r.Usage.Input + r.Usage.CacheRead + r.Usage.CacheWrite5m + r.Usage.CacheWrite1h)
+						out += int64(r.Usage.Output)
+						turns++
+					}
+				}
+				var rep struct {
+					Members []struct {
+						Name, Agent                          string
+						Turns                                int
+						Input, Output, CacheWrite, CacheRead int64 `json:",omitempty"`
+					}
+				}
+				u := e.Run("usage", "yes", "--json", "--team", team)
+				json.Unmarshal([]byte(u.Stdout), &rep)
+				var st struct {
+					Members []struct {
+						Name  string
+						Usage *struct {
+							Turns                                int
+							Input, Output, CacheWrite, CacheRead int64
+						} `json:"usage"`
+					}
+				}
+				sr := e.Run("status", "--json", "--team", team)
+				json.Unmarshal([]byte(sr.Stdout), &st)
+				live := false
+				for _, m := range st.Members {
+					live = live || m.Name == "yes" && m.Usage != nil && m.Usage.Turns == turns && m.Usage.Output == out &&
+						m.Usage.Input+m.Usage.CacheRead+m.Usage.CacheWrite == in
+				}
+				if len(rep.Members) != 1 {
+					return false, u.Stdout + u.Stderr
+				}
+				m := rep.Members[0]
+				got := fmt.Sprintf("usage: %s %d turns, %d in, %d out; the fake: %d turns, %d in, %d out; status: %v", m.Agent, m.Turns,
+					m.Input+m.CacheRead+m.CacheWrite, m.Output, turns, in, out, live)
+				return turns > 0 && m.Agent == kind && m.Turns == turns && m.Input+m.CacheRead+m.CacheWrite == in && m.Output == out && live, got
+			})
 			// down leaves nothing that runs in a member's home: Codex
 			// 0.171.0's app-server daemon outlives its pane (and ignored
 			// SIGTERM for 5 s), found by the team's socket in its

@@ -181,6 +181,24 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 			s.log.Warn("usage", "member", name, "err", err)
 		}
 	}
+	// A Codex or Gemini member: its own CLI's records, in its home.
+	for i := range s.st.Members {
+		m := &s.st.Members[i]
+		if m.Agent == "" || b.meters[m.Name] != nil {
+			continue
+		}
+		home, err := state.AgentHome(s.st.Team, m.Name, m.Agent)
+		var mt *usage.Meter
+		if err == nil {
+			mt, err = s.newMeter(m.Name, nil)
+		}
+		if err == nil {
+			err = mt.AddAgent(m.Agent, home)
+		}
+		if err != nil {
+			s.log.Warn("usage", "member", m.Name, "err", err)
+		}
+	}
 }
 
 // spawnedUnfound reports whether a teammate the lead spawned has no

@@ -29,6 +29,7 @@ type Meter struct {
 	files     map[string]*meterFile
 	order     []string          // paths in the order found
 	owner     map[uint64]uint32 // response key → the file that counted it (its index in order)
+	agents    [][2]string       // agent CLIs' homes followed (AddAgent): kind, home
 
 	// OnMain, when not nil, is called by Update with each response read
 	// from a session's main transcript (not its subagents'), in order,
@@ -100,6 +101,14 @@ func (m *Meter) Update() (Totals, []string) {
 		for i, p := range files.All() {
 			if _, ok := m.files[p]; !ok {
 				m.add(p, s, i < len(files.Main))
+			}
+		}
+	}
+	for _, a := range m.agents {
+		for _, p := range agentFiles(a[0], a[1]) {
+			if _, ok := m.files[p]; !ok {
+				m.add(p, "", false)
+				m.files[p].f.Lines = agentLines(a[0])
 			}
 		}
 	}

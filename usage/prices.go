@@ -145,7 +145,7 @@ func LoadTable(path string) (*Table, error) {
 }
 
 // Lookup finds model's price: the family whose key is the model id, or the
-// id of one of its snapshots (key + "-YYYYMMDD", "@…", "-v…", "[…]"), after
+// id of one of its snapshots (key + "-YYYYMMDD" or "-YYYY-MM-DD", "@…", "-v…", "[…]"), after
 // any provider prefix ("anthropic.", "us.anthropic."); ok false when no
 // family is the model's.
 func (t *Table) Lookup(model string) (p Price, family string, ok bool) {
@@ -164,7 +164,7 @@ func (t *Table) Lookup(model string) (p Price, family string, ok bool) {
 	return Price{}, "", false
 }
 
-var dated = regexp.MustCompile(`^-\d{8}(\b|$|[-@\[:])`)
+var dated = regexp.MustCompile(`^-(\d{8}|\d{4}-\d{2}-\d{2})(\b|$|[-@\[:])`) // Anthropic's -20250929, OpenAI's -2026-03-05
 
 func snapshotSuffix(rest string) bool {
 	return dated.MatchString(rest) || strings.HasPrefix(rest, "@") || strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "-v")

@@ -18,7 +18,8 @@ type Member struct {
 	Name     string       `json:"name"`
 	Role     state.Role   `json:"role"`
 	Origin   state.Origin `json:"origin,omitempty"`
-	Sessions []string     `json:"sessions"`       // its Claude Code sessions, earlier lives' included
+	Agent    string       `json:"agent,omitempty"` // another vendor's agent CLI ("codex", "gemini"), read from its own records
+	Sessions []string     `json:"sessions"`        // its Claude Code sessions, earlier lives' included
 	Gone     bool         `json:"gone,omitempty"` // no longer in the team's state; found by its transcripts
 	Totals
 }
@@ -170,15 +171,16 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 		role   state.Role
 		origin state.Origin
 		gone   bool
+		agent  string
 	}
 	var rows []row
 	for _, m := range st.Members {
-		if m.Role != state.RoleProcess {
-			rows = append(rows, row{m.Name, m.Role, m.Origin, false})
+		if m.Role != state.RoleProcess || m.Agent != "" {
+			rows = append(rows, row{m.Name, m.Role, m.Origin, false, m.Agent})
 		}
 	}
 	for _, name := range gone {
-		rows = append(rows, row{name, state.RoleTeammate, state.OriginLead, true})
+		rows = append(rows, row{name, state.RoleTeammate, state.OriginLead, true, ""})
 	}
 	if len(o.Members) > 0 {
 		var names []string
@@ -189,7 +191,7 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 		for _, want := range o.Members {
 			i := slices.IndexFunc(rows, func(x row) bool { return x.name == want })
 			if i < 0 {
-				return nil, fmt.Errorf("team %s has no Claude Code member %q (it has %s)", st.Team, want, strings.Join(names, ", "))
+				return nil, fmt.Errorf("team %s has no agent member %q (it has %s)", st.Team, want, strings.Join(names, ", "))
 			}
 			keep = append(keep, rows[i])
 		}
@@ -201,6 +203,15 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if x.agent != "" {
+			home, err := state.AgentHome(st.Team, x.name, x.agent)
+			if err == nil {
+				err = m.AddAgent(x.agent, home)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		meters[i] = m
 	}
 	// The members' transcripts are read at once, one member a processor.
@@ -211,7 +222,7 @@ func ForTeam(st *state.Team, o Options) (*Report, error) {
 		if ids == nil {
 			ids = []string{}
 		}
-		r.Members = append(r.Members, Member{Name: x.name, Role: x.role, Origin: x.origin, Sessions: ids, Gone: x.gone, Totals: t})
+		r.Members = append(r.Members, Member{Name: x.name, Role: x.role, Origin: x.origin, Agent: x.agent, Sessions: ids, Gone: x.gone, Totals: t})
 		r.Total.Add(t)
 	}
 	if r.Total.ByModel == nil {

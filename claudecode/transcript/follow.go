@@ -71,6 +71,13 @@ type Follower struct {
 	// MaxLine is the longest line read; 0 means MaxLineBytes.
 	MaxLine int
 
+	// Lines, when not nil, reads each complete line in place of Claude
+	// Code's parse, calling emit with the responses it finds: the same
+	// following (offsets, replaced and truncated files, the line cap, no
+	// symlink) for another agent CLI's JSON lines (usage: Codex's rollouts,
+	// Gemini CLI's chats). line is only valid during the call.
+	Lines func(line []byte, emit func(Response))
+
 	// OnRestart, when not nil, is called when a Read finds the file replaced
 	// or truncated, before it emits the file's responses again: what was
 	// counted of it is to be forgotten.
@@ -203,6 +210,10 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 }
 
 func (f *Follower) handle(line []byte, emit func(Response), st *Stats) {
+	if f.Lines != nil {
+		f.Lines(line, func(r Response) { st.Responses++; emit(r) })
+		return
+	}
 	r, kind, capped := parseLine(line)
 	switch kind {
 	case lineMalformed:

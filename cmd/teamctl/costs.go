@@ -39,8 +39,10 @@ sessions used (input, output, cache writes, cache reads; their subagents'
 included), the turns (model responses), the models and the cost. A team that
 is down is shown the same way, from the sessions its state recorded.
 
-Figures come from Claude Code's own transcripts, each response counted once.
-Costs come from the price table shipped with teamctl (dated), or a
+Figures come from Claude Code's own transcripts, each response counted once;
+a Codex or Gemini member's from its own CLI's records in its home (Codex's
+rollouts, Gemini CLI's chats), which hold its turns but not the CLI's side
+requests (a session's title, Gemini's routing). Costs come from the price table shipped with teamctl (dated), or a
 prices.yaml in teamctl's config folder ($XDG_CONFIG_HOME/teamctl); a model
 missing from the table is counted in tokens and shown "no price".`,
 		RunE: func(cmd *cobra.Command, args []string) error {

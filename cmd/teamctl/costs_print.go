@@ -35,6 +35,9 @@ func renderUsage(r *usage.Report, width int) string {
 		if m.Gone {
 			name += " (gone)"
 		}
+		if m.Agent != "" {
+			name += " (" + m.Agent + ")"
+		}
 		row(name, m.Totals)
 	}
 	row("TEAM", r.Total)
