@@ -14,9 +14,9 @@ import (
 // and CacheWrite, and Output includes Reasoning, as the Responses API
 // counts them.
 type Response struct {
-	ID    string // response_id: the API's id of the response
-	Model string // the model of its turn (turn_context)
-	Time  time.Time
+	ID                                                string // response_id: the API's id of the response
+	Model                                             string // the model of its turn (turn_context)
+	Time                                              time.Time
 	Input, CachedInput, CacheWrite, Output, Reasoning int64
 }
 

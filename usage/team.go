@@ -20,7 +20,7 @@ type Member struct {
 	Origin   state.Origin `json:"origin,omitempty"`
 	Agent    string       `json:"agent,omitempty"` // another vendor's agent CLI ("codex", "gemini"), read from its own records
 	Sessions []string     `json:"sessions"`        // its Claude Code sessions, earlier lives' included
-	Gone     bool         `json:"gone,omitempty"` // no longer in the team's state; found by its transcripts
+	Gone     bool         `json:"gone,omitempty"`  // no longer in the team's state; found by its transcripts
 	Totals
 }
 
