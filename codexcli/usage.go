@@ -14,9 +14,11 @@ import (
 // and CacheWrite, and Output includes Reasoning, as the Responses API
 // counts them.
 type Response struct {
-	ID                                                string // response_id: the API's id of the response
-	Model                                             string // the model of its turn (turn_context)
-	Time                                              time.Time
+	ID    string // response_id: the API's id of the response
+	Model string // the model of its turn (turn_context)
+	Time  time.Time
+
+	// Tokens, as the CLI counts them.
 	Input, CachedInput, CacheWrite, Output, Reasoning int64
 }
 

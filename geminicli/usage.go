@@ -13,9 +13,11 @@ import (
 // prompt's, cached tokens included; Thoughts and Tool are counted apart from
 // Input and Output, as the Gemini API counts them.
 type Response struct {
-	ID                                    string // the message's id
-	Model                                 string
-	Time                                  time.Time
+	ID    string // the message's id
+	Model string
+	Time  time.Time
+
+	// Tokens, as the CLI counts them.
 	Input, Output, Cached, Thoughts, Tool int64
 }
 
