@@ -115,6 +115,7 @@ func (s *daemon) updateUsage(ctx context.Context) {
 			defer s.usageSoon()
 		}
 	}
+	s.followAgents()
 	if s.live.Usage == nil {
 		s.live.Usage = map[string]*state.MemberUsage{}
 	}
@@ -181,7 +182,12 @@ func (s *daemon) lookForSessions(names string, now time.Time) {
 			s.log.Warn("usage", "member", name, "err", err)
 		}
 	}
-	// A Codex or Gemini member: its own CLI's records, in its home.
+}
+
+// followAgents follows the records of each Codex or Gemini member not
+// followed yet (its own CLI's, in its home): cheap, it runs at each look.
+func (s *daemon) followAgents() {
+	b := &s.spend
 	for i := range s.st.Members {
 		m := &s.st.Members[i]
 		if m.Agent == "" || b.meters[m.Name] != nil {
@@ -307,23 +313,23 @@ func (s *daemon) checkBudgets(ctx context.Context) bool {
 		return false
 	}
 	did := false
-	var claude []string
+	var agents []string // the members that spend: Claude Code's, Codex's, Gemini's
 	var team float64
 	for _, u := range s.live.Usage {
 		team += u.Cost
 	}
 	for _, m := range s.st.Members {
-		if m.Role == state.RoleProcess {
-			continue
+		if m.Role == state.RoleProcess && m.Agent == "" {
+			continue // a plain process spends nothing teamctl can count
 		}
-		claude = append(claude, m.Name)
+		agents = append(agents, m.Name)
 		limit, warn, action := s.lay.MemberLimit(m.Name)
 		if u := s.live.Usage[m.Name]; limit > 0 && u != nil {
 			did = s.threshold(ctx, budgetOf{key: "member/" + m.Name, member: m.Name, limit: limit, warn: warn, action: action, who: []string{m.Name}}, u.Cost) || did
 		}
 	}
 	if b := s.lay.Budget; b.Team > 0 {
-		did = s.threshold(ctx, budgetOf{key: "team", limit: b.Team, warn: b.Warn, action: b.Action, who: claude}, team) || did
+		did = s.threshold(ctx, budgetOf{key: "team", limit: b.Team, warn: b.Warn, action: b.Action, who: agents}, team) || did
 	}
 	return did
 }

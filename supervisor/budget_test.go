@@ -339,3 +339,46 @@ func TestSpawnedTeammateCountedWhenItsTranscriptComes(t *testing.T) {
 		t.Errorf("helper2's usage a usageDelay after its transcript came: %+v, want 1 turn", u)
 	}
 }
+
+// TestBudgetOfACodexMember: a Codex member's spending is followed from its
+// CLI's records in its home (a rollout's token_usage_record, read when its
+// turn ends), priced, and its budget acted on as a Claude Code member's:
+// spent with action interrupt, it gets Escape and is held.
+func TestBudgetOfACodexMember(t *testing.T) {
+	w := newWorldWith(t, "budget: {member: 1, action: interrupt}\n", "", member{"lead", state.RoleLead, ""}, member{"rev", state.RoleProcess, ""})
+	m, _ := w.s.st.Member("rev")
+	m.Agent = "codex" // as up records a member of agent: codex
+	w.s.procs = &fakeProcs{}
+	w.changed() // a look: rev's home is followed from now on
+	home, err := state.AgentHome("decide", "rev", "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, "sessions", "2026", "12", "01")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// gpt-5.5's output is $30 a million: 40,000 tokens are $1.20.
+	rollout := `{"timestamp":"2026-12-01T09:00:01.000Z","type":"turn_context","payload":{"turn_id":"t1","model":"gpt-5.5"}}
+{"timestamp":"2026-12-01T09:00:02.000Z","type":"token_usage_record","payload":{"turn_id":"t1","response_id":"resp_1","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":40000,"reasoning_output_tokens":0,"total_tokens":40000}}}
+`
+	if err := os.WriteFile(filepath.Join(dir, "rollout-2026-12-01T09-00-00-x.jsonl"), []byte(rollout), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.output("%1", screenFile(t, "codex-0.171.0-idle.txt"))
+	got := budgetEvents(w.written(func() {
+		w.hook("Stop", "rev", "%1") // its notify program: its turn ended
+		w.advance(usageDelay)
+		w.changed()
+	}))
+	checkEvents(t, got, []wantEvent{
+		{state.EventUsage, "rev", "rev has spent its $1.00 budget: $1.20; interrupted and held until `teamctl resume-member rev`"},
+		{state.EventHeld, "rev", "budget: rev has spent its $1.00 budget: $1.20; interrupted"},
+	})
+	if u := w.usageOf("rev"); u.Turns != 1 || u.Output != 40000 || !slices.Equal(u.Models, []string{"gpt-5.5"}) {
+		t.Errorf("rev's usage: %+v", u)
+	}
+	if keys := w.srv.sentKeys("%1"); !slices.Equal(keys, []string{"Escape"}) {
+		t.Errorf("keys sent to rev: %q, want Escape", keys)
+	}
+}
