@@ -30,7 +30,13 @@ func TestAgentMembersInALayout(t *testing.T) {
 			if kind == "gemini" {
 				call, pattern = fakeapi.GeminiShell("touch ran.txt", "make a file"), "gemini-approval"
 			}
-			api, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithScript(shellScript(call)))
+			const report = "REPORT-ANSWER 42"
+			script := fakeapi.Rules(
+				fakeapi.Rule{When: func(r fakeapi.Request) bool { return r.IsTurn() && fakeapi.LastUserContains("report to the lead")(r) },
+					Reply: fakeapi.Always(fakeapi.Text(report))},
+				fakeapi.Rule{When: func(fakeapi.Request) bool { return true }, Reply: shellScript(call)},
+			)
+			api, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithScript(script))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,9 +63,10 @@ func TestAgentMembersInALayout(t *testing.T) {
 				os.MkdirAll(filepath.Join(e.Work, d), 0o755)
 			}
 			team := "agents-" + kind
+			leadGo := filepath.Join(e.Dir, "lead-go") // the lead's go-ahead to send yes its text
 			t.Cleanup(func() {
 				if t.Failed() {
-					for _, m := range []string{"no", "yes"} {
+					for _, m := range []string{"lead", "no", "yes"} {
 						r := e.Run("logs", m, "-n", "40", "--team", team)
 						t.Logf("--- %s:\n%s%s", m, r.Stdout, r.Stderr)
 					}
@@ -77,7 +84,7 @@ claude: {command: %q, args: [stand-in]}
 agent: %s
 agents:
   %s: {command: %s}
-lead: {}
+lead: {env: {TEAMCTL_STANDIN_SCRIPT: "wait-for:%s,teamctl:send|yes|please report to the lead", TEAMCTL_STANDIN_RESUME_SCRIPT: idle}}
 members:
   - name: no
     cwd: no
@@ -85,7 +92,7 @@ members:
   - name: "yes"
     cwd: "yes"
     prompt: "please make the file"
-`, team, e.Bin, kind, kind, bin))
+`, team, e.Bin, kind, kind, bin, leadGo))
 			var checks []struct {
 				Name string
 				OK   bool
@@ -196,6 +203,27 @@ members:
 			if _, err := api.WaitFor(ctx, func(r fakeapi.Request) bool { return r.IsTurn() && r.UserTextContains("say hello again") }); err != nil {
 				t.Errorf("what send typed never reached the model: %v", err)
 			}
+			// The lead sends yes text (its Bash tool runs teamctl send): yes's
+			// answer at its turn's end is typed into the lead (a Claude Code
+			// lead cannot message it, nor reads its inbox unless it spawned
+			// teammates), once.
+			if err := os.WriteFile(leadGo, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			typed := func() (int, string) {
+				r := e.Run("events", "--json", "--team", team)
+				n := 0
+				for _, l := range strings.Split(r.Stdout, "\n") {
+					if strings.Contains(l, "typed into the lead") && strings.Contains(l, "[yes ("+kind+") answers your teamctl send] "+report) {
+						n++
+					}
+				}
+				return n, r.Stdout
+			}
+			testenv.Eventually(t, wait, "yes's answer to the lead typed into the lead", func() (bool, string) {
+				n, s := typed()
+				return n == 1, s
+			})
 			if b, _ := os.ReadFile(userFile); string(b) != userText {
 				t.Errorf("the user's %s changed:\n%s", userFile, b)
 			}

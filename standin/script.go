@@ -9,9 +9,9 @@ import (
 
 // A step is one entry of TEAMCTL_STANDIN_SCRIPT.
 type step struct {
-	kind   string        // work, ask, permission, plan, busy, sleep, wait-for, exit, ignore-term, ignore-shutdown, idle, spawn, lines, prompt-at, bash, claim
+	kind   string        // work, ask, permission, plan, busy, sleep, wait-for, exit, ignore-term, ignore-shutdown, idle, spawn, lines, prompt-at, bash, claim, teamctl
 	dur    time.Duration // work, sleep; busy, idle and lines: 0 means forever
-	text   string        // ask, prompt-at: the question; bash: the command
+	text   string        // ask, prompt-at: the question; bash: the command; teamctl: its arguments
 	code   int           // exit
 	name   string        // spawn: the teammate's name
 	script string        // spawn: the teammate's TEAMCTL_STANDIN_SCRIPT ("" for none), with commas
@@ -58,6 +58,9 @@ const (
 //	                      answer and, when allowed, runs it with /bin/sh -c
 //	claim                 a lead claims its team here rather than at start-up (as a
 //	                      slow Claude Code would)
+//	teamctl:ARGS          runs this teamctl with ARGS (arguments split at '|') as a
+//	                      child, as a lead's Bash tool runs a command:
+//	                      teamctl:send|coder|please review (no permission asked)
 func parseScript(s string) ([]step, error) {
 	var steps []step
 	for _, raw := range strings.Split(s, ",") {
@@ -122,13 +125,18 @@ func parseScript(s string) ([]step, error) {
 				err = fmt.Errorf("needs a command, like bash:ls -l")
 			}
 			st.text = arg
+		case "teamctl":
+			if strings.TrimSpace(arg) == "" {
+				err = fmt.Errorf("needs arguments split at '|', like teamctl:send|coder|please review")
+			}
+			st.text = arg
 		case "permission", "plan", "ignore-term", "ignore-shutdown", "claim":
 			if hasArg {
 				err = fmt.Errorf("takes no argument")
 			}
 		default:
 			err = fmt.Errorf("unknown step (want work:DUR, ask[:TEXT], permission, plan, busy[:DUR], sleep:DUR, wait-for:FILE, exit:N, " +
-				"ignore-term, ignore-shutdown, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim)")
+				"ignore-term, ignore-shutdown, idle[:DUR], spawn:NAME[:SCRIPT], lines:RATE[:DUR], prompt-at:FILE[:TEXT], bash:COMMAND, claim, teamctl:ARGS)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("script step %q: %w", raw, err)

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"slices"
 	"strings"
@@ -190,6 +191,8 @@ func (a *agent) do(ctx context.Context, s step) {
 		a.logLines(ctx, s.rate, s.dur)
 	case "bash":
 		a.bash(ctx, s.text)
+	case "teamctl":
+		a.runTeamctl(ctx, s.text)
 	case "claim":
 		if a.sid != "" && a.teamConfig == "" {
 			a.claim()
@@ -493,4 +496,24 @@ func (a *agent) ruleWidth() int {
 		}
 	}
 	return ruleWidth
+}
+
+// runTeamctl runs this teamctl (the stand-in is teamctl) with args (split
+// at '|') as a child of the stand-in, as a lead's Bash tool runs `teamctl
+// send …`: the command runs in the lead's process tree, which is how teamctl
+// tells the lead asked. Its output goes to the screen.
+func (a *agent) runTeamctl(ctx context.Context, args string) {
+	self, err := os.Executable()
+	if err != nil {
+		a.println("stand-in: teamctl: " + err.Error())
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, self, strings.Split(args, "|")...)
+	cmd.Stdout, cmd.Stderr = a.out, a.out
+	if err := cmd.Run(); err != nil {
+		a.println("stand-in: teamctl " + strings.ReplaceAll(args, "|", " ") + ": " + err.Error())
+	}
+	a.last = []string{"Ran: teamctl " + strings.ReplaceAll(args, "|", " ")}
 }

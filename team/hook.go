@@ -1,6 +1,9 @@
 package team
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/state"
@@ -44,4 +47,47 @@ func paneID(s string) bool {
 		}
 	}
 	return true
+}
+
+// maxAnswer is the most of a member's answer typed into the lead.
+const maxAnswer = 16 << 10
+
+// DeliverAnswer types answer, the last answer of the turn that just ended of
+// c's member (a Codex or Gemini member, its CLI's own hook telling), into
+// the lead through the lead queue, when the lead is owed it (it sent the
+// member text: state.OweAnswer), once. Only from the member's own pane:
+// another's hook naming it delivers nothing.
+func DeliverAnswer(c HookCaller, answer string) error {
+	st, err := state.Load(c.Team)
+	if err != nil {
+		return err
+	}
+	m, ok := st.Member(c.Member)
+	if !ok || m.Agent == "" || m.Pane != c.Pane {
+		return nil
+	}
+	if _, owed, err := state.TakeOwedAnswer(c.Team, c.Member); err != nil || !owed {
+		return err
+	}
+	return state.QueueForLead(c.Team, AnswerText(c.Member, m.Agent, answer))
+}
+
+// AnswerText is how a member's answer reads, typed into the lead: who, which
+// CLI, and the answer on one line, without control characters (the lead
+// queue types text, not keys), at most maxAnswer bytes of it.
+func AnswerText(member, agent, answer string) string {
+	answer = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return ' '
+		}
+		return r
+	}, answer)
+	answer = strings.Join(strings.Fields(answer), " ")
+	if len(answer) > maxAnswer {
+		answer = strings.ToValidUTF8(answer[:maxAnswer], "") + " …(cut)"
+	}
+	if answer == "" {
+		answer = "(no text)"
+	}
+	return fmt.Sprintf("[%s (%s) answers your teamctl send] %s", member, agent, answer)
 }

@@ -68,3 +68,40 @@ func TestRecordHook(t *testing.T) {
 		t.Errorf("a hook made %s", dir)
 	}
 }
+
+// TestDeliverAnswer: a Codex member's answer is queued for the lead once,
+// and only when the lead is owed it (it sent the member text) and the hook
+// ran in the member's own pane; control characters and newlines become
+// spaces.
+func TestDeliverAnswer(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if err := state.Save(&state.Team{Team: "mixed", Socket: state.SocketName("mixed"), SocketPath: state.SocketPath("mixed"), Session: "mixed",
+		Members: []state.Member{
+			{Name: "lead", Role: state.RoleLead, Pane: "%0"},
+			{Name: "rev", Role: state.RoleProcess, Agent: "codex", Pane: "%1"},
+			{Name: "web", Role: state.RoleProcess, Pane: "%2"},
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	queued := func() []string {
+		var out []string
+		state.ReadLeadQueue("mixed", 0, func(text string, _ int64) { out = append(out, text) })
+		return out
+	}
+	rev := HookCaller{"mixed", "rev", "%1"}
+	DeliverAnswer(rev, "not owed")
+	if q := queued(); len(q) != 0 {
+		t.Fatalf("an answer not owed was queued: %q", q)
+	}
+	if err := state.OweAnswer("mixed", "rev", "lead"); err != nil {
+		t.Fatal(err)
+	}
+	DeliverAnswer(HookCaller{"mixed", "rev", "%2"}, "from another pane") // web's pane naming rev
+	if err := DeliverAnswer(rev, "all\ndone\x1b[Z here"); err != nil {
+		t.Fatal(err)
+	}
+	DeliverAnswer(rev, "a second turn") // owed once
+	if q := queued(); len(q) != 1 || q[0] != "[rev (codex) answers your teamctl send] all done [Z here" {
+		t.Errorf("queued for the lead: %q", q)
+	}
+}

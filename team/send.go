@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/internal/textsafe"
 	"github.com/teamctl/teamctl/relaunch"
 	"github.com/teamctl/teamctl/stallwatch"
@@ -51,10 +52,26 @@ func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 	defer ev.Close()
 	switch {
 	case m.Agent != "":
+		// Sent by the lead (its Bash tool runs teamctl send): the answer
+		// at the end of the member's next turn is typed into the lead
+		// (teamctl hook, state.OweAnswer). Recorded first: a short turn
+		// may end before typeInto returns.
+		lead := leadAsking(st)
+		if lead != "" && lead != member {
+			if err := state.OweAnswer(team, member, lead); err != nil {
+				return "", err
+			}
+		}
 		if err := t.typeInto(ctx, m, text); err != nil {
+			if lead != "" {
+				state.TakeOwedAnswer(team, member) // nothing was sent: nothing is owed
+			}
 			return "", err
 		}
 		ev.Append(t.by.mark(state.Event{Kind: state.EventMessage, Member: member, Pane: m.Pane, Detail: t.by.sent() + textsafe.Short(text, 200)}))
+		if lead != "" {
+			return fmt.Sprintf("typed into its pane, and taken; its answer is typed into %s when its turn ends", lead), nil
+		}
 		return "typed into its pane, and taken", nil
 	case m.Role == state.RoleProcess:
 		return "", fmt.Errorf("%s is a plain process, not Claude Code: type into it with `teamctl answer %s KEYS...`", member, member)
@@ -182,4 +199,17 @@ func (t *Team) waitScreen(ctx context.Context, d time.Duration, cond func() bool
 		}
 		poll = min(poll*3/2, 200*time.Millisecond)
 	}
+}
+
+// leadAsking is the name of the team's lead when this process runs inside
+// the lead's (its pane's process is one of this process's ancestors: the
+// lead's Bash tool ran teamctl), else "". Ancestry, not an environment
+// variable: any member could set TEAMCTL_MEMBER=lead.
+func leadAsking(st *state.Team) string {
+	for _, m := range st.Members {
+		if m.Role == state.RoleLead && m.PID > 1 && proc.Lineage()[m.PID] {
+			return m.Name
+		}
+	}
+	return ""
 }

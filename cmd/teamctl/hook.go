@@ -25,6 +25,9 @@ type hookOptions struct {
 	Wait time.Duration
 	// Record records a hook (team.RecordHook).
 	Record func(team.HookCaller, claudecode.Hook) error
+	// Deliver gives a Codex or Gemini member's answer to the lead when it
+	// is owed one (team.DeliverAnswer).
+	Deliver func(team.HookCaller, string) error
 	// From is the agent CLI that calls (--from codex: Codex's notify, its
 	// JSON the last argument); "" for Claude Code (JSON on stdin).
 	From string
@@ -41,7 +44,7 @@ func newHookCmd(ios *iostreams.IO, runF func(context.Context, *hookOptions) erro
 	// Claude Code closes the hook's stdin once it wrote the JSON, so Wait
 	// guards only against a caller that never does; a short guard dropped
 	// hooks on a loaded machine.
-	opts := &hookOptions{IO: ios, Wait: 30 * time.Second, Record: team.RecordHook}
+	opts := &hookOptions{IO: ios, Wait: 30 * time.Second, Record: team.RecordHook, Deliver: team.DeliverAnswer}
 	cmd := &cobra.Command{
 		Use:     "hook",
 		Example: `  echo '{"hook_event_name":"Stop"}' | TEAMCTL_TEAM=auth-fix TEAMCTL_MEMBER=lead TMUX_PANE=%0 teamctl hook`,
@@ -73,6 +76,7 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		if data, ok := readIn(opts); ok {
 			if e, ok := geminicli.ParseHook(data); ok && e.Ended() {
 				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.Response, 200)})
+				opts.deliver(e.Response)
 			} else if ok {
 				opts.Record(opts.Caller, claudecode.Hook{Event: e.Event, Message: textsafe.Short(e.Prompt, 200)})
 			}
@@ -85,6 +89,7 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		if len(opts.Args) > 0 {
 			if e, ok := codexcli.ParseNotify([]byte(opts.Args[len(opts.Args)-1])); ok {
 				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.LastMessage, 200)})
+				opts.deliver(e.LastMessage)
 			}
 		}
 		return nil
@@ -107,5 +112,13 @@ func readIn(opts *hookOptions) ([]byte, bool) {
 		return data, true
 	case <-time.After(opts.Wait):
 		return nil, false
+	}
+}
+
+// deliver gives answer to the lead if it is owed (its error dropped: a hook
+// never fails the CLI).
+func (opts *hookOptions) deliver(answer string) {
+	if opts.Deliver != nil {
+		opts.Deliver(opts.Caller, answer)
 	}
 }

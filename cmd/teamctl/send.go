@@ -40,7 +40,12 @@ func newSendCmd(ios *iostreams.IO, g *globals, runF func(context.Context, *sendO
 in its mailbox as a message from team-lead (a new turn); the lead gets it
 typed into its pane by the supervisor once it is idle (a lead that spawned no
 teammates does not read its mailbox), on one line: each newline or tab is
-typed as a space, since a newline would submit it early.
+typed as a space, since a newline would submit it early. A Codex or Gemini
+member gets it typed into its input line once it shows one; sent by the lead
+(its Bash tool running teamctl send), that member's answer at the end of its
+next turn is typed into the lead the same way, once ("[NAME (codex) answers
+your teamctl send] …"): a Claude Code lead cannot message such a member
+with its own SendMessage.
 
 A message is text: one holding any other control character (an escape
 sequence such as shift-tab's \x1b[Z, ^C, ^U) is refused, naming the
