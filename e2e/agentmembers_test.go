@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/fakeapi"
 	"github.com/teamctl/teamctl/internal/proc"
@@ -391,5 +393,121 @@ func rebootTeam(t *testing.T, e *testenv.Env, team, homes string) {
 			left = append(left, p.String())
 		}
 		return len(left) == 0, strings.Join(left, " ")
+	})
+}
+
+// TestCodexMemberLimitContinued: a Codex member whose turn meets a usage
+// limit (the fake's 429 usage_limit_reached, its reset a minute ahead) is
+// limited in status with the reset its banner shows; with limits: {resume:
+// true} the supervisor types "continue" into it once the minute shown is
+// over (plus the margin), as Codex takes text, and its model answers it.
+func TestCodexMemberLimitContinued(t *testing.T) {
+	t.Parallel()
+	bin := agentBinary(t, "TEAMCTL_E2E_CODEX")
+	var mu sync.Mutex
+	var reset time.Time
+	script := func(r fakeapi.Request) fakeapi.Reply {
+		if !r.IsTurn() {
+			return fakeapi.Text("{}")
+		}
+		mu.Lock()
+		now := time.Now()
+		if reset.IsZero() {
+			// One second before a minute ends, at least 8 s ahead: the
+			// minute Codex shows ends soon after it.
+			reset = now.Truncate(time.Minute).Add(time.Minute - time.Second)
+			if reset.Sub(now) < 8*time.Second {
+				reset = reset.Add(time.Minute)
+			}
+		}
+		rs := reset
+		mu.Unlock()
+		if now.Before(rs) {
+			return fakeapi.CodexUsageLimit(rs)
+		}
+		return fakeapi.Text("Continuing after the limit.")
+	}
+	api, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithScript(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close)
+	e := testenv.New(t)
+	user := filepath.Join(e.Dir, "user-codex")
+	if err := os.MkdirAll(user, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "config.toml"), []byte(api.ResponsesConfig("gpt-fake")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.Extra = append(e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	const team = "codex-limit"
+	t.Cleanup(func() {
+		if t.Failed() {
+			r := e.Run("logs", "rev", "-n", "40", "--team", team)
+			t.Logf("--- rev:\n%s%s", r.Stdout, r.Stderr)
+		}
+		e.KillServers()
+		for _, pr := range processesWithHome(e.Home) {
+			syscall.Kill(pr.PID, syscall.SIGKILL)
+		}
+		reap(t, e.Home)
+	})
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+claude: {command: %q, args: [stand-in]}
+agents:
+  codex: {command: %s}
+env: {TZ: UTC}
+lead: {}
+members:
+  - name: rev
+    agent: codex
+    prompt: "start; token CODEX-LIMIT-FIRST"
+watchdog: {quiet: 500ms}
+limits: {resume: true, margin: 1s}
+`, team, e.Bin, bin))
+	e.MustRun("up", layout)
+	testenv.Eventually(t, wait, "rev limited, with a reset, in status", func() (bool, string) {
+		r := e.Run("status", "--json", "--team", team)
+		var st struct {
+			Members []struct {
+				Name, State string
+				Limit       *struct{ Reset time.Time }
+			}
+		}
+		json.Unmarshal([]byte(r.Stdout), &st)
+		for _, m := range st.Members {
+			if m.Name == "rev" && m.State == "limited" && m.Limit != nil && !m.Limit.Reset.IsZero() {
+				mu.Lock()
+				want := reset.Truncate(time.Minute)
+				mu.Unlock()
+				return m.Limit.Reset.Equal(want), fmt.Sprintf("reset %v, want %v", m.Limit.Reset, want)
+			}
+		}
+		return false, r.Stdout
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r, err := api.WaitFor(ctx, func(r fakeapi.Request) bool {
+		return r.IsTurn() && r.Status == 200 && fakeapi.LastUserContains("continue")(r)
+	})
+	if err != nil {
+		t.Fatalf("no continuation reached the model: %v", err)
+	}
+	mu.Lock()
+	shownEnd := reset.Truncate(time.Minute).Add(time.Minute)
+	mu.Unlock()
+	if r.Time.Before(shownEnd) {
+		t.Errorf("the continuation came at %v, before the minute shown ended (%v)", r.Time, shownEnd)
+	}
+	testenv.Eventually(t, wait, "one limit-resume event of rev", func() (bool, string) {
+		out := e.Run("events", "--json", "--team", team).Stdout
+		n := 0
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, `"kind":"limit-resume"`) && strings.Contains(l, `"member":"rev"`) {
+				n++
+			}
+		}
+		return n == 1, out
 	})
 }
