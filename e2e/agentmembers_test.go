@@ -511,3 +511,103 @@ limits: {resume: true, margin: 1s}
 		return n == 1, out
 	})
 }
+
+// TestGeminiMemberLimitContinued: a Gemini member whose turn meets a daily
+// quota (the fake's 429 RESOURCE_EXHAUSTED, which Gemini CLI does not retry)
+// shows its quota dialog: limited in status (not stalled), no reset shown;
+// with limits: {resume: true} the supervisor chooses its "Keep trying" at
+// the backoff's first try, and the request, sent again, is answered.
+func TestGeminiMemberLimitContinued(t *testing.T) {
+	t.Parallel()
+	bin := agentBinary(t, "TEAMCTL_E2E_GEMINI")
+	var mu sync.Mutex
+	turns := 0
+	script := func(r fakeapi.Request) fakeapi.Reply {
+		if !r.IsTurn() {
+			return fakeapi.Text("{}")
+		}
+		mu.Lock()
+		turns++
+		n := turns
+		mu.Unlock()
+		if n == 1 {
+			return fakeapi.GeminiQuota(0, true)
+		}
+		return fakeapi.Text("Continuing after the limit.")
+	}
+	api, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithScript(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close)
+	e := testenv.New(t)
+	user := filepath.Join(e.Dir, "user-gemini")
+	if err := os.MkdirAll(filepath.Join(user, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, ".gemini", "settings.json"), []byte(`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.Extra = append(e.Extra, "GEMINI_CLI_HOME="+user, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL="+api.URL,
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	const team = "gemini-limit"
+	t.Cleanup(func() {
+		if t.Failed() {
+			r := e.Run("logs", "critic", "-n", "40", "--team", team)
+			t.Logf("--- critic:\n%s%s", r.Stdout, r.Stderr)
+		}
+		e.KillServers()
+		for _, pr := range processesWithHome(e.Home) {
+			syscall.Kill(pr.PID, syscall.SIGKILL)
+		}
+		reap(t, e.Home)
+	})
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+claude: {command: %q, args: [stand-in]}
+agents:
+  gemini: {command: %s}
+lead: {}
+members:
+  - name: critic
+    agent: gemini
+    prompt: "start; token GEMINI-LIMIT-FIRST"
+watchdog: {quiet: 500ms}
+limits: {resume: true, margin: 1s}
+`, team, e.Bin, bin))
+	e.MustRun("up", layout)
+	testenv.Eventually(t, wait, "critic limited at its quota dialog, in status", func() (bool, string) {
+		r := e.Run("status", "--json", "--team", team)
+		var st struct {
+			Members []struct{ Name, State string }
+		}
+		json.Unmarshal([]byte(r.Stdout), &st)
+		for _, m := range st.Members {
+			if m.Name == "critic" {
+				return m.State == "limited", r.Stdout
+			}
+		}
+		return false, r.Stdout
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if _, err := api.WaitFor(ctx, func(r fakeapi.Request) bool {
+		return r.IsTurn() && r.Status == 200 && r.UserTextContains("GEMINI-LIMIT-FIRST")
+	}); err != nil {
+		t.Fatalf("the refused request was never sent again and answered: %v", err)
+	}
+	testenv.Eventually(t, wait, "critic's limit-resume, and no stall said", func() (bool, string) {
+		out := e.Run("events", "--json", "--team", team).Stdout
+		resumes, stalls := 0, 0
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, `"member":"critic"`) {
+				if strings.Contains(l, `"kind":"limit-resume"`) {
+					resumes++
+				}
+				if strings.Contains(l, `"kind":"stall"`) {
+					stalls++
+				}
+			}
+		}
+		return resumes == 1 && stalls == 0, out
+	})
+}

@@ -77,11 +77,15 @@ func (s *daemon) claudeCode(w *paneWatch) bool {
 	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate)
 }
 
+// geminiQuota is the stall pattern of Gemini CLI's quota dialog, which is
+// its usage limit (stallwatch.ReadLimit reads it, with its reset when shown).
+const geminiQuota = "gemini-quota"
+
 // limitsWatched reports whether w's member says its limits on its screen in
 // forms teamctl reads (stallwatch.ReadLimit): Claude Code, and a member
-// running Codex or Gemini CLI (Gemini's quota dialog is a stall, answered by
-// a person). A plain process never is: typing a continuation into whatever
-// reads its stdin would run it.
+// running Codex or Gemini CLI (Gemini's quota dialog: limited while it is
+// up). A plain process never is: typing a continuation into whatever reads
+// its stdin would run it.
 func (s *daemon) limitsWatched(w *paneWatch) bool {
 	m, ok := s.st.Member(w.member)
 	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate || m.Agent != "")
@@ -110,7 +114,9 @@ func (s *daemon) judgeLimit(w *paneWatch, screen string, v stallwatch.Verdict) b
 	now := s.clock.Now()
 	var l stallwatch.Limit
 	ok := false
-	if v.Kind != stallwatch.Stalled {
+	if v.Kind != stallwatch.Stalled || v.Pattern == geminiQuota {
+		// Gemini CLI's limit is a dialog (its quota's): a limit, not a
+		// stall, though it waits for an answer (limitFired gives it).
 		l, ok = stallwatch.ReadLimit(screen, now, s.memberZone(w.member))
 	}
 	if v.Kind == stallwatch.Busy {
@@ -352,8 +358,9 @@ func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
 	if m, ok := s.st.Member(w.member); ok && m.Agent != "" {
 		// Codex and Gemini take text as `teamctl send` types it (the text,
 		// Enter once it shows, again while it is unsent), which waits on
-		// their screen: off the loop.
-		s.typeAgent(w.member, typable(lim.Prompt))
+		// their screen: off the loop. Gemini's limit is its quota dialog:
+		// answered first (continueAgent).
+		s.typeAgent(w.member, m.Agent, typable(lim.Prompt))
 	} else if err := s.srv.Type(ctx, w.id, typable(lim.Prompt)); err != nil {
 		s.log.Warn("type the continuation", "member", w.member, "err", err)
 		s.planResume(w) // the next try, at the backoff
@@ -367,20 +374,39 @@ func (s *daemon) limitFired(ctx context.Context, w *paneWatch) {
 		Detail: "typed " + textsafe.Short(lim.Prompt, 100) + ": " + why})
 }
 
-// sendAgent types text into member, a Codex or Gemini member, as `teamctl
-// send` does, in a process of its own (this teamctl's), so that the loop does
-// not wait on its screen; what went wrong is logged.
-func (s *daemon) sendAgent(member, text string) {
+// continueAgent continues member, a Codex or Gemini member of kind, after
+// its limit, as a person would, in processes of this teamctl's own (their
+// waits on its screen keep off the loop); what went wrong is logged. Codex:
+// `teamctl send` of text. Gemini, at its quota dialog: its "Keep trying"
+// (the request again, as it was), or where the dialog offers none (it
+// offers a switch to another model then, which is the user's to choose)
+// its Stop, then text as for Codex.
+func (s *daemon) continueAgent(member, kind, text string) {
 	if s.o.Teamctl == "" {
 		s.log.Warn("type the continuation: teamctl's own path is not known", "member", member)
 		return
 	}
+	run := func(ctx context.Context, args ...string) error {
+		out, err := exec.CommandContext(ctx, s.o.Teamctl, append(args, "--team", s.team)...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("teamctl %s: %w: %s", args[0], err, textsafe.Short(string(out), 300))
+		}
+		return nil
+	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, s.o.Teamctl, "send", member, text, "--team", s.team).CombinedOutput()
-		if err != nil {
-			s.log.Warn("type the continuation", "member", member, "err", err, "said", textsafe.Short(string(out), 300))
+		if kind == layouts.AgentGemini {
+			if run(ctx, "answer", member, "--option", "Keep trying") == nil {
+				return
+			}
+			if err := run(ctx, "answer", member, "--option", "Stop"); err != nil {
+				s.log.Warn("continue after the limit", "member", member, "err", err)
+				return
+			}
+		}
+		if err := run(ctx, "send", member, text); err != nil {
+			s.log.Warn("type the continuation", "member", member, "err", err)
 		}
 	}()
 }

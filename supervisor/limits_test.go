@@ -371,7 +371,7 @@ func TestLimitOfACodexMember(t *testing.T) {
 	m, _ := w.s.st.Member("rev")
 	m.Agent = "codex" // as up records a member of agent: codex
 	var sent []string
-	w.s.typeAgent = func(member, text string) { sent = append(sent, member+": "+text) }
+	w.s.typeAgent = func(member, kind, text string) { sent = append(sent, member+" ("+kind+"): "+text) }
 	screen := screenFile(t, "codex-0.171.0-usage-limit.txt") // "try again at 1:30 AM"
 	w.draw("%1", screen)
 	w.advance(quiet)
@@ -385,7 +385,7 @@ func TestLimitOfACodexMember(t *testing.T) {
 		t.Fatalf("typed %q before the reset's minute and margin", sent)
 	}
 	w.advance(time.Second)
-	if len(sent) != 1 || sent[0] != "rev: continue" {
+	if len(sent) != 1 || sent[0] != "rev (codex): continue" {
 		t.Fatalf("typed %q, want rev: continue once", sent)
 	}
 	if typed := w.typedInto("%1"); len(typed) != 0 {
@@ -397,5 +397,44 @@ func TestLimitOfACodexMember(t *testing.T) {
 	w.advance(3 * time.Hour)
 	if len(sent) != 1 {
 		t.Errorf("typed again for the same reset: %q", sent)
+	}
+}
+
+// TestLimitOfAGeminiMember: Gemini CLI's quota dialog makes its member
+// limited, not stalled (the state says why it waits), with the reset it
+// shows; without one, the continuation is planned at the backoff, and it is
+// given as Gemini's (continueAgent answers its dialog first). A plain
+// process printing the same text is no limit.
+func TestLimitOfAGeminiMember(t *testing.T) {
+	old := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = old })
+	w := newWorldWith(t, limitsOn, "", member{"lead", state.RoleLead, ""}, member{"critic", state.RoleProcess, ""})
+	m, _ := w.s.st.Member("critic")
+	m.Agent = "gemini"
+	var sent []string
+	w.s.typeAgent = func(member, kind, text string) { sent = append(sent, member+" ("+kind+"): "+text) }
+	w.draw("%1", screenFile(t, "gemini-0.61.0-quota.txt")) // "1. Keep trying", no reset
+	w.advance(quiet)
+	got := w.live("critic")
+	if got.State != state.StateLimited || !got.Reset.IsZero() || !strings.Contains(got.Line, "Usage limit reached") {
+		t.Fatalf("at Gemini's quota dialog: %+v", got)
+	}
+	if evs := w.events(state.EventStall, "critic"); len(evs) != 0 {
+		t.Errorf("the quota dialog was said a stall: %+v", evs)
+	}
+	w.advanceTo(got.Since.Add(limitFirstTry - time.Second))
+	if len(sent) != 0 {
+		t.Fatalf("continued %q before the backoff", sent)
+	}
+	w.advance(time.Second)
+	if len(sent) != 1 || sent[0] != "critic (gemini): continue" {
+		t.Fatalf("continued %q, want critic (gemini): continue once", sent)
+	}
+	// With a reset shown: limited until then.
+	w.draw("%1", screenFile(t, "gemini-0.61.0-quota-reset.txt")) // "Access resets at 2:04 AM UTC."
+	w.advance(quiet)
+	if got := w.live("critic"); got.State != state.StateLimited || !got.Reset.Equal(time.Date(2026, 12, 2, 2, 4, 0, 0, time.UTC)) {
+		t.Errorf("at the dialog with a reset: %+v", got)
 	}
 }

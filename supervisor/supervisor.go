@@ -108,9 +108,9 @@ type daemon struct {
 
 	spend     spending        // what the members spend, and the budgets (budget.go)
 	limitFire chan *paneWatch // a continuation timer (limits.go)
-	// typeAgent types a continuation into a Codex or Gemini member
-	// (sendAgent; tests record it instead).
-	typeAgent func(member, text string)
+	// typeAgent continues a Codex or Gemini member of kind after its
+	// limit (continueAgent; tests record it instead).
+	typeAgent func(member, kind, text string)
 }
 
 // Supervise watches the team until ctx ends or the team's tmux server goes.
@@ -176,7 +176,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
 		limitFire: make(chan *paneWatch, 64), switchQ: make(chan switchReq, 1024), probeFire: make(chan *paneWatch, 256),
 	}
-	s.typeAgent = s.sendAgent
+	s.typeAgent = s.continueAgent
 	s.configure()
 	s.live = &state.Live{PID: os.Getpid(), Started: clk.Now().UTC(), Members: map[string]*state.LiveMember{}}
 	s.notifier = newNotifier(s)
