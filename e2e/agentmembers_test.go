@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,7 +134,9 @@ members:
 			if r := e.MustRun("status", "--team", team); !strings.Contains(r.Stdout, "lead") {
 				t.Errorf("the lead is not in the team's status:\n%s", r.Stdout)
 			}
-			e.MustRun("answer", "no", "n", "--team", team)
+			// no's answered from top (its n, with no selected), yes's with
+			// teamctl answer: the same verb behind both.
+			topAnswer(t, e, team, "no", "n")
 			e.MustRun("answer", "yes", "y", "--team", team)
 			testenv.Eventually(t, wait, "yes's command run", func() (bool, string) {
 				_, err := os.Stat(filepath.Join(e.Work, "yes", "ran.txt"))
@@ -226,6 +229,7 @@ members:
 				n, s := typed()
 				return n == 1, s
 			})
+			os.Remove(leadGo) // a lead started again (below) asks nothing more
 			if b, _ := os.ReadFile(userFile); string(b) != userText {
 				t.Errorf("the user's %s changed:\n%s", userFile, b)
 			}
@@ -610,4 +614,48 @@ limits: {resume: true, margin: 1s}
 		}
 		return resumes == 1 && stalls == 0, out
 	})
+}
+
+// topAnswer runs teamctl top in a pane of a tmux server of the test's own,
+// selects member (its row, by ↓) once top shows its dialog's keys, types
+// key, and waits for top to say what it chose for member.
+func topAnswer(t *testing.T, e *testenv.Env, team, member, key string) {
+	t.Helper()
+	const socket = "top-viewer"
+	out, err := e.Tmux(socket, "new-session", "-d", "-s", "v", "-x", "160", "-y", "45", "-c", e.Dir, "-P", "-F", "#{pane_id}", e.Bin, "top", "--team", team)
+	if err != nil {
+		t.Fatalf("start top: %v %s", err, out)
+	}
+	pane := strings.TrimSpace(out)
+	defer e.Tmux(socket, "kill-server")
+	screen := func() string { s, _ := e.Tmux(socket, "capture-pane", "-p", "-t", pane); return s }
+	row := regexp.MustCompile(`^[> ] ` + regexp.QuoteMeta(member) + ` `)
+	testenv.Eventually(t, wait, "top with "+member+" selected, its dialog's keys shown", func() (bool, string) {
+		s := screen()
+		sel, at := -1, -1
+		for i, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "> ") && sel < 0 {
+				sel = i
+			}
+			if row.MatchString(l) {
+				at = i
+			}
+		}
+		switch {
+		case sel < 0 || at < 0:
+		case sel < at:
+			e.Tmux(socket, "send-keys", "-t", pane, "Down") // one row a look: the next look sees where it went
+		case sel > at:
+			e.Tmux(socket, "send-keys", "-t", pane, "Up")
+		default:
+			return strings.Contains(s, "choose · y "), s
+		}
+		return false, s
+	})
+	e.Tmux(socket, "send-keys", "-t", pane, key)
+	testenv.Eventually(t, wait, "top saying what "+key+" chose for "+member, func() (bool, string) {
+		s := screen()
+		return strings.Contains(s, "for "+member), s
+	})
+	t.Logf("top, after %s:\n%s", key, screen())
 }

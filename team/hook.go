@@ -54,10 +54,13 @@ const maxAnswer = 16 << 10
 
 // DeliverAnswer types answer, the last answer of the turn that just ended of
 // c's member (a Codex or Gemini member, its CLI's own hook telling), into
-// the lead through the lead queue, when the lead is owed it (it sent the
-// member text: state.OweAnswer), once. Only from the member's own pane:
-// another's hook naming it delivers nothing.
-func DeliverAnswer(c HookCaller, answer string) error {
+// the lead through the lead queue, when the lead is owed it: it sent the
+// member text (state.OweAnswer) that is among prompts, what the turn
+// answered (Codex's input-messages, Gemini's prompt). Once; only from the
+// member's own pane (another's hook naming it delivers nothing); a turn
+// that answered something else (its earlier work ending just as the lead
+// typed) leaves it owed.
+func DeliverAnswer(c HookCaller, prompts []string, answer string) error {
 	st, err := state.Load(c.Team)
 	if err != nil {
 		return err
@@ -66,7 +69,15 @@ func DeliverAnswer(c HookCaller, answer string) error {
 	if !ok || m.Agent == "" || m.Pane != c.Pane {
 		return nil
 	}
-	if _, owed, err := state.TakeOwedAnswer(c.Team, c.Member); err != nil || !owed {
+	answered := func(text string) bool {
+		for _, p := range prompts {
+			if text != "" && strings.Contains(oneLine(p), text) {
+				return true
+			}
+		}
+		return false
+	}
+	if _, owed, err := state.TakeOwedAnswer(c.Team, c.Member, answered); err != nil || !owed {
 		return err
 	}
 	return state.QueueForLead(c.Team, AnswerText(c.Member, m.Agent, answer))

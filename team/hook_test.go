@@ -70,9 +70,10 @@ func TestRecordHook(t *testing.T) {
 }
 
 // TestDeliverAnswer: a Codex member's answer is queued for the lead once,
-// and only when the lead is owed it (it sent the member text) and the hook
-// ran in the member's own pane; control characters and newlines become
-// spaces.
+// and only when the lead is owed it (it sent the member text), the turn
+// that ended answered that text (not an earlier turn ending as the lead
+// typed), and the hook ran in the member's own pane; control characters
+// and newlines become spaces.
 func TestDeliverAnswer(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	if err := state.Save(&state.Team{Team: "mixed", Socket: state.SocketName("mixed"), SocketPath: state.SocketPath("mixed"), Session: "mixed",
@@ -89,18 +90,19 @@ func TestDeliverAnswer(t *testing.T) {
 		return out
 	}
 	rev := HookCaller{"mixed", "rev", "%1"}
-	DeliverAnswer(rev, "not owed")
+	DeliverAnswer(rev, []string{"review it"}, "not owed")
 	if q := queued(); len(q) != 0 {
 		t.Fatalf("an answer not owed was queued: %q", q)
 	}
-	if err := state.OweAnswer("mixed", "rev", "lead"); err != nil {
+	if err := state.OweAnswer("mixed", "rev", "lead", "please review auth.go"); err != nil {
 		t.Fatal(err)
 	}
-	DeliverAnswer(HookCaller{"mixed", "rev", "%2"}, "from another pane") // web's pane naming rev
-	if err := DeliverAnswer(rev, "all\ndone\x1b[Z here"); err != nil {
+	DeliverAnswer(HookCaller{"mixed", "rev", "%2"}, []string{"please review auth.go"}, "from another pane") // web's pane naming rev
+	DeliverAnswer(rev, []string{"say hello"}, "the end of an earlier turn")
+	if err := DeliverAnswer(rev, []string{"please  review\nauth.go"}, "all\ndone\x1b[Z here"); err != nil {
 		t.Fatal(err)
 	}
-	DeliverAnswer(rev, "a second turn") // owed once
+	DeliverAnswer(rev, []string{"please review auth.go"}, "a second turn") // owed once
 	if q := queued(); len(q) != 1 || q[0] != "[rev (codex) answers your teamctl send] all done [Z here" {
 		t.Errorf("queued for the lead: %q", q)
 	}

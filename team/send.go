@@ -58,13 +58,13 @@ func (t *Team) send(ctx context.Context, member, text string) (string, error) {
 		// may end before typeInto returns.
 		lead := leadAsking(st)
 		if lead != "" && lead != member {
-			if err := state.OweAnswer(team, member, lead); err != nil {
+			if err := state.OweAnswer(team, member, lead, oneLine(text)); err != nil {
 				return "", err
 			}
 		}
 		if err := t.typeInto(ctx, m, text); err != nil {
 			if lead != "" {
-				state.TakeOwedAnswer(team, member) // nothing was sent: nothing is owed
+				state.DropOwedAnswer(team, member) // nothing was sent: nothing is owed
 			}
 			return "", err
 		}
@@ -137,7 +137,7 @@ func inbox(team, member string) ([]claudecode.Message, error) {
 // wait is for what the screen shows, within typeWait.
 func (t *Team) typeInto(ctx context.Context, m *state.Member, text string) error {
 	srv := t.srv()
-	text = strings.Join(strings.Fields(text), " ") // one line: a newline would submit early
+	text = oneLine(text) // a newline would submit early
 	holds := func() (bool, error) {
 		s, err := srv.CapturePane(ctx, m.Pane)
 		return err == nil && stallwatch.ComposerHolds(m.Agent, s, text), err
@@ -213,3 +213,7 @@ func leadAsking(st *state.Team) string {
 	}
 	return ""
 }
+
+// oneLine is text as it is typed into a Codex or Gemini member: on one line,
+// each run of white space one space.
+func oneLine(text string) string { return strings.Join(strings.Fields(text), " ") }

@@ -27,7 +27,7 @@ type hookOptions struct {
 	Record func(team.HookCaller, claudecode.Hook) error
 	// Deliver gives a Codex or Gemini member's answer to the lead when it
 	// is owed one (team.DeliverAnswer).
-	Deliver func(team.HookCaller, string) error
+	Deliver func(c team.HookCaller, prompts []string, answer string) error
 	// From is the agent CLI that calls (--from codex: Codex's notify, its
 	// JSON the last argument); "" for Claude Code (JSON on stdin).
 	From string
@@ -76,7 +76,7 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		if data, ok := readIn(opts); ok {
 			if e, ok := geminicli.ParseHook(data); ok && e.Ended() {
 				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.Response, 200)})
-				opts.deliver(e.Response)
+				opts.deliver([]string{e.Prompt}, e.Response)
 			} else if ok {
 				opts.Record(opts.Caller, claudecode.Hook{Event: e.Event, Message: textsafe.Short(e.Prompt, 200)})
 			}
@@ -89,7 +89,7 @@ func hookRun(_ context.Context, opts *hookOptions) error {
 		if len(opts.Args) > 0 {
 			if e, ok := codexcli.ParseNotify([]byte(opts.Args[len(opts.Args)-1])); ok {
 				opts.Record(opts.Caller, claudecode.Hook{Event: "Stop", Message: textsafe.Short(e.LastMessage, 200)})
-				opts.deliver(e.LastMessage)
+				opts.deliver(e.Input, e.LastMessage)
 			}
 		}
 		return nil
@@ -115,10 +115,10 @@ func readIn(opts *hookOptions) ([]byte, bool) {
 	}
 }
 
-// deliver gives answer to the lead if it is owed (its error dropped: a hook
-// never fails the CLI).
-func (opts *hookOptions) deliver(answer string) {
+// deliver gives answer, the turn's that answered prompts, to the lead if it
+// is owed (its error dropped: a hook never fails the CLI).
+func (opts *hookOptions) deliver(prompts []string, answer string) {
 	if opts.Deliver != nil {
-		opts.Deliver(opts.Caller, answer)
+		opts.Deliver(opts.Caller, prompts, answer)
 	}
 }
