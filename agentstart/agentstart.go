@@ -5,13 +5,17 @@
 package agentstart
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/codexcli"
 	"github.com/teamctl/teamctl/geminicli"
+	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/layouts"
 	"github.com/teamctl/teamctl/state"
 )
@@ -96,4 +100,25 @@ func HasSession(kind, team, member string) bool {
 		return geminicli.HasSession(home)
 	}
 	return false
+}
+
+// homeEnvs are the variables that name an agent CLI's home.
+var homeEnvs = []string{codexcli.HomeEnv, geminicli.HomeEnv}
+
+// EndRunningIn ends (SIGTERM, then SIGKILL after grace) this user's processes
+// whose agent home (CODEX_HOME, GEMINI_CLI_HOME) is under dir, by pid, and
+// returns them: what a member's CLI started that outlives its pane and its
+// server (Codex 0.171.0's app-server daemon; docs/codex.md).
+func EndRunningIn(ctx context.Context, dir string, grace time.Duration) []int {
+	prefix := filepath.Clean(dir) + string(filepath.Separator)
+	pids := proc.Matching(func(env map[string]string) bool {
+		for _, k := range homeEnvs {
+			if strings.HasPrefix(env[k], prefix) {
+				return true
+			}
+		}
+		return false
+	})
+	proc.End(ctx, proc.Processes(pids), grace)
+	return pids
 }

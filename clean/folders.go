@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamctl/teamctl/agentstart"
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
 	"github.com/teamctl/teamctl/launch"
@@ -200,6 +201,10 @@ func (p *planner) stateFolder(team string, before []*Action) {
 				return err
 			}
 			defer unlock()
+			// What a Codex or Gemini member started may outlive its pane
+			// and server (Codex's app-server daemon): found by its home,
+			// in this folder, never by a process's name.
+			agentstart.EndRunningIn(ctx, filepath.Join(dir, "agents"), p.o.Grace)
 			return removeStateFolder(dir, root)
 		}})
 }

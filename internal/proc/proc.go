@@ -173,9 +173,12 @@ func Environ(pid int) (map[string]string, error) {
 	return env, nil
 }
 
-// Matching returns the pids of living processes whose environment satisfies
-// match, leaving out this process and its ancestors (a `teamctl down` run from
-// inside a team's pane must not end itself halfway).
+// Matching returns the pids of this user's living processes whose
+// environment satisfies match, leaving out this process and its ancestors (a
+// `teamctl down` run from inside a team's pane must not end itself halfway).
+// Another user's process never matches, whatever its environment says (run
+// as root, teamctl could read it): nothing is signalled whose ownership was
+// not checked.
 func Matching(match func(env map[string]string) bool) []int {
 	skip := Lineage()
 	ents, err := os.ReadDir("/proc")
@@ -185,7 +188,7 @@ func Matching(match func(env map[string]string) bool) []int {
 	var out []int
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || skip[pid] || pid == 1 || !Alive(pid) {
+		if err != nil || skip[pid] || pid == 1 || !Alive(pid) || !Owned(pid) {
 			continue
 		}
 		env, err := Environ(pid)
@@ -245,4 +248,14 @@ func Lineage() map[int]bool {
 		pid = st.PPID
 	}
 	return own
+}
+
+// Owned reports whether pid is a process of this user (its /proc entry's
+// owner is this process's real uid).
+func Owned(pid int) bool {
+	var st syscall.Stat_t
+	if err := syscall.Stat("/proc/"+strconv.Itoa(pid), &st); err != nil {
+		return false
+	}
+	return int(st.Uid) == os.Getuid()
 }
