@@ -11,35 +11,45 @@ import (
 	"github.com/teamctl/teamctl/internal/fakeapi"
 )
 
-// TestClaudeLeadAsksACodexMember: a mixed team, a real Claude Code lead and
-// a real Codex member. Claude Code's SendMessage cannot reach a member it
-// did not spawn (docs/claude-code.md), so the lead asks with its Bash tool:
-// `teamctl send coder …`, allowed from `teamctl answer`. The text reaches
-// Codex's model; Codex's answer, at its turn's end, is typed into the lead
-// (its process tree is what tells teamctl the lead asked), and the lead's
-// model gets it as a new turn. What the Codex member spent is in usage.
-func TestClaudeLeadAsksACodexMember(t *testing.T) {
+// TestClaudeLeadAsksCodexAndGeminiMembers: a mixed team, a real Claude Code lead, a
+// real Codex member and a real Gemini CLI member. Claude Code's SendMessage
+// cannot reach a member it did not spawn (docs/claude-code.md), so the lead
+// asks each with its Bash tool: `teamctl send coder …`, then `teamctl send
+// critic …`, each allowed from `teamctl answer`. Each text reaches its
+// CLI's model; each answer, at its turn's end, is typed into the lead (its
+// process tree is what tells teamctl the lead asked), and the lead's model
+// gets it as a new turn. What each member spent is in usage.
+func TestClaudeLeadAsksCodexAndGeminiMembers(t *testing.T) {
 	t.Parallel()
 	codex := agentBinary(t, "TEAMCTL_E2E_CODEX")
+	gemini := agentBinary(t, "TEAMCTL_E2E_GEMINI")
 	const ask = "Ask the coder for its report; token MIXED-ASK-7c1e."
 	const question = "please report to the lead"
 	const report = "REPORT-ANSWER 42"
 	var bin, team string
+	const critique = "CRITIQUE-ANSWER 7"
 	script := func(r fakeapi.Request) fakeapi.Reply {
-		if r.Kind == fakeapi.KindResponses { // Codex
+		if r.Kind == fakeapi.KindResponses || r.Kind == fakeapi.KindGemini { // Codex, Gemini CLI
 			switch {
 			case !r.IsTurn():
-				return fakeapi.Text("{}") // its title request
-			case fakeapi.LastUserContains(question)(r):
+				return fakeapi.Text("{}") // their side requests
+			case fakeapi.LastUserContains(question)(r) && r.Kind == fakeapi.KindResponses:
 				return fakeapi.Text(report)
+			case fakeapi.LastUserContains(question)(r):
+				return fakeapi.Text(critique)
 			}
 			return fakeapi.Text("ok")
 		}
+		send := func(who string) fakeapi.Reply {
+			return fakeapi.Bash(fmt.Sprintf("%s send %s '%s' --team %s", bin, who, question, team), "Ask "+who)
+		}
 		switch {
+		case r.IsToolResult() && strings.Contains(string(r.RawBody), "send critic"):
+			return fakeapi.Text("Asked both; waiting for their answers.")
 		case r.IsToolResult():
-			return fakeapi.Text("Asked the coder; waiting for its answer.")
+			return send("critic")
 		case r.IsTurn() && fakeapi.LastUserContains(ask)(r):
-			return fakeapi.Bash(fmt.Sprintf("%s send coder '%s' --team %s", bin, question, team), "Ask the coder")
+			return send("coder")
 		}
 		return fakeapi.Text("Noted.")
 	}
@@ -52,7 +62,15 @@ func TestClaudeLeadAsksACodexMember(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "config.toml"), []byte(w.api.ResponsesConfig("gpt-fake")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.e.Extra = append(w.e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	guser := filepath.Join(w.e.Dir, "user-gemini")
+	if err := os.MkdirAll(filepath.Join(guser, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(guser, ".gemini", "settings.json"), []byte(`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.e.Extra = append(w.e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake", "GEMINI_CLI_HOME="+guser, "GEMINI_API_KEY=fake-key",
+		"GOOGLE_GEMINI_BASE_URL="+w.api.URL, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
 	t.Cleanup(func() {
 		w.e.KillServers()
 		for _, pr := range processesWithHome(w.e.Home) {
@@ -63,28 +81,39 @@ func TestClaudeLeadAsksACodexMember(t *testing.T) {
 claude: {command: claude}
 agents:
   codex: {command: %s}
+  gemini: {command: %s}
 lead: {name: lead, permissionMode: manual, prompt: %q}
 members:
   - name: coder
     agent: codex
-`, team, codex, ask))
+  - name: critic
+    agent: gemini
+`, team, codex, gemini, ask))
 	w.e.MustRun("up", layout)
-	// The lead's Bash tool asks to run teamctl send: allowed by a person.
+	// The lead's Bash tool asks to run teamctl send, for each: allowed by a
+	// person.
 	lead := w.paneOf("lead")
-	w.waitStalled("claude-permission", "lead")
-	w.waitScreens("the lead's dialog for teamctl send", map[string]string{"lead": lead}, func(_, s string) bool {
-		return strings.Contains(s, "send coder") && strings.Contains(s, "Do you want to proceed?")
-	})
-	w.answer("lead", lead, "Do you want to proceed?", "y")
-	w.waitRequest("the lead's question at Codex's model", func(r fakeapi.Request) bool {
-		return r.Kind == fakeapi.KindResponses && r.IsTurn() && fakeapi.LastUserContains(question)(r)
-	})
-	w.waitRequest("Codex's answer typed into the lead, a new turn of its model", func(r fakeapi.Request) bool {
-		return r.Kind == fakeapi.KindMessages && r.IsTurn() && r.UserTextContains("[coder (codex) answers your teamctl send] "+report)
-	})
-	// What coder spent: its turns, from its own rollout.
-	poll(t, wait, "coder's turns in teamctl usage", func() (bool, string) {
-		r := w.e.Run("usage", "coder", "--team", team)
-		return strings.Contains(r.Stdout, "coder (codex)") && strings.Contains(r.Stdout, "gpt-fake"), r.Stdout + r.Stderr
+	for _, who := range []string{"coder", "critic"} {
+		w.waitStalled("claude-permission", "lead")
+		w.waitScreens("the lead's dialog for teamctl send "+who, map[string]string{"lead": lead}, func(_, s string) bool {
+			return strings.Contains(s, "send "+who) && strings.Contains(s, "Do you want to proceed?")
+		})
+		w.answer("lead", lead, "Do you want to proceed?", "y")
+	}
+	for _, x := range []struct{ who, kind, cli, answer string }{
+		{"coder", "codex", fakeapi.KindResponses, report}, {"critic", "gemini", fakeapi.KindGemini, critique},
+	} {
+		w.waitRequest("the lead's question at "+x.who+"'s model", func(r fakeapi.Request) bool {
+			return r.Kind == x.cli && r.IsTurn() && fakeapi.LastUserContains(question)(r)
+		})
+		w.waitRequest(x.who+"'s answer typed into the lead, a new turn of its model", func(r fakeapi.Request) bool {
+			return r.Kind == fakeapi.KindMessages && r.IsTurn() && r.UserTextContains("["+x.who+" ("+x.kind+") answers your teamctl send] "+x.answer)
+		})
+	}
+	// What each spent: its turns, from its CLI's own records.
+	poll(t, wait, "coder's and critic's turns in teamctl usage", func() (bool, string) {
+		r := w.e.Run("usage", "--team", team)
+		return strings.Contains(r.Stdout, "coder (codex)") && strings.Contains(r.Stdout, "gpt-fake") &&
+			strings.Contains(r.Stdout, "critic (gemini)"), r.Stdout + r.Stderr
 	})
 }
