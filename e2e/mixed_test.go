@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/fakeapi"
 )
@@ -93,12 +94,42 @@ members:
 	// The lead's Bash tool asks to run teamctl send, for each: allowed by a
 	// person.
 	lead := w.paneOf("lead")
+	// dialogFor is whom the dialog on the lead's screen would send to ("").
+	dialogFor := func(screen string) string {
+		i := strings.LastIndex(screen, "Do you want to proceed?")
+		if i < 0 {
+			return ""
+		}
+		j := strings.LastIndex(screen[:i], " send ")
+		if j < 0 {
+			return ""
+		}
+		f := strings.Fields(screen[j+len(" send "):])
+		if len(f) == 0 {
+			return ""
+		}
+		return f[0]
+	}
 	for _, who := range []string{"coder", "critic"} {
-		w.waitStalled("claude-permission", "lead")
-		w.waitScreens("the lead's dialog for teamctl send "+who, map[string]string{"lead": lead}, func(_, s string) bool {
-			return strings.Contains(s, "send "+who) && strings.Contains(s, "Do you want to proceed?")
+		// Answered once its dialog shows and the supervisor says the lead
+		// is stalled (two dialogs one after the other may be one stall to
+		// it, or a moment of work between them: answer refuses a lead that
+		// is not stalled, and is tried again); again if the keys had no
+		// effect in 5 s (Claude Code dropped them).
+		var sent time.Time
+		poll(t, wait, "the lead's dialog for teamctl send "+who+" answered y", func() (bool, string) {
+			s := w.screen(lead)
+			on := dialogFor(s) == who
+			if !sent.IsZero() && !on {
+				return true, ""
+			}
+			if on && (sent.IsZero() || time.Since(sent) > 5*time.Second) {
+				if r := w.e.Run("answer", "--team", team, "lead", "y"); r.Code == 0 {
+					sent = time.Now()
+				}
+			}
+			return false, s
 		})
-		w.answer("lead", lead, "Do you want to proceed?", "y")
 	}
 	for _, x := range []struct{ who, kind, cli, answer string }{
 		{"coder", "codex", fakeapi.KindResponses, report}, {"critic", "gemini", fakeapi.KindGemini, critique},

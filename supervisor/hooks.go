@@ -30,6 +30,9 @@ func (s *daemon) fromHook(e state.Event) {
 	case "Stop", "TeammateIdle":
 		s.turnEnded(w.member)
 		s.limitTurnEnded(w)
+		if w.typedTurn {
+			break // the turn before the one typed text started: late
+		}
 		if w.live.State != state.StateIdle && w.live.State != state.StateWaitingApproval && w.live.State != state.StateStalled && w.live.State != state.StateLimited {
 			w.live = &state.LiveMember{Pane: w.id, State: state.StateIdle, Since: s.clock.Now().UTC()}
 			w.rechecked = false

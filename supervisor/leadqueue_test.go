@@ -60,3 +60,65 @@ func TestLeadQueueTypesNoControlCharacters(t *testing.T) {
 		t.Errorf("typed: %q", w.srv.typed)
 	}
 }
+
+// TestLeadQueueTypesOneTextATurn: two texts queued one after the other for
+// an idle lead (two members' answers arriving together) are typed a turn
+// each: the first starts a turn, and the second waits for that turn's end
+// (typed into a turn that had begun, Claude Code 2.1.328 lost it).
+func TestLeadQueueTypesOneTextATurn(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	for _, text := range []string{"first answer", "second answer"} {
+		if err := state.QueueForLead("decide", text); err != nil {
+			t.Fatal(err)
+		}
+		w.changed("queue")
+	}
+	if len(w.srv.typed) != 1 || w.srv.typed[0] != "%0: first answer" {
+		t.Fatalf("typed: %q, want the first text alone", w.srv.typed)
+	}
+	w.output("%0", screenFile(t, "claude-working.txt")) // its turn
+	w.advance(quiet)
+	if len(w.srv.typed) != 1 {
+		t.Fatalf("typed into a working lead: %q", w.srv.typed)
+	}
+	w.output("%0", screenFile(t, "claude-idle.txt")) // its turn ended
+	w.advance(quiet)
+	if len(w.srv.typed) != 2 || w.srv.typed[1] != "%0: second answer" {
+		t.Errorf("typed: %q, want the second text once the first turn ended", w.srv.typed)
+	}
+}
+
+// TestLateStopAfterTypedText: a Stop hook that arrives after the lead queue
+// typed text into the lead, before the lead was seen taking it, is the
+// turn before's (Claude Code 2.1.328 told one Stop twice): it does not make
+// the lead idle, so a second text waits for the typed one's turn.
+func TestLateStopAfterTypedText(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	if err := state.QueueForLead("decide", "first answer"); err != nil {
+		t.Fatal(err)
+	}
+	w.changed("queue")
+	w.hook("Stop", "lead", "%0") // late: the turn before's
+	if err := state.QueueForLead("decide", "second answer"); err != nil {
+		t.Fatal(err)
+	}
+	w.changed("queue")
+	if len(w.srv.typed) != 1 {
+		t.Fatalf("typed: %q, want the first text alone", w.srv.typed)
+	}
+	w.output("%0", screenFile(t, "claude-working.txt"))
+	w.advance(quiet)
+	w.hook("Stop", "lead", "%0") // the typed turn's end
+	if len(w.srv.typed) != 1 {
+		t.Fatalf("typed at the Stop: %q", w.srv.typed)
+	}
+	w.output("%0", screenFile(t, "claude-idle.txt"))
+	w.advance(quiet)
+	if len(w.srv.typed) != 2 || w.srv.typed[1] != "%0: second answer" {
+		t.Errorf("typed: %q, want the second text after the first's turn", w.srv.typed)
+	}
+}

@@ -266,10 +266,14 @@ func TestEveryPaneIsLookedAtOnceQuiet(t *testing.T) {
 			}
 			w.changed("queue")
 			w.output(pane, idle)
-			w.quietLook("the lead idle")
+			w.advance(w.s.quiet + settle + time.Millisecond)
 			if n := len(w.srv.typed); n != 1 || w.srv.typed[0] != pane+": after the restart" {
 				t.Errorf("typed: %q, want the queued text in %s", w.srv.typed, pane)
 			}
+			// The text typed starts a turn: the lead is working until its
+			// screen, looked at again a quiet period later, says otherwise
+			// (here it stays idle: the text was not taken).
+			w.quietLook("the lead idle again, its text not taken")
 		})
 	}
 }

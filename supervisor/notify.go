@@ -74,10 +74,21 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 			Detail: fmt.Sprintf("not typed into the lead (%v): %s", err, textsafe.Short(note.text, 200))})
 		return
 	}
+	// What was typed starts a turn: the lead works now, and the next text
+	// waits for that turn's end. (Left idle, a second text queued a moment
+	// later was typed at once, into a turn that had begun, and Claude Code
+	// 2.1.328 lost it.) Looked at again after a quiet period: text the lead
+	// did not take leaves it idle, and the next is typed then.
+	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: n.s.clock.Now().UTC()}
+	w.rechecked, w.typedTurn = false, true
+	n.s.live.Members[w.member] = w.live
+	if !w.armed {
+		n.s.arm(w, n.s.quiet)
+	}
 	if note.end > 0 {
 		n.s.live.LeadQueueOffset = note.end // typed: a later supervisor must not type it again
-		n.s.saveLive()
 	}
+	n.s.saveLive()
 	n.s.event(state.Event{Kind: state.EventNotify, Member: w.member, Pane: w.id, Detail: note.what + textsafe.Short(note.text, 300)})
 }
 

@@ -22,6 +22,11 @@ type paneWatch struct {
 	lastOutput    time.Time
 	timer         timer // the quiet (or settle) timer; it hands the loop this watch, not an id
 	armed         bool
+	// typedTurn: text was typed into it for a turn (the lead queue) that
+	// its screen has not yet been seen taking: a Stop hook until then is
+	// the turn before's, arriving late (Claude Code 2.1.328 told one Stop
+	// twice, the second after the text was typed).
+	typedTurn bool
 	capturing     bool // a capture of it is on its way
 	again         bool // a look was asked for while a capture was on its way: take another
 	live          *state.LiveMember
@@ -245,6 +250,7 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 		s.event(state.Event{Kind: state.EventStall, Member: w.member, Pane: w.id, Pattern: v.Pattern, Line: v.Line, Excerpt: v.Excerpt, Origin: w.origin})
 		s.notifier.stalled(ctx, w, v, c.screen)
 	case stallwatch.Idle:
+		w.typedTurn = false // its screen says it, whatever the hooks said
 		if prev.State == state.StateStalled {
 			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
 		}
@@ -256,6 +262,7 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 		}
 		s.notifier.idle(ctx, w)
 	default:
+		w.typedTurn = false // the turn the text started is under way
 		switch prev.State {
 		case state.StateStalled:
 			s.event(state.Event{Kind: state.EventStallCleared, Member: w.member, Pane: w.id, Pattern: prev.Pattern, Line: prev.Line})
