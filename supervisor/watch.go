@@ -16,17 +16,17 @@ const settle = 150 * time.Millisecond
 
 // paneWatch is the supervisor's view of one pane.
 type paneWatch struct {
-	id, member    string
-	origin        state.Origin
-	pid           int // the pane's current process, as tmux last said
-	lastOutput    time.Time
-	timer         timer // the quiet (or settle) timer; it hands the loop this watch, not an id
-	armed         bool
+	id, member string
+	origin     state.Origin
+	pid        int // the pane's current process, as tmux last said
+	lastOutput time.Time
+	timer      timer // the quiet (or settle) timer; it hands the loop this watch, not an id
+	armed      bool
 	// typedTurn: text was typed into it for a turn (the lead queue) that
 	// its screen has not yet been seen taking: a Stop hook until then is
 	// the turn before's, arriving late (Claude Code 2.1.328 told one Stop
 	// twice, the second after the text was typed).
-	typedTurn bool
+	typedTurn     bool
 	capturing     bool // a capture of it is on its way
 	again         bool // a look was asked for while a capture was on its way: take another
 	live          *state.LiveMember
