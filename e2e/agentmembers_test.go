@@ -45,41 +45,14 @@ func TestAgentMembersInALayout(t *testing.T) {
 			}
 			t.Cleanup(api.Close)
 			e := testenv.New(t)
-			user := filepath.Join(e.Dir, "user-"+kind)
-			var userFile, userText string
-			switch kind {
-			case "codex":
-				userFile, userText = filepath.Join(user, "config.toml"), api.ResponsesConfig("gpt-fake")
-				e.Extra = append(e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake")
-			case "gemini":
-				userFile, userText = filepath.Join(user, ".gemini", "settings.json"), `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`
-				e.Extra = append(e.Extra, "GEMINI_CLI_HOME="+user, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL="+api.URL)
-			}
-			e.Extra = append(e.Extra, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
-			if err := os.MkdirAll(filepath.Dir(userFile), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(userFile, []byte(userText), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			userFile, userText, env := agentUser(t, e.Dir, kind, api)
+			e.Extra = append(e.Extra, env...)
 			for _, d := range []string{"no", "yes"} {
 				os.MkdirAll(filepath.Join(e.Work, d), 0o755)
 			}
 			team := "agents-" + kind
 			leadGo := filepath.Join(e.Dir, "lead-go") // the lead's go-ahead to send yes its text
-			t.Cleanup(func() {
-				if t.Failed() {
-					for _, m := range []string{"lead", "no", "yes"} {
-						r := e.Run("logs", m, "-n", "40", "--team", team)
-						t.Logf("--- %s:\n%s%s", m, r.Stdout, r.Stderr)
-					}
-				}
-				e.KillServers()
-				for _, pr := range processesWithHome(e.Home) {
-					syscall.Kill(pr.PID, syscall.SIGKILL)
-				}
-				reap(t, e.Home)
-			})
+			agentCleanup(t, e, team, "lead", "no", "yes")
 			// A mixed team: a Claude Code lead (teamctl's stand-in) and two
 			// members of kind.
 			layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
@@ -437,26 +410,10 @@ func TestCodexMemberLimitContinued(t *testing.T) {
 	}
 	t.Cleanup(api.Close)
 	e := testenv.New(t)
-	user := filepath.Join(e.Dir, "user-codex")
-	if err := os.MkdirAll(user, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(user, "config.toml"), []byte(api.ResponsesConfig("gpt-fake")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.Extra = append(e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	_, _, env := agentUser(t, e.Dir, "codex", api)
+	e.Extra = append(e.Extra, env...)
 	const team = "codex-limit"
-	t.Cleanup(func() {
-		if t.Failed() {
-			r := e.Run("logs", "rev", "-n", "40", "--team", team)
-			t.Logf("--- rev:\n%s%s", r.Stdout, r.Stderr)
-		}
-		e.KillServers()
-		for _, pr := range processesWithHome(e.Home) {
-			syscall.Kill(pr.PID, syscall.SIGKILL)
-		}
-		reap(t, e.Home)
-	})
+	agentCleanup(t, e, team, "rev")
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
 claude: {command: %q, args: [stand-in]}
 agents:
@@ -545,27 +502,10 @@ func TestGeminiMemberLimitContinued(t *testing.T) {
 	}
 	t.Cleanup(api.Close)
 	e := testenv.New(t)
-	user := filepath.Join(e.Dir, "user-gemini")
-	if err := os.MkdirAll(filepath.Join(user, ".gemini"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(user, ".gemini", "settings.json"), []byte(`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.Extra = append(e.Extra, "GEMINI_CLI_HOME="+user, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL="+api.URL,
-		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	_, _, env := agentUser(t, e.Dir, "gemini", api)
+	e.Extra = append(e.Extra, env...)
 	const team = "gemini-limit"
-	t.Cleanup(func() {
-		if t.Failed() {
-			r := e.Run("logs", "critic", "-n", "40", "--team", team)
-			t.Logf("--- critic:\n%s%s", r.Stdout, r.Stderr)
-		}
-		e.KillServers()
-		for _, pr := range processesWithHome(e.Home) {
-			syscall.Kill(pr.PID, syscall.SIGKILL)
-		}
-		reap(t, e.Home)
-	})
+	agentCleanup(t, e, team, "critic")
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
 claude: {command: %q, args: [stand-in]}
 agents:
@@ -658,4 +598,50 @@ func topAnswer(t *testing.T, e *testenv.Env, team, member, key string) {
 		return strings.Contains(s, "for "+member), s
 	})
 	t.Logf("top, after %s:\n%s", key, screen())
+}
+
+// agentUser writes, in a folder of its own under dir, a user's own
+// configuration of an agent CLI of kind pointed at the fake api (Codex's
+// config.toml naming it as the model provider, Gemini CLI's settings.json
+// with an API key's auth), and returns that file, what it holds, and the
+// environment that names the folder, the key and the fake.
+func agentUser(t *testing.T, dir, kind string, api *fakeapi.Server) (file, text string, env []string) {
+	t.Helper()
+	user := filepath.Join(dir, "user-"+kind)
+	switch kind {
+	case "codex":
+		file, text = filepath.Join(user, "config.toml"), api.ResponsesConfig("gpt-fake")
+		env = []string{"CODEX_HOME=" + user, "FAKE_API_KEY=sk-fake"}
+	case "gemini":
+		file, text = filepath.Join(user, ".gemini", "settings.json"), `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`
+		env = []string{"GEMINI_CLI_HOME=" + user, "GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + api.URL}
+	default:
+		t.Fatalf("agent %q", kind)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file, text, append(env, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+}
+
+// agentCleanup, at the test's end, logs members' panes when it failed, then
+// ends the test's tmux servers and whatever runs in its HOME (Codex's
+// daemon), and waits for them.
+func agentCleanup(t *testing.T, e *testenv.Env, team string, members ...string) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, m := range members {
+				r := e.Run("logs", m, "-n", "40", "--team", team)
+				t.Logf("--- %s:\n%s%s", m, r.Stdout, r.Stderr)
+			}
+		}
+		e.KillServers()
+		for _, pr := range processesWithHome(e.Home) {
+			syscall.Kill(pr.PID, syscall.SIGKILL)
+		}
+		reap(t, e.Home)
+	})
 }

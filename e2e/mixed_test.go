@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,22 +54,10 @@ func TestClaudeLeadAsksCodexAndGeminiMembers(t *testing.T) {
 	}
 	w := newWorld(t, "e2e-mixed", true, script)
 	bin, team = w.e.Bin, w.team
-	user := filepath.Join(w.e.Dir, "user-codex")
-	if err := os.MkdirAll(user, 0o700); err != nil {
-		t.Fatal(err)
+	for _, kind := range []string{"codex", "gemini"} {
+		_, _, env := agentUser(t, w.e.Dir, kind, w.api)
+		w.e.Extra = append(w.e.Extra, env...)
 	}
-	if err := os.WriteFile(filepath.Join(user, "config.toml"), []byte(w.api.ResponsesConfig("gpt-fake")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	guser := filepath.Join(w.e.Dir, "user-gemini")
-	if err := os.MkdirAll(filepath.Join(guser, ".gemini"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(guser, ".gemini", "settings.json"), []byte(`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w.e.Extra = append(w.e.Extra, "CODEX_HOME="+user, "FAKE_API_KEY=sk-fake", "GEMINI_CLI_HOME="+guser, "GEMINI_API_KEY=fake-key",
-		"GOOGLE_GEMINI_BASE_URL="+w.api.URL, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
 	t.Cleanup(func() {
 		w.e.KillServers()
 		for _, pr := range processesWithHome(w.e.Home) {
