@@ -5,7 +5,7 @@ import "strings"
 // The keys the parser accepts. configs/layout.schema.json lists the same ones
 // for editors; a test keeps the two in sync.
 var (
-	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget", "limits", "agent", "agents"}
+	topKeys    = []string{"team", "description", "root", "claude", "env", "permissions", "layout", "lead", "members", "watchdog", "review", "worktrees", "trust", "budget", "limits", "agent", "agents", "hosts"}
 	claudeKeys = []string{"command", "args"}
 	// agentsKeys are the agent kinds other than Claude Code, each with
 	// claudeKeys' command and args.
@@ -15,7 +15,7 @@ var (
 	// a precise message instead of "unknown key".
 	memberKeys = []string{
 		"name", "agentType", "model", "color", "prompt", "planModeRequired",
-		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree", "budget", "agent",
+		"permissionMode", "teammateMode", "cwd", "env", "args", "command", "restart", "permissions", "worktree", "budget", "agent", "host",
 	}
 	worktreeKeys = []string{"branch", "base"}
 	// claudeOnlyKeys configure Claude Code, so they mean nothing for a member

@@ -11,6 +11,7 @@ type memberSetup struct {
 	root     string // absolute; a relative cwd is resolved against it
 	checkCwd bool   // false when root itself is unusable
 	agent    string // the team's agent: kind, the members' default
+	hosts    map[string]Host
 }
 
 // lead reads the lead: mapping, which may be absent.
@@ -71,7 +72,13 @@ func (w *walker) member(n *yaml.Node, path string, isLead bool, ms memberSetup) 
 		m.Name = w.memberName(nameNode, at("name"))
 	}
 	m.Color = w.choice(f.get("color"), at("color"), Colors, "")
-	m.Cwd, _ = w.dir(f.get("cwd"), at("cwd"), ms.root, ms.checkCwd)
+	m.Host = w.memberHost(f.get("host"), at("host"), isLead, ms.hosts)
+	if m.Host != "" {
+		// On its host: under the host's root, not a folder of this machine.
+		m.Cwd = w.remoteCwd(f.get("cwd"), at("cwd"))
+	} else {
+		m.Cwd, _ = w.dir(f.get("cwd"), at("cwd"), ms.root, ms.checkCwd)
+	}
 	m.Env = w.env(f.get("env"), at("env"))
 	m.Restart = w.choice(f.get("restart"), at("restart"), RestartPolicies, RestartPolicies[0])
 	m.Worktree = w.worktree(f.get("worktree"), at("worktree"))

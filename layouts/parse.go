@@ -173,7 +173,8 @@ func (w *walker) layout(l *Layout, n *yaml.Node) {
 
 	// Member directories are checked only under a usable root: under a bad one
 	// every cwd would fail too and bury the one mistake that matters.
-	ms := memberSetup{root: root, checkCwd: rootOK, agent: agent}
+	l.Hosts = w.hosts(f.get("hosts"))
+	ms := memberSetup{root: root, checkCwd: rootOK, agent: agent, hosts: l.Hosts}
 	lead, leadName := w.lead(f.get("lead"), ms)
 	members, names := w.members(f.get("members"), ms)
 	l.Lead, l.Members = lead, members

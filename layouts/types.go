@@ -28,6 +28,8 @@ type Layout struct {
 	Worktrees   string // absolute folder for members' worktrees; "" for <repo>/.teamctl/worktrees
 	Trust       bool   // record worktrees outside a trusted folder as trusted in Claude Code's config
 	Budget      Budget // what the members may spend (budget.go)
+	// Hosts are the other machines members run on (`hosts:`), by name.
+	Hosts map[string]Host
 }
 
 // Worktree asks for a member's own git worktree. Empty fields take teamctl's
@@ -105,6 +107,7 @@ type EnvVar struct {
 // Member is the lead or a teammate.
 type Member struct {
 	Name             string // [a-z0-9-]; the lead defaults to "lead"
+	Host             string // the host of Layout.Hosts it runs on; "" for this machine
 	AgentType        string
 	Model            string
 	Color            string // one of Colors; teammates without one get Colors in turn

@@ -89,6 +89,15 @@ func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (lau
 	if o.ConfigWait == 0 {
 		o.ConfigWait = 5 * time.Second
 	}
+	if remote := l.Remote(); len(remote) > 0 {
+		// Never run them here instead: a member's host is where its work is.
+		var names []string
+		for _, m := range remote {
+			names = append(names, fmt.Sprintf("%s (host %s)", m.Name, m.Host))
+		}
+		return launch.Programs{}, fmt.Errorf("teamctl cannot bring up members on other hosts yet: %s; `teamctl doctor %s` checks the hosts (docs/hosts.md)",
+			strings.Join(names, ", "), l.Path)
+	}
 	if err := w.checkTmux(ctx); err != nil {
 		return launch.Programs{}, err
 	}

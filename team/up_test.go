@@ -261,6 +261,12 @@ func TestUp(t *testing.T) {
 		file:  "other.yaml",
 		want:  []string{"list-panes"},
 		err:   "team alpha is up from ${cwd}/team.yaml, not from ${cwd}/other.yaml",
+	}, {
+		name:   "refused, nothing run and no state made: members on other hosts are not brought up yet (never here instead)",
+		layout: "team: alpha\nhosts:\n  gpu1: {ssh: me@gpu1, root: /src/app}\nmembers:\n  - name: trainer\n    host: gpu1\n    command: [sleep, \"1\"]\n",
+		want:   nil,
+		err:    "teamctl cannot bring up members on other hosts yet: trainer (host gpu1)",
+		check:  nil,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFakeWorld(t)
