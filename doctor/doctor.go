@@ -165,9 +165,10 @@ func checkClaudeDir() Check {
 // Layout checks what a layout needs of this machine: each agent CLI other
 // than Claude Code its members are (found, a version teamctl's tests ran
 // on), and that Claude Code trusts every Claude Code member's folder (else
-// it stops at its trust dialog).
+// it stops at its trust dialog); and of each of its other hosts (Hosts).
 func Layout(ctx context.Context, l *layouts.Layout) []Check {
 	out := agentChecks(ctx, l)
+	out = append(out, Hosts(ctx, l)...)
 	for _, ft := range trust.Of(ctx, l) {
 		c := Check{Name: "trust " + ft.Member, OK: true}
 		switch {
@@ -204,7 +205,7 @@ func agentChecks(ctx context.Context, l *layouts.Layout) []Check {
 	seen := map[string]bool{}
 	for _, m := range l.Members {
 		kind := m.OtherAgent()
-		if kind == "" || seen[kind] {
+		if kind == "" || seen[kind] || m.Host != "" {
 			continue
 		}
 		seen[kind] = true

@@ -43,8 +43,8 @@ func Of(ctx context.Context, l *layouts.Layout) []Folder {
 	}
 	var out []Folder
 	for _, m := range l.All() {
-		if !m.IsClaude() {
-			continue
+		if !m.IsClaude() || m.Host != "" {
+			continue // another host's Claude Code trusts its folders there
 		}
 		ft := Folder{Member: m.Name, Dir: m.Cwd, Config: ConfigOf(l, m), Worktree: m.Worktree != nil}
 		var top, main string
