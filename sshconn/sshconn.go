@@ -157,7 +157,8 @@ func (h Host) Close(ctx context.Context) {
 }
 
 // Quote is s as one word for a POSIX shell: in single quotes, each single
-// quote in it written as '\”. A word of only safe characters stays bare.
+// quote in it closed, escaped and opened again (it's: 'it'\''s'). A word of
+// only safe characters stays bare.
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
