@@ -157,7 +157,7 @@ func (h Host) Close(ctx context.Context) {
 }
 
 // Quote is s as one word for a POSIX shell: in single quotes, each single
-// quote in it closed, escaped and opened again (it's: 'it'\''s'). A word of
+// quote in it closed, escaped with a backslash and opened again. A word of
 // only safe characters stays bare.
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
