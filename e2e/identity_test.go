@@ -177,7 +177,13 @@ func (w *world) waitLeadRestarted(pid int) (int, []string) {
 		m, _ := w.status().member("lead")
 		now = m.PID
 		argv, _ = proc.Cmdline(now)
-		return now != pid && now > 0 && proc.Alive(now) && isBinary(now, argv, w.claude), fmt.Sprintf("%+v %q\nevents:\n%s", m, argv, eventLines(w.events()))
+		if now == pid || now <= 0 || !proc.Alive(now) || !isBinary(now, argv, w.claude) {
+			return false, fmt.Sprintf("%+v %q\nevents:\n%s", m, argv, eventLines(w.events()))
+		}
+		// Read again once it is Claude Code: read while the process was
+		// exec'ing, its command line was empty (seen once).
+		argv, _ = proc.Cmdline(now)
+		return len(argv) > 0, fmt.Sprintf("%+v %q", m, argv)
 	})
 	return now, argv
 }
