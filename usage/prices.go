@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -62,7 +64,9 @@ type Table struct {
 	Date   string // the date the prices were read, YYYY-MM-DD
 	Source string // "shipped", or the price file laid over it
 	models map[string]Price
-	keys   []string // longest first
+	keys   []string     // longest first
+	looked sync.Map     // model id → lookup: Lookup's answers (few models, thousands of responses)
+	nlook  atomic.Int32 // how many looked holds: a transcript may name any number of models
 }
 
 // Shipped is the price table shipped with teamctl.
@@ -149,6 +153,25 @@ func LoadTable(path string) (*Table, error) {
 // any provider prefix ("anthropic.", "us.anthropic."); ok false when no
 // family is the model's.
 func (t *Table) Lookup(model string) (p Price, family string, ok bool) {
+	if v, found := t.looked.Load(model); found {
+		l := v.(lookup)
+		return l.p, l.family, l.ok
+	}
+	p, family, ok = t.lookup(model)
+	if len(model) <= 200 && t.nlook.Add(1) <= 1024 { // model ids, not any junk a member wrote, kept
+		t.looked.Store(model, lookup{p, family, ok})
+	}
+	return p, family, ok
+}
+
+// lookup is one answer of Lookup.
+type lookup struct {
+	p      Price
+	family string
+	ok     bool
+}
+
+func (t *Table) lookup(model string) (p Price, family string, ok bool) {
 	m := strings.ToLower(model)
 	if i := strings.Index(m, "claude-"); i > 0 {
 		m = m[i:]

@@ -9,7 +9,6 @@
 package usage
 
 import (
-	"hash/fnv"
 	"sort"
 	"time"
 
@@ -188,11 +187,27 @@ func wanted(r transcript.Response, since time.Time) bool {
 // long the session, where the string would be tens), ok false when r has no
 // key.
 func keyOf(r transcript.Response) (uint64, bool) {
-	k := r.Key()
-	if k == "" {
-		return 0, false
+	// Response.Key's string, hashed as it would be read, without making it
+	// (a busy team's transcripts hold thousands of responses a second).
+	switch {
+	case r.MessageID != "":
+		return fnv64a(fnv64a(fnvOffset, "m:"), r.MessageID), true
+	case r.RequestID != "":
+		return fnv64a(fnv64a(fnvOffset, "r:"), r.RequestID), true
 	}
-	h := fnv.New64a()
-	h.Write([]byte(k))
-	return h.Sum64(), true
+	return 0, false
+}
+
+// FNV-1a, 64 bits (hash/fnv's New64a), over strings.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnv64a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
