@@ -47,27 +47,29 @@ func (w *walker) hosts(n *yaml.Node) map[string]Host {
 		}
 		h := Host{Name: name, Line: e.key.Line, Column: e.key.Column}
 		f := w.fields(e.value, at, hostKeys)
-		if v := w.required(f, "ssh", e.value, at); v != nil {
-			if s, ok := w.text(v, join(at, "ssh")); ok {
-				if why := badDestination(s); why != "" {
-					w.add(v, join(at, "ssh"), "%s (got %q)", why, s)
-				} else {
-					h.SSH = s
-				}
-			}
-		}
-		if v := w.required(f, "root", e.value, at); v != nil {
-			if s, ok := w.text(v, join(at, "root")); ok {
-				if why := badRemoteRoot(s); why != "" {
-					w.add(v, join(at, "root"), "%s (got %q)", why, s)
-				} else {
-					h.Root = s
-				}
-			}
-		}
+		h.SSH = w.checked(f, "ssh", e.value, at, badDestination)
+		h.Root = w.checked(f, "root", e.value, at, badRemoteRoot)
 		out[name] = h
 	}
 	return out
+}
+
+// checked is the text of required key of mapping m (at path), "" when it
+// is missing, not text, or bad says what is wrong with it.
+func (w *walker) checked(f fields, key string, m *yaml.Node, path string, bad func(string) string) string {
+	v := w.required(f, key, m, path)
+	if v == nil {
+		return ""
+	}
+	s, ok := w.text(v, join(path, key))
+	if !ok {
+		return ""
+	}
+	if why := bad(s); why != "" {
+		w.add(v, join(path, key), "%s (got %q)", why, s)
+		return ""
+	}
+	return s
 }
 
 // badDestination says what is wrong with an ssh destination, "" when

@@ -54,7 +54,7 @@ func agentDialogs() []Pattern {
 		agentDialog("codex-trust", CLICodex, `Trust this folder\? Codex can|Do you trust the contents of this directory\?`),
 		agentDialog("gemini-approval", CLIGemini, `Allow execution of (\[|MCP tool)|Apply this change\?`),
 		agentDialog("gemini-trust", CLIGemini, `Do you trust the files in this folder\?`),
-		agentDialog("gemini-quota", CLIGemini, `Usage limit reached for |We are currently experiencing high demand for `),
+		agentDialog(GeminiQuota, CLIGemini, `Usage limit reached for |We are currently experiencing high demand for `),
 	}
 }
 
@@ -348,3 +348,8 @@ func ComposerHolds(agent, screen, text string) bool {
 	}
 	return head != "" && strings.HasPrefix(composer, head)
 }
+
+// GeminiQuota is the pattern of Gemini CLI's quota dialog, which is its
+// usage limit too (ReadLimit reads it): the supervisor calls its member
+// limited while it is up, and `teamctl answer` answers it.
+const GeminiQuota = "gemini-quota"

@@ -46,15 +46,21 @@ var memberFileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
 
 // lastWordsPath is logs/<member>.last.json in the team's folder.
 func lastWordsPath(team, member string) (dir, path string, err error) {
+	path, err = memberPlace(team, member, "logs", member+".last.json")
+	return filepath.Dir(path), path, err
+}
+
+// memberPlace is elem joined under team's folder, once member (which elem
+// names) is checked to be a name that can name a file.
+func memberPlace(team, member string, elem ...string) (string, error) {
 	if !memberFileName.MatchString(member) {
-		return "", "", fmt.Errorf("invalid member name %q for a file name", member)
+		return "", fmt.Errorf("invalid member name %q for a file name", member)
 	}
 	d, err := Dir(team)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	dir = filepath.Join(d, "logs")
-	return dir, filepath.Join(dir, member+".last.json"), nil
+	return filepath.Join(append([]string{d}, elem...)...), nil
 }
 
 // WriteLastWords keeps w as member's last words, replacing those of an

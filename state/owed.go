@@ -23,15 +23,8 @@ import (
 
 // owedPath is owed/<member> in the team's folder.
 func owedPath(team, member string) (dir, path string, err error) {
-	if !memberFileName.MatchString(member) {
-		return "", "", fmt.Errorf("invalid member name %q for a file name", member)
-	}
-	d, err := Dir(team)
-	if err != nil {
-		return "", "", err
-	}
-	dir = filepath.Join(d, "owed")
-	return dir, filepath.Join(dir, member), nil
+	path, err = memberPlace(team, member, "owed", member)
+	return filepath.Dir(path), path, err
 }
 
 // An Owed answer: whom it is owed to (a member's name: the lead's) and the

@@ -77,10 +77,6 @@ func (s *daemon) claudeCode(w *paneWatch) bool {
 	return ok && (m.Role == state.RoleLead || m.Role == state.RoleTeammate)
 }
 
-// geminiQuota is the stall pattern of Gemini CLI's quota dialog, which is
-// its usage limit (stallwatch.ReadLimit reads it, with its reset when shown).
-const geminiQuota = "gemini-quota"
-
 // limitsWatched reports whether w's member says its limits on its screen in
 // forms teamctl reads (stallwatch.ReadLimit): Claude Code, and a member
 // running Codex or Gemini CLI (Gemini's quota dialog: limited while it is
@@ -114,7 +110,7 @@ func (s *daemon) judgeLimit(w *paneWatch, screen string, v stallwatch.Verdict) b
 	now := s.clock.Now()
 	var l stallwatch.Limit
 	ok := false
-	if v.Kind != stallwatch.Stalled || v.Pattern == geminiQuota {
+	if v.Kind != stallwatch.Stalled || v.Pattern == stallwatch.GeminiQuota {
 		// Gemini CLI's limit is a dialog (its quota's): a limit, not a
 		// stall, though it waits for an answer (limitFired gives it).
 		l, ok = stallwatch.ReadLimit(screen, now, s.memberZone(w.member))

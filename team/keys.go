@@ -104,7 +104,7 @@ func (t *Team) stalledOn(ctx context.Context, member string) (*Stall, error) {
 		case ms.State == state.StateLimited && ms.Agent == layouts.AgentGemini && ms.Limit != nil:
 			// Gemini CLI's limit is its quota dialog: answered as one
 			// ("Keep trying", "Stop"), as the supervisor continues it.
-			return &Stall{Pattern: "gemini-quota", Line: ms.Limit.Line, Since: ms.Limit.Since}, nil
+			return &Stall{Pattern: stallwatch.GeminiQuota, Line: ms.Limit.Line, Since: ms.Limit.Since}, nil
 		case !s.Supervisor.Running:
 			return nil, fmt.Errorf("no supervisor runs for team %s, so nothing says %s is stalled: `teamctl up` starts it (--force answers anyway)", team, member)
 		case ms.State == state.StateWaitingApproval:

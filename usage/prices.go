@@ -158,7 +158,7 @@ func (t *Table) Lookup(model string) (p Price, family string, ok bool) {
 		return l.p, l.family, l.ok
 	}
 	p, family, ok = t.lookup(model)
-	if len(model) <= 200 && t.nlook.Add(1) <= 1024 { // model ids, not any junk a member wrote, kept
+	if len(model) <= 200 && t.nlook.Load() < 1024 && t.nlook.Add(1) <= 1024 { // model ids, not any junk a member wrote, kept
 		t.looked.Store(model, lookup{p, family, ok})
 	}
 	return p, family, ok
