@@ -308,7 +308,7 @@ func isAgentIdle(lines []string, last int) bool {
 // (both take text then): not while it is still drawing its screen or loading
 // a resumed session, when what is typed is lost.
 func ComposerShown(agent, screen string) bool {
-	mark := map[string]string{"codex": "›", "gemini": ">"}[agent]
+	mark := map[string]string{CLIClaude: "❯", CLICodex: "›", CLIGemini: ">"}[agent]
 	lines := strings.Split(screen, "\n")
 	last := lastNonBlank(lines)
 	if mark == "" || last < 0 {
@@ -328,11 +328,12 @@ func ComposerShown(agent, screen string) bool {
 var menuRow = regexp.MustCompile(`^\s*[0-9]+\.\s`)
 
 // ComposerHolds reports whether the input line of an agent CLI's screen
-// (agent: "codex", "gemini") holds text (its start, for one that wraps):
-// the last line that begins with the CLI's prompt mark, Codex's "›" and
-// Gemini's ">" (above it, what was sent before carries the same mark).
+// (agent: "claude", "codex", "gemini") holds text (its start, for one that
+// wraps): the last line that begins with the CLI's prompt mark, Claude
+// Code's "❯", Codex's "›" and Gemini's ">" (above it, what was sent before
+// carries the same mark).
 func ComposerHolds(agent, screen, text string) bool {
-	mark := map[string]string{"codex": "›", "gemini": ">"}[agent]
+	mark := map[string]string{CLIClaude: "❯", CLICodex: "›", CLIGemini: ">"}[agent]
 	if mark == "" {
 		return false
 	}

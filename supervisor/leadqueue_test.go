@@ -122,3 +122,34 @@ func TestLateStopAfterTypedText(t *testing.T) {
 		t.Errorf("typed: %q, want the second text after the first's turn", w.srv.typed)
 	}
 }
+
+// TestTypedTextLeftInTheInputIsEntered: text typed into the lead that its
+// input line still holds a quiet period later (Claude Code took the Enter
+// with the text, as a paste) gets Enter again, once.
+func TestTypedTextLeftInTheInputIsEntered(t *testing.T) {
+	w := newWorld(t, "", member{"lead", state.RoleLead, ""}, member{"mate", state.RoleTeammate, ""})
+	idle := screenFile(t, "claude-idle.txt")
+	w.output("%0", idle)
+	w.advance(quiet)
+	if err := state.QueueForLead("decide", "an answer to read"); err != nil {
+		t.Fatal(err)
+	}
+	w.changed("queue")
+	if len(w.srv.typed) != 1 {
+		t.Fatalf("typed: %q", w.srv.typed)
+	}
+	held := strings.Replace(idle, "❯\u00a0 ", "❯\u00a0an answer to read", 1) // Claude Code's input line: ❯, a no-break space, the text
+	if held == idle {
+		t.Fatal("no input line in the screen")
+	}
+	w.output("%0", held)
+	w.advance(quiet)
+	if keys := w.srv.sentKeys("%0"); len(keys) != 1 || keys[0] != "Enter" {
+		t.Fatalf("keys after the text stayed in the input: %q, want one Enter", keys)
+	}
+	w.output("%0", held+" ")
+	w.advance(quiet)
+	if keys := w.srv.sentKeys("%0"); len(keys) != 1 {
+		t.Errorf("Enter pressed again: %q", keys)
+	}
+}

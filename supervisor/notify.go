@@ -80,7 +80,7 @@ func (n *notifier) idle(ctx context.Context, w *paneWatch) {
 	// 2.1.328 lost it.) Looked at again after a quiet period: text the lead
 	// did not take leaves it idle, and the next is typed then.
 	w.live = &state.LiveMember{Pane: w.id, State: state.StateRunning, Since: n.s.clock.Now().UTC()}
-	w.rechecked, w.typedTurn = false, true
+	w.rechecked, w.typedTurn, w.typedText = false, true, typable(note.text)
 	n.s.live.Members[w.member] = w.live
 	if !w.armed {
 		n.s.arm(w, n.s.quiet)

@@ -27,8 +27,9 @@ type paneWatch struct {
 	// the turn before's, arriving late (Claude Code 2.1.328 told one Stop
 	// twice, the second after the text was typed).
 	typedTurn     bool
-	capturing     bool // a capture of it is on its way
-	again         bool // a look was asked for while a capture was on its way: take another
+	typedText     string // what was typed, until Enter was pressed again for it (judge)
+	capturing     bool   // a capture of it is on its way
+	again         bool   // a look was asked for while a capture was on its way: take another
 	live          *state.LiveMember
 	screen        string
 	exits         []time.Time
@@ -228,6 +229,17 @@ func (s *daemon) judge(ctx context.Context, c capture) {
 	}
 	if !w.printingBut(c.screen) {
 		return // still printing, and its screen changed since the last look
+	}
+	if w.typedTurn && w.typedText != "" && stallwatch.ComposerHolds(stallwatch.CLIClaude, c.screen, w.typedText) {
+		// Typed, and still in its input line a quiet period later: Claude
+		// Code took the Enter that came right after the text as part of it
+		// (a paste), as Codex and Gemini do. Enter again, once.
+		w.typedText = ""
+		if _, err := s.srv.Run(ctx, "send-keys", "-t", w.id, "--", "Enter"); err != nil {
+			s.log.Warn("Enter again into the lead", "err", err)
+		}
+		s.arm(w, s.quiet)
+		return
 	}
 	v := s.det.Check(c.screen)
 	if s.judgeLimit(w, c.screen, v) {
