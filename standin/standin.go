@@ -104,6 +104,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 			return 2
 		}
 	}
+	// The script's leading ignore-term and ignore-shutdown hold from the first
+	// screen on: run later, a request sent as soon as the banner shows could be
+	// taken by the shutdown watch before them.
+	for len(steps) > 0 && (steps[0].kind == "ignore-term" || steps[0].kind == "ignore-shutdown") {
+		a.do(ctx, steps[0])
+		steps = steps[1:]
+	}
 	a.clear()
 	a.setUp(slices.ContainsFunc(steps, func(s step) bool { return s.kind == "claim" }))
 	a.input = readInput(ctx, stdin)
