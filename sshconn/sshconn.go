@@ -55,6 +55,18 @@ func (h Host) Argv(args ...string) []string {
 	return h.argvLine(QuoteArgs(args))
 }
 
+// TerminalArgv is Argv with a terminal on the host (ssh -t): for a person's
+// command there, such as tmux attaching to its server.
+func (h Host) TerminalArgv(args ...string) []string {
+	argv := h.Argv(args...)
+	for i, a := range argv {
+		if a == "--" {
+			return append(append(argv[:i:i], "-t"), argv[i:]...)
+		}
+	}
+	return argv
+}
+
 // argvLine is the ssh command line that runs line, a command line for h's
 // shell, on h ("": none).
 func (h Host) argvLine(line string) []string {

@@ -21,7 +21,16 @@ func (s *Server) AttachCmd(ctx context.Context, target, message string) *exec.Cm
 		// The message is a format: ## is a literal #.
 		args = append(args, ";", "display-message", "-d", "5000", strings.ReplaceAll(message, "#", "##"))
 	}
-	cmd := exec.CommandContext(ctx, s.bin(), args...)
+	if s.Via != nil && localeUTF8() {
+		// ssh passes no locale: tmux there would draw for an ASCII
+		// terminal what this UTF-8 one shows.
+		args = append([]string{"-u"}, args...)
+	}
+	cmd := s.command(ctx, args...)
+	if t, ok := s.Via.(interface{ TerminalArgv(...string) []string }); ok {
+		argv := t.TerminalArgv(append([]string{s.bin()}, args...)...)
+		cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
+	}
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {
@@ -35,3 +44,15 @@ func (s *Server) AttachCmd(ctx context.Context, target, message string) *exec.Cm
 
 // Nested reports whether this process runs inside a tmux client's pane.
 func Nested() bool { return os.Getenv("TMUX") != "" }
+
+// localeUTF8 reports whether this process's locale is UTF-8, as tmux reads
+// it: the first of LC_ALL, LC_CTYPE and LANG that is set.
+func localeUTF8() bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := os.Getenv(name); v != "" {
+			v = strings.ToUpper(v)
+			return strings.Contains(v, "UTF-8") || strings.Contains(v, "UTF8")
+		}
+	}
+	return false
+}

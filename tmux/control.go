@@ -77,7 +77,7 @@ func (s *Server) ControlWith(ctx context.Context, target string, o ControlOption
 	if o.Coalesce <= 0 {
 		o.Coalesce = DefaultCoalesce
 	}
-	cmd := exec.Command(s.bin(), "-N", "-L", s.Socket, "-C", "attach-session", "-t", target)
+	cmd := s.command(nil, "-u", "-N", "-L", s.Socket, "-C", "attach-session", "-t", target)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ var paneFormat = func() string {
 // With no socket file there is no server to ask: ErrNoServer without running
 // tmux (up asks first thing, for a team that is down this is one process less).
 func (s *Server) ListPanes(ctx context.Context) ([]Pane, error) {
-	if _, err := os.Lstat(SocketPath(s.Socket)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(SocketPath(s.Socket)); s.local() && errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: no socket %s", ErrNoServer, SocketPath(s.Socket))
 	}
 	out, err := s.Run(ctx, "list-panes", "-a", "-F", paneFormat)

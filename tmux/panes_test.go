@@ -140,3 +140,24 @@ func TestKillPaneOfAPaneGone(t *testing.T) {
 		t.Errorf("no server: %v", err)
 	}
 }
+
+// TestListPanesWithoutUTF8Locale: with no UTF-8 locale (cron's, an ssh
+// session's) tmux would print list-panes' separators as "_": every pane
+// would be lost.
+func TestListPanesWithoutUTF8Locale(t *testing.T) {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		t.Setenv(name, "")
+	}
+	s := testServer(t, "nolocale")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var b Batch
+	b.Add("new-session", "-d", "-s", "é", "sleep", "100")
+	if _, err := s.StartBatch(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	panes, err := s.ListPanes(ctx)
+	if err != nil || len(panes) != 1 || panes[0].Session != "é" {
+		t.Fatalf("list-panes: %+v %v", panes, err)
+	}
+}

@@ -124,7 +124,17 @@ func redact(s string, secrets []string) string {
 // runScript runs cmds through a command file: `source-file FILE`, after
 // `start-server` when start is set. The file is 0600 in a fresh 0700 folder
 // and is removed once tmux has run it (the client ends only after that).
+//
+// On a remote server the commands go over ssh's stdin to `source-file -`:
+// never on a command line there or here, and no file left on the host.
 func (s *Server) runScript(ctx context.Context, cmds [][]string, start bool) (string, error) {
+	if !s.local() {
+		args := []string{"-N", "source-file", "-"}
+		if start {
+			args = []string{"start-server", ";", "source-file", "-"}
+		}
+		return s.runInput(ctx, []byte(scriptLine(cmds)+"\n"), args, commandNames(cmds), envValues(cmds))
+	}
 	dir, err := os.MkdirTemp("", "teamctl-tmux-")
 	if err != nil {
 		return "", fmt.Errorf("tmux command file: %w", err)

@@ -31,7 +31,51 @@ const (
 type Server struct {
 	Socket string // socket name; the file lives in $TMUX_TMPDIR/tmux-UID/
 	Bin    string // tmux program; "" means "tmux" from PATH
+	// Via is the host the server runs on when it is not this machine
+	// (sshconn.Host): every tmux command runs there, its argv handed to
+	// Via.Argv; its socket file is the host's, never looked at here.
+	Via Remote
 }
+
+// Remote runs a command on another host: Argv is the argv (here) that runs
+// args there, each word arriving as it is.
+type Remote interface {
+	Argv(args ...string) []string
+}
+
+// ErrUnreachable is returned (wrapped) when a remote server's host was not
+// reached (ssh's own failure, its exit status 255): the server may well be
+// running, and its panes with it.
+var ErrUnreachable = errors.New("host not reached")
+
+// command is the command that runs tmux with args: here, or on Via's host.
+// Every client but a person's is given -u: without a UTF-8 locale (an ssh
+// session's, cron's) tmux prints each control character and each byte of
+// a non-ASCII one as "_", which would break list-panes' separators and a
+// screen's "❯".
+func (s *Server) command(ctx context.Context, args ...string) *exec.Cmd {
+	argv := append([]string{s.bin()}, args...)
+	if s.Via != nil {
+		argv = s.Via.Argv(argv...)
+	}
+	if ctx == nil {
+		return exec.Command(argv[0], argv[1:]...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if s.Via != nil {
+		cmd.WaitDelay = 2 * time.Second // an ssh whose shared connection keeps its pipes open is not waited on forever
+	}
+	return cmd
+}
+
+// unreachable reports whether err is a remote server's ssh that failed.
+func (s *Server) unreachable(err error) bool {
+	var xe *exec.ExitError
+	return s.Via != nil && errors.As(err, &xe) && xe.ExitCode() == 255
+}
+
+// local reports whether the server's socket file is on this machine.
+func (s *Server) local() bool { return s.Via == nil }
 
 // CommandError is a tmux invocation that failed: the names of its commands
 // and what tmux said. It never holds the commands' arguments, which may be
@@ -85,8 +129,8 @@ func (s *Server) runInput(ctx context.Context, stdin []byte, args, names, secret
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
 		defer cancel()
 	}
-	full := append([]string{"-L", s.Socket}, args...)
-	cmd := exec.CommandContext(ctx, s.bin(), full...)
+	full := append([]string{"-u", "-L", s.Socket}, args...)
+	cmd := s.command(ctx, full...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if stdin != nil {
@@ -97,7 +141,10 @@ func (s *Server) runInput(ctx context.Context, stdin []byte, args, names, secret
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
 		ce := &CommandError{Commands: names, Stderr: redact(stderr.String(), secrets), Err: err}
-		if strings.Contains(stderr.String(), "File name too long") {
+		if s.unreachable(err) {
+			return "", fmt.Errorf("%w: %w", ErrUnreachable, ce)
+		}
+		if s.local() && strings.Contains(stderr.String(), "File name too long") {
 			if err := CheckSocketPath(s.Socket); err != nil {
 				return "", fmt.Errorf("%w: %w", err, ce)
 			}
@@ -198,7 +245,7 @@ func SessionTarget(name string) string { return "=" + name }
 // HasSession reports whether the server answers and holds session. Without a
 // socket file there is no server, and no tmux process is needed to say so.
 func (s *Server) HasSession(ctx context.Context, session string) (bool, error) {
-	if _, err := os.Stat(SocketPath(s.Socket)); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(SocketPath(s.Socket)); s.local() && errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
 	_, err := s.Run(ctx, "has-session", "-t", SessionTarget(session))
@@ -221,6 +268,9 @@ func (s *Server) KillServer(ctx context.Context) error {
 	_, err := s.Run(ctx, "kill-server")
 	if err != nil && !errors.Is(err, ErrNoServer) {
 		return err
+	}
+	if !s.local() {
+		return nil // tmux there leaves its socket file there; the next server takes it over
 	}
 	if err := os.Remove(SocketPath(s.Socket)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove socket of %s: %w", s.Socket, err)
@@ -311,7 +361,16 @@ func SocketPath(socket string) string {
 // or was killed); a server too busy to take a connection now, or any other
 // error, counts as listening, so that nobody gives a live team up for a slow
 // moment (tmux says "error connecting to" for both kinds).
+//
+// A remote server is asked over ssh; a host not reached counts as listening
+// (its server most likely runs on).
 func (s *Server) Listening() bool {
+	if !s.local() {
+		ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+		defer cancel()
+		_, err := s.Run(ctx, "list-sessions", "-F", "#{session_id}")
+		return err == nil || !errors.Is(err, ErrNoServer)
+	}
 	c, err := net.DialTimeout("unix", SocketPath(s.Socket), 5*time.Second)
 	if err == nil {
 		c.Close()

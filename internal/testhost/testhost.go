@@ -32,7 +32,7 @@ type Host struct {
 	ConfigFile string // ssh client config; pass as ssh -F (ssh reads ~ from passwd, not $HOME)
 	KnownHosts string // the test known_hosts trusting only this host's key
 	Identity   string // the test user's private key
-	Home       string // the test user's HOME on the host (a temp folder)
+	Home       string // the test user's HOME on the host (a temp folder; sshd sets it)
 	sshdPid    int
 }
 
@@ -111,7 +111,7 @@ func Start(t testing.TB) *Host {
 	srv := filepath.Join(dir, "server")
 	home := filepath.Join(dir, "home")
 	h.Home = filepath.Join(dir, "remote-home")
-	for _, d := range []string{srv, filepath.Join(home, ".ssh"), h.Home} {
+	for _, d := range []string{srv, filepath.Join(home, ".ssh"), h.Home, h.TmuxTmpdir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,12 @@ func Start(t testing.TB) *Host {
 		"KbdInteractiveAuthentication no",
 		"UsePAM no",
 		"AllowUsers root",
-		"SetEnv TEAMCTL_TESTHOST_HOME=" + h.Home,
+		// The host's own HOME, tmux sockets and state, as another machine
+		// has: the namespace shares this machine's files, and the test's
+		// user (root) has this machine's home in the password database.
+		// sshd sets these after its defaults, so they win.
+		"SetEnv HOME=" + h.Home + " TMUX_TMPDIR=" + h.TmuxTmpdir() + " XDG_STATE_HOME=" + filepath.Join(h.Home, ".local", "state") +
+			" XDG_CONFIG_HOME=" + filepath.Join(h.Home, ".config") + " CLAUDE_CONFIG_DIR=" + filepath.Join(h.Home, ".claude"),
 		"LogLevel ERROR",
 		"",
 	}, "\n")
@@ -175,6 +180,9 @@ func Start(t testing.TB) *Host {
 	cmd := exec.Command("ip", "netns", "exec", h.Name, sshdPath, "-D", "-e", "-f", sshdConfig)
 	var logBuf strings.Builder
 	cmd.Stderr = &logWriter{b: &logBuf}
+	// A session of a connection that outlives the test (a shared one's
+	// master, ControlPersist) holds sshd's stderr: Wait must not wait for it.
+	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +233,10 @@ func Start(t testing.TB) *Host {
 // SSH is the ssh argv (without the remote command) reaching h with the test's
 // config: ssh -F CONFIG DEST.
 func (h *Host) SSH() []string { return []string{"ssh", "-F", h.ConfigFile, h.Dest} }
+
+// TmuxTmpdir is the host's TMUX_TMPDIR (under its HOME): its tmux servers'
+// sockets are there, apart from this machine's.
+func (h *Host) TmuxTmpdir() string { return filepath.Join(h.Home, "tmp") }
 
 // SshdPid is the pid of the sshd the harness started.
 func (h *Host) SshdPid() int { return h.sshdPid }

@@ -26,6 +26,13 @@ func TestHostReachableOverSSH(t *testing.T) {
 		t.Fatalf("the command did not run in the namespace; addresses:\n%s", out)
 	}
 
+	// The host's own HOME and tmux folder, not this machine's.
+	argv = append(h.SSH(), `echo "$HOME $TMUX_TMPDIR"`)
+	out, err = exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
+	if got, want := strings.TrimSpace(string(out)), h.Home+" "+h.TmuxTmpdir(); err != nil || got != want {
+		t.Fatalf("the host's HOME and TMUX_TMPDIR = %q (%v), want %q", got, err, want)
+	}
+
 	// Another host key in known_hosts: ssh must refuse.
 	other := t.TempDir() + "/k"
 	if err := exec.CommandContext(ctx, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other).Run(); err != nil {
