@@ -12,6 +12,8 @@ package sshconn
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -80,7 +82,7 @@ func (h Host) argvLine(line string) []string {
 		if persist <= 0 {
 			persist = time.Minute
 		}
-		argv = append(argv, "-o", "ControlMaster=auto", "-o", "ControlPath="+filepath.Join(h.ControlDir, "%C"),
+		argv = append(argv, "-o", "ControlMaster=auto", "-o", "ControlPath="+filepath.Join(h.ControlDir, h.controlName()),
 			"-o", fmt.Sprintf("ControlPersist=%ds", int(persist.Seconds())))
 	}
 	argv = append(argv, "--", h.Dest)
@@ -88,6 +90,15 @@ func (h Host) argvLine(line string) []string {
 		argv = append(argv, line)
 	}
 	return argv
+}
+
+// controlName is the name of h's shared connection's socket: short, since a
+// Unix socket's path holds at most 107 bytes and ssh makes it first under a
+// name 17 bytes longer (ssh's own %C is 40), and one per destination and
+// config, as ssh would tell them apart.
+func (h Host) controlName() string {
+	sum := sha256.Sum256([]byte(h.Config + "\x00" + h.Dest))
+	return hex.EncodeToString(sum[:8])
 }
 
 // Command is the command that runs args on h.

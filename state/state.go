@@ -50,6 +50,8 @@ type Team struct {
 	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
 	Members       []Member   `json:"members"`
 	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
+	// Hosts are the other hosts where members run (hosts.go).
+	Hosts []Host `json:"hosts,omitempty"`
 
 	// LayoutFile is the layout file's owner and mode when up read it: with
 	// LayoutDigest, what its file must still have before teamctl takes it
@@ -122,6 +124,10 @@ type Member struct {
 	PID       int       `json:"pid"`
 	SessionID string    `json:"session_id,omitempty"`
 	Agent     string    `json:"agent,omitempty"` // a process that is another agent CLI: "codex", "gemini"
+	// Host is the host of Team.Hosts the member runs on ("": this machine);
+	// its Pane and Window are then that host's server's, qualified with it
+	// (tmux.Qualify: "%3@gpu1"), and PID is a process there, never here.
+	Host string `json:"host,omitempty"`
 	Cwd       string    `json:"cwd"`
 	Argv      []string  `json:"argv"`
 	Env       []string  `json:"env,omitempty"`     // what teamctl gave the pane with -e, for a restart

@@ -1,0 +1,49 @@
+package state
+
+import (
+	"path/filepath"
+
+	"github.com/teamctl/teamctl/internal/safefile"
+)
+
+// Host is a host where members of the team run, as up took it from the
+// layout's hosts:.
+type Host struct {
+	Name string `json:"name"`
+	SSH  string `json:"ssh"`  // the ssh destination
+	Root string `json:"root"` // as the layout says it (~/… is under the remote home)
+	// Dir is Root as the host resolved it (an absolute path there).
+	Dir string `json:"dir"`
+}
+
+// Host is the team's host called name.
+func (t *Team) Host(name string) (Host, bool) {
+	for _, h := range t.Hosts {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
+
+// Remote reports whether the member runs on another host.
+func (m *Member) Remote() bool { return m.Host != "" }
+
+// SSHDir is the 0700 folder, in the state root, of the shared ssh
+// connections' sockets (one per host, for every team: ssh's ControlPath).
+// Its name starts with a dot, which no team's name does.
+func SSHDir() (string, error) {
+	if err := EnsureRoot(); err != nil {
+		return "", err
+	}
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, ".ssh")
+	if err := safefile.EnsureDir(dir, "ssh connections folder", 0o700); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
