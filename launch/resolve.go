@@ -25,6 +25,11 @@ func ResolvePrograms(l *layouts.Layout, override string) (Programs, error) {
 		if m.IsClaude() {
 			continue
 		}
+		if m.Host != "" {
+			// Found on its host, by its tmux there, as that host's PATH has it.
+			p.Plain[m.Name] = m.Command[0]
+			continue
+		}
 		if kind := m.OtherAgent(); kind != "" {
 			prog := l.Agents[kind].Command
 			path, err := resolve(prog, m.Cwd)

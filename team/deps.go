@@ -77,7 +77,7 @@ type world struct {
 // clock and real signals.
 func realWorld(tmuxBin string) world {
 	return world{
-		tmux: func(name string) tmuxServer { return serverOf(name, tmuxBin) },
+		tmux: func(name string) tmuxServer { return teamServers(name, tmuxBin) },
 		checkTmux: func(ctx context.Context) error {
 			_, err := tmux.CheckVersion(ctx, tmuxBin)
 			return err
@@ -92,6 +92,21 @@ func realWorld(tmuxBin string) world {
 // serverOf is the private tmux server of the team called name.
 func serverOf(name, tmuxBin string) *tmux.Server {
 	return &tmux.Server{Socket: state.SocketName(name), Bin: tmuxBin}
+}
+
+// teamServers is the team's tmux server, or its servers on every host
+// (tmux.Group) when state.json says members run on other hosts.
+func teamServers(name, tmuxBin string) tmuxServer {
+	local := serverOf(name, tmuxBin)
+	st, err := state.Load(name)
+	if err != nil || len(st.Hosts) == 0 {
+		return local
+	}
+	g, err := groupOf(name, local, st.Hosts)
+	if err != nil {
+		return local
+	}
+	return g
 }
 
 // realClock is the wall clock.

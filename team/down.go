@@ -42,6 +42,9 @@ type DownResult struct {
 	// no supervisor), so nothing was done; StoppedAt is when it went down.
 	AlreadyDown bool
 	StoppedAt   time.Time
+	// Left says, a line per host, what down could not end there (the host
+	// not reached): its members may still run.
+	Left []string
 }
 
 func isNoServer(err error) bool { return errors.Is(err, tmux.ErrNoServer) }
@@ -103,6 +106,12 @@ func down(ctx context.Context, w world, team string, o DownOptions) (*DownResult
 		errs = append(errs, fmt.Errorf("list the team's panes (its server and processes are ended all the same): %w", err))
 		panes = nil
 	}
+	// Processes are ended here only where they run here: a remote pane's
+	// pid is its host's (its server there ends them, below).
+	panes = slices.DeleteFunc(panes, func(p tmux.Pane) bool {
+		_, host, _ := tmux.SplitQualified(p.ID)
+		return host != ""
+	})
 	names := map[string]string{}
 	for _, m := range st.Members {
 		names[m.Pane] = m.Name
@@ -146,6 +155,12 @@ func down(ctx context.Context, w world, team string, o DownOptions) (*DownResult
 	}
 	if err := srv.KillServer(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("stop the team's tmux server: %w", err))
+	}
+	if g, ok := srv.(*tmux.Group); ok {
+		res.Left = downHosts(ctx, g, st, o.Progress)
+		for _, l := range res.Left {
+			res.Warnings = append(res.Warnings, l)
+		}
 	}
 	// What the team left outside its panes' process groups: Claude Code runs
 	// each Bash command in a session of its own, and when Claude Code is

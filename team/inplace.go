@@ -26,7 +26,7 @@ const relaunchGrace = 5 * time.Second
 // pane's, whose process group is the member's. What the pane showed is kept
 // as the member's last words (keepLastWords). It returns waitTeamLock's note.
 func clearForRelaunch(ctx context.Context, w world, srv tmuxServer, st *state.Team, m *state.Member, p tmux.Pane, say func(string, ...any)) (note string, err error) {
-	if !p.Dead && p.PID > 0 {
+	if !p.Dead && p.PID > 0 && onThisMachine(p.ID) { // on another host, the new pane's batch ends it (kill-pane: SIGHUP)
 		w.procs.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
 	}
 	keepLastWords(ctx, srv, st.Team, m, p, w.clock.Now())

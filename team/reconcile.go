@@ -92,7 +92,11 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	if err := u.respawn(ctx, respawn, byID); err != nil {
 		return err
 	}
+	missing, remote := splitRemote(missing)
 	if err := u.create(ctx, missing); err != nil {
+		return err
+	}
+	if err := u.createRemote(ctx, remote); err != nil {
 		return err
 	}
 	return state.Save(u.st)
@@ -120,7 +124,7 @@ func (u *upRun) settleCopies(ctx context.Context, panes []tmux.Pane) []tmux.Pane
 	gone := map[string]bool{}
 	for _, p := range end {
 		u.note("%s ran a second time, in pane %s, which teamctl did not record: ended", p.Member, p.ID)
-		if !p.Dead && p.PID > 0 {
+		if !p.Dead && p.PID > 0 && onThisMachine(p.ID) { // on another host, kill-pane ends it (SIGHUP)
 			u.w.procs.End(ctx, []proc.Target{proc.Group(p.PID)}, relaunchGrace)
 		}
 		if _, err := u.srv.Run(ctx, "kill-pane", "-t", p.ID); err != nil {

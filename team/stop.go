@@ -67,6 +67,9 @@ func (t *Team) Stop(ctx context.Context, member string, grace time.Duration) (*S
 		res.WasEnded = true
 		return res, nil
 	}
+	if !onThisMachine(p.ID) {
+		return nil, fmt.Errorf("%s runs on host %s: stopping one member there is not built yet (`teamctl down` ends the team's server there)", member, m.Host)
+	}
 	g := []proc.Target{proc.Group(p.PID)}
 	if m.Role == state.RoleTeammate && t.askToShutDown(ctx, st, m) {
 		if t.w.procs.Wait(ctx, g, min(grace/2, 5*time.Second))[g[0]] {

@@ -46,6 +46,9 @@ type UpResult struct {
 	Respawned []string // members relaunched in their pane (exited, or changed with --recreate)
 	Kept      []string // members left running
 	Notes     []string // things a person should know
+	// NotStarted are members on a host that was not reached, or refused
+	// (Notes say why): the rest of the team is up without them.
+	NotStarted []string
 	// For a team brought back on a new server: the members whose
 	// conversation goes on, those whose could not (started afresh), and the
 	// teammates the lead had spawned, which are the lead's to spawn again.
@@ -89,14 +92,8 @@ func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (lau
 	if o.ConfigWait == 0 {
 		o.ConfigWait = 5 * time.Second
 	}
-	if remote := l.Remote(); len(remote) > 0 {
-		// Never run them here instead: a member's host is where its work is.
-		var names []string
-		for _, m := range remote {
-			names = append(names, fmt.Sprintf("%s (host %s)", m.Name, m.Host))
-		}
-		return launch.Programs{}, fmt.Errorf("teamctl cannot bring up members on other hosts yet: %s; `teamctl doctor %s` checks the hosts (docs/hosts.md)",
-			strings.Join(names, ", "), l.Path)
+	if err := checkRemote(l); err != nil {
+		return launch.Programs{}, err
 	}
 	if err := w.checkTmux(ctx); err != nil {
 		return launch.Programs{}, err
@@ -123,6 +120,9 @@ func checkUp(ctx context.Context, l *layouts.Layout, o *UpOptions, w world) (lau
 // the supervisor runs).
 func lockedUp(ctx context.Context, l *layouts.Layout, o UpOptions, w world, progs launch.Programs) (*UpResult, error) {
 	u := &upRun{l: l, o: o, progs: progs, w: w, srv: w.tmux(l.Team), res: &UpResult{}}
+	if err := u.withHosts(ctx); err != nil {
+		return nil, err
+	}
 	prev, err := state.Load(l.Team)
 	if err != nil && !errors.Is(err, state.ErrNotFound) {
 		return nil, err
@@ -221,6 +221,10 @@ type upRun struct {
 	// fresh: the team starts anew (not resumed, not reconciled): a Codex
 	// or Gemini member starts a new session even where its home has one.
 	fresh bool
+	// hosts are the hosts where members run, and hostErr why one was not
+	// reached (remote.go).
+	hosts   []state.Host
+	hostErr map[string]error
 }
 
 // recordWorktrees saves the worktrees made by an up that failed later, so
@@ -325,6 +329,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if min := 3*len(plan) + 2; h < min && u.l.Arrangement != "windows" {
 		h = min // every stacked pane needs a line and a border
 	}
+	plan, remote := splitRemote(plan)
 	lead := plan[0]
 	u.target = tmux.SessionTarget(u.l.Team) // made just below, under this name
 	var b tmux.Batch
@@ -378,7 +383,10 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if err := u.prepareTeammates(ctx, rest); err != nil {
 		return err
 	}
-	return u.create(ctx, rest)
+	if err := u.create(ctx, rest); err != nil {
+		return err
+	}
+	return u.createRemote(ctx, remote)
 }
 
 // prepareTeammates makes sure the lead's team config exists, then leaves each
@@ -494,6 +502,9 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 // team of plain processes the first of the layout's members that has one.
 func (u *upRun) mainPane() string {
 	for _, m := range u.l.All() {
+		if m.Host != "" {
+			continue // its own host's server
+		}
 		if r, ok := u.st.Member(m.Name); ok {
 			return r.Pane
 		}
@@ -533,11 +544,16 @@ func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("unexpected tmux output %q for %s", line, x.Member.Name)
 	}
-	m := state.Member{
+	u.recordMember(x, state.Member{
 		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: f[0], Window: f[2], PID: pid,
 		SessionID: x.SessionID, Agent: x.Member.OtherAgent(), Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart,
 		Digest: x.Digest, StartedAt: now,
-	}
+	}, now)
+	return nil
+}
+
+// recordMember puts m, launched as x, in the team's state.
+func (u *upRun) recordMember(x launch.Launch, m state.Member, now time.Time) {
 	if old, ok := u.st.Member(m.Name); ok {
 		m.Restarts = old.Restarts
 		*old = m
@@ -545,8 +561,11 @@ func (u *upRun) record(x launch.Launch, line string, now time.Time) error {
 		u.st.Members = append(u.st.Members, m)
 	}
 	u.st.UpdatedAt = now
-	u.progress("%-16s %-8s pane %-4s pid %d", m.Name, m.Role, m.Pane, m.PID)
-	return nil
+	where := fmt.Sprintf("pid %d", m.PID)
+	if m.Host != "" {
+		where = fmt.Sprintf("pid %d on %s", m.PID, m.Host)
+	}
+	u.progress("%-16s %-8s pane %-4s %s", m.Name, m.Role, m.Pane, where)
 }
 
 // decorate titles every member's pane with its name, colours its border, and
@@ -559,6 +578,9 @@ func (u *upRun) decorate(ctx context.Context) error {
 	}
 	leadPane := u.mainPane()
 	for _, m := range u.st.Members {
+		if m.Remote() {
+			continue // decorated on its host (createOn)
+		}
 		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
 			b.Add(c...)
 		}

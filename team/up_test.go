@@ -262,10 +262,16 @@ func TestUp(t *testing.T) {
 		want:  []string{"list-panes"},
 		err:   "team alpha is up from ${cwd}/team.yaml, not from ${cwd}/other.yaml",
 	}, {
-		name:   "refused, nothing run and no state made: members on other hosts are not brought up yet (never here instead)",
+		name:   "refused, nothing run and no state made: a team with no member here (its supervisor follows it from here)",
 		layout: "team: alpha\nhosts:\n  gpu1: {ssh: me@gpu1, root: /src/app}\nmembers:\n  - name: trainer\n    host: gpu1\n    command: [sleep, \"1\"]\n",
 		want:   nil,
-		err:    "teamctl cannot bring up members on other hosts yet: trainer (host gpu1)",
+		err:    "every member is on another host: the team needs one member on this machine",
+		check:  nil,
+	}, {
+		name:   "refused, nothing run and no state made: a Claude Code member on another host (never here instead)",
+		layout: "team: alpha\nhosts:\n  gpu1: {ssh: me@gpu1, root: /src/app}\nlead: {}\nmembers:\n  - name: trainer\n    host: gpu1\n",
+		want:   nil,
+		err:    "trainer (host gpu1) is a claude member: on another host teamctl runs only command: members yet",
 		check:  nil,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
