@@ -76,7 +76,10 @@ func (h Host) argvLine(line string) []string {
 	if h.Config != "" {
 		argv = append(argv, "-F", h.Config)
 	}
-	argv = append(argv, "-o", "BatchMode=yes", "-o", "ConnectTimeout=10")
+	// A link that drops silently is noticed within ServerAlive's 3 × 3 s:
+	// the connection (and every command sharing it) then ends, and the
+	// supervisor shows the host unreachable rather than wait on it.
+	argv = append(argv, "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=3", "-o", "ServerAliveCountMax=3")
 	if h.ControlDir != "" {
 		persist := h.Persist
 		if persist <= 0 {

@@ -26,7 +26,7 @@ func TestQuote(t *testing.T) {
 func TestArgv(t *testing.T) {
 	h := Host{Dest: "me@gpu1", Config: "/c", ControlDir: "/s"}
 	got := h.Argv("git", "-C", "a b", "status")
-	want := []string{"ssh", "-F", "/c", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ControlMaster=auto", "-o", "ControlPath=/s/a8669d2c0260cc2d",
+	want := []string{"ssh", "-F", "/c", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=3", "-o", "ServerAliveCountMax=3", "-o", "ControlMaster=auto", "-o", "ControlPath=/s/a8669d2c0260cc2d",
 		"-o", "ControlPersist=60s", "--", "me@gpu1", "git -C 'a b' status"}
 	if !slices.Equal(got, want) {
 		t.Errorf("argv %q\nwant %q", got, want)

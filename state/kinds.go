@@ -21,6 +21,9 @@ const (
 	// A usage or rate limit holds it back (the Messages API answered 429):
 	// until LiveMember.Reset when its screen showed one.
 	StateLimited MemberState = "limited"
+	// StateUnknown: it runs on a host not reached now; its pane may well
+	// run on, unseen (never taken for exited).
+	StateUnknown MemberState = "unknown"
 )
 
 // StateWorking is how every view (status, its JSON, up's table, top, serve)

@@ -36,6 +36,9 @@ type Live struct {
 	Usage map[string]*MemberUsage `json:"usage,omitempty"`
 	// Budgets are the budgets' thresholds said and members held.
 	Budgets *Budgets `json:"budgets,omitempty"`
+	// Unreachable are the hosts the supervisor cannot reach now, since
+	// when: their members are unknown (their panes run on, unseen).
+	Unreachable map[string]time.Time `json:"unreachable,omitempty"`
 }
 
 // Conflict is two members whose work (uncommitted included) would conflict

@@ -27,7 +27,7 @@ var (
 // stopForBudget ends member name's run (w: its pane's watch, nil when it has
 // none); why says what it spent.
 func (s *daemon) stopForBudget(ctx context.Context, name string, w *paneWatch, why string) {
-	if w == nil || w.pid <= 0 || w.live.State.Ended() {
+	if w == nil || w.pid <= 0 || w.live.State.Ended() || w.host != "" { // a remote pid is its host's, never signalled here
 		return
 	}
 	wait := time.Duration(0)

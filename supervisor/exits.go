@@ -82,11 +82,16 @@ func (s *daemon) deadChanged(ctx context.Context, pane, value string) {
 		// it reaps the program — and on a busy machine it sometimes does not
 		// reap it until another of its children exits. The program is then a
 		// zombie of the tmux server, whose exit status Linux still holds.
-		zc, zs, ok := proc.ZombieStatus(w.pid, s.serverPID)
+		var zc *int
+		var zs int
+		ok := false
+		if w.host == "" { // a remote pane's pid is its host's: only tmux there tells
+			zc, zs, ok = proc.ZombieStatus(w.pid, s.serverPID)
+		}
 		switch {
 		case ok:
 			code, sig = zc, zs
-		case s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
+		case w.host == "" && s.serverPID > 0 && proc.ChildAlive(w.pid, s.serverPID):
 			// Its terminal closed but the program runs on: it has not ended
 			// yet. Look again while it lives (tmux's subscription tells too).
 			s.clock.AfterFunc(200*time.Millisecond, func() { s.askDead(ctx, pane) })

@@ -103,6 +103,9 @@ type switchReq struct {
 // (what still comes was written before tmux took the switch) or when the
 // probe found the pane still printing.
 func (s *daemon) steadyOutput(w *paneWatch, prev, now time.Time) bool {
+	if w.host != "" {
+		return true // a remote pane's output is never switched off (its id is not in refresh-client -A's form)
+	}
 	switch w.out.mode {
 	case outputOff:
 		return false

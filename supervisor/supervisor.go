@@ -108,6 +108,12 @@ type daemon struct {
 
 	spend     spending        // what the members spend, and the budgets (budget.go)
 	limitFire chan *paneWatch // a continuation timer (limits.go)
+	// hosts are what the daemon knows of each host's control client
+	// (hosts.go); hostFire hands the loop a host to try again, hostResult
+	// how the try went.
+	hosts      map[string]*hostState
+	hostFire   chan string
+	hostResult chan hostAttempt
 	// typeAgent continues a Codex or Gemini member of kind after its
 	// limit (continueAgent; tests record it instead).
 	typeAgent func(member, kind, text string)
@@ -139,7 +145,16 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if !st.Running() {
 		return fmt.Errorf("team %s is down", team)
 	}
-	s := newDaemon(team, o, st, ev, realServer{&tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}}, realClock{})
+	local := &tmux.Server{Socket: state.SocketName(team), Bin: o.TmuxBin}
+	var srv tmuxServer = realServer{local}
+	if len(st.Hosts) > 0 {
+		g, err := newGroupServer(team, local, st.Hosts)
+		if err != nil {
+			return err
+		}
+		srv = g
+	}
+	s := newDaemon(team, o, st, ev, srv, realClock{})
 	prev, _ := state.ReadLive(team)
 	if err := s.connect(ctx); err != nil {
 		// A person's `attach -d` may detach it at once: try again while the
@@ -174,7 +189,7 @@ func newDaemon(team string, o SuperviseOptions, st *state.Team, ev *state.EventL
 		panes: map[string]*paneWatch{}, fire: make(chan *paneWatch, 256), restart: make(chan string, 64), deadValues: make(chan [2]string, 64),
 		captureQ: make(chan captureReq, 1024), wordsQ: make(chan captureReq, 1024), captured: make(chan capture, 64), syncFire: make(chan struct{}, 1), beat: make(chan struct{}, 1),
 		nameTries: map[string]int{}, ending: map[string]bool{}, procs: realProcs{}, radar: newRadar(realGit{}),
-		limitFire: make(chan *paneWatch, 64), switchQ: make(chan switchReq, 1024), probeFire: make(chan *paneWatch, 256),
+		limitFire: make(chan *paneWatch, 64), hostFire: make(chan string, 16), hostResult: make(chan hostAttempt, 16), switchQ: make(chan switchReq, 1024), probeFire: make(chan *paneWatch, 256),
 	}
 	s.typeAgent = s.continueAgent
 	s.configure()
@@ -299,6 +314,10 @@ func (s *daemon) loop(ctx context.Context) error {
 			s.radarDone(ctx, res)
 		case w := <-s.limitFire:
 			s.limitFired(ctx, w)
+		case h := <-s.hostFire:
+			s.hostRetryFired(ctx, h)
+		case a := <-s.hostResult:
+			s.hostAttemptDone(ctx, a)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (s *daemon) sync(ctx context.Context, prev *state.Live) error {
 				continue
 			}
 		}
-		w := &paneWatch{id: p.ID, member: name, origin: origin, pid: p.PID, lastOutput: s.clock.Now(),
+		w := &paneWatch{id: p.ID, host: hostOfPane(p.ID), member: name, origin: origin, pid: p.PID, lastOutput: s.clock.Now(),
 			live: &state.LiveMember{Pane: p.ID, State: state.StateRunning, Since: s.clock.Now().UTC()}}
 		if prev != nil {
 			if old := prev.Members[name]; old != nil && old.Pane == p.ID && (old.PID == 0 || old.PID == p.PID) {
@@ -277,7 +277,7 @@ func (s *daemon) endCopy(ctx context.Context, p tmux.Pane) {
 			s.log.Warn("end a second run", "pane", p.ID, "err", err)
 		}
 	}
-	if p.Dead || p.PID <= 0 {
+	if p.Dead || p.PID <= 0 || hostOfPane(p.ID) != "" { // a remote pid is its host's: kill-pane ends it there (SIGHUP)
 		go killPane()
 		return
 	}

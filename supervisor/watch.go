@@ -17,6 +17,7 @@ const settle = 150 * time.Millisecond
 // paneWatch is the supervisor's view of one pane.
 type paneWatch struct {
 	id, member string
+	host       string // the host it runs on ("": this machine): its pid is a process there
 	origin     state.Origin
 	pid        int // the pane's current process, as tmux last said
 	lastOutput time.Time
@@ -94,6 +95,10 @@ func (s *daemon) onNotification(ctx context.Context, n tmux.Notification) {
 		if n.Name == "dead" && n.Pane != "" {
 			s.deadChanged(ctx, n.Pane, n.Args)
 		}
+	case hostLost:
+		s.onHostLost(ctx, n.Name, n.Args)
+	case hostBack:
+		s.onHostBack(ctx, n.Name)
 	case "layout-change", "window-add", "window-close", "unlinked-window-close", "sessions-changed", "window-pane-changed":
 		s.syncLater()
 	}

@@ -2,8 +2,10 @@ package team
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -25,8 +27,14 @@ func getStatus(ctx context.Context, w world, team string) (*Status, error) {
 	srv := w.tmux(team)
 	byID := map[string]tmux.Pane{}
 	gone := false
+	var unreachable map[string]time.Time
 	if st.Running() {
-		panes, err := srv.ListPanes(ctx)
+		var panes []tmux.Pane
+		if g, ok := srv.(*tmux.Group); ok {
+			panes, unreachable, err = listHosts(ctx, g)
+		} else {
+			panes, err = srv.ListPanes(ctx)
+		}
 		if err != nil && !isNoServer(err) {
 			return nil, err
 		}
@@ -60,8 +68,17 @@ func getStatus(ctx context.Context, w world, team string) (*Status, error) {
 		s.Supervisor = SupervisorStatus{Running: true, PID: max(pid, 0)}
 		if live, err := state.ReadLive(team); err == nil {
 			applyLive(s, live)
+			for h, since := range live.Unreachable {
+				if _, ok := unreachable[h]; !ok {
+					if unreachable == nil {
+						unreachable = map[string]time.Time{}
+					}
+					unreachable[h] = since
+				}
+			}
 		}
 	}
+	applyUnreachable(s, unreachable)
 	addLastLines(ctx, srv, s, byID)
 	return s, nil
 }
@@ -153,7 +170,7 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 	for _, m := range st.Members {
 		ms := MemberStatus{
 			Name: m.Name, Role: m.Role, Pane: m.Pane, PID: m.PID, State: state.StateExited,
-			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin, Agent: m.Agent,
+			Cwd: m.Cwd, SessionID: m.SessionID, Restarts: m.Restarts, StartedAt: m.StartedAt, Origin: m.Origin, Agent: m.Agent, Host: m.Host,
 		}
 		if ms.Origin == "" {
 			ms.Origin = state.OriginLayout
@@ -171,4 +188,39 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 		s.Members = append(s.Members, ms)
 	}
 	return s
+}
+
+// listHosts lists the panes of the team's servers: the hosts not reached
+// are in unreachable (since now), their members unknown, never exited; a
+// host reached with no server left has no panes (its members exited).
+func listHosts(ctx context.Context, g *tmux.Group) (panes []tmux.Pane, unreachable map[string]time.Time, err error) {
+	panes, errs, err := g.ListPanesHosts(ctx)
+	now := time.Now().UTC()
+	for h, herr := range errs {
+		if errors.Is(herr, tmux.ErrNoServer) {
+			continue
+		}
+		if unreachable == nil {
+			unreachable = map[string]time.Time{}
+		}
+		unreachable[h] = now
+	}
+	if err != nil && isNoServer(err) && len(panes) > 0 {
+		err = nil // the members here are gone, those on other hosts run on
+	}
+	return panes, unreachable, err
+}
+
+// applyUnreachable shows the members on the hosts in unreachable unknown.
+func applyUnreachable(s *Status, unreachable map[string]time.Time) {
+	if len(unreachable) == 0 {
+		return
+	}
+	s.Unreachable = slices.Sorted(maps.Keys(unreachable))
+	for i := range s.Members {
+		m := &s.Members[i]
+		if since, ok := unreachable[m.Host]; ok && m.Host != "" {
+			m.State, m.Since, m.Stall, m.Limit, m.ExitCode = state.StateUnknown, since, nil, nil, nil
+		}
+	}
 }

@@ -34,6 +34,7 @@ type Host struct {
 	Identity   string // the test user's private key
 	Home       string // the test user's HOME on the host (a temp folder; sshd sets it)
 	sshdPid    int
+	veth       string // this machine's end of the host's link
 }
 
 var seq atomic.Int32
@@ -78,6 +79,7 @@ func Start(t testing.TB) *Host {
 	id := fmt.Sprintf("%d%d", os.Getpid()%10000, n)
 	h := &Host{Name: "tch" + id}
 	vethOut, vethIn := "tcva"+id, "tcvb"+id
+	h.veth = vethOut
 	third := (os.Getpid()%200)*1 + 20
 	fourth := int(n%63) * 4
 	hostSide := fmt.Sprintf("10.213.%d.%d", third, fourth+1)
@@ -248,4 +250,19 @@ func (w *logWriter) Write(p []byte) (int, error) {
 		w.b.Write(p)
 	}
 	return len(p), nil
+}
+
+// SetLink takes the host's link down (up false) or up again: the host and
+// its sshd run on, unreached, as behind a cable pulled out.
+func (h *Host) SetLink(t testing.TB, up bool) {
+	t.Helper()
+	state := "down"
+	if up {
+		state = "up"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := run(ctx, "ip", "link", "set", h.veth, state); err != nil {
+		t.Fatalf("testhost: %v", err)
+	}
 }

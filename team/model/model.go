@@ -32,7 +32,10 @@ type Status struct {
 	// has looked at it. "" when the file is the one it was brought up from.
 	LayoutProblem string           `json:"layout_problem,omitempty"`
 	Supervisor    SupervisorStatus `json:"supervisor"`
-	Members       []MemberStatus   `json:"members"`
+	// Unreachable are the hosts where members run that were not reached
+	// (by status, or by the supervisor): their members are unknown.
+	Unreachable []string       `json:"unreachable_hosts,omitempty"`
+	Members     []MemberStatus `json:"members"`
 	// Usage is what the whole team spent (its members', and teammates' gone
 	// from it), as the running supervisor last read their transcripts.
 	Usage *state.MemberUsage `json:"usage,omitempty"`
@@ -92,6 +95,7 @@ type MemberStatus struct {
 	StartedAt time.Time         `json:"started_at"`
 	Origin    state.Origin      `json:"origin"`            // layout, or lead for a teammate the lead spawned
 	Agent     string            `json:"agent,omitempty"`   // the agent CLI a process member runs: codex, gemini
+	Host      string            `json:"host,omitempty"`    // the host it runs on; "" for this machine
 	Since     time.Time         `json:"since,omitzero"`    // when the member entered its state, as the supervisor saw it
 	Stall     *Stall            `json:"stall,omitempty"`   // when stalled
 	Limit     *Limit            `json:"limit,omitempty"`   // when limited

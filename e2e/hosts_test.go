@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamctl/teamctl/internal/testenv"
+	"github.com/teamctl/teamctl/internal/testhost"
+	"github.com/teamctl/teamctl/sshconn"
+)
+
+// hostStatus is what this test reads of `teamctl status --json`.
+type hostStatus struct {
+	Unreachable []string `json:"unreachable_hosts"`
+	Members     []struct {
+		Name  string `json:"name"`
+		Pane  string `json:"pane"`
+		Host  string `json:"host"`
+		State string `json:"state"`
+	} `json:"members"`
+}
+
+func readHostStatus(t *testing.T, e *testenv.Env, team string) hostStatus {
+	t.Helper()
+	var s hostStatus
+	r := e.MustRun("status", "--json", "--team", team)
+	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, r.Stdout)
+	}
+	return s
+}
+
+func (s hostStatus) state(name string) (state, pane, host string) {
+	for _, m := range s.Members {
+		if m.Name == name {
+			return m.State, m.Pane, m.Host
+		}
+	}
+	return "absent", "", ""
+}
+
+// TestMemberOnAnotherHost: a team with a member here and one on another host
+// (a network namespace with a real sshd, reached with the user's ssh). up
+// starts the remote member on the host's own tmux server, in its root there;
+// the supervisor here sees it stall at (y/n) over its control client across
+// ssh; `teamctl answer` answers it and the command goes on there; the host's
+// link goes down: status shows it unreachable and its member unknown (never
+// exited), and once the link is back the supervisor follows it again, its
+// pane having run on meanwhile; down ends the server there too.
+func TestMemberOnAnotherHost(t *testing.T) {
+	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
+	t.Cleanup(e.KillServers)
+	const team = "hosts1"
+	remoteSock := "teamctl-" + team
+	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
+	})
+	root := filepath.Join(h.Home, "src", "app")
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The remote member asks, then prints a tick a second: what it printed
+	// while its host was unreached is on its screen once it is back.
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+watchdog: {quiet: 500ms}
+hosts:
+  a: {ssh: %s, root: ~/src/app}
+members:
+  - name: here
+    command: [sleep, "1000"]
+  - name: there
+    host: a
+    cwd: sub
+    env: {GREETING: from-the-layout}
+    command: [sh, -c, 'printf "Proceed? (y/n) "; read a; echo "answered:$a in $(pwd) with $GREETING"; i=0; while :; do i=$((i+1)); echo "tick $i"; sleep 1; done']
+`, team, h.Dest))
+	e.MustRun("up", layout)
+
+	var pane string
+	testenv.Eventually(t, 60*time.Second, "the remote member stalled at (y/n)", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, p, host := s.state("there")
+		pane = p
+		return st == "stalled" && host == "a" && strings.HasSuffix(p, "@a"), fmt.Sprintf("%+v", s)
+	})
+	// The pane runs on the host's server, not here.
+	out, err := remote.Run(context.Background(), 15*time.Second, nil, "tmux", "-L", remoteSock, "list-panes", "-a", "-F", "#{pane_id} #{pane_current_path}")
+	if id := strings.TrimSuffix(pane, "@a"); err != nil || !strings.Contains(out, id+" "+filepath.Join(root, "sub")) {
+		t.Fatalf("the host's tmux server has no pane %s in %s: %q %v", id, filepath.Join(root, "sub"), out, err)
+	}
+	if o, _ := e.Tmux(remoteSock, "list-panes", "-a", "-F", "#{pane_id} #{@teamctl-member}"); strings.Contains(o, "there") {
+		t.Fatalf("the remote member runs here too: %q", o)
+	}
+
+	e.MustRun("answer", "--team", team, "there", "y")
+	screen := func() string {
+		r := e.Run("logs", "--team", team, "there")
+		return r.Stdout
+	}
+	testenv.Eventually(t, 30*time.Second, "the answer taken there", func() (bool, string) {
+		s := screen()
+		return strings.Contains(s, "answered:y in "+filepath.Join(root, "sub")+" with from-the-layout"), s
+	})
+	testenv.Eventually(t, 30*time.Second, "the remote member running again", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, _, _ := s.state("there")
+		return st == "running", fmt.Sprintf("%+v", s)
+	})
+
+	// The link goes down: unreachable, unknown, never exited.
+	h.SetLink(t, false)
+	linkUp := false
+	defer func() {
+		if !linkUp {
+			h.SetLink(t, true)
+		}
+	}()
+	testenv.Eventually(t, 60*time.Second, "the host shown unreachable, its member unknown", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, _, _ := s.state("there")
+		here, _, _ := s.state("here")
+		return st == "unknown" && here == "running" && len(s.Unreachable) == 1 && s.Unreachable[0] == "a", fmt.Sprintf("%+v", s)
+	})
+	testenv.Eventually(t, 60*time.Second, "the supervisor's event of the lost host", func() (bool, string) {
+		r := e.MustRun("events", "--team", team)
+		return strings.Contains(r.Stdout, "host a not reached"), r.Stdout
+	})
+	before := strings.Count(screen(), "tick")
+	h.SetLink(t, true)
+	linkUp = true
+	testenv.Eventually(t, 60*time.Second, "the host back: its member running, the supervisor following it", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, _, _ := s.state("there")
+		r := e.MustRun("events", "--team", team)
+		return st == "running" && len(s.Unreachable) == 0 && strings.Contains(r.Stdout, "host a reached again"), fmt.Sprintf("%+v\n%s", s, r.Stdout)
+	})
+	if after := strings.Count(screen(), "tick"); after <= before {
+		t.Errorf("the remote pane did not run on: %d ticks before, %d after", before, after)
+	}
+
+	r := e.MustRun("down", "--team", team)
+	t.Logf("down: %s%s", r.Stdout, r.Stderr)
+	if out, err := remote.Run(context.Background(), 15*time.Second, nil, "tmux", "-L", remoteSock, "list-sessions"); err == nil {
+		t.Errorf("the team's server on the host still runs after down: %q", out)
+	}
+}
