@@ -46,4 +46,3 @@ func SSHDir() (string, error) {
 	}
 	return dir, nil
 }
-

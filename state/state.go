@@ -116,18 +116,18 @@ type Worktree struct {
 
 // Member is one pane of the team.
 type Member struct {
-	Name      string    `json:"name"`
-	Role      Role      `json:"role"`
-	Origin    Origin    `json:"origin"` // "" in a file from before origins: layout
-	Pane      string    `json:"pane"`
-	Window    string    `json:"window,omitempty"`
-	PID       int       `json:"pid"`
-	SessionID string    `json:"session_id,omitempty"`
-	Agent     string    `json:"agent,omitempty"` // a process that is another agent CLI: "codex", "gemini"
+	Name      string `json:"name"`
+	Role      Role   `json:"role"`
+	Origin    Origin `json:"origin"` // "" in a file from before origins: layout
+	Pane      string `json:"pane"`
+	Window    string `json:"window,omitempty"`
+	PID       int    `json:"pid"`
+	SessionID string `json:"session_id,omitempty"`
+	Agent     string `json:"agent,omitempty"` // a process that is another agent CLI: "codex", "gemini"
 	// Host is the host of Team.Hosts the member runs on ("": this machine);
 	// its Pane and Window are then that host's server's, qualified with it
 	// (tmux.Qualify: "%3@gpu1"), and PID is a process there, never here.
-	Host string `json:"host,omitempty"`
+	Host      string    `json:"host,omitempty"`
 	Cwd       string    `json:"cwd"`
 	Argv      []string  `json:"argv"`
 	Env       []string  `json:"env,omitempty"`     // what teamctl gave the pane with -e, for a restart

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/sshconn"
+	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 )
 
@@ -245,8 +245,8 @@ func (c *groupControl) send(n tmux.Notification) bool {
 }
 
 func (c *groupControl) Notes() <-chan tmux.Notification { return c.notes }
-func (c *groupControl) Done() <-chan struct{}            { return c.local.Done() }
-func (c *groupControl) Err() error                       { return c.local.Err() }
+func (c *groupControl) Done() <-chan struct{}           { return c.local.Done() }
+func (c *groupControl) Err() error                      { return c.local.Err() }
 
 // Command sends a command to the client of the server its ids name.
 func (c *groupControl) Command(ctx context.Context, args ...string) ([]string, error) {

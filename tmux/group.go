@@ -177,7 +177,9 @@ func (g *Group) ListPanes(ctx context.Context) ([]Pane, error) {
 	return panes, err
 }
 
-func isNoServerErr(err error) bool { return err != nil && strings.Contains(err.Error(), ErrNoServer.Error()) }
+func isNoServerErr(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrNoServer.Error())
+}
 
 // Type, TypeText, Enter, CapturePane, CaptureHistory and KillPane are the
 // Server's, on the pane's server.
