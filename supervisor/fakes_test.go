@@ -562,6 +562,10 @@ func (w *world) settle() {
 			s.radarDone(w.ctx, res)
 		case pw := <-s.limitFire:
 			s.limitFired(w.ctx, pw)
+		case h := <-s.hostFire:
+			s.hostRetryFired(w.ctx, h)
+		case a := <-s.hostResult:
+			s.hostAttemptDone(w.ctx, a)
 		default:
 			return
 		}

@@ -302,13 +302,14 @@ type hostState struct {
 // it is back; the daemon tries again after hostBackoff.
 func (s *daemon) onHostLost(ctx context.Context, host, why string) {
 	h := s.hostState(host)
-	if !h.lost {
-		h.lost = true
-		s.setUnreachable(host, true)
-		s.log.Warn("host lost", "host", host, "why", why)
-		s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("host %s not reached (%s): its members are unknown until it is back", host, why)})
-		s.saveLive()
+	if h.lost {
+		return // told again: its tries go on as they were
 	}
+	h.lost = true
+	s.setUnreachable(host, true)
+	s.log.Warn("host lost", "host", host, "why", why)
+	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("host %s not reached (%s): its members are unknown until it is back", host, why)})
+	s.saveLive()
 	s.retryHost(ctx, host)
 }
 
@@ -330,17 +331,25 @@ func (s *daemon) retryHost(ctx context.Context, host string) {
 // hostRetryFired tries to reach host again, off the loop (an ssh
 // connection may take seconds); the result comes back on hostResult.
 func (s *daemon) hostRetryFired(ctx context.Context, host string) {
-	r, ok := s.control().(reattacher)
-	if !ok {
-		return
+	try := s.tryHost
+	if try == nil {
+		r, ok := s.control().(reattacher)
+		if !ok {
+			return
+		}
+		try = r.Reattach
 	}
-	go func() {
-		err := r.Reattach(ctx, host)
+	run := s.offLoop
+	if run == nil {
+		run = func(f func()) { go f() }
+	}
+	run(func() {
+		err := try(ctx, host)
 		select {
 		case s.hostResult <- hostAttempt{host: host, err: err}:
 		case <-ctx.Done():
 		}
-	}()
+	})
 }
 
 type hostAttempt struct {

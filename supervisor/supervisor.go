@@ -114,6 +114,11 @@ type daemon struct {
 	hosts      map[string]*hostState
 	hostFire   chan string
 	hostResult chan hostAttempt
+	// tryHost attaches to a host's server again (nil: the control
+	// client's Reattach), run by offLoop (nil: a goroutine); tests give
+	// their own.
+	tryHost func(ctx context.Context, host string) error
+	offLoop func(func())
 	// typeAgent continues a Codex or Gemini member of kind after its
 	// limit (continueAgent; tests record it instead).
 	typeAgent func(member, kind, text string)
