@@ -376,3 +376,48 @@ func breakLock(lock string, seen fs.FileInfo) (bool, error) {
 	os.RemoveAll(aside) // the lock is free either way; a leftover harms no one
 	return true, nil
 }
+
+// MessageKey identifies a message across copies of a mailbox (teamctl's
+// relay between hosts): who wrote it, when, and what; Claude Code gives a
+// message no id of its own.
+func MessageKey(m Message) string { return m.From + "\x00" + m.Timestamp + "\x00" + m.Text }
+
+// AppendNew appends to the mailbox at path those of msgs it does not hold
+// (by MessageKey), under its lock, and reports how many it appended: a
+// relay's delivery sent twice is taken once.
+func AppendNew(ctx context.Context, path string, msgs []Message) (int, error) {
+	n := 0
+	err := UpdateMailbox(ctx, path, func(have []Message) ([]Message, error) {
+		seen := make(map[string]bool, len(have))
+		for _, m := range have {
+			seen[MessageKey(m)] = true
+		}
+		for _, m := range msgs {
+			if k := MessageKey(m); !seen[k] {
+				seen[k] = true
+				have = append(have, m)
+				n++
+			}
+		}
+		return have, nil
+	})
+	return n, err
+}
+
+// RemoveMessages takes the messages whose MessageKey is in keys out of the
+// mailbox at path, under its lock: what a relay delivered to the host where
+// the mailbox's owner reads it.
+func RemoveMessages(ctx context.Context, path string, keys map[string]bool) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return UpdateMailbox(ctx, path, func(have []Message) ([]Message, error) {
+		out := have[:0]
+		for _, m := range have {
+			if !keys[MessageKey(m)] {
+				out = append(out, m)
+			}
+		}
+		return out, nil
+	})
+}
