@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamctl/teamctl/internal/fakeapi"
 	"github.com/teamctl/teamctl/internal/testenv"
 	"github.com/teamctl/teamctl/internal/testhost"
 	"github.com/teamctl/teamctl/sshconn"
@@ -154,4 +155,126 @@ members:
 	if out, err := remote.Run(context.Background(), 15*time.Second, nil, "tmux", "-L", remoteSock, "list-sessions"); err == nil {
 		t.Errorf("the team's server on the host still runs after down: %q", out)
 	}
+}
+
+// TestClaudeTeammateOnAnotherHost: a real Claude Code teammate on another
+// host (its own HOME and Claude Code folder there, the fake Messages API
+// reached across the host's link), the lead here. Its first prompt, a
+// message of the lead's, reaches it there through the relay; the
+// permission request it writes to the lead's mailbox there reaches the
+// lead's here and shows it waiting-approval; approved from here, its
+// command runs there; its idle notification reaches the lead's mailbox here.
+func TestClaudeTeammateOnAnotherHost(t *testing.T) {
+	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
+	const ask = "Write the marker there; token REMOTE-MATE-2f61."
+	w := newWorld(t, "e2e-far", true, nil)
+	far, err := fakeapi.Start(fakeapi.WithLog(t.Logf), fakeapi.WithAddr(h.Gateway+":0"), fakeapi.WithScript(fakeapi.Rules(
+		fakeapi.Rule{When: fakeapi.AfterToolResult(), Reply: fakeapi.Always(fakeapi.Text("Finished on the far host."))},
+		fakeapi.Rule{When: fakeapi.LastUserContains(ask), Reply: fakeapi.Always(fakeapi.Bash("hostname -I > marker.txt", "Write the marker"))},
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(far.Close)
+	w.e.Extra = append(w.e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
+	remoteSock := "teamctl-" + w.team
+	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
+		reap(t, h.Home)
+	})
+	root := filepath.Join(h.Home, "src", "app")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Claude Code's own folder on the host (sshd gives the session
+	// CLAUDE_CONFIG_DIR there): onboarded, the root trusted.
+	cfg, _ := json.Marshal(map[string]any{
+		"hasCompletedOnboarding": true,
+		"customApiKeyResponses":  map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
+		"projects":               map[string]any{root: map[string]any{"hasTrustDialogAccepted": true}},
+	})
+	if err := os.MkdirAll(filepath.Join(h.Home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.Home, ".claude", ".claude.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	layout := w.e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+claude:
+  command: %s
+hosts:
+  b: {ssh: %s, root: ~/src/app}
+lead: {name: lead}
+members:
+  - name: far
+    host: b
+    permissionMode: manual
+    prompt: %s
+    env:
+      ANTHROPIC_BASE_URL: %s
+      ANTHROPIC_API_KEY: %s
+      DISABLE_AUTOUPDATER: "1"
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1"
+      CLAUDE_CODE_TMPDIR: %s
+      NO_PROXY: %s
+`, w.team, w.claude, h.Dest, q(ask), far.URL, apiKey, filepath.Join(h.Home, "tmp"), h.Gateway))
+	w.e.MustRun("up", layout)
+	t.Cleanup(func() {
+		if t.Failed() {
+			r := w.e.Run("logs", "--team", w.team, "far")
+			t.Logf("--- far's pane on its host:\n%s%s", r.Stdout, r.Stderr)
+		}
+	})
+
+	poll(t, wait, "far waiting for approval of its Bash command (its request relayed here)", func() (bool, string) {
+		r := w.e.MustRun("status", "--json", "--team", w.team)
+		var st struct {
+			Members []struct {
+				Name    string `json:"name"`
+				Host    string `json:"host"`
+				State   string `json:"state"`
+				Request *struct {
+					Tool  string `json:"tool"`
+					Input string `json:"input"`
+				} `json:"request"`
+			} `json:"members"`
+		}
+		json.Unmarshal([]byte(r.Stdout), &st)
+		for _, m := range st.Members {
+			if m.Name == "far" {
+				return m.Host == "b" && m.State == "waiting-approval" && m.Request != nil && m.Request.Tool == "Bash" && strings.Contains(m.Request.Input, "marker"), r.Stdout
+			}
+		}
+		return false, r.Stdout
+	})
+	marker := filepath.Join(root, "marker.txt")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the marker exists before the approval")
+	}
+	w.e.MustRun("approve", "far", "--team", w.team)
+	poll(t, wait, "far's command to run on its host", func() (bool, string) {
+		b, err := os.ReadFile(marker)
+		return err == nil && strings.Contains(string(b), h.Addr), fmt.Sprint(string(b), err)
+	})
+	var st struct {
+		ClaudeTeam string `json:"claude_team"`
+	}
+	b, _ := os.ReadFile(filepath.Join(w.stateDir(), "state.json"))
+	json.Unmarshal(b, &st)
+	leadInbox := filepath.Join(w.e.ClaudeDir, "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
+	poll(t, wait, "far's idle notification in the lead's mailbox here", func() (bool, string) {
+		b, _ := os.ReadFile(leadInbox)
+		return strings.Contains(string(b), "idle_notification") && strings.Contains(string(b), "Finished on the far host."), string(b)
+	})
+	// What the relay carried, it took out of the copy it was written into.
+	thereLead := filepath.Join(h.Home, ".claude", "teams", st.ClaudeTeam, "inboxes", "team-lead.json")
+	poll(t, wait, "the lead's mailbox on the far host emptied by the relay", func() (bool, string) {
+		b, _ := os.ReadFile(thereLead)
+		return !strings.Contains(string(b), "idle_notification"), string(b)
+	})
+	w.e.MustRun("down", "--team", w.team)
 }

@@ -146,6 +146,11 @@ func (h Host) RunLine(ctx context.Context, timeout time.Duration, line string) (
 	return h.run(ctx, timeout, nil, line)
 }
 
+// RunLineInput is RunLine with stdin.
+func (h Host) RunLineInput(ctx context.Context, timeout time.Duration, stdin io.Reader, line string) (string, error) {
+	return h.run(ctx, timeout, stdin, line)
+}
+
 func (h Host) run(ctx context.Context, timeout time.Duration, stdin io.Reader, line string) (string, error) {
 	if strings.TrimSpace(line) == "" {
 		return "", errors.New("sshconn: no command to run (ssh would open a login shell)")

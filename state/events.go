@@ -131,7 +131,7 @@ func OpenTeamEventLog(team string) (*EventLog, error) {
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("team %q: %w", team, ErrNotFound)
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err != nil {
+	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err != nil && !relayed(dir) {
 		return nil, fmt.Errorf("team %q: %w", team, ErrNotFound)
 	}
 	if err := safefile.CheckDir(dir, "state folder"); err != nil {

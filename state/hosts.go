@@ -1,7 +1,10 @@
 package state
 
 import (
+	"os"
 	"path/filepath"
+
+	"github.com/teamctl/teamctl/internal/atomicfile"
 
 	"github.com/teamctl/teamctl/internal/safefile"
 )
@@ -14,6 +17,9 @@ type Host struct {
 	Root string `json:"root"` // as the layout says it (~/… is under the remote home)
 	// Dir is Root as the host resolved it (an absolute path there).
 	Dir string `json:"dir"`
+	// Teamctl is this teamctl's copy there (for Claude Code's hooks and the
+	// relay), when a Claude Code member runs there.
+	Teamctl string `json:"teamctl,omitempty"`
 }
 
 // Host is the team's host called name.
@@ -45,4 +51,26 @@ func SSHDir() (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// relayMark names the file that marks a team's folder on a host where some
+// of its members run, its supervisor on another (package relay): the
+// members' hooks record their events there for the relay to carry.
+const relayMark = "relayed"
+
+// MarkRelayed makes the team's folder on this host one whose members' hook
+// events a relay carries to the team's supervisor on another host.
+func MarkRelayed(team string) error {
+	dir, err := EnsureDir(team)
+	if err != nil {
+		return err
+	}
+	_, err = atomicfile.WriteNew(filepath.Join(dir, relayMark), []byte("teamctl relay\n"), 0o600)
+	return err
+}
+
+// relayed reports whether dir is marked by MarkRelayed.
+func relayed(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, relayMark))
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamctl/teamctl/relay"
 	"github.com/teamctl/teamctl/sshconn"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -424,5 +425,57 @@ func (s *daemon) setUnreachable(host string, down bool) {
 	delete(s.live.Unreachable, host)
 	if len(s.live.Unreachable) == 0 {
 		s.live.Unreachable = nil
+	}
+}
+
+// relayHosts runs the team's relay (package relay) with every host where a
+// Claude Code member runs, for the daemon's life: tried again with
+// hostBackoff when it ends (the connection dropped: nothing is lost, what
+// waited is carried once it is back). The hosts' members' hook events are
+// appended to the team's event log with their panes qualified, as the
+// daemon takes a hook here.
+func (s *daemon) relayHosts(ctx context.Context) {
+	for _, h := range s.st.Hosts {
+		if h.Teamctl == "" || s.st.ClaudeTeam == "" {
+			continue
+		}
+		var owned []string
+		for _, m := range s.st.Members {
+			if m.Host == h.Name {
+				owned = append(owned, m.Name)
+			}
+		}
+		go s.relayHost(ctx, h, owned)
+	}
+}
+
+func (s *daemon) relayHost(ctx context.Context, h state.Host, owned []string) {
+	dir, err := state.SSHDir()
+	if err != nil {
+		s.log.Error("relay", "host", h.Name, "err", err)
+		return
+	}
+	sh := sshconn.New(h.SSH, dir)
+	o := relay.Options{ConfigDir: s.claudeDir, ClaudeTeam: s.st.ClaudeTeam, Hub: true, Owned: owned,
+		Event: func(e state.Event) {
+			e.Pane = tmux.Qualify(e.Pane, h.Name)
+			s.event(e)
+		},
+		Log: func(msg string, err error) { s.log.Warn("relay: "+msg, "host", h.Name, "err", err) }}
+	for attempt := 1; ctx.Err() == nil; attempt++ {
+		began := time.Now()
+		err := relay.OverSSH(ctx, sh, h.Teamctl, s.team, o, 0)
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(began) > time.Minute {
+			attempt = 1 // it ran: this is a new loss
+		}
+		s.log.Warn("relay ended; again soon", "host", h.Name, "err", err, "attempt", attempt)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(hostBackoff(attempt)):
+		}
 	}
 }

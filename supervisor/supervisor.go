@@ -180,6 +180,7 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 	if err := s.begin(ctx, prev); err != nil {
 		return err
 	}
+	s.relayHosts(ctx)
 	err = s.loop(ctx)
 	s.log.Info("stopping", "err", err)
 	s.event(state.Event{Kind: state.EventSupervisor, Detail: "stopped"})

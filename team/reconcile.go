@@ -20,7 +20,7 @@ func (u *upRun) reconcile(ctx context.Context, prev *state.Team) error {
 	u.st = prev
 	u.st.Worktrees = u.wts
 	u.st.ClaudeConfig = u.configDir() // where it writes: never the record's (relaunch.ClaudeConfigDir)
-	plan, err := launch.Plan(u.l, u.progs, prev.LeadSessionID)
+	plan, err := u.planned(prev.LeadSessionID)
 	if err != nil {
 		return err
 	}
@@ -169,6 +169,9 @@ func (u *upRun) respawn(ctx context.Context, launches []launch.Launch, panes map
 // resumes reports whether x has a conversation Claude Code stored under its
 // session, which its launch then resumes.
 func (u *upRun) resumes(x launch.Launch) bool {
+	if x.Member.Host != "" {
+		return false // its conversation is on its host: not resumed yet
+	}
 	if x.Member.OtherAgent() != "" {
 		return !u.fresh && relaunch.Resumes("", u.l.Team, x)
 	}

@@ -2,10 +2,14 @@ package team
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/teamctl/teamctl/launch"
 	"github.com/teamctl/teamctl/layouts"
+	"github.com/teamctl/teamctl/relay"
 	"github.com/teamctl/teamctl/sshconn"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
@@ -37,12 +42,10 @@ func checkRemote(l *layouts.Layout) error {
 	var bad []string
 	for _, m := range remote {
 		switch {
-		case len(m.Command) == 0:
-			kind := m.OtherAgent()
-			if kind == "" {
-				kind = "claude"
-			}
-			bad = append(bad, fmt.Sprintf("%s (host %s) is a %s member: on another host teamctl runs only command: members yet (Claude Code's team files are not carried across)", m.Name, m.Host, kind))
+		case m.OtherAgent() != "":
+			bad = append(bad, fmt.Sprintf("%s (host %s) is a %s member: on another host teamctl runs Claude Code and command: members only, yet", m.Name, m.Host, m.OtherAgent()))
+		case m.IsClaude() && !l.HasLead():
+			bad = append(bad, fmt.Sprintf("%s (host %s) is a Claude Code member in a team with no lead", m.Name, m.Host))
 		case m.Worktree != nil:
 			bad = append(bad, fmt.Sprintf("%s (host %s) wants a worktree: worktrees on another host are not made yet", m.Name, m.Host))
 		}
@@ -125,6 +128,9 @@ func (u *upRun) withHosts(ctx context.Context) error {
 		} else if err == nil {
 			err = fmt.Errorf("%s: the host's shell said %q of the root's folder", name, dir)
 		}
+		if err == nil && hasClaude(u.l, name) {
+			h.Teamctl, err = u.installTeamctl(ctx, sh)
+		}
 		if err != nil {
 			u.hostErr[name] = err
 		}
@@ -174,6 +180,11 @@ func (u *upRun) createRemote(ctx context.Context, launches []launch.Launch) erro
 	for _, host := range order {
 		xs := byHost[host]
 		err := u.hostErr[host]
+		if err == nil && hasClaude(u.l, host) {
+			// Its Claude Code members need the team's config there before
+			// they start, and their prompts.
+			err = u.pushRelay(ctx, host)
+		}
 		if err == nil {
 			err = u.createOn(ctx, g, host, xs)
 		}
@@ -268,7 +279,7 @@ func (u *upRun) recordRemote(x launch.Launch, host, line string, now time.Time) 
 	}
 	u.recordMember(x, state.Member{
 		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: tmux.Qualify(f[0], host), Window: tmux.Qualify(f[2], host),
-		PID: pid, Host: host, Cwd: x.Member.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart, Digest: x.Digest, StartedAt: now,
+		PID: pid, Host: host, SessionID: x.SessionID, Cwd: x.Member.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart, Digest: x.Digest, StartedAt: now,
 	}, now)
 	return nil
 }
@@ -304,4 +315,125 @@ func downHosts(ctx context.Context, g *tmux.Group, st *state.Team, progress io.W
 func onThisMachine(pane string) bool {
 	_, host, _ := tmux.SplitQualified(pane)
 	return host == ""
+}
+
+// hasClaude reports whether a Claude Code member of l runs on host.
+func hasClaude(l *layouts.Layout, host string) bool {
+	for _, m := range l.Remote() {
+		if m.Host == host && m.IsClaude() {
+			return true
+		}
+	}
+	return false
+}
+
+// installTeamctl copies this teamctl to the host, once per content (its
+// hash in the name), into the host's teamctl state folder (0700), written
+// under a temporary name, checked and renamed; it returns its path there.
+// The host must be of this machine's kind (Linux, the same processor).
+func (u *upRun) installTeamctl(ctx context.Context, sh sshconn.Host) (string, error) {
+	self, err := u.w.teamctl()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(self)
+	if err != nil {
+		return "", fmt.Errorf("teamctl for the host: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("teamctl for the host: %w", err)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	machine, err := sh.RunLine(ctx, remoteHostsTimeout, "uname -sm")
+	if err != nil {
+		return "", err
+	}
+	if want := unameOf(runtime.GOOS, runtime.GOARCH); strings.TrimSpace(machine) != want {
+		return "", fmt.Errorf("%s is %q, this teamctl is built for %q: its Claude Code members need teamctl there (for their hooks and the relay)", sh.Dest, strings.TrimSpace(machine), want)
+	}
+	// The folder and the name are fixed words: nothing of the user's is in
+	// this line.
+	dir := `"${XDG_STATE_HOME:-$HOME/.local/state}/teamctl/.bin"`
+	name := "teamctl-" + sum[:16]
+	out, err := sh.RunLine(ctx, remoteHostsTimeout, `d=`+dir+`; f="$d/`+name+`"; if [ -x "$f" ]; then printf '%s\n' "$f"; fi`)
+	if err != nil {
+		return "", err
+	}
+	if p := strings.TrimSpace(out); path.IsAbs(p) {
+		return p, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	line := `set -e; umask 077; d=` + dir + `; mkdir -p "$d"; chmod 700 "$d"; t="$d/.` + name + `.$$"; cat > "$t"; ` +
+		`if [ "$(sha256sum "$t" | cut -c1-64)" != ` + sum + ` ]; then rm -f "$t"; echo "the copy does not match" >&2; exit 3; fi; ` +
+		`chmod 700 "$t"; mv -f "$t" "$d/` + name + `"; printf '%s\n' "$d/` + name + `"`
+	out, err = sh.RunLineInput(ctx, 5*time.Minute, f, line)
+	if err != nil {
+		return "", fmt.Errorf("copy teamctl to %s: %w", sh.Dest, err)
+	}
+	p := strings.TrimSpace(out)
+	if !path.IsAbs(p) {
+		return "", fmt.Errorf("copy teamctl to %s: the host said %q of where it is", sh.Dest, p)
+	}
+	u.progress("host: teamctl copied to %s:%s", sh.Dest, p)
+	return p, nil
+}
+
+// unameOf is what `uname -sm` says on a machine of goos and goarch.
+func unameOf(goos, goarch string) string {
+	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64", "386": "i686", "arm": "armv7l"}[goarch]
+	if arch == "" {
+		arch = goarch
+	}
+	kernel := map[string]string{"linux": "Linux", "darwin": "Darwin", "freebsd": "FreeBSD"}[goos]
+	return kernel + " " + arch
+}
+
+// planned is the team's launch plan (launch.Plan), each member on another
+// host planned with that host's programs: Claude Code as the layout names
+// it (found there), and teamctl's copy there for its hooks.
+func (u *upRun) planned(leadSession string) ([]launch.Launch, error) {
+	plan, err := launch.Plan(u.l, u.progs, leadSession)
+	if err != nil || len(u.hosts) == 0 {
+		return plan, err
+	}
+	for _, h := range u.hosts {
+		progs := u.progs
+		progs.Claude, progs.Teamctl = u.l.Claude.Command, h.Teamctl
+		there, err := launch.Plan(u.l, progs, leadSession)
+		if err != nil {
+			return nil, err
+		}
+		for i := range plan {
+			if plan[i].Member.Host == h.Name && there[i].Member.Name == plan[i].Member.Name {
+				plan[i] = there[i]
+			}
+		}
+	}
+	return plan, nil
+}
+
+// pushRelay carries the team's files to host once (package relay), up
+// waiting: its Claude Code members find their team's config there when
+// they start, and their first prompts in their mailboxes.
+func (u *upRun) pushRelay(ctx context.Context, host string) error {
+	h, _ := u.st.Host(host)
+	if h.Teamctl == "" || u.st.ClaudeTeam == "" {
+		return nil
+	}
+	sh, err := hostOf(h.SSH)
+	if err != nil {
+		return err
+	}
+	var owned []string
+	for _, m := range u.l.Remote() {
+		if m.Host == host {
+			owned = append(owned, m.Name)
+		}
+	}
+	return relay.OverSSH(ctx, sh, h.Teamctl, u.l.Team, relay.Options{ConfigDir: u.st.ClaudeConfig, ClaudeTeam: u.st.ClaudeTeam,
+		Hub: true, Owned: owned, Once: true}, remoteHostsTimeout)
 }

@@ -265,7 +265,7 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	if resume {
 		leadSession = prev.LeadSessionID
 	}
-	plan, err := launch.Plan(u.l, u.progs, leadSession)
+	plan, err := u.planned(leadSession)
 	if err != nil {
 		return err
 	}
@@ -380,7 +380,10 @@ func (u *upRun) start(ctx context.Context, prev *state.Team, resume bool) error 
 	u.o.Trace.Step("state saved")
 
 	rest := plan[1:]
-	if err := u.prepareTeammates(ctx, rest); err != nil {
+	// Teammates on other hosts too: they need the lead's team config (the
+	// relay carries it there), and their prompts go into their mailboxes
+	// here, on their way to them.
+	if err := u.prepareTeammates(ctx, append(slices.Clone(rest), remote...)); err != nil {
 		return err
 	}
 	if err := u.create(ctx, rest); err != nil {

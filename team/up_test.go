@@ -268,10 +268,10 @@ func TestUp(t *testing.T) {
 		err:    "every member is on another host: the team needs one member on this machine",
 		check:  nil,
 	}, {
-		name:   "refused, nothing run and no state made: a Claude Code member on another host (never here instead)",
-		layout: "team: alpha\nhosts:\n  gpu1: {ssh: me@gpu1, root: /src/app}\nlead: {}\nmembers:\n  - name: trainer\n    host: gpu1\n",
+		name:   "refused, nothing run and no state made: a Codex member on another host (never here instead)",
+		layout: "team: alpha\nhosts:\n  gpu1: {ssh: me@gpu1, root: /src/app}\nlead: {}\nmembers:\n  - name: trainer\n    host: gpu1\n    agent: codex\n",
 		want:   nil,
-		err:    "trainer (host gpu1) is a claude member: on another host teamctl runs only command: members yet",
+		err:    "trainer (host gpu1) is a codex member: on another host teamctl runs Claude Code and command: members only, yet",
 		check:  nil,
 	}} {
 		t.Run(c.name, func(t *testing.T) {

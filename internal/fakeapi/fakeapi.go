@@ -328,6 +328,7 @@ type Server struct {
 
 	srv       *http.Server
 	ln        net.Listener
+	addr      string // where it listens (WithAddr)
 	done      chan struct{}
 	closeOnce sync.Once
 	logf      func(format string, args ...any)
@@ -364,17 +365,23 @@ func WithScript(sc Script) Option {
 // 16), as the real API sends several deltas per block.
 func WithChunk(n int) Option { return func(s *Server) { s.chunkLen = n } }
 
-// Start starts a fake on 127.0.0.1 on a free port.
+// WithAddr has the fake listen on addr (host:port) instead of 127.0.0.1 on
+// a free port: a test host (a network namespace) reaches it at its side of
+// the host's link.
+func WithAddr(addr string) Option { return func(s *Server) { s.addr = addr } }
+
+// Start starts a fake on 127.0.0.1 on a free port (or WithAddr's).
 func Start(opts ...Option) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("fakeapi: listen: %w", err)
-	}
-	s := &Server{ln: ln, URL: "http://" + ln.Addr().String(), done: make(chan struct{}), script: DefaultScript, chunkLen: 16}
+	s := &Server{done: make(chan struct{}), script: DefaultScript, chunkLen: 16, addr: "127.0.0.1:0"}
 	s.cond = sync.NewCond(&s.mu)
 	for _, o := range opts {
 		o(s)
 	}
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("fakeapi: listen: %w", err)
+	}
+	s.ln, s.URL = ln, "http://"+ln.Addr().String()
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(s.done)

@@ -33,6 +33,7 @@ type Host struct {
 	KnownHosts string // the test known_hosts trusting only this host's key
 	Identity   string // the test user's private key
 	Home       string // the test user's HOME on the host (a temp folder; sshd sets it)
+	Gateway    string // this machine's address on the host's link: what the host reaches here
 	sshdPid    int
 	veth       string // this machine's end of the host's link
 }
@@ -84,6 +85,7 @@ func Start(t testing.TB) *Host {
 	fourth := int(n%63) * 4
 	hostSide := fmt.Sprintf("10.213.%d.%d", third, fourth+1)
 	h.Addr = fmt.Sprintf("10.213.%d.%d", third, fourth+2)
+	h.Gateway = hostSide
 
 	if err := run(ctx, "ip", "netns", "add", h.Name); err != nil {
 		unavailable(t, "cannot make a network namespace: %v", err)
