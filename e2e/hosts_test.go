@@ -150,6 +150,18 @@ members:
 		t.Errorf("the remote pane did not run on: %d ticks before, %d after", before, after)
 	}
 
+	// A relaunch runs it again there, in its folder there, asking again.
+	e.MustRun("restart", "--team", team, "there")
+	testenv.Eventually(t, 60*time.Second, "the relaunched remote member stalled at (y/n) again", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, p, _ := s.state("there")
+		return st == "stalled" && p != pane && strings.HasSuffix(p, "@a"), fmt.Sprintf("%+v", s)
+	})
+	out, err = remote.Run(context.Background(), 15*time.Second, nil, "tmux", "-L", remoteSock, "list-panes", "-a", "-F", "#{pane_id} #{pane_current_path}")
+	if err != nil || strings.Count(out, filepath.Join(root, "sub")) != 1 {
+		t.Errorf("the relaunched member is not alone in its folder there: %q %v", out, err)
+	}
+
 	r := e.MustRun("down", "--team", team)
 	t.Logf("down: %s%s", r.Stdout, r.Stderr)
 	if out, err := remote.Run(context.Background(), 15*time.Second, nil, "tmux", "-L", remoteSock, "list-sessions"); err == nil {

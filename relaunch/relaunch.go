@@ -14,6 +14,7 @@ package relaunch
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -55,7 +56,21 @@ func Plan(st *state.Team, name, claudeOverride, teamctl string) (*layouts.Layout
 	}
 	progs.Teamctl = teamctl
 	x, err := launch.Relaunch(l, progs, st, name)
-	return l, x, err
+	if err != nil || x.Member.Host == "" {
+		return l, x, err
+	}
+	// On another host: that host's programs (Claude Code as the layout
+	// names it, found there; teamctl's copy there), in its folder there.
+	h, ok := st.Host(x.Member.Host)
+	if !ok || h.Dir == "" {
+		return nil, launch.Launch{}, fmt.Errorf("%s runs on host %s, which the team's state does not know (or was not reached at up)", name, x.Member.Host)
+	}
+	progs.Claude, progs.Teamctl = l.Claude.Command, h.Teamctl
+	if x, err = launch.Relaunch(l, progs, st, name); err != nil {
+		return nil, launch.Launch{}, err
+	}
+	x.Cwd = path.Join(h.Dir, x.Member.Cwd)
+	return l, x, nil
 }
 
 // Ended is the run a relaunch replaces: its pane and process, and how it

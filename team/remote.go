@@ -217,11 +217,10 @@ func (u *upRun) createOn(ctx context.Context, g *tmux.Group, host string, xs []l
 		b.Add("set-option", "-g", "pane-border-status", "top")
 		b.Add("set-option", "-g", "pane-border-format", " #{?@teamctl-member,#{@teamctl-member},#{pane_title}} ")
 	}
-	for i, x := range xs {
-		cwd := h.Dir
-		if x.Member.Cwd != "" {
-			cwd = path.Join(h.Dir, x.Member.Cwd)
-		}
+	for i := range xs {
+		// Its folder there: below the host's root as the host resolved it.
+		xs[i].Cwd = path.Join(h.Dir, xs[i].Member.Cwd)
+		x, cwd := xs[i], xs[i].Cwd
 		var args []string
 		if i == 0 && !running {
 			args = []string{"new-session", "-d", "-s", u.l.Team, "-n", x.Member.Name, "-x", "200", "-y", "50"}
@@ -279,7 +278,7 @@ func (u *upRun) recordRemote(x launch.Launch, host, line string, now time.Time) 
 	}
 	u.recordMember(x, state.Member{
 		Name: x.Member.Name, Role: x.Role, Origin: state.OriginLayout, Pane: tmux.Qualify(f[0], host), Window: tmux.Qualify(f[2], host),
-		PID: pid, Host: host, SessionID: x.SessionID, Cwd: x.Member.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart, Digest: x.Digest, StartedAt: now,
+		PID: pid, Host: host, SessionID: x.SessionID, Cwd: x.Cwd, Argv: x.Argv, Env: x.Env, Restart: x.Member.Restart, Digest: x.Digest, StartedAt: now,
 	}, now)
 	return nil
 }
