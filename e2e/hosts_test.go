@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -289,4 +290,115 @@ members:
 		return !strings.Contains(string(b), "idle_notification"), string(b)
 	})
 	w.e.MustRun("down", "--team", w.team)
+}
+
+// TestRemoteWorktreeReviewedHere: a member on another host works in a
+// worktree of the host's repository (a clone of this one), made there by
+// up on its own branch. diff here shows its committed and uncommitted
+// work, fetched with git over ssh (refs/teamctl/remote/<host>/…), never
+// copied; merge refuses while it has uncommitted work there, then lands its
+// branch into main here.
+func TestRemoteWorktreeReviewedHere(t *testing.T) {
+	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
+	e := testenv.New(t)
+	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
+	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
+	e.Extra = append(e.Extra, ident...)
+	t.Cleanup(e.KillServers)
+	const team = "hostswt"
+	remoteSock := "teamctl-" + team
+	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
+	})
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(append(os.Environ(), "HOME="+e.Home), ident...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	repo := filepath.Join(e.Work, "repo")
+	os.MkdirAll(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "README"), []byte("a repository\n"), 0o644)
+	git(repo, "init", "-q", "-b", "main")
+	git(repo, "add", ".")
+	git(repo, "commit", "-q", "-m", "first")
+	there := filepath.Join(h.Home, "src", "app")
+	git(e.Work, "clone", "-q", repo, there)
+	goAhead := filepath.Join(h.Home, "go")
+
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+root: repo
+hosts:
+  a: {ssh: %s, root: ~/src/app}
+members:
+  - name: here
+    command: [sleep, "1000"]
+  - name: far
+    host: a
+    worktree: true
+    env: {GIT_AUTHOR_NAME: far, GIT_AUTHOR_EMAIL: far@example.invalid, GIT_COMMITTER_NAME: far, GIT_COMMITTER_EMAIL: far@example.invalid}
+    command: [sh, -c, 'echo remote-line > far.txt && git add far.txt && git commit -qm "far: add far.txt" && echo wip > wip.txt && echo committed && while [ ! -e %s ]; do sleep 0.2; done; rm wip.txt; echo clean; sleep 1000']
+`, team, h.Dest, goAhead))
+	e.MustRun("up", layout)
+	wt := filepath.Join(there, ".teamctl", "worktrees", team, "far")
+	branch := "teamctl/" + team + "/far"
+
+	var diff struct {
+		Work []struct {
+			Member      string `json:"member"`
+			Path        string `json:"path"`
+			Commits     int    `json:"commits"`
+			Uncommitted int    `json:"uncommitted"`
+			Files       []struct {
+				Path string `json:"path"`
+			} `json:"files"`
+			Error string `json:"error"`
+		} `json:"work"`
+	}
+	testenv.Eventually(t, 60*time.Second, "diff here of far's work there: its commit and its uncommitted file", func() (bool, string) {
+		r := e.Run("diff", "--team", team, "--json", "far")
+		diff.Work = nil
+		json.Unmarshal([]byte(r.Stdout), &diff)
+		if len(diff.Work) != 1 {
+			return false, r.Stdout + r.Stderr
+		}
+		w := diff.Work[0]
+		var files []string
+		for _, f := range w.Files {
+			files = append(files, f.Path)
+		}
+		return w.Member == "far" && w.Path == "a:"+wt && w.Commits == 1 && w.Uncommitted == 1 && strings.Join(files, ",") == "far.txt,wip.txt", r.Stdout
+	})
+	if got := git(repo, "for-each-ref", "--format=%(refname)", "refs/teamctl/remote/a/"); !strings.Contains(got, "refs/teamctl/remote/a/heads/"+branch) {
+		t.Errorf("no fetched branch under refs/teamctl/remote/a/: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".teamctl", "worktrees", team, "far")); err == nil {
+		t.Errorf("a worktree for far was made here")
+	}
+	if r := e.Run("merge", "--team", team, "far"); r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "uncommitted") {
+		t.Errorf("merge with uncommitted work there: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if err := os.WriteFile(goAhead, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 30*time.Second, "far's worktree there clean", func() (bool, string) {
+		_, err := os.Stat(filepath.Join(wt, "wip.txt"))
+		return err != nil, fmt.Sprint(err)
+	})
+	r := e.MustRun("merge", "--team", team, "far")
+	t.Logf("merge: %s", r.Stdout)
+	if got := git(repo, "show", "main:far.txt"); got != "remote-line" {
+		t.Errorf("main:far.txt here after the merge = %q", got)
+	}
+	if got := git(repo, "log", "-1", "--format=%s", "main"); !strings.Contains(got, branch) && !strings.Contains(got, "far") {
+		t.Errorf("main's head after the merge: %q", got)
+	}
+	e.MustRun("down", "--team", team)
 }

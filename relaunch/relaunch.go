@@ -69,7 +69,11 @@ func Plan(st *state.Team, name, claudeOverride, teamctl string) (*layouts.Layout
 	if x, err = launch.Relaunch(l, progs, st, name); err != nil {
 		return nil, launch.Launch{}, err
 	}
-	x.Cwd = path.Join(h.Dir, x.Member.Cwd)
+	top := h.Dir
+	if rw, ok := st.RemoteWorktree(name); ok && rw.Host == h.Name {
+		top = rw.Path
+	}
+	x.Cwd = path.Join(top, x.Member.Cwd)
 	return l, x, nil
 }
 

@@ -69,6 +69,14 @@ func (h Host) TerminalArgv(args ...string) []string {
 	return argv
 }
 
+// GitSSHCommand is h's ssh as GIT_SSH_COMMAND (a shell command line, each
+// word quoted): git appends the destination and its own command, and so
+// fetches over h's shared connection with h's options.
+func (h Host) GitSSHCommand() string {
+	argv := h.argvLine("")
+	return QuoteArgs(argv[:len(argv)-2]) // without "--" and the destination
+}
+
 // argvLine is the ssh command line that runs line, a command line for h's
 // shell, on h ("": none).
 func (h Host) argvLine(line string) []string {

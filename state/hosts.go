@@ -3,6 +3,7 @@ package state
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
 
@@ -73,4 +74,26 @@ func MarkRelayed(team string) error {
 func relayed(dir string) bool {
 	fi, err := os.Lstat(filepath.Join(dir, relayMark))
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// RemoteWorktree is a worktree teamctl made for a member on another host.
+type RemoteWorktree struct {
+	Member        string    `json:"member"`
+	Host          string    `json:"host"`
+	Path          string    `json:"path"` // there
+	Main          string    `json:"main"` // the host's repository there (its root)
+	Branch        string    `json:"branch"`
+	Base          string    `json:"base,omitempty"`
+	CreatedBranch bool      `json:"created_branch"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// RemoteWorktree is the worktree teamctl made for member on its host.
+func (t *Team) RemoteWorktree(member string) (*RemoteWorktree, bool) {
+	for i := range t.RemoteWorktrees {
+		if t.RemoteWorktrees[i].Member == member {
+			return &t.RemoteWorktrees[i], true
+		}
+	}
+	return nil, false
 }

@@ -50,8 +50,11 @@ type Team struct {
 	StoppedAt     *time.Time `json:"stopped_at,omitempty"`
 	Members       []Member   `json:"members"`
 	Worktrees     []Worktree `json:"worktrees,omitempty"` // the ones teamctl made; clean removes only these (and Claude Code's own)
-	// Hosts are the other hosts where members run (hosts.go).
-	Hosts []Host `json:"hosts,omitempty"`
+	// Hosts are the other hosts where members run (hosts.go), and the
+	// worktrees teamctl made there (never in Worktrees: no code of this
+	// machine's checkouts may take one for its own).
+	Hosts           []Host           `json:"hosts,omitempty"`
+	RemoteWorktrees []RemoteWorktree `json:"remote_worktrees,omitempty"`
 
 	// LayoutFile is the layout file's owner and mode when up read it: with
 	// LayoutDigest, what its file must still have before teamctl takes it

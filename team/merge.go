@@ -35,7 +35,12 @@ func (t *Team) Merge(ctx context.Context, names []string, o MergeOptions) (*Merg
 	}
 	res := &MergeResult{Team: t.Name, Landed: []Landed{}}
 	for i, name := range names {
-		l, err := landMember(ctx, st, name, o)
+		var l Landed
+		if rw, ok := st.RemoteWorktree(name); ok {
+			l, err = landRemote(ctx, st, rw, o)
+		} else {
+			l, err = landMember(ctx, st, name, o)
+		}
 		if err != nil {
 			res.Refused = refusal(name, err, names[i+1:])
 			break

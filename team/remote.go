@@ -21,6 +21,7 @@ import (
 	"github.com/teamctl/teamctl/sshconn"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
+	"github.com/teamctl/teamctl/worktrees"
 )
 
 // Members on other hosts (docs/hosts.md): each host runs a private tmux
@@ -46,8 +47,6 @@ func checkRemote(l *layouts.Layout) error {
 			bad = append(bad, fmt.Sprintf("%s (host %s) is a %s member: on another host teamctl runs Claude Code and command: members only, yet", m.Name, m.Host, m.OtherAgent()))
 		case m.IsClaude() && !l.HasLead():
 			bad = append(bad, fmt.Sprintf("%s (host %s) is a Claude Code member in a team with no lead", m.Name, m.Host))
-		case m.Worktree != nil:
-			bad = append(bad, fmt.Sprintf("%s (host %s) wants a worktree: worktrees on another host are not made yet", m.Name, m.Host))
 		}
 	}
 	if len(bad) > 0 {
@@ -218,8 +217,13 @@ func (u *upRun) createOn(ctx context.Context, g *tmux.Group, host string, xs []l
 		b.Add("set-option", "-g", "pane-border-format", " #{?@teamctl-member,#{@teamctl-member},#{pane_title}} ")
 	}
 	for i := range xs {
-		// Its folder there: below the host's root as the host resolved it.
-		xs[i].Cwd = path.Join(h.Dir, xs[i].Member.Cwd)
+		// Its folder there: below the host's root as the host resolved it,
+		// or in its worktree there.
+		top, err := u.remoteWorktree(cctx, srv, h, xs[i])
+		if err != nil {
+			return err
+		}
+		xs[i].Cwd = path.Join(top, xs[i].Member.Cwd)
 		x, cwd := xs[i], xs[i].Cwd
 		var args []string
 		if i == 0 && !running {
@@ -435,4 +439,35 @@ func (u *upRun) pushRelay(ctx context.Context, host string) error {
 	}
 	return relay.OverSSH(ctx, sh, h.Teamctl, u.l.Team, relay.Options{ConfigDir: u.st.ClaudeConfig, ClaudeTeam: u.st.ClaudeTeam,
 		Hub: true, Owned: owned, Once: true}, remoteHostsTimeout)
+}
+
+// remoteWorktree is the folder x works in on host h: its worktree there,
+// made with git over ssh when the layout wants one (and recorded), else
+// the host's root.
+func (u *upRun) remoteWorktree(ctx context.Context, _ *tmux.Server, h state.Host, x launch.Launch) (string, error) {
+	m := x.Member
+	if m.Worktree == nil {
+		return h.Dir, nil
+	}
+	sh, err := hostOf(h.SSH)
+	if err != nil {
+		return "", err
+	}
+	branch := m.Worktree.Branch
+	if branch == "" {
+		branch = "teamctl/" + u.l.Team + "/" + m.Name
+	}
+	repo := worktrees.RemoteRepo{Host: sh, Name: h.Name, Dir: h.Dir}
+	wt, err := repo.EnsureRemote(ctx, u.l.Team, m.Name, branch, m.Worktree.Base)
+	if err != nil {
+		return "", fmt.Errorf("member %s: %w", m.Name, err)
+	}
+	if _, ok := u.st.RemoteWorktree(m.Name); !ok && wt.Created {
+		u.st.RemoteWorktrees = append(u.st.RemoteWorktrees, state.RemoteWorktree{
+			Member: m.Name, Host: h.Name, Path: wt.Path, Main: h.Dir, Branch: wt.Branch, Base: wt.Base,
+			CreatedBranch: wt.CreatedBranch, CreatedAt: u.w.clock.Now().UTC(),
+		})
+		u.progress("%-16s worktree %s:%s (branch %s)", m.Name, h.Name, wt.Path, wt.Branch)
+	}
+	return wt.Path, nil
 }

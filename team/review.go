@@ -29,9 +29,12 @@ func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Change
 	if err != nil {
 		return nil, err
 	}
-	targets, err := reviewTargets(ctx, st, names)
-	if err != nil {
-		return nil, err
+	remote, rest := remoteNames(st, names)
+	var targets []*reviewTarget
+	if len(names) == 0 || len(rest) > 0 {
+		if targets, err = reviewTargets(ctx, st, rest); err != nil {
+			return nil, err
+		}
 	}
 	ch := &Changes{Team: t.Name, Work: make([]WorkChanges, len(targets))}
 	// The worktrees of each repository at once (one walk of its history,
@@ -62,6 +65,9 @@ func (t *Team) Diff(ctx context.Context, names []string, mode DiffMode) (*Change
 			i := byRepo[main][k]
 			ch.Work[i] = targets[i].worktreeChanges(ctx, d)
 		}
+	}
+	for _, rw := range remote {
+		ch.Work = append(ch.Work, remoteChanges(ctx, st, rw, mode))
 	}
 	for _, wc := range ch.Work {
 		ch.Files += len(wc.Files)
@@ -123,8 +129,8 @@ func reviewTargets(ctx context.Context, st *state.Team, names []string) ([]*revi
 	// The others, by the checkout their folder is in: a worktree's (a
 	// teammate working in another's), else one they share.
 	for _, m := range st.Members {
-		if hasWorktree[m.Name] {
-			continue
+		if hasWorktree[m.Name] || m.Remote() {
+			continue // a member on another host: its work is fetched (remotework.go), never read here
 		}
 		top, err := checkoutTop(ctx, m.Cwd)
 		i := slices.IndexFunc(out, func(tg *reviewTarget) bool {

@@ -21,7 +21,7 @@ import (
 func CheckWorktrees(ctx context.Context, l *layouts.Layout) []error {
 	var errs []error
 	for _, m := range l.All() {
-		if m.Worktree == nil {
+		if m.Worktree == nil || m.Host != "" {
 			continue
 		}
 		if _, err := worktrees.PlaceOf(ctx, l, m); err != nil {
@@ -45,8 +45,8 @@ func (u *upRun) prepareWorktrees(ctx context.Context, known []state.Worktree) (*
 		if i >= 0 {
 			m = &l.Members[i]
 		}
-		if m.Worktree == nil {
-			continue
+		if m.Worktree == nil || m.Host != "" {
+			continue // on another host, made there (createOn)
 		}
 		p, err := worktrees.PlaceOf(ctx, u.l, *m)
 		if err != nil {
