@@ -125,3 +125,35 @@ func InboxNames(configDir, team string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// RemoveTeamCopy removes team's folders (teams/TEAM, tasks/TEAM) from
+// configDir, on a host where a relay kept a copy of them: never through a
+// link.
+func RemoveTeamCopy(configDir, team string) error {
+	teamDir, err := TeamDir(configDir, team)
+	if err != nil {
+		return err
+	}
+	tasks, err := TasksDir(configDir, team)
+	if err != nil {
+		return err
+	}
+	for _, d := range []string{teamDir, tasks} {
+		fi, err := os.Lstat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return err
+		case !fi.IsDir():
+			return &LinkError{Path: d}
+		}
+		if err := noLinksAbove(filepath.Join(d, "x"), 2); err != nil {
+			return err
+		}
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -252,7 +252,8 @@ func (p *planner) team(ctx context.Context, team string) error {
 	for _, life := range lives {
 		folders = append(folders, p.claudeFolders(team, life.configDir, life.name, wtOnly)...)
 	}
-	p.stateFolder(team, append(append(before, wts...), folders...))
+	remote := p.hosts(ctx, team, st, before)
+	p.stateFolder(team, append(append(append(before, wts...), folders...), remote...))
 	return nil
 }
 

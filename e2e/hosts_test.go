@@ -290,6 +290,14 @@ members:
 		return !strings.Contains(string(b), "idle_notification"), string(b)
 	})
 	w.e.MustRun("down", "--team", w.team)
+	// clean reaches the host: the files the relay kept there go.
+	r := w.e.MustRun("clean", "--team", w.team)
+	t.Logf("clean: %s%s", r.Stdout, r.Stderr)
+	for _, d := range []string{filepath.Join(h.Home, ".claude", "teams", st.ClaudeTeam), filepath.Join(h.Home, ".local", "state", "teamctl", w.team)} {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("%s is still on the host after clean", d)
+		}
+	}
 }
 
 // TestRemoteWorktreeReviewedHere: a member on another host works in a
@@ -401,4 +409,17 @@ members:
 		t.Errorf("main's head after the merge: %q", got)
 	}
 	e.MustRun("down", "--team", team)
+	// clean reaches the host: the worktree there goes, and its branch, whose
+	// work landed here.
+	r = e.MustRun("clean", "--team", team)
+	t.Logf("clean: %s%s", r.Stdout, r.Stderr)
+	if _, err := os.Stat(wt); err == nil {
+		t.Errorf("the worktree on the host is still there after clean")
+	}
+	if got := git(there, "branch", "--list", branch); got != "" {
+		t.Errorf("the branch on the host is still there after clean: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.StateHome, "teamctl", team)); err == nil {
+		t.Errorf("the team's state here is still there after clean")
+	}
 }

@@ -1,6 +1,9 @@
 package state
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -96,4 +99,26 @@ func (t *Team) RemoteWorktree(member string) (*RemoteWorktree, bool) {
 		}
 	}
 	return nil, false
+}
+
+// RemoveRelayed removes the team's folder on this host when it is one a
+// relay marked (MarkRelayed), and reports whether it was.
+func RemoveRelayed(team string) (bool, error) {
+	dir, err := Dir(team)
+	if err != nil {
+		return false, err
+	}
+	if err := safefile.CheckDir(dir, "state folder"); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	if !relayed(dir) {
+		return false, nil
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err == nil {
+		return false, fmt.Errorf("%s holds a team of this host's too: left", dir)
+	}
+	return true, os.RemoveAll(dir)
 }

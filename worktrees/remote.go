@@ -2,6 +2,7 @@ package worktrees
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -149,4 +150,80 @@ func (r RemoteRepo) URL() string {
 // ResolveCommit is the commit rev names in dir's repository.
 func ResolveCommit(ctx context.Context, dir, rev string) (string, error) {
 	return revParse(ctx, dir, rev+"^{commit}")
+}
+
+// ErrNoWorktree: no worktree at the path on the host (removed already).
+var ErrNoWorktree = errors.New("no worktree there")
+
+// Dirty is how many files of the worktree at wt on the host differ from its
+// HEAD, untracked ones included.
+func (r RemoteRepo) Dirty(ctx context.Context, wt string) (int, error) {
+	if _, err := r.Host.RunLine(ctx, remoteTimeout, "test -d "+sshconn.Quote(wt)); err != nil {
+		var se *sshconn.Error
+		if errors.As(err, &se) && !se.Unreachable() {
+			return 0, ErrNoWorktree
+		}
+		return 0, err
+	}
+	out, err := r.git(ctx, wt, "status", "--porcelain", "-z", "--untracked-files=all")
+	if err != nil {
+		return 0, err
+	}
+	return strings.Count(out, "\x00"), nil
+}
+
+// RemoveWorktree removes the worktree at wt from the host's repository
+// (force: with its uncommitted work), then prunes what git still records.
+func (r RemoteRepo) RemoveWorktree(ctx context.Context, wt string, force bool) error {
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force")
+	}
+	if _, err := r.git(ctx, r.Dir, append(args, "--", wt)...); err != nil {
+		return fmt.Errorf("%s: %w", r.Name, err)
+	}
+	_, err := r.git(ctx, r.Dir, "worktree", "prune")
+	return err
+}
+
+// Merged reports whether branch's head is in base (both branches of the
+// host's repository).
+func (r RemoteRepo) Merged(ctx context.Context, branch, base string) (bool, error) {
+	for _, b := range []string{branch, base} {
+		if err := CheckBranch(b); err != nil {
+			return false, err
+		}
+	}
+	_, err := r.git(ctx, r.Dir, "merge-base", "--is-ancestor", "refs/heads/"+branch, "refs/heads/"+base)
+	var se *sshconn.Error
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &se) && se.Code == 1:
+		return false, nil
+	}
+	return false, err
+}
+
+// DeleteBranch deletes branch from the host's repository.
+func (r RemoteRepo) DeleteBranch(ctx context.Context, branch string) error {
+	if err := CheckBranch(branch); err != nil {
+		return err
+	}
+	_, err := r.git(ctx, r.Dir, "branch", "-D", branch)
+	return err
+}
+
+// MergedHere reports whether branch of r, fetched into main (this
+// machine's repository), is in main's branch base: its work landed here.
+func (r RemoteRepo) MergedHere(ctx context.Context, main, branch, base string) (bool, error) {
+	for _, b := range []string{branch, base} {
+		if err := CheckBranch(b); err != nil {
+			return false, err
+		}
+	}
+	if err := r.FetchRemote(ctx, main, "refs/heads/"+branch); err != nil {
+		return false, err
+	}
+	return isAncestor(ctx, main, RemoteRef(r.Name, "refs/heads/"+branch), "refs/heads/"+base), nil
 }

@@ -20,6 +20,7 @@ type relayOptions struct {
 	IO         *iostreams.IO
 	Team       string
 	ClaudeTeam string
+	Remove     bool // remove what the relay kept here, and end
 }
 
 // newRelayCmd is what a team's supervisor runs on another host, over ssh,
@@ -43,6 +44,7 @@ func newRelayCmd(ios *iostreams.IO, runF func(context.Context, *relayOptions) er
 	}
 	cmd.Flags().StringVar(&opts.Team, "team", "", "teamctl's team")
 	cmd.Flags().StringVar(&opts.ClaudeTeam, "claude-team", "", "the lead's Claude Code team")
+	cmd.Flags().BoolVar(&opts.Remove, "remove", false, "remove the team's files the relay kept on this host (clean)")
 	return cmd
 }
 
@@ -53,6 +55,15 @@ func relayRun(ctx context.Context, o *relayOptions) error {
 	dir, err := claudecode.ConfigDir()
 	if err != nil {
 		return err
+	}
+	if o.Remove {
+		// Only a folder a relay marked is the team's here; then Claude
+		// Code's copies of the team's folders are the relay's too.
+		ours, err := state.RemoveRelayed(o.Team)
+		if err != nil || !ours {
+			return err
+		}
+		return claudecode.RemoveTeamCopy(dir, o.ClaudeTeam)
 	}
 	// The members' hooks here record into the team's folder on this host,
 	// which holds no team of this host's: the relay's mark says whose it is.
