@@ -25,7 +25,7 @@ const maxCostWidth = 19
 func (m *Model) table(w, h int) []string {
 	nw, tw := 6, 0
 	for _, r := range m.rows {
-		nw = max(nw, ansi.StringWidth(textsafe.Visible(r.Name)))
+		nw = max(nw, ansi.StringWidth(textsafe.Visible(teamview.Shown(r.MemberStatus))))
 		if m.all {
 			tw = max(tw, 4, ansi.StringWidth(textsafe.Visible(r.Team)))
 		}
@@ -120,7 +120,7 @@ func (m *Model) table(w, h int) []string {
 		if tw > 0 {
 			line += cell(textsafe.Visible(r.Team), tw) + " "
 		}
-		line += cell(textsafe.Visible(r.Name), nw) + " "
+		line += cell(textsafe.Visible(teamview.Shown(r.MemberStatus)), nw) + " "
 		if wide {
 			line += cell(textsafe.Visible(teamview.Role(r.MemberStatus)), 8) + " "
 		}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/teamctl/teamctl/internal/fakeapi"
 	"github.com/teamctl/teamctl/internal/testenv"
 	"github.com/teamctl/teamctl/internal/testhost"
@@ -51,7 +53,8 @@ func (s hostStatus) state(name string) (state, pane, host string) {
 // (a network namespace with a real sshd, reached with the user's ssh). up
 // starts the remote member on the host's own tmux server, in its root there;
 // the supervisor here sees it stall at (y/n) over its control client across
-// ssh; `teamctl answer` answers it and the command goes on there; the host's
+// ssh; `teamctl top` shows it with its host and answers it, and the command
+// goes on there; attach steps into it there; the host's
 // link goes down: status shows it unreachable and its member unknown (never
 // exited), and once the link is back the supervisor follows it again, its
 // pane having run on meanwhile; down ends the server there too.
@@ -105,7 +108,44 @@ members:
 		t.Fatalf("the remote member runs here too: %q", o)
 	}
 
-	e.MustRun("answer", "--team", team, "there", "y")
+	// Answered from top here, which shows it with its host.
+	func() {
+		const socket = "top-viewer"
+		out, err := e.Tmux(socket, "new-session", "-d", "-s", "v", "-x", "160", "-y", "45", "-c", e.Dir, "-P", "-F", "#{pane_id}", e.Bin, "top", "--team", team)
+		if err != nil {
+			t.Fatalf("start top: %v %s", err, out)
+		}
+		top := strings.TrimSpace(out)
+		defer e.Tmux(socket, "kill-server")
+		screen := func() string { s, _ := e.Tmux(socket, "capture-pane", "-p", "-t", top); return s }
+		testenv.Eventually(t, 60*time.Second, "top with there@a selected, its y/n shown", func() (bool, string) {
+			s := screen()
+			sel, at := -1, -1
+			for i, l := range strings.Split(s, "\n") {
+				if strings.HasPrefix(l, "> ") && sel < 0 {
+					sel = i
+				}
+				if strings.HasPrefix(l[min(2, len(l)):], "there@a ") {
+					at = i
+				}
+			}
+			switch {
+			case sel < 0 || at < 0:
+			case sel < at:
+				e.Tmux(socket, "send-keys", "-t", top, "Down")
+			case sel > at:
+				e.Tmux(socket, "send-keys", "-t", top, "Up")
+			default:
+				return strings.Contains(s, "y/n answer"), s
+			}
+			return false, s
+		})
+		e.Tmux(socket, "send-keys", "-t", top, "y")
+		testenv.Eventually(t, 30*time.Second, "top saying it sent y", func() (bool, string) {
+			s := screen()
+			return strings.Contains(s, "sent y"), s
+		})
+	}()
 	screen := func() string {
 		r := e.Run("logs", "--team", team, "there")
 		return r.Stdout
@@ -119,6 +159,32 @@ members:
 		st, _, _ := s.state("there")
 		return st == "running", fmt.Sprintf("%+v", s)
 	})
+
+	// attach steps into it on its host's server, over ssh -t.
+	func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, e.Bin, "attach", "--team", team, "there")
+		cmd.Env = append(e.Environ(), "TERM=xterm", "LANG=C.UTF-8")
+		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 150})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var seen strings.Builder
+		buf := make([]byte, 4096)
+		for !strings.Contains(seen.String(), "answered:y") {
+			n, err := f.Read(buf)
+			seen.Write(buf[:n])
+			if err != nil {
+				t.Fatalf("attach ended before it showed the remote pane: %v\n%q", err, seen.String())
+			}
+		}
+		f.Write([]byte{0x02, 'd'}) // C-b d: detach
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("attach after detaching: %v\n%q", err, seen.String())
+		}
+	}()
 
 	// The link goes down: unreachable, unknown, never exited.
 	h.SetLink(t, false)

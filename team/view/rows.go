@@ -22,6 +22,7 @@ type Row struct {
 	Cost      string    `json:"cost"`       // what it spent: $1.23, "-"
 	Restarts  int       `json:"restarts"`
 	Conflicts []string  `json:"conflicts,omitempty"` // whose work its own would conflict with
+	Host      string    `json:"host,omitempty"`      // the host it runs on; "" for this machine
 }
 
 // Rows are the members of teams (each team's status, in the order of teams)
@@ -48,7 +49,7 @@ func Rows(teams []*model.Status, now time.Time) []Row {
 		m := i.m
 		r := Row{Team: i.team, Member: m.Name, Role: Role(m), State: string(m.State), StateText: StateWord(m),
 			Waits: WaitsForPerson(m), Since: Since(m), For: For(m, now), WaitsOn: WaitsOn(m, false, now),
-			Cost: Cost(m), Restarts: m.Restarts}
+			Cost: Cost(m), Restarts: m.Restarts, Host: textsafe.Visible(m.Host)}
 		for _, c := range m.Conflicts {
 			r.Conflicts = append(r.Conflicts, textsafe.Visible(c.With))
 		}
@@ -66,4 +67,13 @@ func TeamsUp(teams []*model.Status) []*model.Status {
 		}
 	}
 	return up
+}
+
+// Shown is a member's name as both cockpits list it: with its host when it
+// runs on another ("trainer@gpu1").
+func Shown(m Member) string {
+	if m.Host != "" {
+		return m.Name + "@" + m.Host
+	}
+	return m.Name
 }

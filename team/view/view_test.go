@@ -157,3 +157,20 @@ func TestTeamCost(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsShowTheHost: a member on another host is listed with its host, in
+// both cockpits (Row.Host, Shown).
+func TestRowsShowTheHost(t *testing.T) {
+	s := &model.Status{Team: "t", Members: []Member{{Name: "here", State: "running"}, {Name: "far", Host: "gpu1", State: "unknown"}}}
+	rows := Rows([]*model.Status{s}, time.Now())
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.Member] = r.Host
+	}
+	if got["far"] != "gpu1" || got["here"] != "" {
+		t.Errorf("hosts %v", got)
+	}
+	if Shown(s.Members[1]) != "far@gpu1" || Shown(s.Members[0]) != "here" {
+		t.Errorf("shown %q %q", Shown(s.Members[1]), Shown(s.Members[0]))
+	}
+}

@@ -111,6 +111,7 @@
       if (sel && sel.team === r.team && sel.member === r.member) li.classList.add("sel");
       const l1 = el("div", "line1");
       l1.append(el("span", "name", m.name));
+      if (r.host) l1.append(el("span", "faint host", "@" + r.host));
       if (multi) l1.append(el("span", "team", r.team));
       l1.append(el("span", "state " + r.state_text, r.state_text));
       if (r.for !== "-") l1.append(el("span", "faint ago", r.for));
