@@ -158,9 +158,7 @@ func down(ctx context.Context, w world, team string, o DownOptions) (*DownResult
 	}
 	if g, ok := srv.(*tmux.Group); ok {
 		res.Left = downHosts(ctx, g, st, o.Progress)
-		for _, l := range res.Left {
-			res.Warnings = append(res.Warnings, l)
-		}
+		res.Warnings = append(res.Warnings, res.Left...)
 	}
 	// What the team left outside its panes' process groups: Claude Code runs
 	// each Bash command in a session of its own, and when Claude Code is

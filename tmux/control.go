@@ -77,7 +77,8 @@ func (s *Server) ControlWith(ctx context.Context, target string, o ControlOption
 	if o.Coalesce <= 0 {
 		o.Coalesce = DefaultCoalesce
 	}
-	cmd := s.command(nil, "-u", "-N", "-L", s.Socket, "-C", "attach-session", "-t", target)
+	argv := s.argv("-u", "-N", "-L", s.Socket, "-C", "attach-session", "-t", target) // no deadline: it lives until Close
+	cmd := exec.Command(argv[0], argv[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

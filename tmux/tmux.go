@@ -54,18 +54,21 @@ var ErrUnreachable = errors.New("host not reached")
 // a non-ASCII one as "_", which would break list-panes' separators and a
 // screen's "❯".
 func (s *Server) command(ctx context.Context, args ...string) *exec.Cmd {
-	argv := append([]string{s.bin()}, args...)
-	if s.Via != nil {
-		argv = s.Via.Argv(argv...)
-	}
-	if ctx == nil {
-		return exec.Command(argv[0], argv[1:]...)
-	}
+	argv := s.argv(args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if s.Via != nil {
 		cmd.WaitDelay = 2 * time.Second // an ssh whose shared connection keeps its pipes open is not waited on forever
 	}
 	return cmd
+}
+
+// argv is the argv that runs tmux with args: here, or on Via's host.
+func (s *Server) argv(args ...string) []string {
+	argv := append([]string{s.bin()}, args...)
+	if s.Via != nil {
+		argv = s.Via.Argv(argv...)
+	}
+	return argv
 }
 
 // unreachable reports whether err is a remote server's ssh that failed.

@@ -59,18 +59,99 @@ func run(ctx context.Context, name string, args ...string) error {
 	return nil
 }
 
+// tb is what making a host asks of a test (testing.TB has it), or of a
+// benchmark (New's lone).
+type tb interface {
+	Helper()
+	TempDir() string
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // Start makes a host for t; everything it made is removed when t ends.
 func Start(t testing.TB) *Host {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("testhost: network namespaces with a real sshd are not made under -short")
 	}
+	if err := Available(); err != nil {
+		unavailable(t, "%v", err)
+	}
+	return start(t, func(format string, args ...any) { unavailable(t, format, args...) })
+}
+
+// Available says why no host can be made here (nil: one can).
+func Available() error {
 	if os.Geteuid() != 0 {
-		unavailable(t, "making network namespaces needs root")
+		return errors.New("making network namespaces needs root")
 	}
 	if _, err := os.Stat(sshdPath); err != nil {
-		unavailable(t, "%s missing (apt-get install openssh-server): %v", sshdPath, err)
+		return fmt.Errorf("%s missing (apt-get install openssh-server): %w", sshdPath, err)
 	}
+	return nil
+}
+
+// New makes a host outside a test (a benchmark's); end removes all it made.
+func New() (h *Host, end func(), err error) {
+	if err := Available(); err != nil {
+		return nil, func() {}, err
+	}
+	l := &lone{}
+	end = l.end
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(loneFailed)
+			if !ok {
+				panic(r)
+			}
+			end()
+			h, err = nil, errors.New(string(f))
+		}
+	}()
+	h = start(l, l.Fatalf)
+	return h, end, nil
+}
+
+// lone is tb outside a test: a failure panics (New recovers it), clean-ups
+// run at end, last first.
+type lone struct {
+	dirs     []string
+	cleanups []func()
+}
+
+type loneFailed string
+
+func (l *lone) Helper() {}
+func (l *lone) TempDir() string {
+	d, err := os.MkdirTemp("", "testhost-")
+	if err != nil {
+		l.Fatal(err)
+	}
+	l.dirs = append(l.dirs, d)
+	return d
+}
+func (l *lone) Cleanup(f func()) { l.cleanups = append(l.cleanups, f) }
+func (l *lone) Errorf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "testhost: "+format+"\n", args...)
+}
+func (l *lone) Fatal(args ...any)                 { panic(loneFailed(fmt.Sprint(args...))) }
+func (l *lone) Fatalf(format string, args ...any) { panic(loneFailed(fmt.Sprintf(format, args...))) }
+func (l *lone) end() {
+	for i := len(l.cleanups) - 1; i >= 0; i-- {
+		l.cleanups[i]()
+	}
+	l.cleanups = nil
+	for _, d := range l.dirs {
+		os.RemoveAll(d)
+	}
+	l.dirs = nil
+}
+
+// start makes the host; unavail fails for want of what the machine lacks.
+func start(t tb, unavail func(format string, args ...any)) *Host {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -88,7 +169,7 @@ func Start(t testing.TB) *Host {
 	h.Gateway = hostSide
 
 	if err := run(ctx, "ip", "netns", "add", h.Name); err != nil {
-		unavailable(t, "cannot make a network namespace: %v", err)
+		unavail("cannot make a network namespace: %v", err)
 	}
 	t.Cleanup(func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -107,7 +188,7 @@ func Start(t testing.TB) *Host {
 		{"ip", "netns", "exec", h.Name, "ip", "link", "set", "lo", "up"},
 	} {
 		if err := run(ctx, argv[0], argv[1:]...); err != nil {
-			unavailable(t, "cannot set up the namespace's link: %v", err)
+			unavail("cannot set up the namespace's link: %v", err)
 		}
 	}
 
