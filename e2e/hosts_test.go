@@ -489,3 +489,49 @@ members:
 		t.Errorf("the team's state here is still there after clean")
 	}
 }
+
+// TestHostDownAtUp: a host not reached at up leaves the rest of the team up,
+// and up says which members were not started and why; once it is back, up
+// again starts them there.
+func TestHostDownAtUp(t *testing.T) {
+	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
+	e := testenv.New(t)
+	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
+	t.Cleanup(e.KillServers)
+	const team = "hostsdown"
+	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", "teamctl-"+team, "kill-server")
+	})
+	os.MkdirAll(filepath.Join(h.Home, "app"), 0o755)
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+hosts:
+  a: {ssh: %s, root: ~/app}
+members:
+  - name: here
+    command: [sleep, "1000"]
+  - name: there
+    host: a
+    command: [sleep, "1000"]
+`, team, h.Dest))
+	h.SetLink(t, false)
+	r := e.MustRun("up", layout)
+	if out := r.Stdout + r.Stderr; !strings.Contains(out, "host a: there not started") || !strings.Contains(out, "not reached") {
+		t.Errorf("up with host a down does not say which member was not started:\n%s", out)
+	}
+	s := readHostStatus(t, e, team)
+	if st, _, _ := s.state("here"); st != "running" {
+		t.Errorf("here: %s, want running: %+v", st, s)
+	}
+	h.SetLink(t, true)
+	r = e.MustRun("up", layout)
+	t.Logf("up again: %s%s", r.Stdout, r.Stderr)
+	testenv.Eventually(t, 60*time.Second, "there started on its host by the second up", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, p, _ := s.state("there")
+		return st == "running" && strings.HasSuffix(p, "@a"), fmt.Sprintf("%+v", s)
+	})
+	e.MustRun("down", "--team", team)
+}

@@ -133,9 +133,11 @@ func (s *groupServer) ReplacePane(ctx context.Context, old, dir string, env, arg
 }
 func (s *groupServer) Listening() bool { return s.g.Server.Listening() }
 
-// Control attaches to this machine's server's session target, then to the
-// team's session on each host; a host not reached now is lost from the
-// start (told as hostLost, tried again by the daemon).
+// Control attaches to this machine's server's session target; the team's
+// session on each host is attached to meanwhile, off the caller (a host
+// may take seconds, or not answer): attached, it is told as hostBack (its
+// panes are looked at then), not reached, as hostLost (tried again by the
+// daemon).
 func (s *groupServer) Control(ctx context.Context, target string) (controlClient, error) {
 	local, err := s.g.Server.Control(ctx, target)
 	if err != nil {
@@ -143,26 +145,29 @@ func (s *groupServer) Control(ctx context.Context, target string) (controlClient
 	}
 	c := &groupControl{srv: s, local: local, notes: make(chan tmux.Notification, tmux.ControlBuffer),
 		remote: map[string]*tmux.Control{}, stop: make(chan struct{})}
-	c.wg.Add(1)
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	go c.forward(local, "")
 	for _, h := range s.g.HostNames() {
-		if err := c.Reattach(ctx, h); err != nil {
-			c.lost(h, err)
-		}
+		go func() {
+			if err := c.Reattach(c.ctx, h); err != nil {
+				c.lost(h, err)
+				return
+			}
+			c.send(tmux.Notification{Kind: hostBack, Name: h})
+		}()
 	}
-	go func() {
-		c.wg.Wait() // every forwarder gone: the local client's end closes Notes
-		close(c.notes)
-	}()
 	return c, nil
 }
 
-// groupControl is the control clients of a team's servers as one.
+// groupControl is the control clients of a team's servers as one. Its
+// Notes is never closed (a forwarder may still be sending): Done, the local
+// client's, says it ended.
 type groupControl struct {
-	srv   *groupServer
-	local *tmux.Control
-	notes chan tmux.Notification
-	wg    sync.WaitGroup
+	srv    *groupServer
+	local  *tmux.Control
+	notes  chan tmux.Notification
+	ctx    context.Context // ends at Close: attaching to a host stops
+	cancel context.CancelFunc
 
 	mu     sync.Mutex
 	remote map[string]*tmux.Control // by host; absent while lost
@@ -195,7 +200,6 @@ func (c *groupControl) Reattach(ctx context.Context, host string) error {
 		return errors.New("control client closed")
 	}
 	c.remote[host] = rc
-	c.wg.Add(1)
 	c.mu.Unlock()
 	go c.forward(rc, host)
 	return nil
@@ -207,7 +211,6 @@ func teamOfSocket(socket string) string { return strings.TrimPrefix(socket, "tea
 // forward hands on cc's notifications, ids qualified with host; when a
 // host's client ends, hostLost follows its last notification.
 func (c *groupControl) forward(cc *tmux.Control, host string) {
-	defer c.wg.Done()
 	for n := range cc.Notes() {
 		if host != "" && n.Pane != "" {
 			n.Pane = tmux.Qualify(n.Pane, host)
@@ -282,6 +285,7 @@ func (c *groupControl) Close() error {
 	if !c.closed {
 		c.closed = true
 		close(c.stop)
+		c.cancel()
 	}
 	remote := c.remote
 	c.remote = map[string]*tmux.Control{}

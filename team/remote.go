@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"runtime"
@@ -30,8 +31,10 @@ import (
 // connection; the team's servers are one tmux.Group, a remote pane's ids
 // qualified with its host. What crosses: tmux commands (a batch's, with the
 // panes' environment, over ssh's stdin, never on a command line) and their
-// output. Built so far: plain processes (command:) on other hosts, without
-// worktrees there.
+// output; this teamctl, copied once, for a Claude Code member's hooks and
+// the relay of the team's files (package relay); git, for a worktree made
+// there and its work reviewed here (remotework.go). Not built: Codex and
+// Gemini members on other hosts.
 
 // checkRemote refuses what up cannot yet run on another host, before
 // anything is made.
@@ -86,7 +89,7 @@ const remoteHostsTimeout = 30 * time.Second
 
 // withHosts makes u's server the team's group when the layout has members
 // on other hosts, their roots resolved there. A host not reached is
-// recorded without its folder; its members are not started (startRemote
+// recorded without its folder; its members are not started (createRemote
 // says so).
 func (u *upRun) withHosts(ctx context.Context) error {
 	remote := u.l.Remote()
@@ -108,13 +111,7 @@ func (u *upRun) withHosts(ctx context.Context) error {
 	}
 	u.hosts = nil
 	u.hostErr = map[string]error{}
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range used {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(used)) {
 		lh := u.l.Hosts[name]
 		h := state.Host{Name: name, SSH: lh.SSH, Root: lh.Root}
 		sh, err := hostOf(lh.SSH)
@@ -219,7 +216,7 @@ func (u *upRun) createOn(ctx context.Context, g *tmux.Group, host string, xs []l
 	for i := range xs {
 		// Its folder there: below the host's root as the host resolved it,
 		// or in its worktree there.
-		top, err := u.remoteWorktree(cctx, srv, h, xs[i])
+		top, err := u.remoteWorktree(cctx, h, xs[i])
 		if err != nil {
 			return err
 		}
@@ -444,7 +441,7 @@ func (u *upRun) pushRelay(ctx context.Context, host string) error {
 // remoteWorktree is the folder x works in on host h: its worktree there,
 // made with git over ssh when the layout wants one (and recorded), else
 // the host's root.
-func (u *upRun) remoteWorktree(ctx context.Context, _ *tmux.Server, h state.Host, x launch.Launch) (string, error) {
+func (u *upRun) remoteWorktree(ctx context.Context, h state.Host, x launch.Launch) (string, error) {
 	m := x.Member
 	if m.Worktree == nil {
 		return h.Dir, nil
