@@ -370,8 +370,9 @@ members:
 // worktree of the host's repository (a clone of this one), made there by
 // up on its own branch. diff here shows its committed and uncommitted
 // work, fetched with git over ssh (refs/teamctl/remote/<host>/…), never
-// copied; merge refuses while it has uncommitted work there, then lands its
-// branch into main here.
+// copied; conflicts here finds its work meets a worktree's here; merge
+// refuses while it has uncommitted work there, then lands its branch into
+// main here; clean removes the worktree and the branch there.
 func TestRemoteWorktreeReviewedHere(t *testing.T) {
 	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
 	e := testenv.New(t)
@@ -414,6 +415,9 @@ hosts:
 members:
   - name: here
     command: [sleep, "1000"]
+  - name: near
+    worktree: true
+    command: [sh, -c, 'echo local-line > far.txt; sleep 1000']
   - name: far
     host: a
     worktree: true
@@ -456,6 +460,26 @@ members:
 	if _, err := os.Stat(filepath.Join(repo, ".teamctl", "worktrees", team, "far")); err == nil {
 		t.Errorf("a worktree for far was made here")
 	}
+	// conflicts here: far's work there against near's worktree here.
+	testenv.Eventually(t, 60*time.Second, "conflicts here between far (there) and near (here) on far.txt", func() (bool, string) {
+		r := e.Run("conflicts", "--team", team, "--json")
+		var c struct {
+			Pairs []struct {
+				Members   [2]string `json:"members"`
+				Conflicts []struct {
+					Path string `json:"path"`
+				} `json:"conflicts"`
+				Error string `json:"error"`
+			} `json:"pairs"`
+		}
+		json.Unmarshal([]byte(r.Stdout), &c)
+		for _, p := range c.Pairs {
+			if (p.Members == [2]string{"far", "near"} || p.Members == [2]string{"near", "far"}) && len(p.Conflicts) == 1 && p.Conflicts[0].Path == "far.txt" {
+				return true, r.Stdout
+			}
+		}
+		return false, r.Stdout + r.Stderr
+	})
 	if r := e.Run("merge", "--team", team, "far"); r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "uncommitted") {
 		t.Errorf("merge with uncommitted work there: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -477,7 +501,8 @@ members:
 	e.MustRun("down", "--team", team)
 	// clean reaches the host: the worktree there goes, and its branch, whose
 	// work landed here.
-	r = e.MustRun("clean", "--team", team)
+	// (--force: near's uncommitted work here goes once a snapshot holds it.)
+	r = e.MustRun("clean", "--team", team, "--force")
 	t.Logf("clean: %s%s", r.Stdout, r.Stderr)
 	if _, err := os.Stat(wt); err == nil {
 		t.Errorf("the worktree on the host is still there after clean")

@@ -152,6 +152,7 @@ func (t *Team) Conflicts(ctx context.Context) (*Conflicts, error) {
 			c.Bases = append(c.Bases, bc)
 		}
 	}
+	remoteConflicts(ctx, st, c)
 	return c, nil
 }
 

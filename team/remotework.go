@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/teamctl/teamctl/state"
@@ -166,4 +167,82 @@ func landRemote(ctx context.Context, st *state.Team, rw *state.RemoteWorktree, o
 	l.Landed, err = worktrees.Land(ctx, worktrees.LandSpec{Main: w.main, Branch: rw.Branch, Into: into, Source: w.branch,
 		Squash: o.Squash, Message: o.Message})
 	return l, err
+}
+
+// remoteConflicts adds to c what merging the work of the members on other
+// hosts would do: with each other, with the worktrees here of the same
+// repository, and each with its base there where that moved (git
+// merge-tree on commits of each one's whole work: worktrees.TryMerge).
+func remoteConflicts(ctx context.Context, st *state.Team, c *Conflicts) {
+	if len(st.RemoteWorktrees) == 0 {
+		return
+	}
+	type side struct{ name, commit string }
+	var remote []side
+	main := ""
+	for i := range st.RemoteWorktrees {
+		rw := &st.RemoteWorktrees[i]
+		w, err := fetchRemoteWork(ctx, st, rw)
+		if err != nil {
+			c.Unread = append(c.Unread, Skipped{rw.Member, err.Error()})
+			continue
+		}
+		main = w.main
+		remote = append(remote, side{rw.Member, w.work})
+		if w.base == "" {
+			continue
+		}
+		from, err := worktrees.MergeBase(ctx, main, w.base, w.branch)
+		moved := 0
+		if err == nil {
+			moved, err = worktrees.CountCommits(ctx, main, from, w.base)
+		}
+		if err == nil && moved == 0 {
+			continue
+		}
+		bc := BaseConflict{Member: rw.Member, Base: rw.Base, Moved: moved}
+		if err == nil {
+			bc.Merge, err = worktrees.TryMerge(ctx, main, w.work, w.base)
+		}
+		if err != nil {
+			bc.Merge, bc.Error = noMerge, fmt.Sprintf("against %s on %s: %v", rw.Base, rw.Host, err)
+		}
+		c.Bases = append(c.Bases, bc)
+	}
+	if len(remote) == 0 {
+		return
+	}
+	// The worktrees here of the same repository.
+	var local []side
+	for _, wt := range st.Worktrees {
+		if !filepath.IsAbs(wt.Main) || filepath.Clean(wt.Main) != filepath.Clean(main) {
+			continue
+		}
+		w, err := worktrees.ReadWork(ctx, wt.Main, wt.Path, wt.Branch)
+		var commit string
+		if err == nil {
+			commit, err = w.Commit(ctx, wt.Main)
+		}
+		if err != nil {
+			continue // the comparisons here have said why
+		}
+		local = append(local, side{wt.Member, commit})
+	}
+	pair := func(a, b side) {
+		pc := PairConflict{Members: [2]string{a.name, b.name}}
+		m, err := worktrees.TryMerge(ctx, main, a.commit, b.commit)
+		pc.Merge = m
+		if err != nil {
+			pc.Merge, pc.Error = noMerge, err.Error()
+		}
+		c.Pairs = append(c.Pairs, pc)
+	}
+	for i, a := range remote {
+		for _, b := range remote[i+1:] {
+			pair(a, b)
+		}
+		for _, b := range local {
+			pair(a, b)
+		}
+	}
 }
