@@ -480,6 +480,30 @@ members:
 		}
 		return false, r.Stdout + r.Stderr
 	})
+	// The supervisor's radar finds it too (status's conflicts).
+	testenv.Eventually(t, 90*time.Second, "the radar's conflict between far and near in status", func() (bool, string) {
+		r := e.MustRun("status", "--team", team, "--json")
+		var st struct {
+			Members []struct {
+				Name      string `json:"name"`
+				Conflicts []struct {
+					With  string   `json:"with"`
+					Files []string `json:"files"`
+				} `json:"conflicts"`
+			} `json:"members"`
+		}
+		json.Unmarshal([]byte(r.Stdout), &st)
+		for _, m := range st.Members {
+			if m.Name == "far" {
+				for _, c := range m.Conflicts {
+					if c.With == "near" && len(c.Files) == 1 && c.Files[0] == "far.txt" {
+						return true, r.Stdout
+					}
+				}
+			}
+		}
+		return false, r.Stdout
+	})
 	if r := e.Run("merge", "--team", team, "far"); r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "uncommitted") {
 		t.Errorf("merge with uncommitted work there: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/teamctl/teamctl/claudecode"
 	"github.com/teamctl/teamctl/internal/proc"
+	"github.com/teamctl/teamctl/sshconn"
 	"github.com/teamctl/teamctl/state"
 	"github.com/teamctl/teamctl/tmux"
 	"github.com/teamctl/teamctl/worktrees"
@@ -89,6 +90,10 @@ type gitWork interface {
 	// RefFiles are the files whose change means a member's branch, or its
 	// base, moved.
 	RefFiles(ctx context.Context, wt state.Worktree) ([]string, error)
+	// ReadRemote is the whole work of a member's worktree on host h, fetched
+	// into this machine's repository (where leadCwd is), as a side; and its
+	// base there, fetched too (hasBase false: none).
+	ReadRemote(ctx context.Context, leadCwd string, h state.Host, rw state.RemoteWorktree, team string) (side, base worktrees.Side, hasBase bool, err error)
 }
 
 // realServer is the team's real tmux server.
@@ -158,4 +163,43 @@ func (realGit) Compare(ctx context.Context, sides []worktrees.Side, pairs [][2]i
 }
 func (realGit) RefFiles(ctx context.Context, wt state.Worktree) ([]string, error) {
 	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch, wt.Base)
+}
+func (realGit) ReadRemote(ctx context.Context, leadCwd string, h state.Host, rw state.RemoteWorktree, team string) (worktrees.Side, worktrees.Side, bool, error) {
+	var none worktrees.Side
+	if h.Name == "" {
+		return none, none, false, fmt.Errorf("%s's host %s is not in the team's state", rw.Member, rw.Host)
+	}
+	repo, err := worktrees.FindRepo(ctx, leadCwd)
+	if err != nil {
+		return none, none, false, fmt.Errorf("the team's repository here: %w", err)
+	}
+	dir, err := state.SSHDir()
+	if err != nil {
+		return none, none, false, err
+	}
+	remote := worktrees.RemoteRepo{Host: sshconn.New(h.SSH, dir), Name: h.Name, Dir: rw.Main}
+	if _, err := remote.SnapshotRef(ctx, rw.Path, team, rw.Member); err != nil {
+		return none, none, false, err
+	}
+	refs := []string{worktrees.WorkRef(team, rw.Member)}
+	hasBase := rw.Base != "" && worktrees.CheckBranch(rw.Base) == nil
+	if hasBase {
+		refs = append(refs, "refs/heads/"+rw.Base)
+	}
+	if err := remote.FetchRemote(ctx, repo.Main, refs...); err != nil {
+		return none, none, false, err
+	}
+	work, err := worktrees.ResolveCommit(ctx, repo.Main, worktrees.RemoteRef(h.Name, refs[0]))
+	if err != nil {
+		return none, none, false, err
+	}
+	side := worktrees.Side{Name: rw.Member, Main: repo.Main, Head: work, Path: h.Name + ":" + rw.Path}
+	if !hasBase {
+		return side, none, false, nil
+	}
+	b, err := worktrees.ResolveCommit(ctx, repo.Main, worktrees.RemoteRef(h.Name, refs[1]))
+	if err != nil {
+		return side, none, false, nil
+	}
+	return side, worktrees.Side{Name: rw.Base, Main: repo.Main, Head: b}, true, nil
 }

@@ -48,11 +48,15 @@ type radar struct {
 	off   bool // git cannot tell (too old): said once, looked no more
 	// refsOf are the members whose branch files the file watch follows.
 	refsOf map[string]bool
+	// remoteBases are the bases, as last fetched, of the members with a
+	// worktree on another host.
+	remoteBases map[string]worktrees.Side
 }
 
 func newRadar(git gitWork) *radar {
 	return &radar{git: git, dirty: map[string]bool{}, fire: make(chan struct{}, 1), jobs: make(chan radarJob, 1), done: make(chan radarResult, 1),
-		refsOf: map[string]bool{}, works: map[string]worktrees.Side{}, seen: map[string][2]string{}, known: map[string]state.Conflict{}}
+		refsOf: map[string]bool{}, works: map[string]worktrees.Side{}, seen: map[string][2]string{}, known: map[string]state.Conflict{},
+		remoteBases: map[string]worktrees.Side{}}
 }
 
 // radarJob is one pass: the team's worktrees, which of them to read again,
@@ -63,6 +67,14 @@ type radarJob struct {
 	works     map[string]worktrees.Side // each member's work as last read
 	seen      map[string][2]string
 	refsOf    map[string]bool // the members whose branch files are followed already
+	// remote are the worktrees on other hosts, fetched here to be read
+	// (their hosts in hosts; this machine's repository is where leadCwd is),
+	// and remoteBases their bases as last fetched.
+	remote      []state.RemoteWorktree
+	hosts       []state.Host
+	leadCwd     string
+	team        string
+	remoteBases map[string]worktrees.Side
 }
 
 // radarResult is what a pass found.
@@ -73,6 +85,8 @@ type radarResult struct {
 	unread  map[string]string   // member: why its work could not be read
 	refs    map[string][]string // member: the files of its branch, found now
 	err     error               // git cannot tell at all
+	// remoteBases: the bases of the members on other hosts, as fetched.
+	remoteBases map[string]worktrees.Side
 }
 
 // pairMerge is one pair merged: two members, or a member and its base
@@ -93,7 +107,10 @@ func pairKey(a, b string) string { return a + "\x00" + b }
 func (s *daemon) turnEnded(member string) {
 	s.usageSoon()
 	r := s.radar
-	if r == nil || r.off || !slices.ContainsFunc(s.st.Worktrees, func(w state.Worktree) bool { return w.Member == member }) {
+	if r == nil || r.off {
+		return
+	}
+	if _, remote := s.st.RemoteWorktree(member); !remote && !slices.ContainsFunc(s.st.Worktrees, func(w state.Worktree) bool { return w.Member == member }) {
 		return
 	}
 	r.dirty[member] = true
@@ -122,7 +139,8 @@ func (s *daemon) radarFired() {
 	if r.busy || len(r.dirty) == 0 {
 		return
 	}
-	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, works: maps.Clone(r.works), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf)}
+	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, works: maps.Clone(r.works), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf),
+		remote: slices.Clone(s.st.RemoteWorktrees), hosts: slices.Clone(s.st.Hosts), leadCwd: s.localCwd(), team: s.team, remoteBases: maps.Clone(r.remoteBases)}
 	r.dirty = map[string]bool{}
 	r.busy = true
 	r.jobs <- job
@@ -149,7 +167,7 @@ func (s *daemon) radarWorker(ctx context.Context) {
 // changed since it was last merged, and each member with its base branch,
 // one pair at a time.
 func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
-	res := radarResult{works: map[string]worktrees.Side{}, unread: map[string]string{}, refs: map[string][]string{}}
+	res := radarResult{works: map[string]worktrees.Side{}, unread: map[string]string{}, refs: map[string][]string{}, remoteBases: map[string]worktrees.Side{}}
 	if res.err = r.git.Check(ctx); res.err != nil {
 		return res
 	}
@@ -192,6 +210,37 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 			baseOf[wt.Member] = bi
 			// Work that is all in its base (merged) is in no pair.
 			sides[mi].BaseHead = sides[bi].Head
+		}
+	}
+	// The members on other hosts: their work fetched here (over ssh, so
+	// only when marked), each with its base there.
+	for _, rw := range job.remote {
+		res.members = append(res.members, rw.Member)
+		side, ok := job.works[rw.Member]
+		base, hasBase := job.remoteBases[rw.Member]
+		if job.dirty[rw.Member] || !ok {
+			h := state.Host{}
+			for _, x := range job.hosts {
+				if x.Name == rw.Host {
+					h = x
+				}
+			}
+			var err error
+			if side, base, hasBase, err = r.git.ReadRemote(ctx, job.leadCwd, h, rw, job.team); err != nil {
+				res.unread[rw.Member] = err.Error()
+				continue
+			}
+		}
+		res.works[rw.Member] = side
+		mi := len(sides)
+		sides = append(sides, side)
+		names = append(names, rw.Member)
+		if hasBase {
+			res.remoteBases[rw.Member] = base
+			baseOf[rw.Member] = len(sides)
+			sides = append(sides, base)
+			names = append(names, "")
+			sides[mi].BaseHead = base.Head
 		}
 	}
 	var pairs [][2]int
@@ -251,6 +300,7 @@ func (s *daemon) radarDone(ctx context.Context, res radarResult) {
 		return
 	}
 	r.works = res.works
+	r.remoteBases = res.remoteBases
 	for m, files := range res.refs {
 		if s.files != nil {
 			s.files.FollowRefs(files)
@@ -337,6 +387,14 @@ func (s *daemon) branchMoved() {
 	}
 }
 
+// remoteWorkSoon marks the work of the members on other hosts: no file
+// watch follows their branches there, so the heartbeat looks again.
+func (s *daemon) remoteWorkSoon() {
+	for _, rw := range s.st.RemoteWorktrees {
+		s.turnEnded(rw.Member)
+	}
+}
+
 // radarResume takes the conflicts a previous supervisor found (live.json),
 // so they are not reported again, and looks at every member's work once.
 func (s *daemon) radarResume(prev *state.Live) {
@@ -356,6 +414,9 @@ func (s *daemon) radarResume(prev *state.Live) {
 	}
 	for _, wt := range s.st.Worktrees {
 		r.dirty[wt.Member] = true
+	}
+	for _, rw := range s.st.RemoteWorktrees {
+		r.dirty[rw.Member] = true
 	}
 	if len(r.dirty) > 0 {
 		s.radarSoon()

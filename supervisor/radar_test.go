@@ -58,6 +58,17 @@ func (g *fakeGit) ReadWork(_ context.Context, wt state.Worktree) (worktrees.Side
 	return worktrees.Side{Name: wt.Member, Main: wt.Main, Head: c}, nil
 }
 
+func (g *fakeGit) ReadRemote(_ context.Context, _ string, h state.Host, rw state.RemoteWorktree, _ string) (worktrees.Side, worktrees.Side, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reads = append(g.reads, rw.Member+"@"+h.Name)
+	c, ok := g.work[rw.Member]
+	if !ok {
+		return worktrees.Side{}, worktrees.Side{}, false, errors.New("not reached")
+	}
+	return worktrees.Side{Name: rw.Member, Main: "/repo", Head: c}, worktrees.Side{Name: "main", Main: "/repo", Head: g.base}, g.base != "", nil
+}
+
 func (g *fakeGit) Base(_ context.Context, wt state.Worktree) (worktrees.Side, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -431,4 +442,34 @@ func twoMembersOnOneLine(t *testing.T, file string, commit bool) (main string, r
 		wts = append(wts, w)
 	}
 	return main, run, wts
+}
+
+// TestRadarWithAMemberOnAnotherHost: a member's worktree on another host is
+// in the radar's pairs (its work fetched, read only when marked), and the
+// heartbeat marks it, no file watch following its branch there.
+func TestRadarWithAMemberOnAnotherHost(t *testing.T) {
+	w, g := radarWorld(t, false)
+	g.work["far"] = "f1"
+	w.s.st.Hosts = []state.Host{{Name: "gpu1", SSH: "me@gpu1", Dir: "/src/app"}}
+	w.s.st.RemoteWorktrees = []state.RemoteWorktree{{Member: "far", Host: "gpu1", Path: "/src/app/.teamctl/worktrees/decide/far", Main: "/src/app", Branch: "teamctl/decide/far", Base: "main"}}
+	g.conflicts[pairKey("a1", "f1")] = []string{"model.py"}
+	w.s.turnEnded("far")
+	w.advance(radarDebounce)
+	evs := w.events(state.EventConflict, "")
+	if len(evs) != 1 || !slices.Contains([]string{evs[0].Member, evs[0].Other}, "far") || !slices.Contains(evs[0].Files, "model.py") {
+		t.Fatalf("conflict events %+v, want alice's and far's in model.py", evs)
+	}
+	if !slices.Contains(g.reads, "far@gpu1") {
+		t.Errorf("far's work was not fetched: reads %v", g.reads)
+	}
+	// No turn of far's ends: the heartbeat looks at it again.
+	n := len(g.reads)
+	g.work["far"] = "f2" // resolved there
+	w.advance(heartbeatEvery + radarDebounce)
+	if !slices.Contains(g.reads[n:], "far@gpu1") {
+		t.Fatalf("the heartbeat did not fetch far's work again: reads %v", g.reads[n:])
+	}
+	if evs := w.events(state.EventConflictResolved, ""); len(evs) != 1 {
+		t.Errorf("conflict-resolved events %+v, want one", evs)
+	}
 }

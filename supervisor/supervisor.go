@@ -334,9 +334,11 @@ const heartbeatEvery = time.Minute
 
 // heartbeat writes live.json (its seen time) and sets the next one; the
 // transcripts are looked at too, in case a change went unseen (a folder
-// made and written between two looks).
+// made and written between two looks), and the work of the members on other
+// hosts (no watch follows their branches there).
 func (s *daemon) heartbeat() {
 	s.usageSoon()
+	s.remoteWorkSoon()
 	s.saveLive()
 	s.clock.AfterFunc(heartbeatEvery, func() {
 		select {
@@ -360,6 +362,20 @@ func (s *daemon) leadName() string {
 	for _, m := range s.st.Members {
 		if m.Role == state.RoleLead {
 			return m.Name
+		}
+	}
+	return ""
+}
+
+// localCwd is the folder of the lead, or of the first member on this
+// machine: where the team's repository here is.
+func (s *daemon) localCwd() string {
+	if c := s.leadCwd(); c != "" {
+		return c
+	}
+	for _, m := range s.st.Members {
+		if !m.Remote() {
+			return m.Cwd
 		}
 	}
 	return ""
