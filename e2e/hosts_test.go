@@ -584,3 +584,75 @@ members:
 	})
 	e.MustRun("down", "--team", team)
 }
+
+// TestRemoteFinish: finish of a member on another host, its program ended:
+// its work lands here, and its worktree and the branch teamctl made for it
+// go from the host.
+func TestRemoteFinish(t *testing.T) {
+	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
+	e := testenv.New(t)
+	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
+	e.Extra = append(append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile), ident...)
+	t.Cleanup(e.KillServers)
+	const team = "hostsfin"
+	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", "teamctl-"+team, "kill-server")
+	})
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(append(os.Environ(), "HOME="+e.Home), ident...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	repo := filepath.Join(e.Work, "repo")
+	os.MkdirAll(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "README"), []byte("a repository\n"), 0o644)
+	git(repo, "init", "-q", "-b", "main")
+	git(repo, "add", ".")
+	git(repo, "commit", "-q", "-m", "first")
+	there := filepath.Join(h.Home, "src", "app")
+	git(e.Work, "clone", "-q", repo, there)
+	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
+root: repo
+hosts:
+  a: {ssh: %s, root: ~/src/app}
+members:
+  - name: here
+    command: [sleep, "1000"]
+  - name: far
+    host: a
+    worktree: true
+    restart: never
+    env: {GIT_AUTHOR_NAME: far, GIT_AUTHOR_EMAIL: far@example.invalid, GIT_COMMITTER_NAME: far, GIT_COMMITTER_EMAIL: far@example.invalid}
+    command: [sh, -c, 'echo done-there > result.txt && git add result.txt && git commit -qm "far: result"']
+`, team, h.Dest))
+	e.MustRun("up", layout)
+	testenv.Eventually(t, 60*time.Second, "far's program ended there", func() (bool, string) {
+		s := readHostStatus(t, e, team)
+		st, _, _ := s.state("far")
+		return st == "exited", fmt.Sprintf("%+v", s)
+	})
+	r := e.MustRun("finish", "--team", team, "far")
+	t.Logf("finish: %s%s", r.Stdout, r.Stderr)
+	if got := git(repo, "show", "main:result.txt"); got != "done-there" {
+		t.Errorf("main:result.txt here after finish = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(there, ".teamctl", "worktrees", team, "far")); err == nil {
+		t.Errorf("far's worktree is still on the host after finish")
+	}
+	if got := git(there, "branch", "--list", "teamctl/"+team+"/far"); got != "" {
+		t.Errorf("far's branch is still on the host after finish: %q", got)
+	}
+	b, _ := os.ReadFile(filepath.Join(e.StateHome, "teamctl", team, "state.json"))
+	if strings.Contains(string(b), "remote_worktrees") {
+		t.Errorf("state.json still records far's worktree:\n%s", b)
+	}
+	e.MustRun("down", "--team", team)
+}

@@ -37,6 +37,9 @@ func (t *Team) Finish(ctx context.Context, names []string, all bool, o MergeOpti
 		for _, wt := range st.Worktrees {
 			names = append(names, wt.Member)
 		}
+		for _, rw := range st.RemoteWorktrees {
+			names = append(names, rw.Member)
+		}
 	}
 	res := &FinishResult{Team: t.Name, Finished: []Finished{}}
 	for i, name := range names {
@@ -51,6 +54,9 @@ func (t *Team) Finish(ctx context.Context, names []string, all bool, o MergeOpti
 }
 
 func (t *Team) finishMember(ctx context.Context, st *state.Team, member string, o MergeOptions) (Finished, error) {
+	if rw, ok := st.RemoteWorktree(member); ok {
+		return t.finishRemote(ctx, st, rw, o)
+	}
 	f := Finished{}
 	wt, err := worktreeOf(st, member)
 	if err != nil {

@@ -246,3 +246,52 @@ func remoteConflicts(ctx context.Context, st *state.Team, c *Conflicts) {
 		}
 	}
 }
+
+// finishRemote finishes member rw on its host as finishMember does here:
+// it must not be running; its committed work lands here (landRemote, which
+// refuses uncommitted work there: nothing is lost with the worktree); then
+// its worktree there goes, and the branch teamctl made for it (its work is
+// here now), and its record leaves state.json.
+func (t *Team) finishRemote(ctx context.Context, st *state.Team, rw *state.RemoteWorktree, o MergeOptions) (Finished, error) {
+	f := Finished{}
+	if err := t.checkDown(ctx, st, rw.Member); err != nil {
+		return f, err
+	}
+	var err error
+	if f.Landed, err = landRemote(ctx, st, rw, o); err != nil {
+		return f, err
+	}
+	t.recordLanded(f.Landed, "teamctl finish")
+	landed := fmt.Sprintf("%s's work landed on %s (%.10s), but", rw.Member, f.Into, f.New)
+	h, _ := st.Host(rw.Host)
+	sh, err := hostOf(h.SSH)
+	if err != nil {
+		return f, fmt.Errorf("%s %w", landed, err)
+	}
+	repo := worktrees.RemoteRepo{Host: sh, Name: rw.Host, Dir: rw.Main}
+	if err := repo.RemoveWorktree(ctx, rw.Path, false); err != nil {
+		return f, fmt.Errorf("%s its worktree on %s was not removed: %w", landed, rw.Host, err)
+	}
+	f.Worktree = rw.Host + ":" + rw.Path
+	if rw.CreatedBranch {
+		if err := repo.DeleteBranch(ctx, rw.Branch); err != nil {
+			f.Kept = fmt.Sprintf("branch %s on %s not deleted: %v", rw.Branch, rw.Host, err)
+		} else {
+			f.Branch = rw.Host + ":" + rw.Branch
+		}
+	}
+	unlock, err := state.Lock(ctx, t.Name)
+	if err != nil {
+		return f, fmt.Errorf("%s its worktree is gone and state.json still records it: %w", landed, err)
+	}
+	defer unlock()
+	now, err := state.Load(t.Name)
+	if err == nil {
+		now.RemoteWorktrees = slices.DeleteFunc(now.RemoteWorktrees, func(w state.RemoteWorktree) bool { return w.Member == rw.Member })
+		err = state.Save(now)
+	}
+	if err != nil {
+		return f, fmt.Errorf("%s its worktree is gone and state.json still records it: %w", landed, err)
+	}
+	return f, nil
+}
