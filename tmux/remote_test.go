@@ -97,6 +97,9 @@ func TestRemoteServer(t *testing.T) {
 	if _, err := s.ListPanes(ctx); !errors.Is(err, ErrNoServer) {
 		t.Errorf("list-panes after kill-server: %v, want ErrNoServer", err)
 	}
+	if _, err := os.Stat(filepath.Join(h.TmuxTmpdir(), "tmux-0", "teamctl-remote")); err == nil {
+		t.Errorf("the socket file is left on the host after kill-server")
+	}
 	if s.Listening() {
 		t.Errorf("listening after kill-server")
 	}

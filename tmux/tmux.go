@@ -273,7 +273,15 @@ func (s *Server) KillServer(ctx context.Context) error {
 		return err
 	}
 	if !s.local() {
-		return nil // tmux there leaves its socket file there; the next server takes it over
+		// tmux there leaves its socket file there too: removed there, if it
+		// is a socket (the name is the team's, passed as a word, never code).
+		argv := s.Via.Argv("sh", "-c", `f="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"; if [ -S "$f" ]; then rm -f -- "$f"; fi`, "sh", s.Socket)
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.WaitDelay = 2 * time.Second
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("remove socket of %s there: %w: %s", s.Socket, err, strings.TrimSpace(string(out)))
+		}
+		return nil
 	}
 	if err := os.Remove(SocketPath(s.Socket)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove socket of %s: %w", s.Socket, err)
