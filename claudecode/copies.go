@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,9 +23,10 @@ import (
 func ReadTeamConfigBytes(path string) ([]byte, error) { return readTeamConfigFile(path) }
 
 // WriteTeamConfigCopy writes data, a team config as the lead's host has it,
-// as team's config in configDir: atomically, through no link, refused when
-// it is not a JSON object.
-func WriteTeamConfigCopy(configDir, team string, data []byte) error {
+// as team's config in configDir: atomically, through no link, under Claude
+// Code's lock on it (config.json.lock, as its mailboxes'), refused when it
+// is not a JSON object.
+func WriteTeamConfigCopy(ctx context.Context, configDir, team string, data []byte) error {
 	path, err := TeamConfigPath(configDir, team)
 	if err != nil {
 		return err
@@ -36,6 +38,17 @@ func WriteTeamConfigCopy(configDir, team string, data []byte) error {
 	if int64(len(data)) > MaxTeamConfigBytes {
 		return &TooLargeError{Path: path, What: "team config", Limit: MaxTeamConfigBytes}
 	}
+	if err := noLinksAbove(path, 1); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	unlock, err := mailboxes{}.lock(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return writeCopy(path, 1, data)
 }
 

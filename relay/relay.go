@@ -136,6 +136,9 @@ type side struct {
 	sending  map[string]bool // keys of messages in flight
 	events   *state.EventTail
 	ready    bool // the spoke has taken the hub's first look (its flush)
+	// config (spoke) is a team config not written yet (its lock held too
+	// long): tried again at every look.
+	config []byte
 }
 
 type move struct {
@@ -270,9 +273,31 @@ func (s *side) scan(ctx context.Context) error {
 		}
 	}
 	if !s.o.Hub {
+		s.writeConfig(ctx)
 		return s.sendEvents()
 	}
 	return nil
+}
+
+// writeConfig writes the team config the hub sent, if one waits.
+func (s *side) writeConfig(ctx context.Context) {
+	if s.config == nil {
+		return
+	}
+	if !json.Valid(s.config) {
+		// Read on the hub while Claude Code wrote it: its next change
+		// brings the whole.
+		s.config = nil
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	err := claudecode.WriteTeamConfigCopy(wctx, s.o.ConfigDir, s.o.ClaudeTeam, s.config)
+	cancel()
+	if err != nil {
+		s.o.Log("write the team config (again at the next look)", err)
+		return
+	}
+	s.config = nil
 }
 
 // changed reports whether b is not what key last held on either side, and
@@ -367,9 +392,8 @@ func (s *side) take(ctx context.Context, f frame) (done bool, err error) {
 			return false, errors.New("relay: a team config from the spoke (the lead's host has the team's)")
 		}
 		if s.changed("config", f.Data) {
-			if err := claudecode.WriteTeamConfigCopy(s.o.ConfigDir, s.o.ClaudeTeam, f.Data); err != nil {
-				s.o.Log("write the team config", err)
-			}
+			s.config = f.Data
+			s.writeConfig(ctx)
 		}
 	case kindTask:
 		if s.changed("task/"+f.Name, f.Data) {
