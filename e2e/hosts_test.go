@@ -50,6 +50,59 @@ func (s hostStatus) state(name string) (state, pane, host string) {
 	return "absent", "", ""
 }
 
+// gitIdent is a git identity for the tests' commits and teamctl's merges.
+var gitIdent = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
+
+// gitIn is git run by the test in e's world, failing the test on an error.
+func gitIn(t *testing.T, e *testenv.Env) func(dir string, args ...string) string {
+	return func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(append(os.Environ(), "HOME="+e.Home), gitIdent...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+}
+
+// hostWorld is a world for team with the test host h in its ssh config
+// (TEAMCTL_SSH_CONFIG), its tmux servers here and there ended after.
+func hostWorld(t *testing.T, h *testhost.Host, team string) *testenv.Env {
+	e := testenv.New(t)
+	e.Extra = append(append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile), gitIdent...)
+	t.Cleanup(e.KillServers)
+	endThere(t, sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}, h.Home, "teamctl-"+team)
+	return e
+}
+
+// endThere ends the tmux server sock on host r when the test ends, and what
+// runs from home there.
+func endThere(t *testing.T, r sshconn.Host, home, sock string) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		r.Run(ctx, 15*time.Second, nil, "tmux", "-L", sock, "kill-server")
+		reap(t, home)
+	})
+}
+
+// cloneThere makes a repository with one commit in e's work folder (repo)
+// and its clone on host h (there, at ~/src/app).
+func cloneThere(t *testing.T, e *testenv.Env, h *testhost.Host) (repo, there string) {
+	git := gitIn(t, e)
+	repo = filepath.Join(e.Work, "repo")
+	os.MkdirAll(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "README"), []byte("a repository\n"), 0o644)
+	git(repo, "init", "-q", "-b", "main")
+	git(repo, "add", ".")
+	git(repo, "commit", "-q", "-m", "first")
+	there = filepath.Join(h.Home, "src", "app")
+	git(e.Work, "clone", "-q", repo, there)
+	return repo, there
+}
+
 // TestMemberOnAnotherHost: a team with a member here and one on another host
 // (a network namespace with a real sshd, reached with the user's ssh). up
 // starts the remote member on the host's own tmux server, in its root there;
@@ -61,17 +114,10 @@ func (s hostStatus) state(name string) (state, pane, host string) {
 // pane having run on meanwhile; down ends the server there too.
 func TestMemberOnAnotherHost(t *testing.T) {
 	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
-	e := testenv.New(t)
-	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
-	t.Cleanup(e.KillServers)
 	const team = "hosts1"
+	e := hostWorld(t, h, team)
 	remoteSock := "teamctl-" + team
 	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
-	})
 	root := filepath.Join(h.Home, "src", "app")
 	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
 		t.Fatal(err)
@@ -110,43 +156,7 @@ members:
 	}
 
 	// Answered from top here, which shows it with its host.
-	func() {
-		const socket = "top-viewer"
-		out, err := e.Tmux(socket, "new-session", "-d", "-s", "v", "-x", "160", "-y", "45", "-c", e.Dir, "-P", "-F", "#{pane_id}", e.Bin, "top", "--team", team)
-		if err != nil {
-			t.Fatalf("start top: %v %s", err, out)
-		}
-		top := strings.TrimSpace(out)
-		defer e.Tmux(socket, "kill-server")
-		screen := func() string { s, _ := e.Tmux(socket, "capture-pane", "-p", "-t", top); return s }
-		testenv.Eventually(t, 60*time.Second, "top with there@a selected, its y/n shown", func() (bool, string) {
-			s := screen()
-			sel, at := -1, -1
-			for i, l := range strings.Split(s, "\n") {
-				if strings.HasPrefix(l, "> ") && sel < 0 {
-					sel = i
-				}
-				if strings.HasPrefix(l[min(2, len(l)):], "there@a ") {
-					at = i
-				}
-			}
-			switch {
-			case sel < 0 || at < 0:
-			case sel < at:
-				e.Tmux(socket, "send-keys", "-t", top, "Down")
-			case sel > at:
-				e.Tmux(socket, "send-keys", "-t", top, "Up")
-			default:
-				return strings.Contains(s, "y/n answer"), s
-			}
-			return false, s
-		})
-		e.Tmux(socket, "send-keys", "-t", top, "y")
-		testenv.Eventually(t, 30*time.Second, "top saying it sent y", func() (bool, string) {
-			s := screen()
-			return strings.Contains(s, "sent y"), s
-		})
-	}()
+	topAnswerRow(t, e, team, "there@a", "y/n answer", "y", "sent y")
 	screen := func() string {
 		r := e.Run("logs", "--team", team, "there")
 		return r.Stdout
@@ -257,14 +267,7 @@ func TestClaudeTeammateOnAnotherHost(t *testing.T) {
 	}
 	t.Cleanup(far.Close)
 	w.e.Extra = append(w.e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
-	remoteSock := "teamctl-" + w.team
-	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
-		reap(t, h.Home)
-	})
+	endThere(t, sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}, h.Home, "teamctl-"+w.team)
 	root := filepath.Join(h.Home, "src", "app")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -376,37 +379,10 @@ members:
 // main here; clean removes the worktree and the branch there.
 func TestRemoteWorktreeReviewedHere(t *testing.T) {
 	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
-	e := testenv.New(t)
-	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
-	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
-	e.Extra = append(e.Extra, ident...)
-	t.Cleanup(e.KillServers)
 	const team = "hostswt"
-	remoteSock := "teamctl-" + team
-	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", remoteSock, "kill-server")
-	})
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(append(os.Environ(), "HOME="+e.Home), ident...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	repo := filepath.Join(e.Work, "repo")
-	os.MkdirAll(repo, 0o755)
-	os.WriteFile(filepath.Join(repo, "README"), []byte("a repository\n"), 0o644)
-	git(repo, "init", "-q", "-b", "main")
-	git(repo, "add", ".")
-	git(repo, "commit", "-q", "-m", "first")
-	there := filepath.Join(h.Home, "src", "app")
-	git(e.Work, "clone", "-q", repo, there)
+	e := hostWorld(t, h, team)
+	git := gitIn(t, e)
+	repo, there := cloneThere(t, e, h)
 	goAhead := filepath.Join(h.Home, "go")
 
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
@@ -545,16 +521,8 @@ members:
 // again starts them there.
 func TestHostDownAtUp(t *testing.T) {
 	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
-	e := testenv.New(t)
-	e.Extra = append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile)
-	t.Cleanup(e.KillServers)
 	const team = "hostsdown"
-	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", "teamctl-"+team, "kill-server")
-	})
+	e := hostWorld(t, h, team)
 	os.MkdirAll(filepath.Join(h.Home, "app"), 0o755)
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
 hosts:
@@ -591,35 +559,10 @@ members:
 // go from the host.
 func TestRemoteFinish(t *testing.T) {
 	h := testhost.Start(t) // skipped under -short and without namespaces; required when CI=true
-	e := testenv.New(t)
-	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
-	e.Extra = append(append(e.Extra, sshconn.ConfigEnv+"="+h.ConfigFile), ident...)
-	t.Cleanup(e.KillServers)
 	const team = "hostsfin"
-	remote := sshconn.Host{Dest: h.Dest, Config: h.ConfigFile}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", "teamctl-"+team, "kill-server")
-	})
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(append(os.Environ(), "HOME="+e.Home), ident...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	repo := filepath.Join(e.Work, "repo")
-	os.MkdirAll(repo, 0o755)
-	os.WriteFile(filepath.Join(repo, "README"), []byte("a repository\n"), 0o644)
-	git(repo, "init", "-q", "-b", "main")
-	git(repo, "add", ".")
-	git(repo, "commit", "-q", "-m", "first")
-	there := filepath.Join(h.Home, "src", "app")
-	git(e.Work, "clone", "-q", repo, there)
+	e := hostWorld(t, h, team)
+	git := gitIn(t, e)
+	repo, there := cloneThere(t, e, h)
 	layout := e.WriteFile("team.yaml", fmt.Sprintf(`team: %s
 root: repo
 hosts:
@@ -687,29 +630,12 @@ func TestTeamAcrossTwoHosts(t *testing.T) {
 	if err := os.WriteFile(cfg, append(ca, cb...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
-	w.e.Extra = append(append(w.e.Extra, sshconn.ConfigEnv+"="+cfg), ident...)
+	w.e.Extra = append(append(w.e.Extra, sshconn.ConfigEnv+"="+cfg), gitIdent...)
 	sock := "teamctl-" + w.team
 	for _, h := range []*testhost.Host{a, b} {
-		remote := sshconn.Host{Dest: h.Dest, Config: cfg}
-		home := h.Home
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			remote.Run(ctx, 15*time.Second, nil, "tmux", "-L", sock, "kill-server")
-			reap(t, home)
-		})
+		endThere(t, sshconn.Host{Dest: h.Dest, Config: cfg}, h.Home, sock)
 	}
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(append(os.Environ(), "HOME="+w.e.Home), ident...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := gitIn(t, w.e)
 	repo := w.gitRepo()
 	w.writeClaudeJSONTrusting(repo)
 	thereA, thereB := filepath.Join(a.Home, "app"), filepath.Join(b.Home, "src", "app")
