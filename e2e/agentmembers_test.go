@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -561,43 +560,7 @@ limits: {resume: true, margin: 1s}
 // key, and waits for top to say what it chose for member.
 func topAnswer(t *testing.T, e *testenv.Env, team, member, key string) {
 	t.Helper()
-	const socket = "top-viewer"
-	out, err := e.Tmux(socket, "new-session", "-d", "-s", "v", "-x", "160", "-y", "45", "-c", e.Dir, "-P", "-F", "#{pane_id}", e.Bin, "top", "--team", team)
-	if err != nil {
-		t.Fatalf("start top: %v %s", err, out)
-	}
-	pane := strings.TrimSpace(out)
-	defer e.Tmux(socket, "kill-server")
-	screen := func() string { s, _ := e.Tmux(socket, "capture-pane", "-p", "-t", pane); return s }
-	row := regexp.MustCompile(`^[> ] ` + regexp.QuoteMeta(member) + ` `)
-	testenv.Eventually(t, wait, "top with "+member+" selected, its dialog's keys shown", func() (bool, string) {
-		s := screen()
-		sel, at := -1, -1
-		for i, l := range strings.Split(s, "\n") {
-			if strings.HasPrefix(l, "> ") && sel < 0 {
-				sel = i
-			}
-			if row.MatchString(l) {
-				at = i
-			}
-		}
-		switch {
-		case sel < 0 || at < 0:
-		case sel < at:
-			e.Tmux(socket, "send-keys", "-t", pane, "Down") // one row a look: the next look sees where it went
-		case sel > at:
-			e.Tmux(socket, "send-keys", "-t", pane, "Up")
-		default:
-			return strings.Contains(s, "choose · y "), s
-		}
-		return false, s
-	})
-	e.Tmux(socket, "send-keys", "-t", pane, key)
-	testenv.Eventually(t, wait, "top saying what "+key+" chose for "+member, func() (bool, string) {
-		s := screen()
-		return strings.Contains(s, "for "+member), s
-	})
-	t.Logf("top, after %s:\n%s", key, screen())
+	topAnswerRow(t, e, team, member, "choose · y ", key, "for "+member)
 }
 
 // agentUser writes, in a folder of its own under dir, a user's own

@@ -812,4 +812,5 @@ func topAnswerRow(t *testing.T, e *testenv.Env, team, row, hint, key, said strin
 		s := screen()
 		return strings.Contains(s, said), s
 	})
+	t.Logf("top, after %s:\n%s", key, screen())
 }
