@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,9 +192,21 @@ members:
 				t.Fatalf("attach ended before it showed the remote pane: %v\n%q", err, seen.String())
 			}
 		}
-		f.Write([]byte{0x02, 'd'}) // C-b d: detach
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("attach after detaching: %v\n%q", err, seen.String())
+		// C-b d: detach. Keys typed while the client still sets the terminal
+		// up can be lost, so it is pressed again until attach ends.
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		go io.Copy(io.Discard, f)
+		for {
+			f.Write([]byte{0x02, 'd'})
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("attach after detaching: %v\n%q", err, seen.String())
+				}
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
 		}
 	}()
 

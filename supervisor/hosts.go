@@ -63,6 +63,19 @@ type groupServer struct {
 	mu   sync.Mutex
 	last map[string][]tmux.Pane // by host: its panes as last listed
 	down map[string]bool        // hosts not reached at the last listing
+	lost map[string]bool        // hosts the daemon knows lost: not asked (setLost)
+}
+
+// hostListTimeout bounds the listing of a host's panes: the daemon's loop
+// waits for it, and a link that dropped unnoticed must not hold it long.
+const hostListTimeout = 3 * time.Second
+
+// setLost says the daemon knows host lost (or back): a lost host's panes
+// are its last ones, not asked for over a link known down.
+func (s *groupServer) setLost(host string, lost bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost[host] = lost
 }
 
 func newGroupServer(team string, local *tmux.Server, hosts []state.Host) (*groupServer, error) {
@@ -74,49 +87,40 @@ func newGroupServer(team string, local *tmux.Server, hosts []state.Host) (*group
 	for _, h := range hosts {
 		g.Hosts[h.Name] = &tmux.Server{Socket: state.SocketName(team), Via: sshconn.New(h.SSH, dir)}
 	}
-	return &groupServer{g: g, last: map[string][]tmux.Pane{}, down: map[string]bool{}}, nil
+	return &groupServer{g: g, last: map[string][]tmux.Pane{}, down: map[string]bool{}, lost: map[string]bool{}}, nil
 }
 
 // ListPanes lists every server's panes; a host not reached gives the panes
 // it had at its last listing (they run on, unseen), one whose server is
 // gone gives none.
 func (s *groupServer) ListPanes(ctx context.Context) ([]tmux.Pane, error) {
-	panes, errs, err := s.g.ListPanesHosts(ctx)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	panes, err := s.g.Server.ListPanes(ctx)
 	for _, h := range s.g.HostNames() {
-		herr := errs[h]
+		s.mu.Lock()
+		lost := s.lost[h]
+		s.mu.Unlock()
+		var own []tmux.Pane
+		herr := tmux.ErrUnreachable
+		if !lost {
+			hctx, cancel := context.WithTimeout(ctx, hostListTimeout)
+			own, herr = s.g.Hosts[h].ListPanes(hctx)
+			cancel()
+		}
+		s.mu.Lock()
 		switch {
 		case herr == nil:
 			s.down[h] = false
-			var own []tmux.Pane
-			for _, p := range panes {
-				if hostOfPane(p.ID) == h {
-					own = append(own, p)
-				}
-			}
-			s.last[h] = own
+			s.last[h] = tmux.QualifyPanes(own, h)
+			panes = append(panes, s.last[h]...)
 		case errors.Is(herr, tmux.ErrNoServer):
 			s.down[h], s.last[h] = false, nil
 		default:
 			s.down[h] = true
 			panes = append(panes, s.last[h]...)
 		}
+		s.mu.Unlock()
 	}
 	return panes, err
-}
-
-// Unreachable are the hosts not reached at the last listing.
-func (s *groupServer) Unreachable() map[string]bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[string]bool{}
-	for h, d := range s.down {
-		if d {
-			out[h] = true
-		}
-	}
-	return out
 }
 
 func (s *groupServer) RunBatch(ctx context.Context, b *tmux.Batch) ([]string, error) {
@@ -311,6 +315,9 @@ func (s *daemon) onHostLost(ctx context.Context, host, why string) {
 		return // told again: its tries go on as they were
 	}
 	h.lost = true
+	if g, ok := s.srv.(*groupServer); ok {
+		g.setLost(host, true)
+	}
 	s.setUnreachable(host, true)
 	s.log.Warn("host lost", "host", host, "why", why)
 	s.event(state.Event{Kind: state.EventSupervisor, Detail: fmt.Sprintf("host %s not reached (%s): its members are unknown until it is back", host, why)})
@@ -383,6 +390,9 @@ func (s *daemon) onHostBack(ctx context.Context, host string) {
 	}
 	wasLost := h.lost
 	*h = hostState{}
+	if g, ok := s.srv.(*groupServer); ok {
+		g.setLost(host, false)
+	}
 	s.setUnreachable(host, false)
 	if wasLost {
 		s.log.Info("host back", "host", host)
