@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/teamctl/teamctl/internal/atomicfile"
@@ -63,14 +65,30 @@ func SSHDir() (string, error) {
 const relayMark = "relayed"
 
 // MarkRelayed makes the team's folder on this host one whose members' hook
-// events a relay carries to the team's supervisor on another host.
-func MarkRelayed(team string) error {
+// events a relay carries to the team's supervisor on another host, and
+// records the Claude Code team the relay keeps here (claudeTeams, one a
+// line): the only ones its clean may remove.
+func MarkRelayed(team, claudeTeam string) error {
 	dir, err := EnsureDir(team)
 	if err != nil {
 		return err
 	}
-	_, err = atomicfile.WriteNew(filepath.Join(dir, relayMark), []byte("teamctl relay\n"), 0o600)
-	return err
+	path := filepath.Join(dir, relayMark)
+	if slices.Contains(RelayedClaudeTeams(dir), claudeTeam) {
+		return nil
+	}
+	old, _ := safefile.ReadFile(path, 1<<16)
+	return atomicfile.WriteFile(path, append(old, []byte(claudeTeam+"\n")...), 0o600)
+}
+
+// RelayedClaudeTeams are the Claude Code teams a relay recorded in dir's
+// mark.
+func RelayedClaudeTeams(dir string) []string {
+	b, err := safefile.ReadFile(filepath.Join(dir, relayMark), 1<<16)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b))
 }
 
 // relayed reports whether dir is marked by MarkRelayed.
@@ -102,23 +120,25 @@ func (t *Team) RemoteWorktree(member string) (*RemoteWorktree, bool) {
 }
 
 // RemoveRelayed removes the team's folder on this host when it is one a
-// relay marked (MarkRelayed), and reports whether it was.
-func RemoveRelayed(team string) (bool, error) {
+// relay marked (MarkRelayed), and returns the Claude Code teams the relay
+// recorded there (nil: not a relay's folder).
+func RemoveRelayed(team string) ([]string, error) {
 	dir, err := Dir(team)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if err := safefile.CheckDir(dir, "state folder"); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
+			return nil, nil
 		}
-		return false, err
+		return nil, err
 	}
 	if !relayed(dir) {
-		return false, nil
+		return nil, nil
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "state.json")); err == nil {
-		return false, fmt.Errorf("%s holds a team of this host's too: left", dir)
+		return nil, fmt.Errorf("%s holds a team of this host's too: left", dir)
 	}
-	return true, os.RemoveAll(dir)
+	teams := RelayedClaudeTeams(dir)
+	return teams, os.RemoveAll(dir)
 }

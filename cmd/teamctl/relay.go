@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -59,15 +60,15 @@ func relayRun(ctx context.Context, o *relayOptions) error {
 	if o.Remove {
 		// Only a folder a relay marked is the team's here; then Claude
 		// Code's copies of the team's folders are the relay's too.
-		ours, err := state.RemoveRelayed(o.Team)
-		if err != nil || !ours {
-			return err
+		teams, err := state.RemoveRelayed(o.Team)
+		if err != nil || !slices.Contains(teams, o.ClaudeTeam) {
+			return err // not the relay's: left
 		}
 		return claudecode.RemoveTeamCopy(dir, o.ClaudeTeam)
 	}
 	// The members' hooks here record into the team's folder on this host,
 	// which holds no team of this host's: the relay's mark says whose it is.
-	if err := state.MarkRelayed(o.Team); err != nil {
+	if err := state.MarkRelayed(o.Team, o.ClaudeTeam); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP)
