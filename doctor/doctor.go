@@ -115,8 +115,13 @@ func checkGit(ctx context.Context) Check {
 	return Check{Name: "git", OK: true, Detail: out}
 }
 
+// versionWait bounds a program's --version: an agent CLI on Node loads its
+// whole bundle first, which took over 10 s on a busy 2-core machine (the
+// Gemini CLI, in .ci/run's parallel e2e tests).
+const versionWait = 30 * time.Second
+
 func runVersion(ctx context.Context, path string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, versionWait)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, args...).Output()
 	if err != nil {

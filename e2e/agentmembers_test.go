@@ -69,9 +69,10 @@ members:
     prompt: "please make the file"
 `, team, e.Bin, kind, kind, bin, leadGo))
 			var checks []struct {
-				Name string
-				OK   bool
-				Warn bool
+				Name   string
+				OK     bool
+				Warn   bool
+				Detail string
 			}
 			json.Unmarshal([]byte(e.Run("doctor", "--json", layout).Stdout), &checks)
 			found := false
