@@ -154,20 +154,18 @@ func (p *planner) remoteWorktree(ctx context.Context, team string, h state.Host,
 	return append(out, p.add(b))
 }
 
-// localMain is the repository here of the team's first member here.
+// localMain is the team's repository here (state.Team.LocalCwd's).
 func localMain(ctx context.Context, team string) (string, error) {
 	st, err := state.Load(team)
 	if err != nil {
 		return "", err
 	}
-	for _, m := range st.Members {
-		if !m.Remote() {
-			repo, err := worktrees.FindRepo(ctx, m.Cwd)
-			if err != nil {
-				return "", err
-			}
-			return repo.Main, nil
-		}
+	if st.LocalCwd() == "" {
+		return "", errors.New("no member here")
 	}
-	return "", errors.New("no member here")
+	repo, err := worktrees.FindRepo(ctx, st.LocalCwd())
+	if err != nil {
+		return "", err
+	}
+	return repo.Main, nil
 }

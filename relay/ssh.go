@@ -28,7 +28,7 @@ func OverSSH(ctx context.Context, sh sshconn.Host, teamctl, team string, o Optio
 		return err
 	}
 	var stderr strings.Builder
-	cmd.Stderr = &limitedWriter{b: &stderr, n: 8 << 10}
+	cmd.Stderr = sshconn.Limit(&stderr, 8<<10)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("relay to %s: %w", sh.Dest, err)
 	}
@@ -45,17 +45,4 @@ func OverSSH(ctx context.Context, sh sshconn.Host, teamctl, team string, o Optio
 		return fmt.Errorf("relay to %s: %w (%s)", sh.Dest, werr, strings.TrimSpace(stderr.String()))
 	}
 	return nil
-}
-
-// limitedWriter keeps the first n bytes written to it.
-type limitedWriter struct {
-	b *strings.Builder
-	n int
-}
-
-func (w *limitedWriter) Write(p []byte) (int, error) {
-	if k := min(len(p), w.n-w.b.Len()); k > 0 {
-		w.b.Write(p[:k])
-	}
-	return len(p), nil
 }

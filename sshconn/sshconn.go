@@ -240,6 +240,10 @@ func lastLines(s string, n int) string {
 	return strings.Join(keep, "; ")
 }
 
+// Limit is w taking at most n bytes, dropping the rest (an ssh's stderr
+// kept for an error, whatever the host prints).
+func Limit(w io.Writer, n int) io.Writer { return &limited{w: w, n: n} }
+
 // limited writes at most n bytes to w, then drops the rest.
 type limited struct {
 	w io.Writer

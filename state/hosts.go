@@ -142,3 +142,20 @@ func RemoveRelayed(team string) ([]string, error) {
 	teams := RelayedClaudeTeams(dir)
 	return teams, os.RemoveAll(dir)
 }
+
+// LocalCwd is the folder of the team's lead, else of its first member on
+// this machine ("" for none): where the team's repository here is, which
+// its members' work on other hosts is fetched into.
+func (t *Team) LocalCwd() string {
+	for _, m := range t.Members {
+		if m.Role == RoleLead {
+			return m.Cwd
+		}
+	}
+	for _, m := range t.Members {
+		if !m.Remote() {
+			return m.Cwd
+		}
+	}
+	return ""
+}

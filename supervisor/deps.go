@@ -91,9 +91,9 @@ type gitWork interface {
 	// base, moved.
 	RefFiles(ctx context.Context, wt state.Worktree) ([]string, error)
 	// ReadRemote is the whole work of a member's worktree on host h, fetched
-	// into this machine's repository (where leadCwd is), as a side; and its
-	// base there, fetched too (hasBase false: none).
-	ReadRemote(ctx context.Context, leadCwd string, h state.Host, rw state.RemoteWorktree, team string) (side, base worktrees.Side, hasBase bool, err error)
+	// into this machine's repository (where localCwd is), as a side; and
+	// its base there, fetched too (hasBase false: none).
+	ReadRemote(ctx context.Context, localCwd string, h state.Host, rw state.RemoteWorktree, team string) (side, base worktrees.Side, hasBase bool, err error)
 }
 
 // realServer is the team's real tmux server.
@@ -164,12 +164,12 @@ func (realGit) Compare(ctx context.Context, sides []worktrees.Side, pairs [][2]i
 func (realGit) RefFiles(ctx context.Context, wt state.Worktree) ([]string, error) {
 	return worktrees.RefFiles(ctx, wt.Main, wt.Path, wt.Branch, wt.Base)
 }
-func (realGit) ReadRemote(ctx context.Context, leadCwd string, h state.Host, rw state.RemoteWorktree, team string) (worktrees.Side, worktrees.Side, bool, error) {
+func (realGit) ReadRemote(ctx context.Context, localCwd string, h state.Host, rw state.RemoteWorktree, team string) (worktrees.Side, worktrees.Side, bool, error) {
 	var none worktrees.Side
 	if h.Name == "" {
 		return none, none, false, fmt.Errorf("%s's host %s is not in the team's state", rw.Member, rw.Host)
 	}
-	repo, err := worktrees.FindRepo(ctx, leadCwd)
+	repo, err := worktrees.FindRepo(ctx, localCwd)
 	if err != nil {
 		return none, none, false, fmt.Errorf("the team's repository here: %w", err)
 	}
@@ -178,28 +178,13 @@ func (realGit) ReadRemote(ctx context.Context, leadCwd string, h state.Host, rw 
 		return none, none, false, err
 	}
 	remote := worktrees.RemoteRepo{Host: sshconn.New(h.SSH, dir), Name: h.Name, Dir: rw.Main}
-	if _, err := remote.SnapshotRef(ctx, rw.Path, team, rw.Member); err != nil {
-		return none, none, false, err
-	}
-	refs := []string{worktrees.WorkRef(team, rw.Member)}
-	hasBase := rw.Base != "" && worktrees.CheckBranch(rw.Base) == nil
-	if hasBase {
-		refs = append(refs, "refs/heads/"+rw.Base)
-	}
-	if err := remote.FetchRemote(ctx, repo.Main, refs...); err != nil {
-		return none, none, false, err
-	}
-	work, err := worktrees.ResolveCommit(ctx, repo.Main, worktrees.RemoteRef(h.Name, refs[0]))
+	w, err := remote.FetchWork(ctx, repo.Main, team, rw.Member, rw.Path, rw.Branch, rw.Base)
 	if err != nil {
 		return none, none, false, err
 	}
-	side := worktrees.Side{Name: rw.Member, Main: repo.Main, Head: work, Path: h.Name + ":" + rw.Path}
-	if !hasBase {
+	side := worktrees.Side{Name: rw.Member, Main: repo.Main, Head: w.Work, Path: h.Name + ":" + rw.Path}
+	if w.Base == "" {
 		return side, none, false, nil
 	}
-	b, err := worktrees.ResolveCommit(ctx, repo.Main, worktrees.RemoteRef(h.Name, refs[1]))
-	if err != nil {
-		return side, none, false, nil
-	}
-	return side, worktrees.Side{Name: rw.Base, Main: repo.Main, Head: b}, true, nil
+	return side, worktrees.Side{Name: rw.Base, Main: repo.Main, Head: w.Base}, true, nil
 }

@@ -68,11 +68,11 @@ type radarJob struct {
 	seen      map[string][2]string
 	refsOf    map[string]bool // the members whose branch files are followed already
 	// remote are the worktrees on other hosts, fetched here to be read
-	// (their hosts in hosts; this machine's repository is where leadCwd is),
-	// and remoteBases their bases as last fetched.
+	// (their hosts in hosts; this machine's repository is where localCwd
+	// is), and remoteBases their bases as last fetched.
 	remote      []state.RemoteWorktree
 	hosts       []state.Host
-	leadCwd     string
+	localCwd    string
 	team        string
 	remoteBases map[string]worktrees.Side
 }
@@ -140,7 +140,7 @@ func (s *daemon) radarFired() {
 		return
 	}
 	job := radarJob{worktrees: slices.Clone(s.st.Worktrees), dirty: r.dirty, works: maps.Clone(r.works), seen: maps.Clone(r.seen), refsOf: maps.Clone(r.refsOf),
-		remote: slices.Clone(s.st.RemoteWorktrees), hosts: slices.Clone(s.st.Hosts), leadCwd: s.localCwd(), team: s.team, remoteBases: maps.Clone(r.remoteBases)}
+		remote: slices.Clone(s.st.RemoteWorktrees), hosts: slices.Clone(s.st.Hosts), localCwd: s.st.LocalCwd(), team: s.team, remoteBases: maps.Clone(r.remoteBases)}
 	r.dirty = map[string]bool{}
 	r.busy = true
 	r.jobs <- job
@@ -226,7 +226,7 @@ func (r *radar) pass(ctx context.Context, job radarJob) radarResult {
 				}
 			}
 			var err error
-			if side, base, hasBase, err = r.git.ReadRemote(ctx, job.leadCwd, h, rw, job.team); err != nil {
+			if side, base, hasBase, err = r.git.ReadRemote(ctx, job.localCwd, h, rw, job.team); err != nil {
 				res.unread[rw.Member] = err.Error()
 				continue
 			}

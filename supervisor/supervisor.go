@@ -367,20 +367,6 @@ func (s *daemon) leadName() string {
 	return ""
 }
 
-// localCwd is the folder of the lead, or of the first member on this
-// machine: where the team's repository here is.
-func (s *daemon) localCwd() string {
-	if c := s.leadCwd(); c != "" {
-		return c
-	}
-	for _, m := range s.st.Members {
-		if !m.Remote() {
-			return m.Cwd
-		}
-	}
-	return ""
-}
-
 func (s *daemon) leadCwd() string {
 	if m, ok := s.st.Member(s.leadName()); ok {
 		return m.Cwd

@@ -16,71 +16,37 @@ import (
 // and its whole work, uncommitted too, as a commit the host made of it
 // (worktrees.SnapshotRef). Nothing of its files is copied.
 
-// remoteWork is what was fetched of a member's work on its host.
-type remoteWork struct {
-	rw     *state.RemoteWorktree
-	main   string // this machine's repository
-	work   string // the commit of its whole work, uncommitted included
-	branch string // its branch's head
-	base   string // its base's head there ("" when its base is no branch there)
-}
-
 // localRepo is this machine's repository of the team: the one its lead (or
-// first member here) works in.
+// first member here) works in (state.Team.LocalCwd).
 func localRepo(ctx context.Context, st *state.Team) (string, error) {
-	for _, m := range st.Members {
-		if m.Remote() {
-			continue
-		}
-		repo, err := worktrees.FindRepo(ctx, m.Cwd)
-		if err != nil {
-			return "", fmt.Errorf("the team's repository here (where %s works): %w", m.Name, err)
-		}
-		return repo.Main, nil
+	cwd := st.LocalCwd()
+	if cwd == "" {
+		return "", fmt.Errorf("team %s has no member on this machine, whose repository its members' work would come to", st.Team)
 	}
-	return "", fmt.Errorf("team %s has no member on this machine, whose repository its members' work would come to", st.Team)
+	repo, err := worktrees.FindRepo(ctx, cwd)
+	if err != nil {
+		return "", fmt.Errorf("the team's repository here (%s): %w", cwd, err)
+	}
+	return repo.Main, nil
 }
 
-// fetchRemoteWork fetches the work of member rw's worktree on its host.
-func fetchRemoteWork(ctx context.Context, st *state.Team, rw *state.RemoteWorktree) (*remoteWork, error) {
-	if err := worktrees.CheckBranch(rw.Branch); err != nil {
-		return nil, fmt.Errorf("the branch recorded for %s: %w", rw.Member, err)
-	}
+// fetchRemoteWork fetches the work of member rw's worktree on its host
+// (worktrees.RemoteRepo.FetchWork) into this machine's repository, main.
+func fetchRemoteWork(ctx context.Context, st *state.Team, rw *state.RemoteWorktree) (w worktrees.RemoteWork, main string, err error) {
 	h, ok := st.Host(rw.Host)
 	if !ok {
-		return nil, fmt.Errorf("%s's host %s is not in the team's state", rw.Member, rw.Host)
+		return w, "", fmt.Errorf("%s's host %s is not in the team's state", rw.Member, rw.Host)
 	}
-	main, err := localRepo(ctx, st)
-	if err != nil {
-		return nil, err
+	if main, err = localRepo(ctx, st); err != nil {
+		return w, "", err
 	}
 	sh, err := hostOf(h.SSH)
 	if err != nil {
-		return nil, err
+		return w, "", err
 	}
 	repo := worktrees.RemoteRepo{Host: sh, Name: h.Name, Dir: rw.Main}
-	if _, err := repo.SnapshotRef(ctx, rw.Path, st.Team, rw.Member); err != nil {
-		return nil, err
-	}
-	refs := []string{worktrees.WorkRef(st.Team, rw.Member), "refs/heads/" + rw.Branch}
-	hasBase := rw.Base != "" && worktrees.CheckBranch(rw.Base) == nil
-	if hasBase {
-		refs = append(refs, "refs/heads/"+rw.Base)
-	}
-	if err := repo.FetchRemote(ctx, main, refs...); err != nil {
-		return nil, err
-	}
-	w := &remoteWork{rw: rw, main: main}
-	if w.work, err = worktrees.ResolveCommit(ctx, main, worktrees.RemoteRef(h.Name, refs[0])); err != nil {
-		return nil, err
-	}
-	if w.branch, err = worktrees.ResolveCommit(ctx, main, worktrees.RemoteRef(h.Name, refs[1])); err != nil {
-		return nil, err
-	}
-	if hasBase {
-		w.base, _ = worktrees.ResolveCommit(ctx, main, worktrees.RemoteRef(h.Name, refs[2]))
-	}
-	return w, nil
+	w, err = repo.FetchWork(ctx, main, st.Team, rw.Member, rw.Path, rw.Branch, rw.Base)
+	return w, main, err
 }
 
 // remoteChanges is what member rw's work on its host changed since its
@@ -89,30 +55,30 @@ func fetchRemoteWork(ctx context.Context, st *state.Team, rw *state.RemoteWorktr
 func remoteChanges(ctx context.Context, st *state.Team, rw *state.RemoteWorktree, mode DiffMode) WorkChanges {
 	wc := WorkChanges{Member: rw.Member, Members: []string{rw.Member}, Worktree: true, Path: rw.Host + ":" + rw.Path,
 		Branch: rw.Branch, Files: []worktrees.FileChange{}}
-	w, err := fetchRemoteWork(ctx, st, rw)
+	w, main, err := fetchRemoteWork(ctx, st, rw)
 	if err != nil {
 		wc.Error = err.Error()
 		return wc
 	}
-	from := w.branch
-	if w.base != "" {
-		if mb, err := worktrees.MergeBase(ctx, w.main, w.base, w.branch); err == nil {
+	from := w.Branch
+	if w.Base != "" {
+		if mb, err := worktrees.MergeBase(ctx, main, w.Base, w.Branch); err == nil {
 			from = mb
 		}
-		wc.Base = &worktrees.Base{Name: rw.Base, Commit: w.base, Branch: true}
-		if n, err := worktrees.CountCommits(ctx, w.main, from, w.branch); err == nil {
+		wc.Base = &worktrees.Base{Name: rw.Base, Commit: w.Base, Branch: true}
+		if n, err := worktrees.CountCommits(ctx, main, from, w.Branch); err == nil {
 			wc.Commits = n
 		}
 	}
-	if wc.Files, err = worktrees.DiffFiles(ctx, w.main, from, w.work); err != nil {
+	if wc.Files, err = worktrees.DiffFiles(ctx, main, from, w.Work); err != nil {
 		wc.Error = err.Error()
 		return wc
 	}
-	if unc, err := worktrees.DiffFiles(ctx, w.main, w.branch, w.work); err == nil {
+	if unc, err := worktrees.DiffFiles(ctx, main, w.Branch, w.Work); err == nil {
 		wc.Uncommitted = len(unc)
 	}
 	if mode == DiffPatch {
-		if wc.Patch, err = worktrees.Patch(ctx, w.main, from, w.work); err != nil {
+		if wc.Patch, err = worktrees.Patch(ctx, main, from, w.Work); err != nil {
 			wc.Error = err.Error()
 		}
 	}
@@ -148,11 +114,11 @@ func remoteNames(st *state.Team, names []string) (remote []*state.RemoteWorktree
 // there is refused.
 func landRemote(ctx context.Context, st *state.Team, rw *state.RemoteWorktree, o MergeOptions) (Landed, error) {
 	l := Landed{Member: rw.Member}
-	w, err := fetchRemoteWork(ctx, st, rw)
+	w, main, err := fetchRemoteWork(ctx, st, rw)
 	if err != nil {
 		return l, err
 	}
-	if unc, err := worktrees.DiffFiles(ctx, w.main, w.branch, w.work); err != nil {
+	if unc, err := worktrees.DiffFiles(ctx, main, w.Branch, w.Work); err != nil {
 		return l, err
 	} else if len(unc) > 0 {
 		return l, fmt.Errorf("%s has %d uncommitted file(s) in %s on %s: commit them there first", rw.Member, len(unc), rw.Path, rw.Host)
@@ -164,7 +130,7 @@ func landRemote(ctx context.Context, st *state.Team, rw *state.RemoteWorktree, o
 	if into == "" {
 		return l, fmt.Errorf("%s's worktree on %s was made from no branch: say where to land it with --into BRANCH", rw.Member, rw.Host)
 	}
-	l.Landed, err = worktrees.Land(ctx, worktrees.LandSpec{Main: w.main, Branch: rw.Branch, Into: into, Source: w.branch,
+	l.Landed, err = worktrees.Land(ctx, worktrees.LandSpec{Main: main, Branch: rw.Branch, Into: into, Source: w.Branch,
 		Squash: o.Squash, Message: o.Message})
 	return l, err
 }
@@ -182,27 +148,27 @@ func remoteConflicts(ctx context.Context, st *state.Team, c *Conflicts) {
 	main := ""
 	for i := range st.RemoteWorktrees {
 		rw := &st.RemoteWorktrees[i]
-		w, err := fetchRemoteWork(ctx, st, rw)
+		w, m, err := fetchRemoteWork(ctx, st, rw)
 		if err != nil {
 			c.Unread = append(c.Unread, Skipped{rw.Member, err.Error()})
 			continue
 		}
-		main = w.main
-		remote = append(remote, side{rw.Member, w.work})
-		if w.base == "" {
+		main = m
+		remote = append(remote, side{rw.Member, w.Work})
+		if w.Base == "" {
 			continue
 		}
-		from, err := worktrees.MergeBase(ctx, main, w.base, w.branch)
+		from, err := worktrees.MergeBase(ctx, main, w.Base, w.Branch)
 		moved := 0
 		if err == nil {
-			moved, err = worktrees.CountCommits(ctx, main, from, w.base)
+			moved, err = worktrees.CountCommits(ctx, main, from, w.Base)
 		}
 		if err == nil && moved == 0 {
 			continue
 		}
 		bc := BaseConflict{Member: rw.Member, Base: rw.Base, Moved: moved}
 		if err == nil {
-			bc.Merge, err = worktrees.TryMerge(ctx, main, w.work, w.base)
+			bc.Merge, err = worktrees.TryMerge(ctx, main, w.Work, w.Base)
 		}
 		if err != nil {
 			bc.Merge, bc.Error = noMerge, fmt.Sprintf("against %s on %s: %v", rw.Base, rw.Host, err)

@@ -31,7 +31,7 @@ func getStatus(ctx context.Context, w world, team string) (*Status, error) {
 	if st.Running() {
 		var panes []tmux.Pane
 		if g, ok := srv.(*tmux.Group); ok {
-			panes, unreachable, err = listHosts(ctx, g)
+			panes, unreachable, err = listHosts(ctx, g, w.clock.Now())
 		} else {
 			panes, err = srv.ListPanes(ctx)
 		}
@@ -193,9 +193,9 @@ func statusOf(st *state.Team, byID map[string]tmux.Pane) *Status {
 // listHosts lists the panes of the team's servers: the hosts not reached
 // are in unreachable (since now), their members unknown, never exited; a
 // host reached with no server left has no panes (its members exited).
-func listHosts(ctx context.Context, g *tmux.Group) (panes []tmux.Pane, unreachable map[string]time.Time, err error) {
+func listHosts(ctx context.Context, g *tmux.Group, now time.Time) (panes []tmux.Pane, unreachable map[string]time.Time, err error) {
 	panes, errs, err := g.ListPanesHosts(ctx)
-	now := time.Now().UTC()
+	now = now.UTC()
 	for h, herr := range errs {
 		if errors.Is(herr, tmux.ErrNoServer) {
 			continue

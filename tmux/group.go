@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -119,24 +120,48 @@ func (g *Group) RunBatch(ctx context.Context, b *Batch) ([]string, error) {
 	return s.RunBatch(ctx, out)
 }
 
+// routeBatch is the server of b's commands, and b as it knows them: each
+// command routed as Run routes it, all to one server (a command naming no
+// remote id goes with the others).
 func (g *Group) routeBatch(b *Batch) (*Server, *Batch, error) {
-	var all []string
-	for _, c := range b.cmds {
-		all = append(all, c...)
-	}
-	s, _, _, err := g.route(all)
-	if err != nil || s == g.Server {
-		return s, b, err
-	}
 	out := &Batch{}
+	var srv *Server
+	host, local := "", false
 	for _, c := range b.cmds {
-		_, _, c2, err := g.route(c)
+		s, h, c2, err := g.route(c)
 		if err != nil {
 			return nil, nil, err
 		}
+		switch {
+		case h == "":
+			local = local || namesLocal(c)
+		case srv == nil:
+			srv, host = s, h
+		case h != host:
+			return nil, nil, fmt.Errorf("tmux: one batch for two hosts (%s, %s)", host, h)
+		}
 		out.Add(c2...)
 	}
-	return s, out, nil
+	switch {
+	case srv == nil:
+		return g.Server, b, nil
+	case local:
+		return nil, nil, fmt.Errorf("tmux: one batch for this machine and host %s", host)
+	}
+	return srv, out, nil
+}
+
+// namesLocal reports whether args name an id of this machine's server.
+func namesLocal(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if _, h, ok := SplitQualified(a); ok && h == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ListPanesHosts lists the panes of every server, remote ones' ids qualified.
@@ -171,14 +196,10 @@ func QualifyPanes(panes []Pane, host string) []Pane {
 // remote server that does not answer has no panes.
 func (g *Group) ListPanes(ctx context.Context) ([]Pane, error) {
 	panes, _, err := g.ListPanesHosts(ctx)
-	if len(g.Hosts) > 0 && len(panes) > 0 && err != nil && isNoServerErr(err) {
-		return panes, nil // the team's members are all on other hosts
+	if len(panes) > 0 && errors.Is(err, ErrNoServer) {
+		return panes, nil // the members here are gone, those on other hosts run on
 	}
 	return panes, err
-}
-
-func isNoServerErr(err error) bool {
-	return err != nil && strings.Contains(err.Error(), ErrNoServer.Error())
 }
 
 // Type, TypeText, Enter, CapturePane, CaptureHistory and KillPane are the

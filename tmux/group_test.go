@@ -56,8 +56,15 @@ func TestGroupRoutes(t *testing.T) {
 	var bt Batch
 	bt.Add("select-pane", "-t", "%4@b")
 	bt.Add("set-option", "-p", "-t", "%4@b", "@teamctl-member", "m")
+	bt.Add("set-option", "-g", "remain-on-exit", "on") // no id: goes with the others
 	srv, out, err := g.routeBatch(&bt)
-	if err != nil || srv != b || !reflect.DeepEqual(out.Commands(), [][]string{{"select-pane", "-t", "%4"}, {"set-option", "-p", "-t", "%4", "@teamctl-member", "m"}}) {
+	if err != nil || srv != b || !reflect.DeepEqual(out.Commands(), [][]string{{"select-pane", "-t", "%4"}, {"set-option", "-p", "-t", "%4", "@teamctl-member", "m"}, {"set-option", "-g", "remain-on-exit", "on"}}) {
 		t.Errorf("routeBatch: %v %v %v", srv, out, err)
+	}
+	var mixed Batch
+	mixed.Add("select-pane", "-t", "%1")
+	mixed.Add("select-pane", "-t", "%2@a")
+	if _, _, err := g.routeBatch(&mixed); err == nil {
+		t.Error("a batch naming a pane here and one on host a was taken (the id here would have gone to host a)")
 	}
 }

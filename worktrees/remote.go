@@ -227,3 +227,44 @@ func (r RemoteRepo) MergedHere(ctx context.Context, main, branch, base string) (
 	}
 	return isAncestor(ctx, main, RemoteRef(r.Name, "refs/heads/"+branch), "refs/heads/"+base), nil
 }
+
+// RemoteWork is what FetchWork fetched of a member's work on another host:
+// commits of this machine's repository.
+type RemoteWork struct {
+	Work   string // its whole work, uncommitted included (SnapshotRef's commit)
+	Branch string // its branch's head
+	Base   string // its base's head there; "" when its base is no branch
+}
+
+// FetchWork fetches into main (this machine's repository) the work of
+// member of team in the worktree at wt on branch, and base (a branch of the
+// host's, "" for none): its whole work as SnapshotRef makes it, its branch
+// and its base, each into RemoteRef.
+func (r RemoteRepo) FetchWork(ctx context.Context, main, team, member, wt, branch, base string) (RemoteWork, error) {
+	var w RemoteWork
+	if err := CheckBranch(branch); err != nil {
+		return w, fmt.Errorf("the branch recorded for %s: %w", member, err)
+	}
+	if _, err := r.SnapshotRef(ctx, wt, team, member); err != nil {
+		return w, err
+	}
+	refs := []string{WorkRef(team, member), "refs/heads/" + branch}
+	hasBase := base != "" && CheckBranch(base) == nil
+	if hasBase {
+		refs = append(refs, "refs/heads/"+base)
+	}
+	if err := r.FetchRemote(ctx, main, refs...); err != nil {
+		return w, err
+	}
+	var err error
+	if w.Work, err = ResolveCommit(ctx, main, RemoteRef(r.Name, refs[0])); err != nil {
+		return w, err
+	}
+	if w.Branch, err = ResolveCommit(ctx, main, RemoteRef(r.Name, refs[1])); err != nil {
+		return w, err
+	}
+	if hasBase {
+		w.Base, _ = ResolveCommit(ctx, main, RemoteRef(r.Name, refs[2]))
+	}
+	return w, nil
+}
