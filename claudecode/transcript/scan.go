@@ -36,6 +36,9 @@ const (
 
 var errSyntax = errors.New("not one JSON object")
 
+// errOther ends a line's walk once it is known not to be a response.
+var errOther = errors.New("not a response")
+
 // assistantWord is in every response line however it is spaced: a line
 // without markTail but with it may be a response written with spaces after
 // its colons (valid JSON all the same), which the decoder reads.
@@ -91,8 +94,9 @@ func (f *fields) inMessage(key, val []byte) {
 }
 
 // parseLine reads one line (without its newline). A compact line (as Claude
-// Code writes them) holding assistantMark is walked, and of it only the
-// top-level keys teamctl uses and message's id, model and usage are read;
+// Code writes them) holding assistantMark is walked (up to its first
+// top-level type, when that is not a response's: walkLine), and of it only
+// the top-level keys teamctl uses and message's id, model and usage are read;
 // everything else is skipped over, not decoded. A line spaced otherwise that
 // may be a response is decoded (encoding/json) into the same fields: any
 // valid JSON line counts. capped says which counts were out of range.
@@ -114,31 +118,46 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	default:
 		return r, lineOther, ""
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errOther):
+		return r, lineOther, ""
+	case err != nil:
 		return r, lineMalformed, ""
 	}
 	return f.response()
 }
 
-// walkLine is the fast path: the line's keys walked, not decoded.
+// walkLine is the fast path: the line's keys walked, not decoded. It ends
+// at the line's first top-level type that is not "assistant" (errOther):
+// a user's line carrying a tool's result, most of a transcript's bytes, may
+// hold "type":"assistant" deep in it (an agent's progress, a subagent's
+// answer), and walking the rest of it only to skip it cost half of a first
+// read. So such a line's tail is not checked (it is skipped, as a line
+// without the mark is), and a line with a second top-level type (which
+// Claude Code never writes) is taken by its first when that is not
+// "assistant" (decodeLine, for a line spaced otherwise, takes the last).
 func walkLine(line []byte) (*fields, error) {
 	f := &fields{}
-	var inner error
 	// message's keys are read as it is walked: its content, most of a
 	// response's bytes, is scanned once.
-	err := eachKeyIn(line, func(key []byte, at int) (int, bool) {
-		if string(key) != "message" || at >= len(line) || line[at] != '{' {
-			return 0, false
+	err := eachKeyIn(line, func(key []byte, at int) (int, error) {
+		switch {
+		case string(key) == "message" && at < len(line) && line[at] == '{':
+			end, err := objectAt(line, at, f.inMessage)
+			f.message = line[at:max(end, at)]
+			return end, err
+		case string(key) == "type" && f.typ == nil:
+			end, err := skipValue(line, at)
+			if err == nil && string(line[at:end]) != `"assistant"` {
+				return 0, errOther
+			}
 		}
-		end, err := objectAt(line, at, f.inMessage)
-		inner = err
-		f.message = line[at:max(end, at)]
-		return end, err == nil
+		return -1, nil
 	}, f.top)
 	if err != nil {
 		return nil, err
 	}
-	return f, inner
+	return f, nil
 }
 
 // decodeLine is the path for a line not written compact: decoded by
@@ -258,9 +277,9 @@ func eachKey(obj []byte, fn func(key, val []byte)) error {
 }
 
 // eachKeyIn is eachKey, where walk may read a value itself (at is where it
-// starts): it returns the index just past it and true, or false to have it
-// skipped over and given to fn.
-func eachKeyIn(obj []byte, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) error {
+// starts): it returns the index just past it, or -1 to have it skipped over
+// and given to fn; an error of walk ends the walk with it.
+func eachKeyIn(obj []byte, walk func(key []byte, at int) (int, error), fn func(key, val []byte)) error {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return errSyntax
@@ -281,7 +300,7 @@ func objectAt(b []byte, i int, fn func(key, val []byte)) (int, error) {
 	return objectIn(b, i, nil, fn)
 }
 
-func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) (int, error) {
+func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, error), fn func(key, val []byte)) (int, error) {
 	i = skipSpace(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
 		return i + 1, nil
@@ -300,11 +319,13 @@ func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn f
 			return 0, errSyntax
 		}
 		i = skipSpace(obj, i+1)
-		vend, walked := 0, false
+		vend := -1
 		if walk != nil {
-			vend, walked = walk(key, i)
+			if vend, err = walk(key, i); err != nil {
+				return 0, err
+			}
 		}
-		if !walked {
+		if vend < 0 {
 			if vend, err = skipValue(obj, i); err != nil {
 				return 0, err
 			}

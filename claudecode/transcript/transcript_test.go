@@ -94,6 +94,11 @@ func TestParseLineKinds(t *testing.T) {
 	}{
 		{"user line", `{"type":"user","message":{"role":"user","content":"hi"}}`, lineOther, ""},
 		{"nested assistant in a tool result", `{"type":"user","toolUseResult":{"type":"assistant","message":{"id":"x","usage":{"input_tokens":5}}}}`, lineOther, ""},
+		{"nested assistant after the user's type, its tail not walked", `{"type":"user","toolUseResult":{"type":"assistant"}, broken}`, lineOther, ""},
+		{"nested assistant before the user's type", `{"toolUseResult":{"type":"assistant","message":{"id":"x","usage":{"input_tokens":5}}},"type":"user"}`, lineOther, ""},
+		{"a second top-level type: the first, not a response's, decides", `{"type":"user","type":"assistant","message":{"id":"m","usage":{"input_tokens":5}}}`, lineOther, ""},
+		{"a second top-level type after a response's: the last decides", `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":5}},"type":"user"}`, lineOther, ""},
+		{"a response's, broken after its type", `{"type":"assistant","message":{"id":"m"},"x":[}`, lineMalformed, ""},
 		{"mark in a string", `{"type":"user","message":{"content":"say \"type\":\"assistant\" please"}}`, lineOther, ""},
 		{"unknown fields", `{"zzz":[1,{"a":"}"}],"type":"assistant","message":{"id":"m","model":"x","new":{"deep":[]},"usage":{"input_tokens":1,"future_tokens":9}}}`, lineResponse, ""},
 		{"cut short", realLine[:400], lineMalformed, ""},
