@@ -93,9 +93,10 @@ func (f *fields) inMessage(key, val []byte) {
 	}
 }
 
-// parseLine reads one line (without its newline). A compact line (as Claude
-// Code writes them) holding assistantMark is walked (up to its first
-// top-level type, when that is not a response's: walkLine), and of it only
+// parseLine reads one line (without its newline). A line's first top-level
+// type decides when it is not "assistant": the line is not a response, and
+// the rest of it is not read (leadingType, walkLine). A compact line (as
+// Claude Code writes them) holding assistantMark is walked, and of it only
 // the top-level keys teamctl uses and message's id, model and usage are read;
 // everything else is skipped over, not decoded. A line spaced otherwise that
 // may be a response is decoded (encoding/json) into the same fields: any
@@ -107,6 +108,11 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	}
 	if line[0] != '{' || line[len(line)-1] != '}' {
 		return r, lineMalformed, ""
+	}
+	if typ, ok := leadingType(line); ok && string(typ) != `"assistant"` {
+		// A user's line (most of a transcript's bytes) says so in its first
+		// keys: the rest of it is not searched for the mark.
+		return r, lineOther, ""
 	}
 	var f *fields
 	var err error
@@ -135,7 +141,8 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 // read. So such a line's tail is not checked (it is skipped, as a line
 // without the mark is), and a line with a second top-level type (which
 // Claude Code never writes) is taken by its first when that is not
-// "assistant" (decodeLine, for a line spaced otherwise, takes the last).
+// "assistant" (but for a line spaced otherwise whose first comes after an
+// object or an array, past leadingType: decodeLine takes the last).
 func walkLine(line []byte) (*fields, error) {
 	f := &fields{}
 	// message's keys are read as it is walked: its content, most of a
@@ -158,6 +165,43 @@ func walkLine(line []byte) (*fields, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// leadingType is the value of the object line's top-level "type" when
+// only short values come before it (strings, numbers, true, false, null:
+// Claude Code writes a user's line's type after its parentUuid, isSidechain
+// and promptId, before its message), ok false when an object or an array
+// comes first, or what is read is not JSON.
+func leadingType(line []byte) (typ []byte, ok bool) {
+	i := skipSpace(line, 1)
+	for i < len(line) && line[i] == '"' {
+		end, err := skipString(line, i)
+		if err != nil {
+			return nil, false
+		}
+		key := line[i+1 : end-1]
+		i = skipSpace(line, end)
+		if i >= len(line) || line[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(line, i+1)
+		if i >= len(line) || line[i] == '{' || line[i] == '[' {
+			return nil, false
+		}
+		vend, err := skipValue(line, i)
+		if err != nil {
+			return nil, false
+		}
+		if string(key) == "type" {
+			return line[i:vend], true
+		}
+		i = skipSpace(line, vend)
+		if i >= len(line) || line[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(line, i+1)
+	}
+	return nil, false
 }
 
 // decodeLine is the path for a line not written compact: decoded by
