@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -280,6 +281,22 @@ func TestFind(t *testing.T) {
 	f, err := Find(cfg, id)
 	if err != nil || len(f.Main) != 1 || len(f.Subagents) != 1 || !strings.HasSuffix(f.Subagents[0], "agent-a1.jsonl") {
 		t.Fatalf("%+v %v", f, err)
+	}
+	// In a second project folder too (a session resumed elsewhere), beside
+	// a file in projects/ that is no folder.
+	write(t, filepath.Join(cfg, "projects", "-v", id+".jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "stray"), "")
+	f, err = Find(cfg, id)
+	want := Files{
+		Main:      []string{filepath.Join(cfg, "projects", "-v", id+".jsonl"), filepath.Join(cfg, "projects", "-w", id+".jsonl")},
+		Subagents: []string{filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.jsonl")},
+	}
+	if err != nil || !slices.Equal(f.Main, want.Main) || !slices.Equal(f.Subagents, want.Subagents) {
+		t.Fatalf("two project folders: %+v %v, want %+v", f, err, want)
+	}
+	if f, err := Find(filepath.Join(cfg, "none"), id); err != nil || len(f.All()) != 0 {
+		t.Errorf("no projects folder: %+v %v", f, err)
 	}
 	for _, bad := range []string{"../x", "*", "0123ABCD-0000-4000-8000-000000000000", ""} {
 		if _, err := Find(cfg, bad); !errors.Is(err, ErrInvalidSession) {
