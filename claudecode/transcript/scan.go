@@ -114,7 +114,9 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 		// keys: the rest of it is not searched for the mark.
 		return r, lineOther, ""
 	}
-	var f *fields
+	// fields by value: a line's parse allocates nothing but the strings a
+	// response keeps.
+	var f fields
 	var err error
 	switch {
 	case bytes.Contains(line, markTail):
@@ -143,8 +145,8 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 // Claude Code never writes) is taken by its first when that is not
 // "assistant" (but for a line spaced otherwise whose first comes after an
 // object or an array, past leadingType: decodeLine takes the last).
-func walkLine(line []byte) (*fields, error) {
-	f := &fields{}
+func walkLine(line []byte) (fields, error) {
+	var f fields
 	// message's keys are read as it is walked: its content, most of a
 	// response's bytes, is scanned once.
 	err := eachKeyIn(line, func(key []byte, at int) (int, error) {
@@ -162,7 +164,7 @@ func walkLine(line []byte) (*fields, error) {
 		return -1, nil
 	}, f.top)
 	if err != nil {
-		return nil, err
+		return fields{}, err
 	}
 	return f, nil
 }
@@ -206,12 +208,12 @@ func leadingType(line []byte) (typ []byte, ok bool) {
 
 // decodeLine is the path for a line not written compact: decoded by
 // encoding/json, which also refuses what is not valid JSON.
-func decodeLine(line []byte) (*fields, error) {
+func decodeLine(line []byte) (fields, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(line, &top); err != nil {
-		return nil, err
+		return fields{}, err
 	}
-	f := &fields{}
+	var f fields
 	for k, v := range top {
 		if k != "message" {
 			f.top([]byte(k), v)
@@ -222,7 +224,7 @@ func decodeLine(line []byte) (*fields, error) {
 		}
 		var msg map[string]json.RawMessage
 		if err := json.Unmarshal(v, &msg); err != nil {
-			return nil, err
+			return fields{}, err
 		}
 		for mk, mv := range msg {
 			f.inMessage([]byte(mk), mv)
@@ -235,11 +237,12 @@ func decodeLine(line []byte) (*fields, error) {
 // response makes the fields a Response.
 func (f *fields) response() (r Response, kind lineKind, capped string) {
 	r = f.r
-	typ, message, ts, usage, isAPIError, apiErr := f.typ, f.message, f.ts, f.usage, f.isAPIError, f.apiErr
+	typ, message, ts, usage := f.typ, f.message, f.ts, f.usage
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
 	}
-	if isAPIError {
+	if f.isAPIError {
+		apiErr := f.apiErr // a copy made only for an error's line
 		r.APIError = &apiErr
 	}
 	if len(message) == 0 || message[0] != '{' {
@@ -275,10 +278,10 @@ func (f *fields) response() (r Response, kind lineKind, capped string) {
 		CacheWrite: clamp("cache_creation_input_tokens", u.CacheCreation),
 		CacheRead:  clamp("cache_read_input_tokens", u.CacheRead),
 	}
-	if u.Split != nil {
+	if u.Split {
 		r.Usage.Split = true
-		r.Usage.CacheWrite5m = clamp("ephemeral_5m_input_tokens", u.Split.M5)
-		r.Usage.CacheWrite1h = clamp("ephemeral_1h_input_tokens", u.Split.H1)
+		r.Usage.CacheWrite5m = clamp("ephemeral_5m_input_tokens", u.M5)
+		r.Usage.CacheWrite1h = clamp("ephemeral_1h_input_tokens", u.H1)
 	}
 	if len(bad) > 0 {
 		capped = joinComma(bad)
@@ -393,7 +396,8 @@ func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, error), fn 
 // usageCounts is a response's usage object.
 type usageCounts struct {
 	Input, Output, CacheCreation, CacheRead int64
-	Split                                   *struct{ M5, H1 int64 }
+	Split                                   bool // cache_creation given: its two lifetimes
+	M5, H1                                  int64
 }
 
 // parseUsage reads a usage object: its counts, numbers (or null, taken as
@@ -430,13 +434,13 @@ func parseUsage(b []byte) (usageCounts, bool) {
 			if string(val) == "null" {
 				return
 			}
-			u.Split = &struct{ M5, H1 int64 }{}
+			u.Split = true
 			if eachKey(val, func(k, v []byte) {
 				switch string(k) {
 				case "ephemeral_5m_input_tokens":
-					u.Split.M5 = num(v)
+					u.M5 = num(v)
 				case "ephemeral_1h_input_tokens":
-					u.Split.H1 = num(v)
+					u.H1 = num(v)
 				}
 			}) != nil {
 				ok = false
