@@ -141,6 +141,10 @@ func TestPriceFile(t *testing.T) {
 	if _, _, ok := tab.Lookup("claude-haiku-4-5"); !ok {
 		t.Errorf("shipped models lost")
 	}
+	// The shipped tables share one parse: the file laid over one changed none.
+	if pr, _, _ := Shipped().Lookup("claude-opus-5-5"); pr.Input == 1 || Shipped().Source != "shipped" {
+		t.Errorf("the shipped table took the file's price: %+v", pr)
+	}
 	for _, c := range []struct{ file, want string }{
 		{"models:\n  claude-x: {input: -1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1}\n", "prices.yaml:2:21: models.claude-x.input: want a price in USD per million tokens (a number from 0 up), not \"-1\""},
 		{"models:\n  claude-x: {input: 1, output: 1, cache_write_5m: 1, cache_read: 1}\n", "prices.yaml:2:13: models.claude-x: missing cache_write_1h"},

@@ -82,6 +82,8 @@ type Follower struct {
 	// or truncated, before it emits the file's responses again: what was
 	// counted of it is to be forgotten.
 	OnRestart func()
+
+	pieces pieceSizes // tests' own (zero: the defaults)
 }
 
 // NewFollower returns a Follower of the transcript at path, at its start.
@@ -128,23 +130,66 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 	if fi.Size() == f.offset {
 		return st, nil
 	}
-	if _, err := fh.Seek(f.offset, io.SeekStart); err != nil {
-		return st, fmt.Errorf("transcript %s: %w", f.path, err)
-	}
 	maxLine := f.MaxLine
 	if maxLine <= 0 {
 		maxLine = MaxLineBytes
 	}
+	if f.Lines == nil {
+		// Claude Code's lines are each read alone (Lines may keep what a
+		// line said for the next), so a long stretch of them is read in
+		// pieces, one a processor.
+		if err := f.readPieces(fh, fi.Size(), maxLine, emit, &st); err != nil {
+			return st, err
+		}
+	}
+	// The rest (all of it, for a short read) in order, to the file's end as
+	// it is now: its last line may be partial, or longer than the cap.
+	if _, err := fh.Seek(f.offset, io.SeekStart); err != nil {
+		return st, fmt.Errorf("transcript %s: %w", f.path, err)
+	}
+	err = eachLine(fh, maxLine, func(line []byte) {
+		f.line++
+		st.Lines++
+		f.handle(line, emit, &st)
+		f.offset += int64(len(line)) + 1
+		st.Bytes += int64(len(line)) + 1
+	}, func(n int64) {
+		f.line++
+		st.Lines++
+		f.tooLong(n, maxLine, &st)
+		f.offset += n
+		st.Bytes += n
+	})
+	if err != nil {
+		return st, fmt.Errorf("read transcript %s: %w", f.path, err)
+	}
+	return st, nil
+}
+
+// tooLong counts line f.line, of n bytes (its newline included), over the
+// cap.
+func (f *Follower) tooLong(n int64, maxLine int, st *Stats) {
+	st.TooLong++
+	st.problem("line %d: %d bytes, over the %d-byte cap: skipped", f.line, n-1, maxLine)
+}
+
+// eachLine reads r to its end and calls line with each complete line (its
+// newline cut off; only valid during the call) and long with the length of
+// each line over maxLine (its newline included), which is streamed past,
+// never held. A partial last line is left unread: it is being written.
+func eachLine(r io.Reader, maxLine int, line func([]byte), long func(n int64)) error {
 	// A chunk of the pool, not one kept per Follower: a supervisor follows
 	// many transcripts one after the other, and one chunk serves them all.
 	bp := chunks.Get().(*[]byte)
 	buf := (*bp)[:0]
+	defer func() {
+		if cap(buf) <= readChunk { // a long line's buffer is not kept
+			*bp = buf[:0]
+			chunks.Put(bp)
+		}
+	}()
 	skipping := false // inside a line over the cap, until its newline
 	var skipped int64
-	done := func(n int) { // n bytes of complete lines are dealt with
-		f.offset += int64(n)
-		st.Bytes += int64(n)
-	}
 	for {
 		if len(buf) == cap(buf) {
 			// A line fills the buffer: grow it up to the cap.
@@ -157,7 +202,7 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 				buf = nb
 			}
 		}
-		n, rerr := fh.Read(buf[len(buf):cap(buf)])
+		n, rerr := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		start := 0
 		if skipping {
@@ -166,13 +211,7 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 				skipped += int64(len(buf))
 				buf = buf[:0]
 			} else {
-				skipped += int64(i + 1)
-				f.line++
-				st.Lines++
-				st.TooLong++
-				st.problem("line %d: %d bytes, over the %d-byte cap: skipped", f.line, skipped-1, maxLine)
-				f.offset += skipped
-				st.Bytes += skipped
+				long(skipped + int64(i+1))
 				start, skipping, skipped = i+1, false, 0
 			}
 		}
@@ -182,11 +221,7 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 				if i < 0 {
 					break
 				}
-				line := buf[start : start+i]
-				f.line++
-				st.Lines++
-				f.handle(line, emit, &st)
-				done(i + 1)
+				line(buf[start : start+i])
 				start += i + 1
 			}
 			// Keep the partial line at the front for the next chunk.
@@ -194,19 +229,14 @@ func (f *Follower) Read(emit func(Response)) (Stats, error) {
 			buf = buf[:m]
 		}
 		if rerr == io.EOF || n == 0 && rerr == nil {
-			break
+			// An over-long line with no end yet is streamed past again (from
+			// its start) by the next Read, when it may be complete.
+			return nil
 		}
 		if rerr != nil {
-			return st, fmt.Errorf("read transcript %s: %w", f.path, rerr)
+			return rerr
 		}
 	}
-	// An over-long line with no end yet is streamed past again (from its
-	// start) by the next Read, when it may be complete; it is never held.
-	if cap(buf) <= readChunk { // a long line's buffer is not kept
-		*bp = buf[:0]
-		chunks.Put(bp)
-	}
-	return st, nil
 }
 
 func (f *Follower) handle(line []byte, emit func(Response), st *Stats) {
@@ -215,10 +245,20 @@ func (f *Follower) handle(line []byte, emit func(Response), st *Stats) {
 		return
 	}
 	r, kind, capped := parseLine(line)
+	desc := ""
+	if kind == lineMalformed {
+		desc = describe(line)
+	}
+	f.record(r, kind, capped, desc, emit, st)
+}
+
+// record counts what parseLine made of line f.line (desc: a malformed
+// line's description) and emits a response.
+func (f *Follower) record(r Response, kind lineKind, capped, desc string, emit func(Response), st *Stats) {
 	switch kind {
 	case lineMalformed:
 		st.Malformed++
-		st.problem("line %d: malformed (%s): skipped", f.line, describe(line))
+		st.problem("line %d: malformed (%s): skipped", f.line, desc)
 	case lineResponse:
 		st.Responses++
 		if capped != "" {

@@ -36,6 +36,9 @@ const (
 
 var errSyntax = errors.New("not one JSON object")
 
+// errOther ends a line's walk once it is known not to be a response.
+var errOther = errors.New("not a response")
+
 // assistantWord is in every response line however it is spaced: a line
 // without markTail but with it may be a response written with spaces after
 // its colons (valid JSON all the same), which the decoder reads.
@@ -90,9 +93,11 @@ func (f *fields) inMessage(key, val []byte) {
 	}
 }
 
-// parseLine reads one line (without its newline). A compact line (as Claude
-// Code writes them) holding assistantMark is walked, and of it only the
-// top-level keys teamctl uses and message's id, model and usage are read;
+// parseLine reads one line (without its newline). A line's first top-level
+// type decides when it is not "assistant": the line is not a response, and
+// the rest of it is not read (leadingType, walkLine). A compact line (as
+// Claude Code writes them) holding assistantMark is walked, and of it only
+// the top-level keys teamctl uses and message's id, model and usage are read;
 // everything else is skipped over, not decoded. A line spaced otherwise that
 // may be a response is decoded (encoding/json) into the same fields: any
 // valid JSON line counts. capped says which counts were out of range.
@@ -104,7 +109,14 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	if line[0] != '{' || line[len(line)-1] != '}' {
 		return r, lineMalformed, ""
 	}
-	var f *fields
+	if typ, ok := leadingType(line); ok && string(typ) != `"assistant"` {
+		// A user's line (most of a transcript's bytes) says so in its first
+		// keys: the rest of it is not searched for the mark.
+		return r, lineOther, ""
+	}
+	// fields by value: a line's parse allocates nothing but the strings a
+	// response keeps.
+	var f fields
 	var err error
 	switch {
 	case bytes.Contains(line, markTail):
@@ -114,41 +126,94 @@ func parseLine(line []byte) (r Response, kind lineKind, capped string) {
 	default:
 		return r, lineOther, ""
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errOther):
+		return r, lineOther, ""
+	case err != nil:
 		return r, lineMalformed, ""
 	}
 	return f.response()
 }
 
-// walkLine is the fast path: the line's keys walked, not decoded.
-func walkLine(line []byte) (*fields, error) {
-	f := &fields{}
-	var inner error
+// walkLine is the fast path: the line's keys walked, not decoded. It ends
+// at the line's first top-level type that is not "assistant" (errOther):
+// a user's line carrying a tool's result, most of a transcript's bytes, may
+// hold "type":"assistant" deep in it (an agent's progress, a subagent's
+// answer), and walking the rest of it only to skip it cost half of a first
+// read. So such a line's tail is not checked (it is skipped, as a line
+// without the mark is), and a line with a second top-level type (which
+// Claude Code never writes) is taken by its first when that is not
+// "assistant" (but for a line spaced otherwise whose first comes after an
+// object or an array, past leadingType: decodeLine takes the last).
+func walkLine(line []byte) (fields, error) {
+	var f fields
 	// message's keys are read as it is walked: its content, most of a
 	// response's bytes, is scanned once.
-	err := eachKeyIn(line, func(key []byte, at int) (int, bool) {
-		if string(key) != "message" || at >= len(line) || line[at] != '{' {
-			return 0, false
+	err := eachKeyIn(line, func(key []byte, at int) (int, error) {
+		switch {
+		case string(key) == "message" && at < len(line) && line[at] == '{':
+			end, err := objectAt(line, at, f.inMessage)
+			f.message = line[at:max(end, at)]
+			return end, err
+		case string(key) == "type" && f.typ == nil:
+			end, err := skipValue(line, at)
+			if err == nil && string(line[at:end]) != `"assistant"` {
+				return 0, errOther
+			}
 		}
-		end, err := objectAt(line, at, f.inMessage)
-		inner = err
-		f.message = line[at:max(end, at)]
-		return end, err == nil
+		return -1, nil
 	}, f.top)
 	if err != nil {
-		return nil, err
+		return fields{}, err
 	}
-	return f, inner
+	return f, nil
+}
+
+// leadingType is the value of the object line's top-level "type" when
+// only short values come before it (strings, numbers, true, false, null:
+// Claude Code writes a user's line's type after its parentUuid, isSidechain
+// and promptId, before its message), ok false when an object or an array
+// comes first, or what is read is not JSON.
+func leadingType(line []byte) (typ []byte, ok bool) {
+	i := skipSpace(line, 1)
+	for i < len(line) && line[i] == '"' {
+		end, err := skipString(line, i)
+		if err != nil {
+			return nil, false
+		}
+		key := line[i+1 : end-1]
+		i = skipSpace(line, end)
+		if i >= len(line) || line[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(line, i+1)
+		if i >= len(line) || line[i] == '{' || line[i] == '[' {
+			return nil, false
+		}
+		vend, err := skipValue(line, i)
+		if err != nil {
+			return nil, false
+		}
+		if string(key) == "type" {
+			return line[i:vend], true
+		}
+		i = skipSpace(line, vend)
+		if i >= len(line) || line[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(line, i+1)
+	}
+	return nil, false
 }
 
 // decodeLine is the path for a line not written compact: decoded by
 // encoding/json, which also refuses what is not valid JSON.
-func decodeLine(line []byte) (*fields, error) {
+func decodeLine(line []byte) (fields, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(line, &top); err != nil {
-		return nil, err
+		return fields{}, err
 	}
-	f := &fields{}
+	var f fields
 	for k, v := range top {
 		if k != "message" {
 			f.top([]byte(k), v)
@@ -159,7 +224,7 @@ func decodeLine(line []byte) (*fields, error) {
 		}
 		var msg map[string]json.RawMessage
 		if err := json.Unmarshal(v, &msg); err != nil {
-			return nil, err
+			return fields{}, err
 		}
 		for mk, mv := range msg {
 			f.inMessage([]byte(mk), mv)
@@ -172,11 +237,12 @@ func decodeLine(line []byte) (*fields, error) {
 // response makes the fields a Response.
 func (f *fields) response() (r Response, kind lineKind, capped string) {
 	r = f.r
-	typ, message, ts, usage, isAPIError, apiErr := f.typ, f.message, f.ts, f.usage, f.isAPIError, f.apiErr
+	typ, message, ts, usage := f.typ, f.message, f.ts, f.usage
 	if string(typ) != `"assistant"` {
 		return r, lineOther, ""
 	}
-	if isAPIError {
+	if f.isAPIError {
+		apiErr := f.apiErr // a copy made only for an error's line
 		r.APIError = &apiErr
 	}
 	if len(message) == 0 || message[0] != '{' {
@@ -212,10 +278,10 @@ func (f *fields) response() (r Response, kind lineKind, capped string) {
 		CacheWrite: clamp("cache_creation_input_tokens", u.CacheCreation),
 		CacheRead:  clamp("cache_read_input_tokens", u.CacheRead),
 	}
-	if u.Split != nil {
+	if u.Split {
 		r.Usage.Split = true
-		r.Usage.CacheWrite5m = clamp("ephemeral_5m_input_tokens", u.Split.M5)
-		r.Usage.CacheWrite1h = clamp("ephemeral_1h_input_tokens", u.Split.H1)
+		r.Usage.CacheWrite5m = clamp("ephemeral_5m_input_tokens", u.M5)
+		r.Usage.CacheWrite1h = clamp("ephemeral_1h_input_tokens", u.H1)
 	}
 	if len(bad) > 0 {
 		capped = joinComma(bad)
@@ -258,9 +324,9 @@ func eachKey(obj []byte, fn func(key, val []byte)) error {
 }
 
 // eachKeyIn is eachKey, where walk may read a value itself (at is where it
-// starts): it returns the index just past it and true, or false to have it
-// skipped over and given to fn.
-func eachKeyIn(obj []byte, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) error {
+// starts): it returns the index just past it, or -1 to have it skipped over
+// and given to fn; an error of walk ends the walk with it.
+func eachKeyIn(obj []byte, walk func(key []byte, at int) (int, error), fn func(key, val []byte)) error {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return errSyntax
@@ -281,7 +347,7 @@ func objectAt(b []byte, i int, fn func(key, val []byte)) (int, error) {
 	return objectIn(b, i, nil, fn)
 }
 
-func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn func(key, val []byte)) (int, error) {
+func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, error), fn func(key, val []byte)) (int, error) {
 	i = skipSpace(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
 		return i + 1, nil
@@ -300,11 +366,13 @@ func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn f
 			return 0, errSyntax
 		}
 		i = skipSpace(obj, i+1)
-		vend, walked := 0, false
+		vend := -1
 		if walk != nil {
-			vend, walked = walk(key, i)
+			if vend, err = walk(key, i); err != nil {
+				return 0, err
+			}
 		}
-		if !walked {
+		if vend < 0 {
 			if vend, err = skipValue(obj, i); err != nil {
 				return 0, err
 			}
@@ -328,7 +396,8 @@ func objectIn(obj []byte, i int, walk func(key []byte, at int) (int, bool), fn f
 // usageCounts is a response's usage object.
 type usageCounts struct {
 	Input, Output, CacheCreation, CacheRead int64
-	Split                                   *struct{ M5, H1 int64 }
+	Split                                   bool // cache_creation given: its two lifetimes
+	M5, H1                                  int64
 }
 
 // parseUsage reads a usage object: its counts, numbers (or null, taken as
@@ -365,13 +434,13 @@ func parseUsage(b []byte) (usageCounts, bool) {
 			if string(val) == "null" {
 				return
 			}
-			u.Split = &struct{ M5, H1 int64 }{}
+			u.Split = true
 			if eachKey(val, func(k, v []byte) {
 				switch string(k) {
 				case "ephemeral_5m_input_tokens":
-					u.Split.M5 = num(v)
+					u.M5 = num(v)
 				case "ephemeral_1h_input_tokens":
-					u.Split.H1 = num(v)
+					u.H1 = num(v)
 				}
 			}) != nil {
 				ok = false

@@ -105,24 +105,52 @@ type Files struct {
 func (f Files) All() []string { return append(append([]string(nil), f.Main...), f.Subagents...) }
 
 // Find returns the transcripts of session id under Claude Code's folder
-// configDir, found by globbing the id (never by re-deriving the folder
-// name Claude Code escapes a cwd into). None is no error.
+// configDir, found by the id's file in each project folder (never by
+// re-deriving the folder name Claude Code escapes a cwd into). None is no
+// error, nor is a folder that cannot be read.
 func Find(configDir, id string) (Files, error) {
 	if !claudecode.ValidSessionID(id) {
 		return Files{}, fmt.Errorf("transcript of %q: %w", id, ErrInvalidSession)
 	}
+	// Each project folder's entry for the session is looked up by its name:
+	// globbing projects/*/<id>.jsonl (and projects/*/<id>/subagents/) listed
+	// the whole project folder, every session's file, twice for each
+	// session, and a team's sessions are in one folder (a tenth of
+	// bench/usage's first read, 60 sessions).
 	projects := filepath.Join(configDir, "projects")
-	main, err := filepath.Glob(filepath.Join(projects, "*", id+".jsonl"))
-	if err != nil {
-		return Files{}, fmt.Errorf("find transcript of %s: %w", id, err)
+	var out Files
+	for _, name := range dirNames(projects) {
+		if p := filepath.Join(projects, name, id+".jsonl"); exists(p) {
+			out.Main = append(out.Main, p)
+		}
+		subs := filepath.Join(projects, name, id, "subagents")
+		for _, n := range dirNames(subs) {
+			if strings.HasSuffix(n, ".jsonl") {
+				out.Subagents = append(out.Subagents, filepath.Join(subs, n))
+			}
+		}
 	}
-	subs, err := filepath.Glob(filepath.Join(projects, "*", id, "subagents", "*.jsonl"))
+	sort.Strings(out.Main)
+	sort.Strings(out.Subagents)
+	return out, nil
+}
+
+// dirNames are the names in folder dir; none when it cannot be read (gone,
+// not a folder), as filepath.Glob has it.
+func dirNames(dir string) []string {
+	d, err := os.Open(dir)
 	if err != nil {
-		return Files{}, fmt.Errorf("find subagents of %s: %w", id, err)
+		return nil
 	}
-	sort.Strings(main)
-	sort.Strings(subs)
-	return Files{Main: main, Subagents: subs}, nil
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	return names
+}
+
+// exists reports whether there is an entry at p (not followed if a link).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // headBytes is how much of a transcript FindTeammate reads to learn whose it

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,6 +95,14 @@ func TestParseLineKinds(t *testing.T) {
 	}{
 		{"user line", `{"type":"user","message":{"role":"user","content":"hi"}}`, lineOther, ""},
 		{"nested assistant in a tool result", `{"type":"user","toolUseResult":{"type":"assistant","message":{"id":"x","usage":{"input_tokens":5}}}}`, lineOther, ""},
+		{"nested assistant after the user's type, its tail not walked", `{"type":"user","toolUseResult":{"type":"assistant"}, broken}`, lineOther, ""},
+		{"nested assistant before the user's type", `{"toolUseResult":{"type":"assistant","message":{"id":"x","usage":{"input_tokens":5}}},"type":"user"}`, lineOther, ""},
+		{"a second top-level type: the first, not a response's, decides", `{"type":"user","type":"assistant","message":{"id":"m","usage":{"input_tokens":5}}}`, lineOther, ""},
+		{"a second top-level type after a response's: the last decides", `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":5}},"type":"user"}`, lineOther, ""},
+		{"a response's, broken after its type", `{"type":"assistant","message":{"id":"m"},"x":[}`, lineMalformed, ""},
+		{"spaced, a second top-level type: the first, not a response's, decides", `{"type": "user", "n": 1, "type": "assistant", "message": {"id": "m"}}`, lineOther, ""},
+		{"spaced, a user's, its tail not read", `{"isSidechain": false, "type": "user", "message": {"role": "assistant"}, broken}`, lineOther, ""},
+		{"a nested user's type before the top-level one", `{"a":{"type":"user"},"type":"assistant","message":{"id":"m"}}`, lineResponse, ""},
 		{"mark in a string", `{"type":"user","message":{"content":"say \"type\":\"assistant\" please"}}`, lineOther, ""},
 		{"unknown fields", `{"zzz":[1,{"a":"}"}],"type":"assistant","message":{"id":"m","model":"x","new":{"deep":[]},"usage":{"input_tokens":1,"future_tokens":9}}}`, lineResponse, ""},
 		{"cut short", realLine[:400], lineMalformed, ""},
@@ -272,6 +281,22 @@ func TestFind(t *testing.T) {
 	f, err := Find(cfg, id)
 	if err != nil || len(f.Main) != 1 || len(f.Subagents) != 1 || !strings.HasSuffix(f.Subagents[0], "agent-a1.jsonl") {
 		t.Fatalf("%+v %v", f, err)
+	}
+	// In a second project folder too (a session resumed elsewhere), beside
+	// a file in projects/ that is no folder.
+	write(t, filepath.Join(cfg, "projects", "-v", id+".jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "stray"), "")
+	f, err = Find(cfg, id)
+	want := Files{
+		Main:      []string{filepath.Join(cfg, "projects", "-v", id+".jsonl"), filepath.Join(cfg, "projects", "-w", id+".jsonl")},
+		Subagents: []string{filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.jsonl")},
+	}
+	if err != nil || !slices.Equal(f.Main, want.Main) || !slices.Equal(f.Subagents, want.Subagents) {
+		t.Fatalf("two project folders: %+v %v, want %+v", f, err, want)
+	}
+	if f, err := Find(filepath.Join(cfg, "none"), id); err != nil || len(f.All()) != 0 {
+		t.Errorf("no projects folder: %+v %v", f, err)
 	}
 	for _, bad := range []string{"../x", "*", "0123ABCD-0000-4000-8000-000000000000", ""} {
 		if _, err := Find(cfg, bad); !errors.Is(err, ErrInvalidSession) {
