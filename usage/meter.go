@@ -30,6 +30,7 @@ type Meter struct {
 	order     []string          // paths in the order found
 	owner     map[uint64]uint32 // response key → the file that counted it (its index in order)
 	agents    [][2]string       // agent CLIs' homes followed (AddAgent): kind, home
+	found     map[string]found  // by session: its main transcripts, once found
 
 	// OnMain, when not nil, is called by Update with each response read
 	// from a session's main transcript (not its subagents'), in order,
@@ -93,7 +94,7 @@ func (m *Meter) Files() []string { return append([]string(nil), m.order...) }
 func (m *Meter) Update() (Totals, []string) {
 	var notes []string
 	for _, s := range m.sessions {
-		files, err := transcript.Find(m.claudeDir, s)
+		files, err := m.find(s)
 		if err != nil {
 			notes = append(notes, err.Error())
 			continue
@@ -132,6 +133,38 @@ func (m *Meter) Update() (Totals, []string) {
 		}
 	}
 	return m.Totals(), notes
+}
+
+// found is where a session's main transcripts were found, and when.
+type found struct {
+	main []string
+	at   time.Time
+}
+
+// findEvery is how often a session whose main transcript was found is
+// looked for again in every project folder (transcript.Find): a session's
+// transcript stays in the folder of the project it began in, while a
+// user's projects folder has a folder for every folder Claude Code was ever
+// run in, each looked into for each session. Between two such looks only
+// its subagents' folder is read.
+const findEvery = time.Minute
+
+// find returns session id's transcripts, every project folder looked into
+// when its main transcript was not found yet or findEvery ago.
+func (m *Meter) find(id string) (transcript.Files, error) {
+	now := time.Now()
+	if f, ok := m.found[id]; ok && now.Sub(f.at) < findEvery {
+		subs, err := transcript.Subagents(f.main, id)
+		return transcript.Files{Main: f.main, Subagents: subs}, err
+	}
+	files, err := transcript.Find(m.claudeDir, id)
+	if err == nil && len(files.Main) > 0 {
+		if m.found == nil {
+			m.found = map[string]found{}
+		}
+		m.found[id] = found{main: files.Main, at: now}
+	}
+	return files, err
 }
 
 // UpdateAll is Update of each of meters, jobs at a time (at least one):

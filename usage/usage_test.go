@@ -259,3 +259,39 @@ func TestMeterOnMain(t *testing.T) {
 		t.Errorf("OnMain got %q, want %q", got, want)
 	}
 }
+
+// TestMeterFindsASubagentThatCameLater: a subagent's transcript that
+// appears after a Meter's first Update (as Claude Code writes one once the
+// subagent starts) is counted at the next, though the session's main
+// transcript is not looked for again in every project folder.
+func TestMeterFindsASubagentThatCameLater(t *testing.T) {
+	cfg := t.TempDir()
+	ss, err := transcriptgen.Write(cfg, transcriptgen.Options{Seed: 11, Sessions: 1, Turns: 20, Subagents: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ss[0]
+	subs := filepath.Dir(s.Subagents[0])
+	aside := filepath.Join(cfg, "aside")
+	if err := os.Rename(subs, aside); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMeter(cfg, []string{s.ID}, nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := m.Update()
+	if first.Turns >= s.Responses {
+		t.Fatalf("without its subagents: %d turns, want fewer than %d", first.Turns, s.Responses)
+	}
+	if err := os.Rename(aside, subs); err != nil {
+		t.Fatal(err)
+	}
+	got, notes := m.Update()
+	if !tokensEqual(got.Tokens, s.Total) || got.Turns != s.Responses || len(notes) != 0 {
+		t.Errorf("after its subagents came: %+v (%d turns) %q, want %+v (%d)", got.Tokens, got.Turns, notes, s.Total, s.Responses)
+	}
+	if n := len(m.Files()); n != 1+len(s.Subagents) {
+		t.Errorf("%d files followed, want %d", n, 1+len(s.Subagents))
+	}
+}

@@ -135,6 +135,29 @@ func Find(configDir, id string) (Files, error) {
 	return out, nil
 }
 
+// Subagents returns the transcripts of session id's subagents beside its
+// main transcripts main (what Find found): a subagent's file comes any time
+// while the session lives, where its main transcript's folder does not
+// change. A folder read for it at each look costs a few system calls; Find
+// reads every project folder, of which a user's configDir holds one for
+// every folder Claude Code was ever run in.
+func Subagents(main []string, id string) ([]string, error) {
+	if !claudecode.ValidSessionID(id) {
+		return nil, fmt.Errorf("transcript of %q: %w", id, ErrInvalidSession)
+	}
+	var out []string
+	for _, m := range main {
+		subs := filepath.Join(filepath.Dir(m), id, "subagents")
+		for _, n := range dirNames(subs) {
+			if strings.HasSuffix(n, ".jsonl") {
+				out = append(out, filepath.Join(subs, n))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // dirNames are the names in folder dir; none when it cannot be read (gone,
 // not a folder), as filepath.Glob has it.
 func dirNames(dir string) []string {

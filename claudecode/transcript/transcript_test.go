@@ -354,3 +354,29 @@ func TestFollowerSaysEverySkippedLine(t *testing.T) {
 		t.Errorf("malformed %d, problems %q", st.Malformed, st.Problems)
 	}
 }
+
+// TestSubagents: the subagents' transcripts beside a session's main ones,
+// what Find finds of them.
+func TestSubagents(t *testing.T) {
+	cfg := t.TempDir()
+	id := "0123abcd-0000-4000-8000-000000000000"
+	write(t, filepath.Join(cfg, "projects", "-w", id+".jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.meta.json"), "{}")
+	write(t, filepath.Join(cfg, "projects", "-v", id+".jsonl"), "")
+	write(t, filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), "")
+	f, err := Find(cfg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs, err := Subagents(f.Main, id)
+	if err != nil || !slices.Equal(subs, f.Subagents) || len(subs) != 2 {
+		t.Errorf("%q %v, want %q", subs, err, f.Subagents)
+	}
+	if subs, err := Subagents([]string{filepath.Join(cfg, "projects", "-x", id+".jsonl")}, id); err != nil || len(subs) != 0 {
+		t.Errorf("no folder: %q %v", subs, err)
+	}
+	if _, err := Subagents(f.Main, "../x"); !errors.Is(err, ErrInvalidSession) {
+		t.Errorf("bad id: %v", err)
+	}
+}
