@@ -135,7 +135,7 @@ func TestUpProcessTeam(t *testing.T) {
 	if got := strings.Join(res.Started, " "); got != "web lead" {
 		t.Errorf("started %q", got)
 	}
-	if !strings.Contains(strings.Join(f.log, "\n"), "split-window -d -h -f -t %0") {
+	if !strings.Contains(strings.Join(f.log, "\n"), "split-window -h -f -t %0") {
 		t.Errorf("the second process is not split beside the first:\n%s", showLog(f.log))
 	}
 	var written []string

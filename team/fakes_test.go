@@ -388,6 +388,9 @@ type fakeServer struct {
 	screens                           map[string]string   // by pane: its screen
 	history                           map[string][]string // by pane: what HistoryArgs captures
 	nextPane, nextWindow, nextSession int
+	// current is the pane last made without -d: its window's active pane in
+	// the session's current window, what a target "=SESSION:" or "$N:" names.
+	current *fakePane
 	// fail makes the commands so named fail (the first word of what is
 	// logged: "replace-pane", "send-keys").
 	fail map[string]error
@@ -409,6 +412,9 @@ func name(entry string) string {
 }
 
 func (s *fakeServer) pane(id string) *fakePane {
+	if strings.HasSuffix(id, ":") { // a session ("=alpha:", "$0:"): its current pane
+		return s.current
+	}
 	for _, p := range s.panes {
 		if p.ID == id {
 			return p
@@ -537,6 +543,9 @@ func (s *fakeServer) do(cmds [][]string) []string {
 					t.Member = c[i+1]
 				}
 			}
+		}
+		if p != nil && !slices.Contains(c, "-d") || c[0] == "new-session" {
+			s.current = p
 		}
 		if p != nil && slices.Contains(c, "-P") {
 			out = append(out, fmt.Sprintf("%s\x1f%d\x1f%s", p.ID, p.PID, p.Window))

@@ -455,35 +455,58 @@ func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 	return nil
 }
 
-// create opens a pane for each launch in one tmux invocation, then names and
-// colours them in a second (their IDs are known only then), then saves state.
+// create opens a pane for each launch, names and colours it (and the
+// panes already there), and leaves the lead's pane selected, in one tmux
+// invocation, then saves state. A new pane's id is printed only once the
+// batch has run, so each is decorated as the pane just made: made without
+// -d it is its window's active pane, and its window the session's current
+// one, which the target "=team:" names. (A second tmux invocation for the
+// decoration, once the ids were known, cost up a tmux client's start, and
+// in a team of agents starting on two cores, a long one.)
 func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
 	}
 	leadPane := u.mainPane()
 	var b tmux.Batch
+	colors := u.colors()
+	made := map[string]bool{}
 	for _, x := range launches {
+		made[x.Member.Name] = true
+	}
+	for _, m := range u.st.Members {
+		if !m.Remote() && !made[m.Name] {
+			for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
+				b.Add(c...)
+			}
+		}
+	}
+	for i, x := range launches {
 		var args []string
 		if u.l.Arrangement == "windows" || leadPane == "" {
-			args = []string{"new-window", "-d", "-t", u.target + ":", "-n", x.Member.Name}
+			args = []string{"new-window", "-t", u.target + ":", "-n", x.Member.Name}
 		} else {
 			// -f splits the whole window, so the new pane comes last and the
 			// teammates keep the layout's order.
-			args = []string{"split-window", "-d", "-h", "-f", "-t", leadPane}
+			args = []string{"split-window", "-h", "-f", "-t", leadPane}
 		}
 		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
 		args = append(args, launch.EnvFlags(x.Env)...)
 		args = append(args, "-P", "-F", idFormat)
 		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
-		if u.l.Arrangement != "windows" && leadPane != "" {
-			// Re-spread after every split so the next one always has room.
+		for _, c := range launch.Decoration(u.target+":", x.Member.Name, colors[x.Member.Name]) {
+			b.Add(c...)
+		}
+		if u.l.Arrangement != "windows" && leadPane != "" && i < len(launches)-1 {
+			// Re-spread after every split so the next one always has room
+			// (after the last, selectMain's).
 			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
 		}
 	}
+	u.selectMain(&b, u.mainPane())
 	u.o.Trace.Step("teammates prepared")
 	out, err := u.runCreate(ctx, &b, launches)
-	u.o.Trace.Step(fmt.Sprintf("tmux create batch (%d commands: %d panes)", b.Len(), len(launches)))
+	u.o.Trace.Step(fmt.Sprintf("tmux create batch (%d commands: %d panes, titled and coloured, the lead's pane selected)", b.Len(), len(launches)))
 	if err != nil {
 		return err
 	}
@@ -498,7 +521,29 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 		return err
 	}
 	u.o.Trace.Step("state saved")
-	return u.decorate(ctx)
+	return nil
+}
+
+// colors are the layout's members' colours, by name.
+func (u *upRun) colors() map[string]string {
+	colors := map[string]string{}
+	for _, m := range u.l.All() {
+		colors[m.Name] = m.Color
+	}
+	return colors
+}
+
+// selectMain ends a batch with the main pane (mainPane) laid out around
+// and selected, its window current.
+func (u *upRun) selectMain(b *tmux.Batch, main string) {
+	if main == "" {
+		return
+	}
+	if u.l.Arrangement != "windows" {
+		b.Add("select-layout", "-t", main, u.l.Arrangement)
+	}
+	b.Add("select-window", "-t", main)
+	b.Add("select-pane", "-t", main)
 }
 
 // mainPane is the pane the others are laid out around: the lead's, or in a
@@ -575,11 +620,7 @@ func (u *upRun) recordMember(x launch.Launch, m state.Member, now time.Time) {
 // leaves the lead's pane (mainPane) selected, in one tmux invocation.
 func (u *upRun) decorate(ctx context.Context) error {
 	var b tmux.Batch
-	colors := map[string]string{}
-	for _, m := range u.l.All() {
-		colors[m.Name] = m.Color
-	}
-	leadPane := u.mainPane()
+	colors := u.colors()
 	for _, m := range u.st.Members {
 		if m.Remote() {
 			continue // decorated on its host (createOn)
@@ -588,13 +629,7 @@ func (u *upRun) decorate(ctx context.Context) error {
 			b.Add(c...)
 		}
 	}
-	if leadPane != "" {
-		if u.l.Arrangement != "windows" {
-			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
-		}
-		b.Add("select-window", "-t", leadPane)
-		b.Add("select-pane", "-t", leadPane)
-	}
+	u.selectMain(&b, u.mainPane())
 	_, err := u.srv.RunBatch(ctx, &b)
 	u.o.Trace.Step(fmt.Sprintf("tmux decorate batch (%d commands: titles, colours, the lead's pane selected)", b.Len()))
 	if err != nil {

@@ -26,8 +26,9 @@ members:
 // alphaChanged is alpha with sh's command changed.
 var alphaChanged = strings.Replace(alpha, "sleep 1000", "sleep 2000", 1)
 
-// The tmux commands up's last step runs: every member's pane titled and
-// coloured, the panes spread (main-vertical), the lead's pane selected.
+// The tmux commands that decorate the panes: every member's pane titled and
+// coloured (a new one as the pane just made, "=alpha:", in the batch that
+// makes it), the panes spread (main-vertical), the lead's pane selected.
 const (
 	decorateLead   = "select-pane -t %0 -T lead ; set-option -p -t %0 @teamctl-member lead"
 	decorateSpread = "select-layout -t %0 main-vertical ; select-window -t %0 ; select-pane -t %0"
@@ -79,11 +80,11 @@ func TestUp(t *testing.T) {
 		want: []string{
 			"list-panes",
 			startAlpha("${run lead}"),
-			batch("split-window -d -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}",
+			batch(decorateLead,
+				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("=alpha:"),
 				"select-layout -t %0 main-vertical",
-				"split-window -d -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}",
-				"select-layout -t %0 main-vertical"),
-			batch(decorateLead, decorateWorker("%1"), decorateSh("%2"), decorateSpread),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("=alpha:"),
+				decorateSpread),
 		},
 		started: []string{"lead", "worker", "sh"},
 		note:    "Claude Code does not trust ${cwd} yet: lead, worker will stop at its trust dialog",
@@ -109,9 +110,10 @@ func TestUp(t *testing.T) {
 				"set-environment -t =alpha TEAMCTL_TEAM alpha",
 				"set-environment -u -t =alpha CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS",
 				"set-environment -u -t =alpha TEAMCTL_MEMBER"),
-			batch("new-window -d -t =alpha: -n worker -c ${cwd} ${env worker} -P -F ${idf} ${run worker}",
-				"new-window -d -t =alpha: -n sh -c ${cwd} ${env sh} -P -F ${idf} ${run sh}"),
-			batch(decorateLead, decorateWorker("%1"), decorateSh("%2"), "select-window -t %0 ; select-pane -t %0"),
+			batch(decorateLead,
+				"new-window -t =alpha: -n worker -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("=alpha:"),
+				"new-window -t =alpha: -n sh -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("=alpha:"),
+				"select-window -t %0 ; select-pane -t %0"),
 		},
 		started: []string{"lead", "worker", "sh"},
 	}, {
@@ -130,9 +132,9 @@ func TestUp(t *testing.T) {
 		},
 		want: []string{
 			"list-panes", "list-panes",
-			batch("split-window -d -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}",
-				"select-layout -t %0 main-vertical"),
-			batch(decorateLead, decorateWorker("%1"), decorateSh("%3"), decorateSpread),
+			batch(decorateLead, decorateWorker("%1"),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("$0:"),
+				decorateSpread),
 		},
 		started: []string{"sh"},
 		kept:    []string{"lead", "worker"},
@@ -236,11 +238,11 @@ func TestUp(t *testing.T) {
 		want: []string{
 			"list-panes",
 			startAlpha("${resume lead}"),
-			batch("split-window -d -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}",
+			batch(decorateLead,
+				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("=alpha:"),
 				"select-layout -t %0 main-vertical",
-				"split-window -d -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}",
-				"select-layout -t %0 main-vertical"),
-			batch(decorateLead, decorateWorker("%1"), decorateSh("%2"), decorateSpread),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("=alpha:"),
+				decorateSpread),
 		},
 		started: []string{"lead", "worker", "sh"},
 		resumed: []string{"lead"},

@@ -270,6 +270,12 @@ func TestArrangements(t *testing.T) {
 	if strings.TrimSpace(out) != "lead 1\na 1\nb 1" {
 		t.Errorf("windows layout:\n%s", out)
 	}
+	// Each pane named as it was made (in the batch that made it), the lead's
+	// window and pane left selected.
+	out, _ = e.Tmux("teamctl-wins", "list-panes", "-a", "-F", "#{window_name} #{pane_title} #{@teamctl-member} #{window_active}#{pane_active}")
+	if strings.TrimSpace(out) != "lead lead lead 11\na a a 01\nb b b 01" {
+		t.Errorf("windows' panes:\n%s", out)
+	}
 	e.MustRun("up", standInLayout(e, "t.yaml", "team: tiles\nlayout: tiled\nmembers:\n  - name: a\n  - name: b\n  - name: c\n"))
 	out, _ = e.Tmux("teamctl-tiles", "list-panes", "-a", "-F", "#{pane_left},#{pane_top}")
 	pos := strings.Fields(out)
@@ -284,6 +290,10 @@ func TestArrangements(t *testing.T) {
 	}
 	if len(lefts) != 2 || len(tops) != 2 {
 		t.Errorf("tiled is not a grid: %q", out)
+	}
+	out, _ = e.Tmux("teamctl-tiles", "list-panes", "-a", "-F", "#{pane_title} #{@teamctl-member} #{pane_active}")
+	if strings.TrimSpace(out) != "lead lead 1\na a 0\nb b 0\nc c 0" {
+		t.Errorf("tiled panes:\n%s", out)
 	}
 }
 
