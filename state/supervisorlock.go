@@ -34,6 +34,21 @@ func lockPath(team string) (string, error) {
 // TakeSupervisorLock takes the team's supervisor lock and writes this
 // process's pid in it, or says who holds it (ErrSupervised).
 func TakeSupervisorLock(team string) (*SupervisorLock, error) {
+	l, err := TakeSupervisorLockFor(team)
+	if err != nil {
+		return nil, err
+	}
+	l.SetPID(os.Getpid())
+	return l, nil
+}
+
+// TakeSupervisorLockFor takes the team's supervisor lock for a supervisor
+// this process is about to start (up): its File is handed to it
+// (AdoptSupervisorLock), its pid written with SetPID once known. The lock
+// is one open file's: it stays held while the supervisor keeps its copy,
+// however this process ends, so `status` right after `up` sees the
+// supervisor without up waiting for it to take the lock itself.
+func TakeSupervisorLockFor(team string) (*SupervisorLock, error) {
 	if _, err := EnsureDir(team); err != nil {
 		return nil, err
 	}
@@ -53,9 +68,51 @@ func TakeSupervisorLock(team string) (*SupervisorLock, error) {
 		}
 		return nil, fmt.Errorf("supervisor lock: %w", err)
 	}
-	f.Truncate(0)
-	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return &SupervisorLock{f: f}, nil
+}
+
+// SetPID writes pid in the lock, as the supervisor's that holds it.
+func (l *SupervisorLock) SetPID(pid int) {
+	l.f.Truncate(0)
+	l.f.WriteAt([]byte(strconv.Itoa(pid)+"\n"), 0)
+}
+
+// File is the lock's open file, for the supervisor started to inherit.
+func (l *SupervisorLock) File() *os.File { return l.f }
+
+// AdoptSupervisorLock takes over the team's supervisor lock from f, an
+// open file inherited from the process that took it for this one
+// (TakeSupervisorLockFor): f must be the team's lock file, not another
+// (checked by identity), and the lock must be f's or nobody's; this
+// process's pid is written in it.
+func AdoptSupervisorLock(team string, f *os.File) (*SupervisorLock, error) {
+	p, err := lockPath(team)
+	if err != nil {
+		return nil, err
+	}
+	want, err := os.Lstat(p)
+	if err != nil {
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	got, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	if !want.Mode().IsRegular() || !os.SameFile(want, got) {
+		return nil, fmt.Errorf("supervisor lock: the file handed over is not %s", p)
+	}
+	// Held by f's open file already, flock succeeds at once; held by
+	// another, it is someone else's supervisor.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			pid, _ := SupervisorPID(team)
+			return nil, fmt.Errorf("%w (pid %d)", ErrSupervised, pid)
+		}
+		return nil, fmt.Errorf("supervisor lock: %w", err)
+	}
+	l := &SupervisorLock{f: f}
+	l.SetPID(os.Getpid())
+	return l, nil
 }
 
 // probeGrace is how long TakeSupervisorLock keeps trying a lock it finds

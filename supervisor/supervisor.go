@@ -54,6 +54,9 @@ type SuperviseOptions struct {
 	// Code's hooks call.
 	ClaudeOverride string
 	Teamctl        string
+	// Handover, when not nil, is up's: the lock it took for this
+	// supervisor, to say ready on and wait for its go (state.Handover).
+	Handover *state.Handover
 }
 
 type daemon struct {
@@ -138,11 +141,21 @@ func Supervise(ctx context.Context, team string, o SuperviseOptions) error {
 		return err
 	}
 	defer ev.Close()
-	lock, err := state.TakeSupervisorLock(team)
-	if err != nil {
-		return err
+	var lock *state.SupervisorLock
+	if h := o.Handover; h != nil {
+		if lock, err = state.AdoptSupervisorLock(team, h.Lock); err != nil {
+			return err
+		}
+		defer lock.Release()
+		if ok, err := h.Begin(); !ok {
+			return err // up made nothing to supervise, or is gone
+		}
+	} else {
+		if lock, err = state.TakeSupervisorLock(team); err != nil {
+			return err
+		}
+		defer lock.Release()
 	}
-	defer lock.Release()
 	st, err := state.Load(team)
 	if err != nil {
 		return err

@@ -55,6 +55,17 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
 	}
 	defer func() { unlock() }()
+	// The supervisor is started first, to start beside tmux's work, and
+	// holds the team's supervisor lock from now on: it supervises once told
+	// the team is made (state.Handover), and goes when it is not.
+	var pending *pendingSupervisor
+	if !o.Foreground && w.spawnSupervisor != nil {
+		if pending, err = w.spawnSupervisor(self, l.Team); err != nil {
+			return nil, fmt.Errorf("up %s: %w", l.Team, err)
+		}
+		defer pending.abandon()
+		o.Trace.Step("the supervisor started, to wait for the team")
+	}
 	res, err := lockedUp(ctx, l, o.UpOptions, w, progs)
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", l.Team, err)
@@ -65,7 +76,16 @@ func bringUp(ctx context.Context, w world, l *layouts.Layout, o BringUpOptions) 
 		return b, err
 	}
 	t.tmuxBin = o.TmuxBin
-	if !o.Foreground {
+	switch {
+	case o.Foreground:
+	case pending != nil:
+		pid, err := pending.begin()
+		if err != nil {
+			return b, err
+		}
+		b.SupervisorPID, b.SupervisorStarted = pid, true
+		o.Trace.Step("the supervisor ready and told to go")
+	default:
 		pid, started, err := t.StartSupervisor(self)
 		if err != nil {
 			return b, err

@@ -71,6 +71,10 @@ type world struct {
 	// trustOf says whether Claude Code trusts each Claude Code member's
 	// folder (trust.Of, which asks git where its repository is).
 	trustOf func(ctx context.Context, l *layouts.Layout) []trust.Folder
+	// spawnSupervisor starts the team's supervisor, this teamctl's, to wait
+	// for the team up makes (spawnSupervisor); nil: up starts it after
+	// (Team.StartSupervisor), as the decision tests' worlds do.
+	spawnSupervisor func(exe, team string) (*pendingSupervisor, error)
 }
 
 // realWorld is the real tmux (tmuxBin, "" for tmux from PATH), the wall
@@ -82,10 +86,11 @@ func realWorld(tmuxBin string) world {
 			_, err := tmux.CheckVersion(ctx, tmuxBin)
 			return err
 		},
-		clock:   realClock{},
-		procs:   realProcs{},
-		teamctl: selfexe.Path,
-		trustOf: trust.Of,
+		clock:           realClock{},
+		procs:           realProcs{},
+		teamctl:         selfexe.Path,
+		trustOf:         trust.Of,
+		spawnSupervisor: spawnSupervisor,
 	}
 }
 

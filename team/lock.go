@@ -1,6 +1,8 @@
 package team
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,27 +23,9 @@ import (
 // so it stays small. It waits until the new process holds the team's
 // supervisor lock.
 func startSupervisor(exe, team string) (int, error) {
-	dir, err := state.EnsureDir(team)
+	cmd, outPath, err := runSupervisor(exe, team, nil)
 	if err != nil {
 		return 0, err
-	}
-	outPath := filepath.Join(dir, "supervisor.out")
-	outf, err := safefile.Open(outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return 0, fmt.Errorf("supervisor output: %w", err)
-	}
-	defer outf.Close()
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		return 0, err
-	}
-	defer devnull.Close()
-	cmd := exec.Command(exe, "supervise", "--team", team, "--log-to-file")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, outf, outf
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("start supervisor: %w", err)
 	}
 	pid := cmd.Process.Pid
 	// Return once it holds the lock, so a `status` right after `up` sees it.
@@ -54,11 +38,136 @@ func startSupervisor(exe, team string) (int, error) {
 		}
 		select {
 		case err := <-exited:
-			return 0, fmt.Errorf("the supervisor exited at once (%v)%s", err, tailOf(outPath, filepath.Join(dir, "supervisor.log")))
+			return 0, fmt.Errorf("the supervisor exited at once (%v)%s", err, tailOf(outPath, logPath(outPath)))
 		case <-deadline:
-			return pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", pid, filepath.Join(dir, "supervisor.log"))
+			return pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", pid, logPath(outPath))
 		case <-time.After(5 * time.Millisecond): // poll interval while it starts
 		}
+	}
+}
+
+// runSupervisor starts `exe supervise --team T --log-to-file` detached, in
+// its own session, its output to supervisor.out; with handover, with up's
+// Handover as its files 3, 4, 5 (and its flag).
+func runSupervisor(exe, team string, handover []*os.File) (*exec.Cmd, string, error) {
+	dir, err := state.EnsureDir(team)
+	if err != nil {
+		return nil, "", err
+	}
+	outPath := filepath.Join(dir, "supervisor.out")
+	outf, err := safefile.Open(outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, "", fmt.Errorf("supervisor output: %w", err)
+	}
+	defer outf.Close()
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, "", err
+	}
+	defer devnull.Close()
+	args := []string{"supervise", "--team", team, "--log-to-file"}
+	if handover != nil {
+		args = append(args, state.HandoverFlag)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, outf, outf
+	cmd.ExtraFiles = handover
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, "", fmt.Errorf("start supervisor: %w", err)
+	}
+	return cmd, outPath, nil
+}
+
+func logPath(outPath string) string { return filepath.Join(filepath.Dir(outPath), "supervisor.log") }
+
+// pendingSupervisor is a supervisor up started before making the team
+// (state.Handover): it holds the team's supervisor lock and waits for go.
+type pendingSupervisor struct {
+	pid       int
+	outPath   string
+	goW       *os.File
+	readyR    *os.File
+	exited    chan error
+	abandoned bool
+}
+
+// spawnSupervisor starts the team's supervisor with the team's lock, taken
+// here and handed to it, to wait for go (pendingSupervisor.begin) or be
+// let go (abandon). Nil when a supervisor holds the lock already.
+func spawnSupervisor(exe, team string) (*pendingSupervisor, error) {
+	lock, err := state.TakeSupervisorLockFor(team)
+	if errors.Is(err, state.ErrSupervised) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release() // the supervisor's copy holds it from here on
+	goR, goW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer goR.Close()
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		goW.Close()
+		return nil, err
+	}
+	defer readyW.Close()
+	cmd, outPath, err := runSupervisor(exe, team, []*os.File{lock.File(), goR, readyW})
+	if err != nil {
+		goW.Close()
+		readyR.Close()
+		return nil, err
+	}
+	lock.SetPID(cmd.Process.Pid)
+	p := &pendingSupervisor{pid: cmd.Process.Pid, outPath: outPath, goW: goW, readyR: readyR, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
+	return p, nil
+}
+
+// begin waits for the supervisor to say it is ready (it holds the lock, its
+// log is open) and tells it to go: the team is made. An error says why it
+// did not start, with what it printed.
+func (p *pendingSupervisor) begin() (int, error) {
+	defer p.readyR.Close()
+	ready := make(chan bool, 1)
+	go func() {
+		line, _ := bufio.NewReader(p.readyR).ReadString('\n')
+		ready <- strings.TrimSpace(line) == "ready"
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			// It closed its end unsaid: it is ending.
+			var err error
+			select {
+			case err = <-p.exited:
+			case <-time.After(10 * time.Second):
+			}
+			return 0, fmt.Errorf("the supervisor exited at once (%v)%s", err, tailOf(p.outPath, logPath(p.outPath)))
+		}
+	case <-time.After(10 * time.Second):
+		p.abandon()
+		return p.pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", p.pid, logPath(p.outPath))
+	}
+	_, err := p.goW.WriteString("go\n")
+	p.goW.Close()
+	p.abandoned = true // told to go: nothing to let go of
+	if err != nil {
+		return 0, fmt.Errorf("the supervisor: %w", err)
+	}
+	return p.pid, nil
+}
+
+// abandon lets the supervisor go unstarted: up made nothing to supervise.
+// Its pipe closed, it ends by itself, with the lock.
+func (p *pendingSupervisor) abandon() {
+	if p != nil && !p.abandoned {
+		p.abandoned = true
+		p.goW.Close()
 	}
 }
 

@@ -49,7 +49,21 @@ func fakeSupervisor(mode string, args []string) int {
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
-	if _, err := state.TakeSupervisorLock(args[i+1]); err != nil {
+	if slices.Contains(args, state.HandoverFlag) {
+		// As the real one: the lock up handed over adopted, then ready,
+		// then up's go awaited.
+		h := state.InheritedHandover()
+		if _, err := state.AdoptSupervisorLock(args[i+1], h.Lock); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if ok, _ := h.Begin(); !ok {
+			return 0
+		}
+		if err := os.WriteFile("went.txt", nil, 0o600); err != nil {
+			return 1
+		}
+	} else if _, err := state.TakeSupervisorLock(args[i+1]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -234,4 +248,97 @@ func ended(pid int) bool {
 	}
 	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
 	return len(fields) > 0 && fields[0] == "Z"
+}
+
+// TestSpawnSupervisor: up's supervisor is started before the team is made
+// and holds the team's supervisor lock at once (up took it and handed it
+// over), with its pid; it supervises only once told to go, and ends by
+// itself, the lock with it, when up lets it go; one that fails to start is
+// an error with what it said; with one running, none is started.
+func TestSpawnSupervisor(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spawn := func(t *testing.T) *pendingSupervisor {
+		t.Helper()
+		p, err := spawnSupervisor(exe, "alpha")
+		if err != nil || p == nil {
+			t.Fatalf("spawn: %v %v", p, err)
+		}
+		// The process this test started, by its pid.
+		t.Cleanup(func() { syscall.Kill(p.pid, syscall.SIGKILL); <-p.exited })
+		return p
+	}
+	went := func() bool {
+		dir, _ := state.Dir("alpha")
+		_, err := os.Stat(filepath.Join(dir, "went.txt"))
+		return err == nil
+	}
+	t.Run("told to go", func(t *testing.T) {
+		f := newFakeWorld(t)
+		f.up(f.layout("team.yaml", alpha))
+		t.Setenv(fakeSupervisorEnv, "hold")
+		p := spawn(t)
+		if held, _ := state.SupervisorPID("alpha"); held != p.pid {
+			t.Errorf("before go, the lock is held by %d, want the spawned %d", held, p.pid)
+		}
+		pid, err := p.begin()
+		if err != nil || pid != p.pid {
+			t.Fatalf("begin: %d %v, want %d", pid, err, p.pid)
+		}
+		dir, _ := state.Dir("alpha")
+		if b, err := os.ReadFile(filepath.Join(dir, "args.txt")); err != nil || string(b) != "supervise --team alpha --log-to-file --handover" {
+			t.Errorf("run with %q (%v)", b, err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !went() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond) // polling the fake's file, with a deadline
+		}
+		if !went() {
+			t.Error("the supervisor was not told to go")
+		}
+		if held, _ := state.SupervisorPID("alpha"); held != p.pid {
+			t.Errorf("after go, the lock is held by %d, want %d", held, p.pid)
+		}
+	})
+	t.Run("let go: it ends, the lock with it", func(t *testing.T) {
+		f := newFakeWorld(t)
+		f.up(f.layout("team.yaml", alpha))
+		t.Setenv(fakeSupervisorEnv, "hold")
+		p := spawn(t)
+		p.abandon()
+		select {
+		case err := <-p.exited:
+			if err != nil {
+				t.Errorf("it ended with %v", err)
+			}
+			p.exited <- err // for the cleanup
+		case <-time.After(30 * time.Second):
+			t.Fatal("it did not end")
+		}
+		if held, _ := state.SupervisorPID("alpha"); held != 0 || went() {
+			t.Errorf("the lock is held by %d, went %v", held, went())
+		}
+	})
+	t.Run("fails to start: an error with what it said", func(t *testing.T) {
+		f := newFakeWorld(t)
+		f.up(f.layout("team.yaml", alpha))
+		t.Setenv(fakeSupervisorEnv, "fail")
+		p := spawn(t)
+		_, err := p.begin()
+		want := "the supervisor exited at once (exit status 3): supervise: the layout file is gone"
+		if err == nil || err.Error() != want {
+			t.Errorf("begin: %v, want %q", err, want)
+		}
+		p.exited <- nil // for the cleanup
+	})
+	t.Run("one runs: none started", func(t *testing.T) {
+		f := newFakeWorld(t)
+		f.up(f.layout("team.yaml", alpha))
+		f.takeSupervisor("alpha")
+		if p, err := spawnSupervisor(exe, "alpha"); p != nil || err != nil {
+			t.Errorf("spawned %v %v", p, err)
+		}
+	})
 }

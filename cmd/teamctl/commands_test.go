@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -519,4 +521,83 @@ func TestManPages(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "teamctl-stand-in.1")); err == nil {
 		t.Errorf("a page for the hidden stand-in command")
 	}
+}
+
+// TestUpHandsItsSupervisorTheLock: up takes the team's supervisor lock and
+// hands it to the supervisor it starts, which keeps it only for itself:
+// its copy of the lock's file is closed on exec, so no program it runs (its
+// tmux control client here) holds the lock after it is gone.
+func TestUpHandsItsSupervisorTheLock(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	e.MustRun("up", standInLayout(e, "h.yaml", "team: handed\nmembers:\n  - name: a\n"))
+	lockPath := filepath.Join(e.StateHome, "teamctl", "handed", "supervisor.lock")
+	b, err := os.ReadFile(lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || !proc.Alive(pid) {
+		t.Fatalf("the lock names %q (%v), no live supervisor", b, err)
+	}
+	// The supervisor's files that are the lock, with their flags.
+	lockFDs := func(pid int) map[string]string {
+		out := map[string]string{}
+		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+		for _, fd := range fds {
+			if target, err := os.Readlink(fd); err == nil && target == lockPath {
+				info, _ := os.ReadFile(strings.Replace(fd, "/fd/", "/fdinfo/", 1))
+				out[filepath.Base(fd)] = string(info)
+			}
+		}
+		return out
+	}
+	held := lockFDs(pid)
+	if len(held) != 1 {
+		t.Fatalf("the supervisor (pid %d) has the lock open %d times, want once: %v", pid, len(held), held)
+	}
+	for fd, info := range held {
+		var flags int64
+		for _, l := range strings.Split(info, "\n") {
+			if v, ok := strings.CutPrefix(l, "flags:"); ok {
+				flags, _ = strconv.ParseInt(strings.TrimSpace(v), 8, 64)
+			}
+		}
+		if flags&syscall.O_CLOEXEC == 0 {
+			t.Errorf("the supervisor's lock (fd %s) is not closed on exec: %s", fd, info)
+		}
+	}
+	var children []int
+	testenv.Eventually(t, 30*time.Second, "the supervisor's tmux client", func() (bool, string) {
+		children = childrenOf(pid)
+		return len(children) > 0, fmt.Sprint(children)
+	})
+	for _, c := range children {
+		if fds := lockFDs(c); len(fds) != 0 {
+			args, _ := proc.Cmdline(c)
+			t.Errorf("the supervisor's child %d (%q) holds the lock's file: %v", c, args, fds)
+		}
+	}
+}
+
+// childrenOf are the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	var out []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:])) // state, ppid, ...
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(s)))
+			out = append(out, c)
+		}
+	}
+	return out
 }

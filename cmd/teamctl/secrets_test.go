@@ -277,7 +277,7 @@ members:
 	if strings.Contains(msg, secret) {
 		t.Errorf("up's error shows an env value:\n%s", msg)
 	}
-	if !strings.Contains(msg, "tmux split-window") {
+	if !strings.Contains(msg, "tmux ") || !strings.Contains(msg, "split-window") {
 		t.Errorf("up's error does not name the tmux command that failed:\n%s", msg)
 	}
 }

@@ -20,6 +20,8 @@ type superviseOptions struct {
 	Team    string // --team ("": as team.Find decides)
 	TmuxBin string
 	ToFile  bool // --log-to-file: the team's supervisor.log, not stderr
+	// Handover: --handover, started by up with its lock (state.Handover).
+	Handover bool
 	// Find is team.Find; Supervise runs the daemon (supervisor.Supervise).
 	Find      func(ctx context.Context, flag string) (string, error)
 	Supervise func(ctx context.Context, team string, o supervisor.SuperviseOptions) error
@@ -52,6 +54,9 @@ keeps it in the terminal.`,
 	// What `up` starts: the log goes to the team's supervisor.log, rotated.
 	cmd.Flags().BoolVar(&opts.ToFile, "log-to-file", false, "log to the team's supervisor.log (rotated by size) instead of stderr")
 	cmd.Flags().MarkHidden("log-to-file")
+	// What `up` starts too: its files 3, 4 and 5 are up's (state.Handover).
+	cmd.Flags().BoolVar(&opts.Handover, state.HandoverFlag[2:], false, "files 3, 4 and 5 are up's handover: the lock, its go, our ready")
+	cmd.Flags().MarkHidden(state.HandoverFlag[2:])
 	g.addTeamFlag(cmd, teamFlagUsage)
 	return cmd
 }
@@ -74,6 +79,9 @@ func superviseRun(ctx context.Context, opts *superviseOptions) error {
 		return err
 	}
 	defer closeLog()
+	if opts.Handover {
+		o.Handover = state.InheritedHandover()
+	}
 	err = opts.Supervise(ctx, name, o)
 	if errors.Is(err, state.ErrSupervised) {
 		fmt.Fprintf(opts.IO.ErrOut, "teamctl: %v; nothing to do\n", err)
