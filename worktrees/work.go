@@ -143,7 +143,7 @@ func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) 
 // readFolder fills in the tree of w's folder (with tree), what it leaves
 // out, and what git is in the middle of there.
 func readFolder(ctx context.Context, w *Work, tree bool) error {
-	changes, deleted, err := changes(ctx, w.Path)
+	changes, deleted, _, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
 	}
