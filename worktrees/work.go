@@ -31,6 +31,9 @@ type Work struct {
 	// untracked are its untracked files not left out, for a diff of the
 	// folder (diffFolder) to take as new.
 	untracked []string
+	// plan is how Tree is made, by finishTrees, when readFolder left it
+	// to be made with other folders' trees.
+	plan *treePlan
 }
 
 // ReadWork reads the work of the worktree at path, a linked worktree of the
@@ -40,7 +43,11 @@ type Work struct {
 // than branch, or on none (Branch says). branch is checked (CheckBranch)
 // before git sees it, as it comes from a file anyone can edit.
 func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
-	return readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, true)
+	w, err := readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, true)
+	if err == nil {
+		err = finishTrees(ctx, main, []*Work{&w})[0]
+	}
+	return w, err
 }
 
 // WorkSpec is a worktree to read, as a team records it: its folder and the
@@ -76,6 +83,16 @@ func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, lis
 			return linkedIn(list, main, s.Path)
 		}, tree)
 	})
+	var read []*Work
+	var at []int
+	for i := range works {
+		if errs[i] == nil && works[i].plan != nil {
+			read, at = append(read, &works[i]), append(at, i)
+		}
+	}
+	for n, err := range finishTrees(ctx, main, read) {
+		errs[at[n]] = err
+	}
 	return works, errs
 }
 
@@ -122,7 +139,11 @@ func readLinked(ctx context.Context, e Entry, branch string, tree bool) (Work, e
 // ReadCheckout reads the work of the checkout dir is in (a main checkout,
 // or a worktree teamctl does not know): its HEAD and uncommitted files.
 func ReadCheckout(ctx context.Context, dir string) (Work, error) {
-	return readCheckout(ctx, dir, true)
+	w, err := readCheckout(ctx, dir, true)
+	if err == nil {
+		err = finishTrees(ctx, w.Path, []*Work{&w})[0]
+	}
+	return w, err
 }
 
 func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) {
@@ -141,9 +162,10 @@ func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) 
 }
 
 // readFolder fills in the tree of w's folder (with tree), what it leaves
-// out, and what git is in the middle of there.
+// out, and what git is in the middle of there. A tree made from HEAD's
+// (planTree) is left to finishTrees, to be made with other folders'.
 func readFolder(ctx context.Context, w *Work, tree bool) error {
-	changes, deleted, _, err := changes(ctx, w.Path)
+	changes, deleted, entries, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
 	}
@@ -154,7 +176,13 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 	switch {
 	case !tree:
 	case w.Files > 0:
-		w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, toAdd(listed, deleted, w.LeftOut))
+		add := toAdd(listed, deleted, w.LeftOut)
+		if w.plan, err = planTree(ctx, w.Path, w.Head, entries, w.LeftOut, add); err != nil {
+			// Left to add and write-tree (errNoPlan), or hash-object said
+			// what it should not: add says why if it fails too.
+			w.plan = nil
+			w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, add)
+		}
 	default:
 		w.Tree, err = revParse(ctx, w.Path, w.Head+"^{tree}")
 	}
@@ -165,6 +193,35 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 		w.Busy = inProgress(gitdir)
 	}
 	return nil
+}
+
+// finishTrees makes the trees readFolder left to be made (Work.plan) of
+// works, all of the repository dir is in, together (makeTrees); a folder
+// whose tree they could not make has it made through a copy of its index as
+// before, which says why if that fails too. err[i] is works[i]'s.
+func finishTrees(ctx context.Context, dir string, works []*Work) []error {
+	errs := make([]error, len(works))
+	var plans []*treePlan
+	var at []int
+	for i, w := range works {
+		if w.plan != nil {
+			plans, at = append(plans, w.plan), append(at, i)
+		}
+	}
+	if len(plans) == 0 {
+		return errs
+	}
+	trees, err := makeTrees(ctx, dir, plans)
+	for n, i := range at {
+		w := works[i]
+		if err == nil {
+			w.Tree = trees[n]
+		} else if w.Tree, errs[i] = stateTreeOf(ctx, w.Path, w.Head, w.plan.fallback); errs[i] != nil {
+			errs[i] = fmt.Errorf("the files of %s: %w", w.Path, errs[i])
+		}
+		w.plan = nil
+	}
+	return errs
 }
 
 // toAdd are the files of listed (what status said) that git add takes into

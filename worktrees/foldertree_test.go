@@ -1,0 +1,239 @@
+package worktrees
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFolderTreeIsAddsTree: the tree of a folder made from HEAD's and what
+// status says (planTree, makeTrees) is, in every case it takes, the tree
+// add --all and write-tree make through a copy of the index — and the cases
+// it leaves to them are left (errNoPlan), where ReadWork's tree is theirs
+// still. Then the folders all read at once (ReadWorks: one batch of trees,
+// two folders on the same HEAD among them) give the same trees.
+func TestFolderTreeIsAddsTree(t *testing.T) {
+	t.Parallel()
+	for _, format := range []string{"sha1", "sha256"} {
+		t.Run(format, func(t *testing.T) { folderTrees(t, format) })
+	}
+}
+
+func folderTrees(t *testing.T, format string) {
+	c := ctx(t)
+	main := t.TempDir()
+	run(t, main, "init", "-q", "-b", "main", "--object-format="+format)
+	run(t, main, "config", "user.email", "t@example.invalid")
+	run(t, main, "config", "user.name", "t")
+	// A clean filter, which hash-object runs as add does.
+	run(t, main, "config", "filter.upper.clean", "tr a-z A-Z")
+	put := func(dir, name, body string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(p)
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, mode)
+	}
+	for _, f := range []string{"top.txt", "a/one.txt", "a/two.txt", "a/b/deep.txt", "a/b/c/deeper.txt", "gone/only.txt", "gone/sub/also.txt", "f", "dir/x", "staged.txt", "mv.txt", "crlf.txt", "keep/k.txt"} {
+		put(main, f, "committed "+f+"\n", 0o644)
+	}
+	put(main, "run.sh", "#!/bin/sh\n", 0o755)
+	put(main, ".gitattributes", "*.up filter=upper\n", 0o644)
+	put(main, "note.up", "lower\n", 0o644)
+	if err := os.Symlink("top.txt", filepath.Join(main, "link")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, main, "add", "-A")
+	run(t, main, "commit", "-q", "-m", "files")
+	if err := Exclude(filepath.Join(main, ".git"), "/"+DefaultFolder+"/"); err != nil {
+		t.Fatal(err)
+	}
+
+	cases := []struct {
+		name    string
+		planned bool
+		change  func(wt string)
+	}{
+		{"staged, unstaged, both, deleted", true, func(wt string) {
+			put(wt, "staged.txt", "staged\n", 0o644)
+			run(t, wt, "add", "staged.txt")
+			put(wt, "a/one.txt", "unstaged\n", 0o644)
+			put(wt, "a/b/deep.txt", "staged first\n", 0o644)
+			run(t, wt, "add", "a/b/deep.txt")
+			put(wt, "a/b/deep.txt", "then changed\n", 0o644)
+			os.Remove(filepath.Join(wt, "a/two.txt"))
+			run(t, wt, "rm", "-q", "top.txt")
+			run(t, wt, "rm", "-q", "keep/k.txt")
+			put(wt, "keep/k.txt", "made again\n", 0o644)
+		}},
+		{"new files in new folders, awkward names", true, func(wt string) {
+			put(wt, "new/deeper/still/n.txt", "new\n", 0o644)
+			put(wt, "a/b/c/new.txt", "new\n", 0o644)
+			put(wt, "with space.txt", "s\n", 0o644)
+			put(wt, "ünï cødé.txt", "u\n", 0o644)
+			put(wt, "quote\"in.txt", "q\n", 0o644)
+			put(wt, "tab\there.txt", "t\n", 0o644)
+			put(wt, "a-", "sorts before the folder a, as a/\n", 0o644)
+			put(wt, "a0", "and after it\n", 0o644)
+			put(wt, "empty.txt", "", 0o644)
+		}},
+		{"exec bits", true, func(wt string) {
+			os.Chmod(filepath.Join(wt, "top.txt"), 0o755)
+			os.Chmod(filepath.Join(wt, "run.sh"), 0o644)
+			os.Chmod(filepath.Join(wt, "a/one.txt"), 0o755)
+			run(t, wt, "add", "a/one.txt")
+		}},
+		{"folders emptied", true, func(wt string) {
+			os.RemoveAll(filepath.Join(wt, "gone"))
+			run(t, wt, "rm", "-q", "-r", "a/b")
+		}},
+		{"a file becomes a folder, a folder a file", true, func(wt string) {
+			os.Remove(filepath.Join(wt, "f"))
+			put(wt, "f/inner.txt", "inner\n", 0o644)
+			os.RemoveAll(filepath.Join(wt, "dir"))
+			put(wt, "dir", "a file now\n", 0o644)
+		}},
+		{"staged renames, one changed since", true, func(wt string) {
+			os.Mkdir(filepath.Join(wt, "moved"), 0o755)
+			run(t, wt, "mv", "mv.txt", "moved/mv.txt")
+			run(t, wt, "mv", "a/two.txt", "two.txt")
+			put(wt, "two.txt", "changed after the move\n", 0o644)
+		}},
+		{"intent to add, a staged symlink, a filter", true, func(wt string) {
+			put(wt, "ita.txt", "intent\n", 0o644)
+			run(t, wt, "add", "-N", "ita.txt")
+			os.Remove(filepath.Join(wt, "link"))
+			os.Symlink("a/one.txt", filepath.Join(wt, "link"))
+			run(t, wt, "add", "link")
+			put(wt, "note.up", "changed lower\n", 0o644)
+			put(wt, "new.up", "new lower\n", 0o644)
+		}},
+		{"left out", true, func(wt string) {
+			put(wt, "small.txt", "taken\n", 0o644)
+			os.MkdirAll(filepath.Join(wt, "vendor", "dep"), 0o755)
+			run(t, filepath.Join(wt, "vendor", "dep"), "init", "-q")
+			put(wt, "vendor/dep/x.go", "package dep\n", 0o644)
+			for _, f := range []string{"big.img", "staged.txt"} {
+				put(wt, f, "", 0o644)
+				if err := os.Truncate(filepath.Join(wt, f), MaxSnapshotFile+1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"only deletions", true, func(wt string) {
+			for _, f := range []string{"top.txt", "a/one.txt", "run.sh", "link"} {
+				os.Remove(filepath.Join(wt, f))
+			}
+		}},
+		{"unmerged", false, func(wt string) {
+			put(wt, "staged.txt", "theirs\n", 0o644)
+			run(t, wt, "commit", "-q", "-a", "-m", "theirs")
+			run(t, wt, "checkout", "-q", "-b", "mine-"+filepath.Base(wt), "HEAD~1")
+			put(wt, "staged.txt", "mine\n", 0o644)
+			run(t, wt, "commit", "-q", "-a", "-m", "mine")
+			gitAllowFail(t, wt, "merge", "-q", "teamctl/t/unmerged")
+			put(wt, "other.txt", "beside it\n", 0o644)
+		}},
+		{"an untracked symlink", false, func(wt string) {
+			os.Symlink("top.txt", filepath.Join(wt, "newlink"))
+		}},
+		{"a file becomes a symlink", false, func(wt string) {
+			os.Remove(filepath.Join(wt, "top.txt"))
+			os.Symlink("a/one.txt", filepath.Join(wt, "top.txt"))
+		}},
+		{"a carriage return", false, func(wt string) {
+			put(wt, "crlf.txt", "line\r\n", 0o644)
+		}},
+		{".gitattributes changed", false, func(wt string) {
+			put(wt, ".gitattributes", "*.txt filter=upper\n", 0o644)
+			put(wt, "top.txt", "changed\n", 0o644)
+		}},
+		{"a new executable", false, func(wt string) {
+			put(wt, "new.sh", "#!/bin/sh\n", 0o755)
+		}},
+	}
+	var specs []WorkSpec
+	var want []string
+	for _, tc := range cases {
+		branch := "teamctl/t/" + strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", "-"), ",", "")
+		branch = strings.ReplaceAll(branch, ".", "dot")
+		wt := filepath.Join(main, DefaultFolder, "t", strings.TrimPrefix(branch, "teamctl/t/"))
+		if tc.name == "unmerged" {
+			branch = "teamctl/t/unmerged"
+		}
+		if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: branch}); err != nil {
+			t.Fatal(err)
+		}
+		tc.change(wt)
+		head := strings.TrimSpace(run(t, wt, "rev-parse", "HEAD"))
+		adds, err := stateTree(c, wt, head, LeftOutOf(wt, listedOf(t, wt)))
+		if err != nil {
+			t.Fatalf("%s: add --all: %v", tc.name, err)
+		}
+		l, deleted, entries, err := changes(c, wt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := append(l.Changed, l.Untracked...)
+		leftOut := LeftOutOf(wt, listed)
+		p, err := planTree(c, wt, head, entries, leftOut, toAdd(listed, deleted, leftOut))
+		switch {
+		case !tc.planned && !errors.Is(err, errNoPlan):
+			t.Errorf("%s: planned (%v), want it left to add", tc.name, err)
+		case tc.planned && err != nil:
+			t.Errorf("%s: not planned: %v", tc.name, err)
+		case tc.planned:
+			trees, err := makeTrees(c, main, []*treePlan{p})
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			} else if trees[0] != adds {
+				t.Errorf("%s: tree %s, add --all's %s:\n%s\n%s", tc.name, trees[0], adds, run(t, wt, "ls-tree", "-r", trees[0]), run(t, wt, "ls-tree", "-r", adds))
+			}
+		}
+		w, err := ReadWork(c, main, wt, branch)
+		if err != nil || w.Tree != adds {
+			t.Errorf("%s: ReadWork's tree %s, %v; add --all's %s", tc.name, w.Tree, err, adds)
+		}
+		specs, want = append(specs, WorkSpec{Path: wt, Branch: branch}), append(want, adds)
+	}
+	// Two folders on one HEAD: each from HEAD's trees, not the other's.
+	for _, name := range []string{"same1", "same2"} {
+		wt := filepath.Join(main, DefaultFolder, "t", name)
+		if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
+			t.Fatal(err)
+		}
+		put(wt, "a/"+name+".txt", name+"\n", 0o644)
+		put(wt, "a/one.txt", name+"\n", 0o644)
+		head := strings.TrimSpace(run(t, wt, "rev-parse", "HEAD"))
+		adds, err := stateTree(c, wt, head, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs, want = append(specs, WorkSpec{Path: wt, Branch: "teamctl/t/" + name}), append(want, adds)
+	}
+	done := untouched(t, main)
+	works, errs := ReadWorks(c, main, specs, 3)
+	for i := range specs {
+		if errs[i] != nil || works[i].Tree != want[i] {
+			t.Errorf("ReadWorks of %s: tree %s, %v; add --all's %s", specs[i].Path, works[i].Tree, errs[i], want[i])
+		}
+	}
+	done()
+}
+
+// listedOf is what status lists of the folder (as readFolder takes it).
+func listedOf(t *testing.T, wt string) []string {
+	t.Helper()
+	l, err := Changes(ctx(t), wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(l.Changed, l.Untracked...)
+}
