@@ -1,6 +1,7 @@
 package worktrees
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"context"
@@ -10,13 +11,16 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"maps"
+	"io"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // A folder's tree without an index. stateTreeOf makes it with three git
@@ -169,143 +173,216 @@ func planTree(ctx context.Context, top, head string, entries []statusEntry, left
 	return p, nil
 }
 
-// makeTrees makes the tree of each plan, all of the repository dir is in:
-// one `cat-file --batch` for the HEAD trees on the plans' paths, one
-// `unpack-objects` for the trees made.
-func makeTrees(ctx context.Context, dir string, plans []*treePlan) ([]string, error) {
-	type dirKey struct{ head, dir string }
-	// dirsOf are the folders above a plan's paths, the top ("") among them.
-	dirsOf := func(p *treePlan) []string {
-		seen := map[string]bool{}
-		var dirs []string
-		for name := range p.set {
-			for d := parentDir(name); !seen[d]; d = parentDir(d) {
-				seen[d] = true
-				dirs = append(dirs, d)
-				if d == "" {
-					break
-				}
-			}
-		}
-		return dirs
+// treeMaker makes the trees of plans of one repository as each folder is
+// read, from HEAD's trees read through one `cat-file --batch` it keeps
+// running (each tree read once, whichever folder asks), and writes them all
+// at the end (finish) with one `unpack-objects`: the reading of HEAD's trees
+// and the making of a folder's run while other folders' status runs, not
+// after them all.
+type treeMaker struct {
+	dir string
+	mu  sync.Mutex
+	// The cat-file, started at the first tree asked for.
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Reader
+	cancel  context.CancelFunc
+	started time.Time
+	err     error             // the cat-file's failure: every tree asked for after it fails
+	bodies  map[string]string // tree (or "<commit>^{tree}"): its id and content, "id\x00content"
+	written []string          // the contents of the trees made that HEAD does not have
+	newHash func() hash.Hash
+}
+
+func newTreeMaker(dir string) *treeMaker {
+	return &treeMaker{dir: dir, bodies: map[string]string{}}
+}
+
+// tree reads the tree name names (an id, or "<commit>^{tree}"): its id and
+// its content; "" and "" for what is no tree.
+func (m *treeMaker) tree(ctx context.Context, name string) (id, body string, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b, ok := m.bodies[name]; ok {
+		id, body, _ = strings.Cut(b, "\x00")
+		return id, body, nil
 	}
-	var keys []dirKey
-	seen := map[dirKey]bool{}
-	for _, p := range plans {
-		if !isObjectID(p.head) || len(p.head) != len(plans[0].head) {
-			return nil, fmt.Errorf("%q is no commit id", p.head)
-		}
-		for _, d := range dirsOf(p) {
-			if k := (dirKey{p.head, d}); !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
+	if m.err != nil {
+		return "", "", m.err
+	}
+	if m.cmd == nil {
+		if m.err = m.start(ctx); m.err != nil {
+			return "", "", m.err
 		}
 	}
-	var req strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&req, "%s:%s\n", k.head, k.dir) // "<commit>:" is its tree
-	}
-	out, err := gitEnv(ctx, dir, nil, req.String(), "cat-file", "--batch")
+	id, body, err = m.ask(name)
 	if err != nil {
-		return nil, fmt.Errorf("the trees of %d folders: %w", len(keys), err)
+		m.err = fmt.Errorf("git cat-file --batch (in %s): %w", m.dir, err)
+		return "", "", m.err
 	}
-	rawLen := len(plans[0].head) / 2
-	// HEAD's folders: their entries, and their tree's id ("" when HEAD has
-	// none there).
-	type folder struct {
-		entries map[string]treeEntry
-		id      string
+	m.bodies[name] = id + "\x00" + body
+	return id, body, nil
+}
+
+func (m *treeMaker) start(ctx context.Context) error {
+	ctx, m.cancel = context.WithTimeout(ctx, gitTimeout)
+	m.cmd = gitCommand(ctx, m.dir, nil, "cat-file", "--batch")
+	var err error
+	if m.in, err = m.cmd.StdinPipe(); err != nil {
+		return err
 	}
-	inHead := map[dirKey]folder{}
-	for _, k := range keys {
-		line, rest, ok := strings.Cut(out, "\n")
-		if !ok {
-			return nil, fmt.Errorf("git cat-file: unexpected %.80q", out)
-		}
-		out = rest
-		f := strings.Fields(line)
-		fo := folder{entries: map[string]treeEntry{}}
-		if len(f) == 2 && f[1] == "missing" {
-			inHead[k] = fo // not in HEAD: a new folder
-			continue
-		}
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file: unexpected %.80q", line)
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size < 0 || size+1 > len(out) {
-			return nil, fmt.Errorf("git cat-file: unexpected %.80q", line)
-		}
-		body := out[:size]
-		out = out[size+1:]
-		if f[1] == "tree" {
-			fo.id = f[0]
-			if err := parseTree(body, rawLen, fo.entries); err != nil {
-				return nil, fmt.Errorf("tree %s: %w", f[0], err)
-			}
-		} // else a file in HEAD where the folder has a folder now: replaced
-		inHead[k] = fo
+	stdout, err := m.cmd.StdoutPipe()
+	if err != nil {
+		return err
 	}
+	m.out = bufio.NewReaderSize(stdout, 64<<10)
+	m.started = time.Now()
+	return m.cmd.Start()
+}
+
+// ask asks the cat-file for one object and reads its answer.
+func (m *treeMaker) ask(name string) (id, body string, err error) {
+	if _, err := io.WriteString(m.in, name+"\n"); err != nil {
+		return "", "", err
+	}
+	line, err := m.out.ReadString('\n')
+	if err != nil {
+		return "", "", err
+	}
+	f := strings.Fields(line)
+	if len(f) == 2 && f[1] == "missing" {
+		return "", "", nil
+	}
+	if len(f) != 3 {
+		return "", "", fmt.Errorf("unexpected %.80q", line)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil || size < 0 {
+		return "", "", fmt.Errorf("unexpected %.80q", line)
+	}
+	b := make([]byte, size+1)
+	if _, err := io.ReadFull(m.out, b); err != nil {
+		return "", "", err
+	}
+	if f[1] != "tree" {
+		return "", "", nil // a file in HEAD where the folder has a folder now: replaced
+	}
+	return f[0], string(b[:size]), nil
+}
+
+// make makes the tree of plan p: HEAD's, with p's paths set. The trees it
+// made are written by finish.
+func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
+	if !isObjectID(p.head) {
+		return "", fmt.Errorf("%q is no commit id", p.head)
+	}
+	rawLen := len(p.head) / 2
 	newHash := sha1.New
 	if rawLen == sha256.Size {
 		newHash = sha256.New
 	}
-	trees := make([]string, len(plans))
-	var written []string // the trees made, that HEAD does not have
-	for i, p := range plans {
-		dirs := dirsOf(p)
-		folders := map[string]map[string]treeEntry{}
-		for _, d := range dirs {
-			folders[d] = maps.Clone(inHead[dirKey{p.head, d}].entries)
-		}
-		for name, e := range p.set {
-			if e.mode == "" {
-				delete(folders[parentDir(name)], path.Base(name))
-			} else {
-				folders[parentDir(name)][path.Base(name)] = e
+	// The folders above p's paths, the top ("") among them, each with
+	// what changes in it.
+	edits := map[string]map[string]treeEntry{}
+	for name, e := range p.set {
+		d := parentDir(name)
+		for {
+			if edits[d] == nil {
+				edits[d] = map[string]treeEntry{}
 			}
-		}
-		// The deepest first: a folder's tree before its parent's.
-		sort.Slice(dirs, func(a, b int) bool {
-			if na, nb := depth(dirs[a]), depth(dirs[b]); na != nb {
-				return na > nb
-			}
-			return dirs[a] < dirs[b]
-		})
-		for _, d := range dirs {
-			entries := folders[d]
-			content, err := treeContent(entries)
-			if err != nil {
-				return nil, err
-			}
-			id := objectID(newHash(), "tree", content)
 			if d == "" {
-				trees[i] = id
-			} else {
-				parent, base := folders[parentDir(d)], path.Base(d)
-				switch old, ok := parent[base]; {
-				case len(entries) == 0:
-					if ok && old.mode == modeTree {
-						delete(parent, base) // git keeps no empty folder
-					}
-				case ok && old.mode != modeTree:
-					// HEAD's file there is not gone from the folder:
-					// status said nothing of it.
-					return nil, fmt.Errorf("%s is a file and a folder", d)
-				default:
-					parent[base] = treeEntry{mode: modeTree, id: id}
-				}
+				break
 			}
-			if (len(entries) > 0 || d == "") && id != inHead[dirKey{p.head, d}].id {
-				written = append(written, content)
+			d = parentDir(d)
+		}
+		edits[parentDir(name)][path.Base(name)] = e
+	}
+	dirs := make([]string, 0, len(edits))
+	for d := range edits {
+		dirs = append(dirs, d)
+	}
+	// HEAD's tree of each, the top first.
+	sort.Slice(dirs, func(a, b int) bool {
+		if na, nb := depth(dirs[a]), depth(dirs[b]); na != nb {
+			return na < nb
+		}
+		return dirs[a] < dirs[b]
+	})
+	type folder struct{ id, body string }
+	inHead := map[string]folder{}
+	for _, d := range dirs {
+		var f folder
+		var err error
+		if d == "" {
+			f.id, f.body, err = m.tree(ctx, p.head+"^{tree}")
+		} else if parent := inHead[parentDir(d)]; parent.id != "" {
+			if mode, id, ok := lookup(parent.body, path.Base(d), rawLen); ok && mode == modeTree {
+				f.id, f.body, err = m.tree(ctx, id)
+			} // else not a folder in HEAD: a new one
+		}
+		if err != nil {
+			return "", err
+		}
+		inHead[d] = f
+	}
+	// Then the deepest first: a folder's tree before its parent's.
+	var made []string
+	var root string
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d := dirs[i]
+		content, err := treeContent(inHead[d].body, edits[d], rawLen)
+		if err != nil {
+			return "", err
+		}
+		id := objectID(newHash(), "tree", content)
+		if d == "" {
+			root = id
+		} else {
+			parentEdits, base := edits[parentDir(d)], path.Base(d)
+			mode, _, inParent := lookup(inHead[parentDir(d)].body, base, rawLen)
+			_, edited := parentEdits[base]
+			switch {
+			case content == "":
+				if inParent && mode == modeTree && !edited {
+					parentEdits[base] = treeEntry{} // git keeps no empty folder
+				}
+			case edited && parentEdits[base].mode != "" || inParent && mode != modeTree && !edited:
+				// A file there that is not gone from the folder: status
+				// said nothing of it.
+				return "", fmt.Errorf("%s is a file and a folder", d)
+			default:
+				parentEdits[base] = treeEntry{mode: modeTree, id: id}
 			}
 		}
+		if (content != "" || d == "") && id != inHead[d].id {
+			made = append(made, content)
+		}
 	}
-	if err := writeTrees(ctx, dir, written, newHash); err != nil {
-		return nil, err
+	m.mu.Lock()
+	m.written = append(m.written, made...)
+	m.newHash = newHash
+	m.mu.Unlock()
+	return root, nil
+}
+
+// finish ends the cat-file and writes the trees made.
+func (m *treeMaker) finish(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cmd != nil {
+		m.in.Close()
+		err := m.cmd.Wait()
+		trace(m.cmd, m.cmd.Args[3:], time.Since(m.started))
+		m.cancel()
+		m.cmd = nil
+		if m.err == nil && err != nil {
+			m.err = fmt.Errorf("git cat-file --batch (in %s): %w", m.dir, err)
+		}
 	}
-	return trees, nil
+	if m.err != nil {
+		return m.err
+	}
+	return writeTrees(ctx, m.dir, m.written, m.newHash)
 }
 
 func depth(d string) int {
@@ -322,50 +399,89 @@ func parentDir(d string) string {
 	return ""
 }
 
-// parseTree reads a tree's entries into entries: modes as the index keeps
-// them only (a tree written otherwise is left to write-tree, which would
-// write them its way).
-func parseTree(body string, rawLen int, entries map[string]treeEntry) error {
+// lookup finds name's entry in a tree's content: its mode and id (hex).
+func lookup(body, name string, rawLen int) (mode, id string, ok bool) {
 	for len(body) > 0 {
-		head, rest, ok := strings.Cut(body, "\x00")
-		mode, name, ok2 := strings.Cut(head, " ")
-		if !ok || !ok2 || len(rest) < rawLen {
-			return errors.New("cannot be read")
+		m, n, end, err := nextEntry(body, rawLen)
+		if err != nil {
+			return "", "", false
+		}
+		if n == name {
+			return m, hex.EncodeToString([]byte(body[end-rawLen : end])), true
+		}
+		body = body[end:]
+	}
+	return "", "", false
+}
+
+// nextEntry reads a tree's first entry: its mode, name, and where it ends.
+func nextEntry(body string, rawLen int) (mode, name string, end int, err error) {
+	nul := strings.IndexByte(body, 0)
+	sp := strings.IndexByte(body, ' ')
+	if nul < 0 || sp < 0 || sp > nul || nul+1+rawLen > len(body) {
+		return "", "", 0, errors.New("a tree that cannot be read")
+	}
+	return body[:sp], body[sp+1 : nul], nul + 1 + rawLen, nil
+}
+
+// treeKey is what git sorts a tree's entries by: a folder's name as if it
+// ended in "/".
+func treeKey(name, mode string) string {
+	if mode == modeTree {
+		return name + "/"
+	}
+	return name
+}
+
+// treeContent is HEAD's tree content body with the entries of edits set
+// (mode "": taken out), in git's order. HEAD's entries are taken as they
+// are, in modes the index keeps only (a tree written otherwise is left to
+// write-tree, which would write them its way).
+func treeContent(body string, edits map[string]treeEntry, rawLen int) (string, error) {
+	type add struct{ key, name string }
+	var adds []add
+	for n, e := range edits {
+		if e.mode != "" {
+			adds = append(adds, add{treeKey(n, e.mode), n})
+		}
+	}
+	sort.Slice(adds, func(a, b int) bool { return adds[a].key < adds[b].key })
+	var b strings.Builder
+	b.Grow(len(body) + len(adds)*(40+rawLen))
+	put := func(a add) error {
+		e := edits[a.name]
+		raw, err := hex.DecodeString(e.id)
+		if err != nil || len(raw) != rawLen {
+			return fmt.Errorf("%s: %q is no object id", a.name, e.id)
+		}
+		b.WriteString(e.mode + " " + a.name + "\x00")
+		b.Write(raw)
+		return nil
+	}
+	for len(body) > 0 {
+		mode, name, end, err := nextEntry(body, rawLen)
+		if err != nil {
+			return "", err
 		}
 		switch mode {
 		case modeFile, modeExec, "120000", "160000", modeTree:
 		default:
-			return errNoPlan
+			return "", errNoPlan
 		}
-		entries[name] = treeEntry{mode: mode, id: hex.EncodeToString([]byte(rest[:rawLen]))}
-		body = rest[rawLen:]
-	}
-	return nil
-}
-
-// treeContent is a tree object's content: its entries in git's order (a
-// folder's name sorts as if it ended in "/").
-func treeContent(entries map[string]treeEntry) (string, error) {
-	names := make([]string, 0, len(entries))
-	for n := range entries {
-		names = append(names, n)
-	}
-	key := func(n string) string {
-		if entries[n].mode == modeTree {
-			return n + "/"
+		for k := treeKey(name, mode); len(adds) > 0 && adds[0].key < k; adds = adds[1:] {
+			if err := put(adds[0]); err != nil {
+				return "", err
+			}
 		}
-		return n
-	}
-	sort.Slice(names, func(a, b int) bool { return key(names[a]) < key(names[b]) })
-	var b strings.Builder
-	for _, n := range names {
-		e := entries[n]
-		raw, err := hex.DecodeString(e.id)
-		if err != nil || !isObjectID(e.id) {
-			return "", fmt.Errorf("%s: %q is no object id", n, e.id)
+		if _, edited := edits[name]; !edited {
+			b.WriteString(body[:end])
 		}
-		b.WriteString(e.mode + " " + n + "\x00")
-		b.Write(raw)
+		body = body[end:]
+	}
+	for _, a := range adds {
+		if err := put(a); err != nil {
+			return "", err
+		}
 	}
 	return b.String(), nil
 }
@@ -381,7 +497,7 @@ func objectID(h hash.Hash, kind, content string) string {
 // pack for `git unpack-objects` to unpack: no file a tree (a file made in
 // the temporary folder cost more than git's whole work on it here).
 func writeTrees(ctx context.Context, dir string, contents []string, newHash func() hash.Hash) error {
-	if len(contents) == 0 {
+	if len(contents) == 0 || newHash == nil {
 		return nil
 	}
 	var pack bytes.Buffer

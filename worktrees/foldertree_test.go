@@ -9,7 +9,7 @@ import (
 )
 
 // TestFolderTreeIsAddsTree: the tree of a folder made from HEAD's and what
-// status says (planTree, makeTrees) is, in every case it takes, the tree
+// status says (planTree, treeMaker) is, in every case it takes, the tree
 // add --all and write-tree make through a copy of the index — and the cases
 // it leaves to them are left (errNoPlan), where ReadWork's tree is theirs
 // still. Then the folders all read at once (ReadWorks: one batch of trees,
@@ -190,11 +190,15 @@ func folderTrees(t *testing.T, format string) {
 		case tc.planned && err != nil:
 			t.Errorf("%s: not planned: %v", tc.name, err)
 		case tc.planned:
-			trees, err := makeTrees(c, main, []*treePlan{p})
+			m := newTreeMaker(main)
+			tree, err := m.make(c, p)
+			if err == nil {
+				err = m.finish(c)
+			}
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)
-			} else if trees[0] != adds {
-				t.Errorf("%s: tree %s, add --all's %s:\n%s\n%s", tc.name, trees[0], adds, run(t, wt, "ls-tree", "-r", trees[0]), run(t, wt, "ls-tree", "-r", adds))
+			} else if tree != adds {
+				t.Errorf("%s: tree %s, add --all's %s:\n%s\n%s", tc.name, tree, adds, run(t, wt, "ls-tree", "-r", tree), run(t, wt, "ls-tree", "-r", adds))
 			}
 		}
 		w, err := ReadWork(c, main, wt, branch)

@@ -62,8 +62,7 @@ func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ..
 		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"), env...)
+	cmd := gitCommand(ctx, dir, env, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -77,6 +76,14 @@ func gitEnv(ctx context.Context, dir string, env []string, stdin string, args ..
 		return stdout.String(), &GitError{Dir: dir, Args: args, Stderr: stderr.String(), Err: err}
 	}
 	return stdout.String(), nil
+}
+
+// gitCommand is the command gitEnv runs, for one that talks with git as it
+// runs (its Args[3:] are args).
+func gitCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"), env...)
+	return cmd
 }
 
 // ErrNoGit is GitVersion's error when there is no git on PATH.

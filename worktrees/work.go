@@ -31,8 +31,8 @@ type Work struct {
 	// untracked are its untracked files not left out, for a diff of the
 	// folder (diffFolder) to take as new.
 	untracked []string
-	// plan is how Tree is made, by finishTrees, when readFolder left it
-	// to be made with other folders' trees.
+	// plan is how Tree was made, when it was made from HEAD's: written with
+	// other folders' trees by finishTrees.
 	plan *treePlan
 }
 
@@ -43,9 +43,10 @@ type Work struct {
 // than branch, or on none (Branch says). branch is checked (CheckBranch)
 // before git sees it, as it comes from a file anyone can edit.
 func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
-	w, err := readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, true)
-	if err == nil {
-		err = finishTrees(ctx, main, []*Work{&w})[0]
+	trees := newTreeMaker(main)
+	w, err := readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, trees)
+	if ferr := finishTrees(ctx, trees, []*Work{&w})[0]; err == nil {
+		err = ferr
 	}
 	return w, err
 }
@@ -74,6 +75,10 @@ func listMain(ctx context.Context, main string) ([]Entry, error) {
 // tree, the trees of the folders are not made (Work.Tree "").
 func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, list []Entry, listErr error, tree bool) (works []Work, errs []error) {
 	works, errs = make([]Work, len(specs)), make([]error, len(specs))
+	var trees *treeMaker
+	if tree {
+		trees = newTreeMaker(main)
+	}
 	parallel.Each(len(specs), jobs, func(i int) {
 		s := specs[i]
 		works[i], errs[i] = readWork(ctx, main, s.Path, s.Branch, func() (Entry, error) {
@@ -81,24 +86,26 @@ func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, lis
 				return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
 			}
 			return linkedIn(list, main, s.Path)
-		}, tree)
+		}, trees)
 	})
-	var read []*Work
-	var at []int
-	for i := range works {
-		if errs[i] == nil && works[i].plan != nil {
-			read, at = append(read, &works[i]), append(at, i)
-		}
+	if trees == nil {
+		return works, errs
 	}
-	for n, err := range finishTrees(ctx, main, read) {
-		errs[at[n]] = err
+	read := make([]*Work, len(works))
+	for i := range works {
+		read[i] = &works[i]
+	}
+	for i, err := range finishTrees(ctx, trees, read) {
+		if errs[i] == nil {
+			errs[i] = err
+		}
 	}
 	return works, errs
 }
 
 // readWork is ReadWork, with linked finding git's entry for path, and
-// without withTree no tree of the folder made.
-func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error), withTree bool) (Work, error) {
+// without trees no tree of the folder made.
+func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error), trees *treeMaker) (Work, error) {
 	if branch != "" {
 		if err := CheckBranch(branch); err != nil {
 			return Work{}, err
@@ -108,7 +115,7 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 		e, err := linked()
 		switch {
 		case err == nil:
-			return readLinked(ctx, e, branch, withTree)
+			return readLinked(ctx, e, branch, trees)
 		case !errors.Is(err, ErrNotWorktree):
 			return Work{}, err
 		}
@@ -127,23 +134,19 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 	return Work{Branch: branch, Head: head, Tree: tree, Gone: true}, nil
 }
 
-func readLinked(ctx context.Context, e Entry, branch string, tree bool) (Work, error) {
+func readLinked(ctx context.Context, e Entry, branch string, trees *treeMaker) (Work, error) {
 	w := Work{Path: e.Path, Branch: e.Branch, Head: e.Head}
 	if strings.Trim(w.Head, "0") == "" {
 		// HEAD names a branch that no longer exists (update-ref -d).
 		return w, fmt.Errorf("worktree %s has no commit checked out: its branch %s is gone (`git -C %q checkout -b %s` there makes it again)", e.Path, e.Branch, e.Path, e.Branch)
 	}
-	return w, readFolder(ctx, &w, tree)
+	return w, readFolder(ctx, &w, trees)
 }
 
 // ReadCheckout reads the work of the checkout dir is in (a main checkout,
 // or a worktree teamctl does not know): its HEAD and uncommitted files.
 func ReadCheckout(ctx context.Context, dir string) (Work, error) {
-	w, err := readCheckout(ctx, dir, true)
-	if err == nil {
-		err = finishTrees(ctx, w.Path, []*Work{&w})[0]
-	}
-	return w, err
+	return readCheckout(ctx, dir, true)
 }
 
 func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) {
@@ -158,13 +161,22 @@ func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) 
 	if out, err := git(ctx, repo.Top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
 		w.Branch = strings.TrimSpace(out)
 	}
-	return w, readFolder(ctx, &w, withTree)
+	if !withTree {
+		return w, readFolder(ctx, &w, nil)
+	}
+	trees := newTreeMaker(repo.Top)
+	err = readFolder(ctx, &w, trees)
+	if ferr := finishTrees(ctx, trees, []*Work{&w})[0]; err == nil {
+		err = ferr
+	}
+	return w, err
 }
 
-// readFolder fills in the tree of w's folder (with tree), what it leaves
+// readFolder fills in the tree of w's folder (with trees), what it leaves
 // out, and what git is in the middle of there. A tree made from HEAD's
-// (planTree) is left to finishTrees, to be made with other folders'.
-func readFolder(ctx context.Context, w *Work, tree bool) error {
+// (planTree, treeMaker.make) is written by finishTrees, with other
+// folders'.
+func readFolder(ctx context.Context, w *Work, trees *treeMaker) error {
 	changes, deleted, entries, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
@@ -174,12 +186,15 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 	w.Files = len(listed) - len(w.LeftOut)
 	w.untracked = toAdd(changes.Untracked, nil, w.LeftOut)
 	switch {
-	case !tree:
+	case trees == nil:
 	case w.Files > 0:
 		add := toAdd(listed, deleted, w.LeftOut)
-		if w.plan, err = planTree(ctx, w.Path, w.Head, entries, w.LeftOut, add); err != nil {
-			// Left to add and write-tree (errNoPlan), or hash-object said
-			// what it should not: add says why if it fails too.
+		if w.plan, err = planTree(ctx, w.Path, w.Head, entries, w.LeftOut, add); err == nil {
+			w.Tree, err = trees.make(ctx, w.plan)
+		}
+		if err != nil {
+			// Left to add and write-tree (errNoPlan), or git said what it
+			// should not: add says why if it fails too.
 			w.plan = nil
 			w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, add)
 		}
@@ -195,29 +210,21 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 	return nil
 }
 
-// finishTrees makes the trees readFolder left to be made (Work.plan) of
-// works, all of the repository dir is in, together (makeTrees); a folder
-// whose tree they could not make has it made through a copy of its index as
-// before, which says why if that fails too. err[i] is works[i]'s.
-func finishTrees(ctx context.Context, dir string, works []*Work) []error {
+// finishTrees writes the trees trees made of works' folders (Work.plan);
+// when it cannot, each of those folders has its tree made through a copy of
+// its index as before, which says why if that fails too. err[i] is
+// works[i]'s.
+func finishTrees(ctx context.Context, trees *treeMaker, works []*Work) []error {
 	errs := make([]error, len(works))
-	var plans []*treePlan
-	var at []int
+	err := trees.finish(ctx)
 	for i, w := range works {
-		if w.plan != nil {
-			plans, at = append(plans, w.plan), append(at, i)
+		if w.plan == nil {
+			continue
 		}
-	}
-	if len(plans) == 0 {
-		return errs
-	}
-	trees, err := makeTrees(ctx, dir, plans)
-	for n, i := range at {
-		w := works[i]
-		if err == nil {
-			w.Tree = trees[n]
-		} else if w.Tree, errs[i] = stateTreeOf(ctx, w.Path, w.Head, w.plan.fallback); errs[i] != nil {
-			errs[i] = fmt.Errorf("the files of %s: %w", w.Path, errs[i])
+		if err != nil {
+			if w.Tree, errs[i] = stateTreeOf(ctx, w.Path, w.Head, w.plan.fallback); errs[i] != nil {
+				errs[i] = fmt.Errorf("the files of %s: %w", w.Path, errs[i])
+			}
 		}
 		w.plan = nil
 	}
