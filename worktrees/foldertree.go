@@ -277,10 +277,7 @@ func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
 		return "", fmt.Errorf("%q is no commit id", p.head)
 	}
 	rawLen := len(p.head) / 2
-	newHash := sha1.New
-	if rawLen == sha256.Size {
-		newHash = sha256.New
-	}
+	newHash := hashOf(p.head)
 	// The folders above p's paths, the top ("") among them, each with
 	// what changes in it.
 	edits := map[string]map[string]treeEntry{}
@@ -382,7 +379,10 @@ func (m *treeMaker) finish(ctx context.Context) error {
 	if m.err != nil {
 		return m.err
 	}
-	return writeTrees(ctx, m.dir, m.written, m.newHash)
+	if err := writeObjects(ctx, m.dir, objTree, m.written, m.newHash); err != nil {
+		return fmt.Errorf("write %d trees: %w", len(m.written), err)
+	}
+	return nil
 }
 
 func depth(d string) int {
@@ -493,10 +493,17 @@ func objectID(h hash.Hash, kind, content string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// writeTrees writes the trees (their contents) with one git command, as a
-// pack for `git unpack-objects` to unpack: no file a tree (a file made in
-// the temporary folder cost more than git's whole work on it here).
-func writeTrees(ctx context.Context, dir string, contents []string, newHash func() hash.Hash) error {
+// Object types in a pack.
+const (
+	objCommit = 1
+	objTree   = 2
+)
+
+// writeObjects writes objects of type kind (their contents) with one git
+// command, as a pack for `git unpack-objects` to unpack: no file an object
+// (in bench/radar a file made in the temporary folder cost more than git's
+// whole work on it); newHash is the repository's hash.
+func writeObjects(ctx context.Context, dir string, kind byte, contents []string, newHash func() hash.Hash) error {
 	if len(contents) == 0 || newHash == nil {
 		return nil
 	}
@@ -510,10 +517,10 @@ func writeTrees(ctx context.Context, dir string, contents []string, newHash func
 		return err
 	}
 	for _, c := range contents {
-		// The object's header: its type (2, a tree) and size, 7 bits a byte
-		// after the first's 4.
+		// The object's header: its type and size, 7 bits a byte after the
+		// first's 4.
 		n := len(c)
-		b := byte(2<<4 | n&0x0f)
+		b := kind<<4 | byte(n&0x0f)
 		for n >>= 4; n > 0; n >>= 7 {
 			pack.WriteByte(b | 0x80)
 			b = byte(n & 0x7f)
@@ -528,8 +535,14 @@ func writeTrees(ctx context.Context, dir string, contents []string, newHash func
 	h := newHash()
 	h.Write(pack.Bytes())
 	pack.Write(h.Sum(nil))
-	if _, err := gitEnv(ctx, dir, nil, pack.String(), "unpack-objects", "-q"); err != nil {
-		return fmt.Errorf("write %d trees: %w", len(contents), err)
+	_, err = gitEnv(ctx, dir, nil, pack.String(), "unpack-objects", "-q")
+	return err
+}
+
+// hashOf is the hash of a repository whose object ids are as long as id.
+func hashOf(id string) func() hash.Hash {
+	if len(id) == 2*sha256.Size {
+		return sha256.New
 	}
-	return nil
+	return sha1.New
 }

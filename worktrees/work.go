@@ -286,37 +286,26 @@ func workCommit(ctx context.Context, dir, head, tree, path string) (string, erro
 }
 
 // workCommits makes the commit of each side's Tree on its Head, all with one
-// `git hash-object -t commit -w --stdin-paths`: one git command however many
-// members' work a comparison needs as commits, where commit-tree takes one
-// each. The commits are signed by teamctl at a fixed time, so that the same
-// work is the same commit however often it is compared (no pile of objects),
-// and no user.name is needed. No ref names them; git gc drops them in time.
+// git command (writeObjects) however many members' work a comparison needs
+// as commits, where commit-tree takes one each. The commits are signed by
+// teamctl at a fixed time, so that the same work is the same commit however
+// often it is compared (no pile of objects), and no user.name is needed. No
+// ref names them; git gc drops them in time.
 func workCommits(ctx context.Context, dir string, sides []Side) ([]string, error) {
-	tmp, err := os.MkdirTemp("", "teamctl-commits-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	var paths strings.Builder
+	bodies := make([]string, len(sides))
+	ids := make([]string, len(sides))
 	for i, s := range sides {
-		if !isObjectID(s.Head) || !isObjectID(s.Tree) {
+		if !isObjectID(s.Head) || !isObjectID(s.Tree) || len(s.Head) != len(sides[0].Head) {
 			return nil, fmt.Errorf("a commit of the work of %s: %q on %q: no object ids", s.Path, s.Tree, s.Head)
 		}
-		body := fmt.Sprintf("tree %s\nparent %s\nauthor teamctl <teamctl@localhost> 946684800 +0000\ncommitter teamctl <teamctl@localhost> 946684800 +0000\n\n"+
+		bodies[i] = fmt.Sprintf("tree %s\nparent %s\nauthor teamctl <teamctl@localhost> 946684800 +0000\ncommitter teamctl <teamctl@localhost> 946684800 +0000\n\n"+
 			"teamctl: the uncommitted work of %s, to compare it (no ref names this commit)\n", s.Tree, s.Head, strconv.Quote(s.Path))
-		f := filepath.Join(tmp, strconv.Itoa(i))
-		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
-			return nil, err
+		ids[i] = objectID(hashOf(s.Head)(), "commit", bodies[i])
+	}
+	if len(sides) > 0 {
+		if err := writeObjects(ctx, dir, objCommit, bodies, hashOf(sides[0].Head)); err != nil {
+			return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
 		}
-		paths.WriteString(f + "\n")
-	}
-	out, err := gitEnv(ctx, dir, nil, paths.String(), "hash-object", "-t", "commit", "-w", "--stdin-paths")
-	if err != nil {
-		return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
-	}
-	ids := strings.Fields(out)
-	if len(ids) != len(sides) {
-		return nil, fmt.Errorf("commits of the work of %d worktrees: git hash-object said %q", len(sides), out)
 	}
 	return ids, nil
 }
