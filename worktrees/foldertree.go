@@ -270,11 +270,12 @@ func (m *treeMaker) ask(name string) (id, body string, err error) {
 	return f[0], string(b[:size]), nil
 }
 
-// make makes the tree of plan p: HEAD's, with p's paths set. The trees it
-// made are written by finish.
-func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
+// make makes the tree of plan p: HEAD's, with p's paths set, and says what
+// each of p's paths is in HEAD and in the tree. The trees it made are
+// written by finish.
+func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, map[string]folderEdit, error) {
 	if !isObjectID(p.head) {
-		return "", fmt.Errorf("%q is no commit id", p.head)
+		return "", nil, fmt.Errorf("%q is no commit id", p.head)
 	}
 	rawLen := len(p.head) / 2
 	newHash := hashOf(p.head)
@@ -318,9 +319,17 @@ func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
 			} // else not a folder in HEAD: a new one
 		}
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		inHead[d] = f
+	}
+	edited := make(map[string]folderEdit, len(p.set))
+	for name, e := range p.set {
+		var head treeEntry
+		if mode, id, ok := lookup(inHead[parentDir(name)].body, path.Base(name), rawLen); ok && mode != modeTree {
+			head = treeEntry{mode: mode, id: id}
+		}
+		edited[name] = folderEdit{head: head, work: e}
 	}
 	// Then the deepest first: a folder's tree before its parent's.
 	var made []string
@@ -329,7 +338,7 @@ func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
 		d := dirs[i]
 		content, err := treeContent(inHead[d].body, edits[d], rawLen)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		id := objectID(newHash(), "tree", content)
 		if d == "" {
@@ -346,7 +355,7 @@ func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
 			case edited && parentEdits[base].mode != "" || inParent && mode != modeTree && !edited:
 				// A file there that is not gone from the folder: status
 				// said nothing of it.
-				return "", fmt.Errorf("%s is a file and a folder", d)
+				return "", nil, fmt.Errorf("%s is a file and a folder", d)
 			default:
 				parentEdits[base] = treeEntry{mode: modeTree, id: id}
 			}
@@ -359,7 +368,7 @@ func (m *treeMaker) make(ctx context.Context, p *treePlan) (string, error) {
 	m.written = append(m.written, made...)
 	m.newHash = newHash
 	m.mu.Unlock()
-	return root, nil
+	return root, edited, nil
 }
 
 // finish ends the cat-file and writes the trees made.

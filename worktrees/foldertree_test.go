@@ -2,8 +2,11 @@ package worktrees
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -191,7 +194,7 @@ func folderTrees(t *testing.T, format string) {
 			t.Errorf("%s: not planned: %v", tc.name, err)
 		case tc.planned:
 			m := newTreeMaker(main)
-			tree, err := m.make(c, p)
+			tree, _, err := m.make(c, p)
 			if err == nil {
 				err = m.finish(c)
 			}
@@ -240,4 +243,134 @@ func listedOf(t *testing.T, wt string) []string {
 		t.Fatal(err)
 	}
 	return append(l.Changed, l.Untracked...)
+}
+
+// TestComposeIsTheTreesDiff: what a member's work changed since the base,
+// made of what its head changed (headChanges) and what its folder changes
+// (compose), is what git diff-tree says of the work's tree, over random
+// committed and uncommitted changes — files changed, added, deleted, moved
+// (staged or not), a folder moved, a file made a folder.
+func TestComposeIsTheTreesDiff(t *testing.T) {
+	t.Parallel()
+	seeds := 8
+	if testing.Short() {
+		seeds = 3
+	}
+	for seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			c := ctx(t)
+			main := branchRepo(t)
+			if err := Exclude(filepath.Join(main, ".git"), "/"+DefaultFolder+"/"); err != nil {
+				t.Fatal(err)
+			}
+			base := strings.TrimSpace(run(t, main, "rev-parse", "HEAD"))
+			r := rand.New(rand.NewPCG(uint64(seed), 11))
+			var specs []WorkSpec
+			for k := range 6 {
+				name := fmt.Sprintf("w%d", k)
+				wt := filepath.Join(main, DefaultFolder, "t", name)
+				if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
+					t.Fatal(err)
+				}
+				for range r.IntN(4) {
+					randomChange(t, r, wt)
+				}
+				run(t, wt, "add", "-A")
+				run(t, wt, "commit", "-q", "--allow-empty", "-m", name)
+				for range r.IntN(6) {
+					uncommittedChange(t, r, wt)
+				}
+				if r.IntN(2) == 0 {
+					// Staged, then one file changed again.
+					run(t, wt, "add", "-A")
+					if files := strings.Fields(run(t, wt, "ls-files")); len(files) > 0 {
+						if f := files[r.IntN(len(files))]; fileExists(filepath.Join(wt, f)) {
+							edit(t, wt, f, r.IntN(10), "changed after staging")
+						}
+					}
+				}
+				specs = append(specs, WorkSpec{Path: wt, Branch: "teamctl/t/" + name})
+			}
+			works, errs := ReadWorks(c, main, specs, 2)
+			heads := []string{base}
+			for i, w := range works {
+				if errs[i] != nil {
+					t.Fatal(errs[i])
+				}
+				heads = append(heads, w.Head)
+			}
+			h, err := walk(c, main, heads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.changed, err = headChanges(c, main, h, heads); err != nil {
+				t.Fatal(err)
+			}
+			baseTree := h.trees[h.base]
+			for i, w := range works {
+				s := WorkSide(specs[i].Path, main, w)
+				if s.Tree != "" && s.edits == nil {
+					t.Errorf("%s: its tree was not made from its head's", s.Name)
+				}
+				got, ok := h.compose(s)
+				if !ok {
+					t.Errorf("%s: not composed", s.Name)
+					continue
+				}
+				tree := s.Tree
+				if tree == "" {
+					tree = strings.TrimSpace(run(t, main, "rev-parse", s.Head+"^{tree}"))
+				}
+				byTree, err := diffTrees(c, main, baseTree, []string{tree})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, ok := byTree[tree]
+				if !ok {
+					want = newPathChanges()
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (%d files uncommitted): composed %+v\ngit diff-tree %+v\n%s", s.Name, w.Files, got, want, run(t, main, "diff-tree", "-r", "--no-renames", "--name-status", baseTree, tree))
+				}
+			}
+		})
+	}
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// uncommittedChange is randomChange for work not committed after: git
+// commands that may refuse a file changed before (rm, mv) are forced.
+func uncommittedChange(t *testing.T, r *rand.Rand, dir string) {
+	t.Helper()
+	files := strings.Fields(run(t, dir, "ls-files"))
+	folders := []string{"", "a", "d", "d/s", "e", "n"}
+	to := filepath.Join(folders[r.IntN(len(folders))], fmt.Sprintf("u%d.go", r.IntN(4)))
+	if len(files) == 0 || r.IntN(6) == 0 {
+		write(t, dir, to, lines10(to))
+		return
+	}
+	f := files[r.IntN(len(files))]
+	if !fileExists(filepath.Join(dir, f)) {
+		return
+	}
+	switch r.IntN(6) {
+	case 0, 1:
+		edit(t, dir, f, r.IntN(10), fmt.Sprintf("uncommitted %d", r.IntN(3)))
+	case 2:
+		run(t, dir, "rm", "-q", "-f", f)
+	case 3:
+		os.Remove(filepath.Join(dir, f))
+	case 4:
+		if !fileExists(filepath.Join(dir, to)) {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755)
+			os.Rename(filepath.Join(dir, f), filepath.Join(dir, to))
+		}
+	case 5:
+		os.Remove(filepath.Join(dir, f))
+		write(t, dir, f+"/now-a-folder.go", "x\n")
+	}
 }

@@ -55,7 +55,7 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 			specs[i] = WorkSpec{} // read as nothing: refused below
 		}
 	}
-	v := look(ctx, main, members, specs)
+	v := look(ctx, main, members, specs, true)
 	c.Works, c.Errs = readWorks(ctx, main, specs, jobs, v.list, v.listErr, true)
 	v.wait()
 	found, baseErrs, walked := v.bases, v.baseErrs, v.walked
@@ -168,13 +168,14 @@ type view struct {
 func (v *view) wait() { <-v.done }
 
 // look lists main's worktrees, then finds the members' bases and walks the
-// history in the background.
-func look(ctx context.Context, main string, members []Member, specs []WorkSpec) *view {
+// history in the background, and with changed diffs the members' heads
+// against the walk's base (history.changed).
+func look(ctx context.Context, main string, members []Member, specs []WorkSpec, changed bool) *view {
 	v := &view{bases: map[string]*Base{}, baseErrs: map[string]error{}, done: make(chan struct{})}
 	v.list, v.listErr = listMain(ctx, main)
 	go func() {
 		defer close(v.done)
-		tips := []string{}
+		tips, heads := []string{}, []string{}
 		for _, m := range members {
 			if _, ok := v.bases[m.Base]; ok || v.baseErrs[m.Base] != nil {
 				continue
@@ -192,10 +193,16 @@ func look(ctx context.Context, main string, members []Member, specs []WorkSpec) 
 				continue
 			}
 			if e, err := linkedIn(v.list, main, s.Path); err == nil {
-				tips = append(tips, e.Head)
+				tips, heads = append(tips, e.Head), append(heads, e.Head)
 			}
 		}
 		v.walked, _ = walk(ctx, main, tips)
+		if changed && v.walked != nil {
+			// What each member's head changed since the base, while the
+			// folders are read: compareAll then needs no diff of their work
+			// after (compose). Without it (an error), it diffs as before.
+			v.walked.changed, _ = headChanges(ctx, main, v.walked, heads)
+		}
 	}()
 	return v
 }

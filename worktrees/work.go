@@ -34,6 +34,9 @@ type Work struct {
 	// plan is how Tree was made, when it was made from HEAD's: written with
 	// other folders' trees by finishTrees.
 	plan *treePlan
+	// edits are, when Tree was made from HEAD's, the paths where they differ
+	// (Side.edits).
+	edits map[string]folderEdit
 }
 
 // ReadWork reads the work of the worktree at path, a linked worktree of the
@@ -190,12 +193,12 @@ func readFolder(ctx context.Context, w *Work, trees *treeMaker) error {
 	case w.Files > 0:
 		add := toAdd(listed, deleted, w.LeftOut)
 		if w.plan, err = planTree(ctx, w.Path, w.Head, entries, w.LeftOut, add); err == nil {
-			w.Tree, err = trees.make(ctx, w.plan)
+			w.Tree, w.edits, err = trees.make(ctx, w.plan)
 		}
 		if err != nil {
 			// Left to add and write-tree (errNoPlan), or git said what it
 			// should not: add says why if it fails too.
-			w.plan = nil
+			w.plan, w.edits = nil, nil
 			w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, add)
 		}
 	default:
@@ -222,6 +225,7 @@ func finishTrees(ctx context.Context, trees *treeMaker, works []*Work) []error {
 			continue
 		}
 		if err != nil {
+			w.edits = nil
 			if w.Tree, errs[i] = stateTreeOf(ctx, w.Path, w.Head, w.plan.fallback); errs[i] != nil {
 				errs[i] = fmt.Errorf("the files of %s: %w", w.Path, errs[i])
 			}
