@@ -20,11 +20,15 @@ import (
 func TestFolderTreeIsAddsTree(t *testing.T) {
 	t.Parallel()
 	for _, format := range []string{"sha1", "sha256"} {
-		t.Run(format, func(t *testing.T) { folderTrees(t, format) })
+		for _, attrs := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s attributes=%v", format, attrs), func(t *testing.T) { folderTrees(t, format, attrs) })
+		}
 	}
 }
 
-func folderTrees(t *testing.T, format string) {
+// folderTrees is TestFolderTreeIsAddsTree in a repository of format, with
+// a .gitattributes or without (then files are hashed by teamctl, rawBlobs).
+func folderTrees(t *testing.T, format string, attrs bool) {
 	c := ctx(t)
 	main := t.TempDir()
 	run(t, main, "init", "-q", "-b", "main", "--object-format="+format)
@@ -48,15 +52,19 @@ func folderTrees(t *testing.T, format string) {
 		put(main, f, "committed "+f+"\n", 0o644)
 	}
 	put(main, "run.sh", "#!/bin/sh\n", 0o755)
-	put(main, ".gitattributes", "*.up filter=upper\n", 0o644)
+	if attrs {
+		put(main, ".gitattributes", "*.up filter=upper\n", 0o644)
+	}
 	put(main, "note.up", "lower\n", 0o644)
 	if err := os.Symlink("top.txt", filepath.Join(main, "link")); err != nil {
 		t.Fatal(err)
 	}
 	run(t, main, "add", "-A")
 	run(t, main, "commit", "-q", "-m", "files")
-	if err := Exclude(filepath.Join(main, ".git"), "/"+DefaultFolder+"/"); err != nil {
-		t.Fatal(err)
+	for _, pattern := range []string{"/" + DefaultFolder + "/", "/ign/.gitattributes"} {
+		if err := Exclude(filepath.Join(main, ".git"), pattern); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	cases := []struct {
@@ -130,6 +138,11 @@ func folderTrees(t *testing.T, format string) {
 				}
 			}
 		}},
+		{"an ignored .gitattributes", true, func(wt string) {
+			// Not listed by status, read by git all the same.
+			put(wt, "ign/.gitattributes", "*.txt filter=upper\n", 0o644)
+			put(wt, "ign/f.txt", "lower\n", 0o644)
+		}},
 		{"only deletions", true, func(wt string) {
 			for _, f := range []string{"top.txt", "a/one.txt", "run.sh", "link"} {
 				os.Remove(filepath.Join(wt, f))
@@ -186,14 +199,19 @@ func folderTrees(t *testing.T, format string) {
 		}
 		listed := append(l.Changed, l.Untracked...)
 		leftOut := LeftOutOf(wt, listed)
-		p, err := planTree(c, wt, head, entries, leftOut, toAdd(listed, deleted, leftOut))
+		m := newTreeMaker(main)
+		p, err := planTree(c, m, wt, head, entries, leftOut, toAdd(listed, deleted, leftOut))
 		switch {
 		case !tc.planned && !errors.Is(err, errNoPlan):
 			t.Errorf("%s: planned (%v), want it left to add", tc.name, err)
 		case tc.planned && err != nil:
 			t.Errorf("%s: not planned: %v", tc.name, err)
 		case tc.planned:
-			m := newTreeMaker(main)
+			if hashes := len(p.blobs) > 0; hashes && (attrs || tc.name == "an ignored .gitattributes") {
+				t.Errorf("%s: files hashed by teamctl where attributes may apply", tc.name)
+			} else if !hashes && !attrs && tc.name == "new files in new folders, awkward names" {
+				t.Errorf("%s: files hashed by git where no attributes apply", tc.name)
+			}
 			tree, _, err := m.make(c, p)
 			if err == nil {
 				err = m.finish(c)

@@ -192,7 +192,7 @@ func readFolder(ctx context.Context, w *Work, trees *treeMaker) error {
 	case trees == nil:
 	case w.Files > 0:
 		add := toAdd(listed, deleted, w.LeftOut)
-		if w.plan, err = planTree(ctx, w.Path, w.Head, entries, w.LeftOut, add); err == nil {
+		if w.plan, err = planTree(ctx, trees, w.Path, w.Head, entries, w.LeftOut, add); err == nil {
 			w.Tree, w.edits, err = trees.make(ctx, w.plan)
 		}
 		if err != nil {
@@ -307,7 +307,11 @@ func workCommits(ctx context.Context, dir string, sides []Side) ([]string, error
 		ids[i] = objectID(hashOf(s.Head)(), "commit", bodies[i])
 	}
 	if len(sides) > 0 {
-		if err := writeObjects(ctx, dir, objCommit, bodies, hashOf(sides[0].Head)); err != nil {
+		objs := make([]object, len(bodies))
+		for i, b := range bodies {
+			objs[i] = object{objCommit, b}
+		}
+		if err := writeObjects(ctx, dir, objs, hashOf(sides[0].Head)); err != nil {
 			return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
 		}
 	}
