@@ -21,7 +21,13 @@ func TestFolderTreeIsAddsTree(t *testing.T) {
 	t.Parallel()
 	for _, format := range []string{"sha1", "sha256"} {
 		for _, attrs := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s attributes=%v", format, attrs), func(t *testing.T) { folderTrees(t, format, attrs) })
+			if testing.Short() && (format == "sha256") == attrs {
+				continue // git's hashing tried in SHA-1, teamctl's in SHA-256
+			}
+			t.Run(fmt.Sprintf("%s attributes=%v", format, attrs), func(t *testing.T) {
+				t.Parallel()
+				folderTrees(t, format, attrs)
+			})
 		}
 	}
 }
@@ -272,7 +278,7 @@ func TestComposeIsTheTreesDiff(t *testing.T) {
 	t.Parallel()
 	seeds := 8
 	if testing.Short() {
-		seeds = 3
+		seeds = 2
 	}
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
