@@ -3,7 +3,6 @@ package worktrees
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"context"
 	"crypto/sha1"
 	"crypto/sha256"
@@ -11,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"hash/adler32"
 	"io"
 	"io/fs"
 	"os"
@@ -631,11 +631,6 @@ func writeObjects(ctx context.Context, dir string, objs []object, newHash func()
 	pack.WriteString("PACK")
 	n := len(objs)
 	pack.Write([]byte{0, 0, 0, 2, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}) // version 2, n objects
-	// Stored, not compressed: git compresses each object it writes anyway.
-	z, err := zlib.NewWriterLevel(&pack, zlib.NoCompression)
-	if err != nil {
-		return err
-	}
 	for _, o := range objs {
 		// The object's header: its type and size, 7 bits a byte after the
 		// first's 4.
@@ -647,17 +642,32 @@ func writeObjects(ctx context.Context, dir string, objs []object, newHash func()
 			b = byte(n & 0x7f)
 		}
 		pack.WriteByte(b)
-		z.Reset(&pack)
-		z.Write([]byte(c))
-		if err := z.Close(); err != nil {
-			return err
-		}
+		storedZlib(&pack, c)
 	}
 	h := newHash()
 	h.Write(pack.Bytes())
 	pack.Write(h.Sum(nil))
-	_, err = gitEnv(ctx, dir, nil, pack.String(), "unpack-objects", "-q")
+	_, err := gitEnv(ctx, dir, nil, pack.String(), "unpack-objects", "-q")
 	return err
+}
+
+// storedZlib writes c to b as a zlib stream of stored (not compressed)
+// blocks: git compresses each object it writes anyway, and a zlib.Writer
+// allocates its compressor's 1 MB however little it compresses.
+func storedZlib(b *bytes.Buffer, c string) {
+	sum := adler32.Checksum([]byte(c))
+	b.Write([]byte{0x78, 0x01}) // deflate, 32 KiB window, no dictionary
+	for first := true; first || len(c) > 0; first = false {
+		n := min(len(c), 0xffff)
+		final := byte(0)
+		if n == len(c) {
+			final = 1
+		}
+		b.Write([]byte{final, byte(n), byte(n >> 8), ^byte(n), ^byte(n >> 8)})
+		b.WriteString(c[:n])
+		c = c[n:]
+	}
+	b.Write([]byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
 }
 
 // hashOf is the hash of a repository whose object ids are as long as id.

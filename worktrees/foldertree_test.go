@@ -100,6 +100,7 @@ func folderTrees(t *testing.T, format string, attrs bool) {
 			put(wt, "a-", "sorts before the folder a, as a/\n", 0o644)
 			put(wt, "a0", "and after it\n", 0o644)
 			put(wt, "empty.txt", "", 0o644)
+			put(wt, "medium.txt", strings.Repeat("more than a stored block holds\n", 5000), 0o644)
 		}},
 		{"exec bits", true, func(wt string) {
 			os.Chmod(filepath.Join(wt, "top.txt"), 0o755)
