@@ -31,19 +31,23 @@ import (
 // listed set as the folder has it, and status says nearly all of it already:
 // a file whose folder state is its index's ("M.") has its index's id and
 // mode, one gone from the folder is out. Only the files changed in the folder
-// are hashed (one `hash-object -w --stdin-paths` a folder: git's own filters
-// on them, as add's), and the trees on their paths are made here from HEAD's
-// (read with one `cat-file --batch` for every folder of a repository) and
-// written with one `unpack-objects` for them all. On this 2-core machine,
-// bench/radar's 8 folders: 150 -> 118 ms of processor time.
+// are hashed: here when git would store them as they are (rawBlobs), else
+// with one `hash-object -w --stdin-paths` a folder (git's own filters on
+// them, as add's). The trees on their paths are made here from HEAD's, read
+// through one `cat-file --batch` for every folder of a repository as each
+// folder is read (treeMaker), and written with the files hashed here by one
+// `unpack-objects` for them all. On this 2-core machine, bench/radar's 8
+// folders: 150 -> 101 ms of processor time with what a member changed made
+// of its head's diff and these paths (headchanges.go).
 //
 // Whatever this cannot make as add and write-tree would is left to them
-// (planTree says no): unmerged files, submodules, symlinks, a new file with
-// an execute bit (whether git keeps it depends on core.fileMode), a file with
-// a carriage return (autocrlf keeps one in a file whose index's copy has
-// one, which only add looks at), a changed .gitattributes, a sparse
-// checkout, names git's line protocols cannot carry, HEAD trees in modes the
-// index would not keep.
+// (planTree says no): unmerged files, submodules, symlinks changed in the
+// folder (one staged is taken from the index), a new file with an execute
+// bit (whether git keeps it depends on core.fileMode), a file with a
+// carriage return (autocrlf keeps one in a file whose index's copy has one,
+// which only add looks at), a changed .gitattributes, a sparse checkout,
+// names git's line protocols cannot carry, HEAD trees in modes the index
+// would not keep.
 
 // treePlan is how a folder's tree is made from HEAD's: each path status
 // listed, as the folder has it.
@@ -93,6 +97,7 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 	}
 	p := &treePlan{head: head, set: map[string]treeEntry{}, fallback: add}
 	var hashed, contents []string
+	big := false // a file over maxRawBlob: hashed by git, not kept here
 	fromFolder := func(name, mode string) error {
 		if strings.ContainsAny(name, "\n\r") || strings.HasPrefix(name, `"`) {
 			return errNoPlan // hash-object --stdin-paths takes a line, unquoting a quoted one
@@ -102,6 +107,9 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 			return errNoPlan // gone since status, or autocrlf may keep or drop it
 		}
 		p.set[name] = treeEntry{mode: mode}
+		if len(b) > maxRawBlob {
+			big, b = true, nil
+		}
 		hashed, contents = append(hashed, name), append(contents, string(b))
 		return nil
 	}
@@ -160,7 +168,7 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 			return nil, errNoPlan
 		}
 	}
-	if len(hashed) > 0 && m.rawBlobs(ctx, top, gitdir, hashed, contents) {
+	if len(hashed) > 0 && !big && m.rawBlobs(ctx, top, gitdir, hashed) {
 		newHash := hashOf(head)
 		for i, name := range hashed {
 			e := p.set[name]
@@ -190,22 +198,17 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 // until the trees are written.
 const maxRawBlob = 1 << 20
 
-// rawBlobs reports whether git would store the folder's files named (their
-// contents read) as they are: then they are hashed here and written with the
+// rawBlobs reports whether git would store the folder's files named as
+// they are: then they are hashed here and written with the
 // trees, and the folder needs no hash-object of its own (1.3 ms of processor
 // time a folder). So when no file of them has a carriage return (autocrlf)
 // and no attributes can apply to them (a filter, an encoding, ident, text):
 // no .gitattributes in their folders (whether git tracks it or not), none in
 // the repository's info folder, no global or system attributes file, no
 // per-worktree config; files up to maxRawBlob.
-func (m *treeMaker) rawBlobs(ctx context.Context, top, gitdir string, names, contents []string) bool {
+func (m *treeMaker) rawBlobs(ctx context.Context, top, gitdir string, names []string) bool {
 	if m == nil || !m.noAttributes(ctx) {
 		return false
-	}
-	for _, c := range contents {
-		if len(c) > maxRawBlob {
-			return false
-		}
 	}
 	common := gitdir
 	if b, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
@@ -321,20 +324,27 @@ func (m *treeMaker) tree(ctx context.Context, name string) (id, body string, err
 	return id, body, nil
 }
 
+// start starts the cat-file; m.cmd is set only when it runs (finish then
+// ends it), given gitTimeout as every git command.
 func (m *treeMaker) start(ctx context.Context) error {
-	ctx, m.cancel = context.WithTimeout(ctx, gitTimeout)
-	m.cmd = gitCommand(ctx, m.dir, nil, "cat-file", "--batch")
-	var err error
-	if m.in, err = m.cmd.StdinPipe(); err != nil {
-		return err
-	}
-	stdout, err := m.cmd.StdoutPipe()
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	cmd := gitCommand(ctx, m.dir, nil, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
 	if err != nil {
+		cancel()
 		return err
 	}
-	m.out = bufio.NewReaderSize(stdout, 64<<10)
-	m.started = time.Now()
-	return m.cmd.Start()
+	stdout, err := cmd.StdoutPipe()
+	if err == nil {
+		m.started = time.Now()
+		err = cmd.Start()
+	}
+	if err != nil {
+		cancel()
+		return fmt.Errorf("git cat-file --batch (in %s): %w", m.dir, err)
+	}
+	m.cmd, m.in, m.out, m.cancel = cmd, in, bufio.NewReaderSize(stdout, 64<<10), cancel
+	return nil
 }
 
 // ask asks the cat-file for one object and reads its answer.
