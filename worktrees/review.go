@@ -175,7 +175,7 @@ func look(ctx context.Context, main string, members []Member, specs []WorkSpec, 
 	v.list, v.listErr = listMain(ctx, main)
 	go func() {
 		defer close(v.done)
-		tips, heads := []string{}, []string{}
+		tips := []string{}
 		for _, m := range members {
 			if _, ok := v.bases[m.Base]; ok || v.baseErrs[m.Base] != nil {
 				continue
@@ -193,15 +193,16 @@ func look(ctx context.Context, main string, members []Member, specs []WorkSpec, 
 				continue
 			}
 			if e, err := linkedIn(v.list, main, s.Path); err == nil {
-				tips, heads = append(tips, e.Head), append(heads, e.Head)
+				tips = append(tips, e.Head)
 			}
 		}
 		v.walked, _ = walk(ctx, main, tips)
 		if changed && v.walked != nil {
-			// What each member's head changed since the base, while the
-			// folders are read: compareAll then needs no diff of their work
-			// after (compose). Without it (an error), it diffs as before.
-			v.walked.changed, _ = headChanges(ctx, main, v.walked, heads)
+			// What each member's head (and each base branch) changed since
+			// the walk's base, while the folders are read: compareAll then
+			// needs no diff of their work after (compose). Without it (an
+			// error), it diffs as before.
+			v.walked.changed, _ = headChanges(ctx, main, v.walked, tips)
 		}
 	}()
 	return v
