@@ -399,3 +399,87 @@ func uncommittedChange(t *testing.T, r *rand.Rand, dir string) {
 		write(t, dir, f+"/now-a-folder.go", "x\n")
 	}
 }
+
+// TestCompareWorktreesIsTryMerge: what CompareWorktrees says of each pair of
+// members, and of each against its base that moved on, is what git
+// merge-tree says of their work as commits made the old way (add --all in a
+// copy of the index, write-tree), over random committed and uncommitted
+// changes.
+func TestCompareWorktreesIsTryMerge(t *testing.T) {
+	t.Parallel()
+	seeds := 4
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			c := ctx(t)
+			main := branchRepo(t)
+			if err := Exclude(filepath.Join(main, ".git"), "/"+DefaultFolder+"/"); err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(uint64(seed), 13))
+			var members []Member
+			for k := range 5 {
+				name := fmt.Sprintf("m%d", k)
+				wt := filepath.Join(main, DefaultFolder, "t", name)
+				if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
+					t.Fatal(err)
+				}
+				for range r.IntN(3) {
+					randomChange(t, r, wt)
+				}
+				run(t, wt, "add", "-A")
+				run(t, wt, "commit", "-q", "--allow-empty", "-m", name)
+				for range 1 + r.IntN(4) {
+					uncommittedChange(t, r, wt)
+				}
+				members = append(members, Member{Name: name, Path: wt, Branch: "teamctl/t/" + name, Base: "main"})
+			}
+			randomChange(t, r, main) // the base moves on
+			run(t, main, "add", "-A")
+			run(t, main, "commit", "-q", "--allow-empty", "-m", "main moves")
+			got, err := CompareWorktrees(c, main, members, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			commits := make([]string, len(members))
+			for i, m := range members {
+				if got.Errs[i] != nil {
+					t.Fatal(got.Errs[i])
+				}
+				w := got.Works[i]
+				commits[i] = w.Head
+				if w.Files > 0 {
+					tree, err := stateTree(c, m.Path, w.Head, w.LeftOut)
+					if err == nil {
+						commits[i], err = workCommit(c, main, w.Head, tree, w.Path)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, p := range got.Pairs {
+				want, err := TryMerge(c, main, commits[p.Pair[0]], commits[p.Pair[1]])
+				if err != nil || p.Err != nil {
+					t.Fatal(err, p.Err)
+				}
+				if !reflect.DeepEqual(p.Merge, want) {
+					t.Errorf("%s+%s: %+v (merge-tree run: %v), git merge-tree %+v", members[p.Pair[0]].Name, members[p.Pair[1]].Name, p.Merge, p.Ran, want)
+				}
+			}
+			base := strings.TrimSpace(run(t, main, "rev-parse", "main"))
+			for _, b := range got.AgainstBase {
+				want, err := TryMerge(c, main, commits[b.Member], base)
+				if err != nil || b.Err != nil {
+					t.Fatal(err, b.Err)
+				}
+				if !reflect.DeepEqual(b.Merge, want) {
+					t.Errorf("%s against main: %+v, git merge-tree %+v", members[b.Member].Name, b.Merge, want)
+				}
+			}
+			t.Logf("%d pairs, %d against the base", len(got.Pairs), len(got.AgainstBase))
+		})
+	}
+}
