@@ -152,6 +152,9 @@ type Side struct {
 	Tree string
 	// Path is the worktree's folder, named in the commit of its work.
 	Path string
+	// edits are the paths of Tree that are not Head's, when Tree was made
+	// from Head's (folderEdits); nil when Tree is "" or was made otherwise.
+	edits map[string]folderEdit
 	// BaseHead is, for a member's work, the commit its base branch is at now
 	// ("" for none, and for a branch's side): when its work is all there,
 	// it is out of every pair (Compared.Landed).
@@ -173,7 +176,7 @@ func (s Side) landed(h *history) bool {
 func WorkSide(name, main string, w Work) Side {
 	s := Side{Name: name, Main: main, Head: w.Head, Path: w.Path}
 	if w.Files > 0 {
-		s.Tree = w.Tree
+		s.Tree, s.edits = w.Tree, w.edits
 	}
 	return s
 }
@@ -290,12 +293,23 @@ func (c *pathChanges) add(status, p string) {
 	}
 }
 
-// changedSince diffs every side of the quick pairs against base, with one
-// `git diff-tree --stdin` of their trees.
+// changedSince diffs every side of the quick pairs against base: from what
+// the walk knows its head changed and what its folder changes (compose), or
+// with one `git diff-tree --stdin` of the others' trees.
 func changedSince(ctx context.Context, dir string, h *history, sides []Side, pairs [][2]int, quick []int) (map[int]pathChanges, error) {
 	need := map[int]bool{}
 	for _, k := range quick {
 		need[pairs[k][0]], need[pairs[k][1]] = true, true
+	}
+	res := map[int]pathChanges{}
+	for i := range need {
+		if c, ok := h.compose(sides[i]); ok {
+			res[i] = c
+			delete(need, i)
+		}
+	}
+	if len(need) == 0 {
+		return res, nil
 	}
 	// The trees: a side's own, else its head's; and the base's. The walk
 	// has them, but when every side is the base (it walked nothing).
@@ -335,7 +349,6 @@ func changedSince(ctx context.Context, dir string, h *history, sides []Side, pai
 	if err != nil {
 		return nil, err
 	}
-	res := map[int]pathChanges{}
 	for i := range need {
 		c, ok := byTree[treeOf[i]]
 		if !ok && treeOf[i] != baseTree {

@@ -25,6 +25,11 @@ type history struct {
 	meet [][]uint64
 	// trees are the trees of the commits walked, and of base.
 	trees map[string]string
+	// changed is, when it was asked for (headChanges), what each of some
+	// tips changed since base, by path: what a tip's work changed since
+	// base is then made of it and of what its folder changes (compose),
+	// without a diff of the work's tree after it is made.
+	changed map[string]map[string]rawChange
 }
 
 // walk walks the commits of tips (commit ids) back to their best common

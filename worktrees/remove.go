@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -60,44 +61,101 @@ func Inspect(ctx context.Context, path, base string) (Loss, error) {
 
 // Changes lists the worktree's uncommitted changes and untracked files.
 func Changes(ctx context.Context, path string) (Loss, error) {
-	l, _, err := changes(ctx, path)
+	l, _, _, err := changes(ctx, path)
 	return l, err
 }
 
 // changes is Changes, with the files whose deletion is staged and that are
-// not in the folder either (status "D " and not "??"): in neither the index
-// nor the folder.
-func changes(ctx context.Context, path string) (Loss, map[string]bool, error) {
+// not in the folder either (status "D." and not "?"): in neither the index
+// nor the folder; and what status said of each file, for a tree of the
+// folder made without an index (folderTree).
+func changes(ctx context.Context, path string) (Loss, map[string]bool, []statusEntry, error) {
 	var l Loss
 	deleted := map[string]bool{}
-	out, err := git(ctx, path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	// Version 2 says each file's modes and ids in HEAD and the index too:
+	// what a tree of the folder takes of it without hashing it again.
+	out, err := git(ctx, path, "status", "--porcelain=v2", "-z", "--untracked-files=all")
 	if err != nil {
-		return l, nil, fmt.Errorf("look at worktree %s: %w", path, err)
+		return l, nil, nil, fmt.Errorf("look at worktree %s: %w", path, err)
 	}
-	entries := strings.Split(out, "\x00")
-	for i := 0; i < len(entries); i++ {
-		e := entries[i]
-		if len(e) < 4 {
-			continue
-		}
-		code, file := e[:2], e[3:]
+	entries, err := parseStatus(out)
+	if err != nil {
+		return l, nil, nil, fmt.Errorf("look at worktree %s: %w", path, err)
+	}
+	for _, e := range entries {
 		switch {
-		case code == "??":
-			l.Untracked = append(l.Untracked, file)
+		case e.kind == '?':
+			l.Untracked = append(l.Untracked, e.path)
 		default:
-			l.Changed = append(l.Changed, file)
-			if code == "D " {
-				deleted[file] = true
-			}
-			if code[0] == 'R' || code[0] == 'C' {
-				i++ // the entry after a rename is its old name
+			l.Changed = append(l.Changed, e.path)
+			if e.kind == '1' && e.xy == "D." {
+				deleted[e.path] = true
 			}
 		}
 	}
 	for _, f := range l.Untracked {
 		delete(deleted, f) // made again since: in the folder
 	}
-	return l, deleted, nil
+	return l, deleted, entries, nil
+}
+
+// statusEntry is one file as `git status --porcelain=v2` lists it.
+type statusEntry struct {
+	kind byte   // '1' changed, '2' renamed or copied, 'u' unmerged, '?' untracked
+	xy   string // index and worktree against HEAD and the index: "M.", ".D", ...
+	sub  string // "N..." when it is no submodule
+	// Modes in HEAD, the index and the folder ("000000": not there), and
+	// the ids in HEAD and the index (not for 'u' and '?').
+	modeH, modeI, modeW string
+	idI                 string
+	path                string
+	orig                string // a rename's or copy's old name
+}
+
+// parseStatus reads `git status --porcelain=v2 -z` (no --branch): the
+// changed and unmerged files in the order of their names, as version 1
+// lists them (version 2 lists the unmerged after the others), then the
+// untracked.
+func parseStatus(out string) ([]statusEntry, error) {
+	var tracked, untracked []statusEntry
+	recs := strings.Split(out, "\x00")
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if r == "" {
+			continue
+		}
+		var e statusEntry
+		var f []string
+		switch r[0] {
+		case '1':
+			if f = strings.SplitN(r, " ", 9); len(f) == 9 {
+				e = statusEntry{kind: '1', xy: f[1], sub: f[2], modeH: f[3], modeI: f[4], modeW: f[5], idI: f[7], path: f[8]}
+			}
+		case '2':
+			if f = strings.SplitN(r, " ", 10); len(f) == 10 && i+1 < len(recs) {
+				e = statusEntry{kind: '2', xy: f[1], sub: f[2], modeH: f[3], modeI: f[4], modeW: f[5], idI: f[7], path: f[9], orig: recs[i+1]}
+				i++
+			}
+		case 'u':
+			if f = strings.SplitN(r, " ", 11); len(f) == 11 {
+				e = statusEntry{kind: 'u', xy: f[1], sub: f[2], modeW: f[6], path: f[10]}
+			}
+		case '?':
+			e = statusEntry{kind: '?', path: r[min(2, len(r)):]}
+		case '#', '!':
+			continue // headers and ignored files: not asked for
+		}
+		if e.kind == 0 || e.path == "" || (e.kind != '?' && len(e.xy) != 2) {
+			return nil, fmt.Errorf("git status: unexpected %.80q", r)
+		}
+		if e.kind == '?' {
+			untracked = append(untracked, e)
+		} else {
+			tracked = append(tracked, e)
+		}
+	}
+	sort.SliceStable(tracked, func(i, j int) bool { return tracked[i].path < tracked[j].path })
+	return append(tracked, untracked...), nil
 }
 
 // BranchLoss lists the commits of branch (in the repository of main) that are

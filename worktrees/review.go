@@ -55,7 +55,7 @@ func CompareWorktrees(ctx context.Context, main string, members []Member, jobs i
 			specs[i] = WorkSpec{} // read as nothing: refused below
 		}
 	}
-	v := look(ctx, main, members, specs)
+	v := look(ctx, main, members, specs, true)
 	c.Works, c.Errs = readWorks(ctx, main, specs, jobs, v.list, v.listErr, true)
 	v.wait()
 	found, baseErrs, walked := v.bases, v.baseErrs, v.walked
@@ -168,8 +168,9 @@ type view struct {
 func (v *view) wait() { <-v.done }
 
 // look lists main's worktrees, then finds the members' bases and walks the
-// history in the background.
-func look(ctx context.Context, main string, members []Member, specs []WorkSpec) *view {
+// history in the background, and with changed diffs the members' heads
+// against the walk's base (history.changed).
+func look(ctx context.Context, main string, members []Member, specs []WorkSpec, changed bool) *view {
 	v := &view{bases: map[string]*Base{}, baseErrs: map[string]error{}, done: make(chan struct{})}
 	v.list, v.listErr = listMain(ctx, main)
 	go func() {
@@ -196,6 +197,13 @@ func look(ctx context.Context, main string, members []Member, specs []WorkSpec) 
 			}
 		}
 		v.walked, _ = walk(ctx, main, tips)
+		if changed && v.walked != nil {
+			// What each member's head (and each base branch) changed since
+			// the walk's base, while the folders are read: compareAll then
+			// needs no diff of their work after (compose). Without it (an
+			// error), it diffs as before.
+			v.walked.changed, _ = headChanges(ctx, main, v.walked, tips)
+		}
 	}()
 	return v
 }

@@ -31,6 +31,12 @@ type Work struct {
 	// untracked are its untracked files not left out, for a diff of the
 	// folder (diffFolder) to take as new.
 	untracked []string
+	// plan is how Tree was made, when it was made from HEAD's: written with
+	// other folders' trees by finishTrees.
+	plan *treePlan
+	// edits are, when Tree was made from HEAD's, the paths where they differ
+	// (Side.edits).
+	edits map[string]folderEdit
 }
 
 // ReadWork reads the work of the worktree at path, a linked worktree of the
@@ -40,7 +46,12 @@ type Work struct {
 // than branch, or on none (Branch says). branch is checked (CheckBranch)
 // before git sees it, as it comes from a file anyone can edit.
 func ReadWork(ctx context.Context, main, path, branch string) (Work, error) {
-	return readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, true)
+	trees := newTreeMaker(main)
+	w, err := readWork(ctx, main, path, branch, func() (Entry, error) { return Linked(ctx, main, path) }, trees)
+	if ferr := finishTrees(ctx, trees, []*Work{&w})[0]; err == nil {
+		err = ferr
+	}
+	return w, err
 }
 
 // WorkSpec is a worktree to read, as a team records it: its folder and the
@@ -67,6 +78,10 @@ func listMain(ctx context.Context, main string) ([]Entry, error) {
 // tree, the trees of the folders are not made (Work.Tree "").
 func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, list []Entry, listErr error, tree bool) (works []Work, errs []error) {
 	works, errs = make([]Work, len(specs)), make([]error, len(specs))
+	var trees *treeMaker
+	if tree {
+		trees = newTreeMaker(main)
+	}
 	parallel.Each(len(specs), jobs, func(i int) {
 		s := specs[i]
 		works[i], errs[i] = readWork(ctx, main, s.Path, s.Branch, func() (Entry, error) {
@@ -74,14 +89,26 @@ func readWorks(ctx context.Context, main string, specs []WorkSpec, jobs int, lis
 				return Entry{}, fmt.Errorf("%s: %w", s.Path, listErr)
 			}
 			return linkedIn(list, main, s.Path)
-		}, tree)
+		}, trees)
 	})
+	if trees == nil {
+		return works, errs
+	}
+	read := make([]*Work, len(works))
+	for i := range works {
+		read[i] = &works[i]
+	}
+	for i, err := range finishTrees(ctx, trees, read) {
+		if errs[i] == nil {
+			errs[i] = err
+		}
+	}
 	return works, errs
 }
 
 // readWork is ReadWork, with linked finding git's entry for path, and
-// without withTree no tree of the folder made.
-func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error), withTree bool) (Work, error) {
+// without trees no tree of the folder made.
+func readWork(ctx context.Context, main, path, branch string, linked func() (Entry, error), trees *treeMaker) (Work, error) {
 	if branch != "" {
 		if err := CheckBranch(branch); err != nil {
 			return Work{}, err
@@ -91,7 +118,7 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 		e, err := linked()
 		switch {
 		case err == nil:
-			return readLinked(ctx, e, branch, withTree)
+			return readLinked(ctx, e, branch, trees)
 		case !errors.Is(err, ErrNotWorktree):
 			return Work{}, err
 		}
@@ -110,13 +137,13 @@ func readWork(ctx context.Context, main, path, branch string, linked func() (Ent
 	return Work{Branch: branch, Head: head, Tree: tree, Gone: true}, nil
 }
 
-func readLinked(ctx context.Context, e Entry, branch string, tree bool) (Work, error) {
+func readLinked(ctx context.Context, e Entry, branch string, trees *treeMaker) (Work, error) {
 	w := Work{Path: e.Path, Branch: e.Branch, Head: e.Head}
 	if strings.Trim(w.Head, "0") == "" {
 		// HEAD names a branch that no longer exists (update-ref -d).
 		return w, fmt.Errorf("worktree %s has no commit checked out: its branch %s is gone (`git -C %q checkout -b %s` there makes it again)", e.Path, e.Branch, e.Path, e.Branch)
 	}
-	return w, readFolder(ctx, &w, tree)
+	return w, readFolder(ctx, &w, trees)
 }
 
 // ReadCheckout reads the work of the checkout dir is in (a main checkout,
@@ -137,13 +164,23 @@ func readCheckout(ctx context.Context, dir string, withTree bool) (Work, error) 
 	if out, err := git(ctx, repo.Top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
 		w.Branch = strings.TrimSpace(out)
 	}
-	return w, readFolder(ctx, &w, withTree)
+	if !withTree {
+		return w, readFolder(ctx, &w, nil)
+	}
+	trees := newTreeMaker(repo.Top)
+	err = readFolder(ctx, &w, trees)
+	if ferr := finishTrees(ctx, trees, []*Work{&w})[0]; err == nil {
+		err = ferr
+	}
+	return w, err
 }
 
-// readFolder fills in the tree of w's folder (with tree), what it leaves
-// out, and what git is in the middle of there.
-func readFolder(ctx context.Context, w *Work, tree bool) error {
-	changes, deleted, err := changes(ctx, w.Path)
+// readFolder fills in the tree of w's folder (with trees), what it leaves
+// out, and what git is in the middle of there. A tree made from HEAD's
+// (planTree, treeMaker.make) is written by finishTrees, with other
+// folders'.
+func readFolder(ctx context.Context, w *Work, trees *treeMaker) error {
+	changes, deleted, entries, err := changes(ctx, w.Path)
 	if err != nil {
 		return err
 	}
@@ -152,9 +189,18 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 	w.Files = len(listed) - len(w.LeftOut)
 	w.untracked = toAdd(changes.Untracked, nil, w.LeftOut)
 	switch {
-	case !tree:
+	case trees == nil:
 	case w.Files > 0:
-		w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, toAdd(listed, deleted, w.LeftOut))
+		add := toAdd(listed, deleted, w.LeftOut)
+		if w.plan, err = planTree(ctx, trees, w.Path, w.Head, entries, w.LeftOut, add); err == nil {
+			w.Tree, w.edits, err = trees.make(ctx, w.plan)
+		}
+		if err != nil {
+			// Left to add and write-tree (errNoPlan), or git said what it
+			// should not: add says why if it fails too.
+			w.plan, w.edits = nil, nil
+			w.Tree, err = stateTreeOf(ctx, w.Path, w.Head, add)
+		}
 	default:
 		w.Tree, err = revParse(ctx, w.Path, w.Head+"^{tree}")
 	}
@@ -165,6 +211,28 @@ func readFolder(ctx context.Context, w *Work, tree bool) error {
 		w.Busy = inProgress(gitdir)
 	}
 	return nil
+}
+
+// finishTrees writes the trees trees made of works' folders (Work.plan);
+// when it cannot, each of those folders has its tree made through a copy of
+// its index as before, which says why if that fails too. err[i] is
+// works[i]'s.
+func finishTrees(ctx context.Context, trees *treeMaker, works []*Work) []error {
+	errs := make([]error, len(works))
+	err := trees.finish(ctx)
+	for i, w := range works {
+		if w.plan == nil {
+			continue
+		}
+		if err != nil {
+			w.edits = nil
+			if w.Tree, errs[i] = stateTreeOf(ctx, w.Path, w.Head, w.plan.fallback); errs[i] != nil {
+				errs[i] = fmt.Errorf("the files of %s: %w", w.Path, errs[i])
+			}
+		}
+		w.plan = nil
+	}
+	return errs
 }
 
 // toAdd are the files of listed (what status said) that git add takes into
@@ -222,37 +290,30 @@ func workCommit(ctx context.Context, dir, head, tree, path string) (string, erro
 }
 
 // workCommits makes the commit of each side's Tree on its Head, all with one
-// `git hash-object -t commit -w --stdin-paths`: one git command however many
-// members' work a comparison needs as commits, where commit-tree takes one
-// each. The commits are signed by teamctl at a fixed time, so that the same
-// work is the same commit however often it is compared (no pile of objects),
-// and no user.name is needed. No ref names them; git gc drops them in time.
+// git command (writeObjects) however many members' work a comparison needs
+// as commits, where commit-tree takes one each. The commits are signed by
+// teamctl at a fixed time, so that the same work is the same commit however
+// often it is compared (no pile of objects), and no user.name is needed. No
+// ref names them; git gc drops them in time.
 func workCommits(ctx context.Context, dir string, sides []Side) ([]string, error) {
-	tmp, err := os.MkdirTemp("", "teamctl-commits-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	var paths strings.Builder
+	bodies := make([]string, len(sides))
+	ids := make([]string, len(sides))
 	for i, s := range sides {
-		if !isObjectID(s.Head) || !isObjectID(s.Tree) {
+		if !isObjectID(s.Head) || !isObjectID(s.Tree) || len(s.Head) != len(sides[0].Head) {
 			return nil, fmt.Errorf("a commit of the work of %s: %q on %q: no object ids", s.Path, s.Tree, s.Head)
 		}
-		body := fmt.Sprintf("tree %s\nparent %s\nauthor teamctl <teamctl@localhost> 946684800 +0000\ncommitter teamctl <teamctl@localhost> 946684800 +0000\n\n"+
+		bodies[i] = fmt.Sprintf("tree %s\nparent %s\nauthor teamctl <teamctl@localhost> 946684800 +0000\ncommitter teamctl <teamctl@localhost> 946684800 +0000\n\n"+
 			"teamctl: the uncommitted work of %s, to compare it (no ref names this commit)\n", s.Tree, s.Head, strconv.Quote(s.Path))
-		f := filepath.Join(tmp, strconv.Itoa(i))
-		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
-			return nil, err
+		ids[i] = objectID(hashOf(s.Head)(), "commit", bodies[i])
+	}
+	if len(sides) > 0 {
+		objs := make([]object, len(bodies))
+		for i, b := range bodies {
+			objs[i] = object{objCommit, b}
 		}
-		paths.WriteString(f + "\n")
-	}
-	out, err := gitEnv(ctx, dir, nil, paths.String(), "hash-object", "-t", "commit", "-w", "--stdin-paths")
-	if err != nil {
-		return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
-	}
-	ids := strings.Fields(out)
-	if len(ids) != len(sides) {
-		return nil, fmt.Errorf("commits of the work of %d worktrees: git hash-object said %q", len(sides), out)
+		if err := writeObjects(ctx, dir, objs, hashOf(sides[0].Head)); err != nil {
+			return nil, fmt.Errorf("commits of the work of %d worktrees: %w", len(sides), err)
+		}
 	}
 	return ids, nil
 }

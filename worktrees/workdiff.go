@@ -39,7 +39,7 @@ func DiffWorktrees(ctx context.Context, main string, members []Member, patch boo
 	for i, m := range members {
 		specs[i] = WorkSpec{Path: m.Path, Branch: m.Branch}
 	}
-	v := look(ctx, main, members, specs)
+	v := look(ctx, main, members, specs, false)
 	works, errs := readWorks(ctx, main, specs, jobs, v.list, v.listErr, false)
 	v.wait()
 	parallel.Each(len(members), jobs, func(i int) {

@@ -26,7 +26,9 @@
 // All must find the same conflicting pairs. It prints median, p90 and min
 // per variant, median(teamctl)/median(git) against a target of 1.2x (the
 // exit status is 1 when that target is missed), and
-// median(teamctl)/median(git+work).
+// median(teamctl)/median(git+work). -v then runs the loop and teamctl once
+// more each and prints every git command they ran with its wall and
+// processor time.
 package main
 
 import (
@@ -46,6 +48,7 @@ func main() {
 	flag.IntVar(&cfg.Files, "files", 2000, "tracked files in the repository")
 	flag.IntVar(&cfg.Changed, "changed", 20, "files each member changes")
 	flag.IntVar(&cfg.Warmup, "warmup", 1, "untimed rounds first")
+	flag.BoolVar(&cfg.Trace, "v", false, "then run the loop and teamctl once more, printing each git command with its wall and processor time")
 	flag.Parse()
 	world.Main("bench/radar", *asJSON, func(ctx context.Context, log io.Writer) (*radarbench.Report, error) {
 		return radarbench.Run(ctx, cfg, log)

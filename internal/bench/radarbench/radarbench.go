@@ -21,6 +21,10 @@ const target = 1.2 // median(teamctl) / median(git) must not exceed this
 // Config is a run's settings: bench/radar's flags.
 type Config struct {
 	Files, Members, Changed, Rounds, Warmup int
+	// Trace (-v): after the rounds, the git loop and teamctl once more each,
+	// every git command printed with its wall and processor time: where
+	// teamctl's time goes beside the loop's.
+	Trace bool
 }
 
 // Report is the whole result, as -json prints it.
@@ -91,6 +95,11 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Report, error) {
 	for i := range found[1:] {
 		if !slices.Equal(found[0], found[i+1]) {
 			return nil, fmt.Errorf("the variants disagree: %s found conflicts %q, %s %q", variants[0].Name, found[0], variants[i+1].Name, found[i+1])
+		}
+	}
+	if cfg.Trace {
+		if err := traced(ctx, log, repo, branches); err != nil {
+			return nil, err
 		}
 	}
 	gitConflicts := found[0]
@@ -167,6 +176,58 @@ func radar(ctx context.Context, repo *gitworld.Repo) ([]string, error) {
 		return nil, fmt.Errorf("main did not move, yet %d members are compared with it", len(c.AgainstBase))
 	}
 	return conflicts, nil
+}
+
+// traced runs the loop and teamctl once more each and prints every git
+// command they ran, with its wall and processor time, and their sums.
+func traced(ctx context.Context, log io.Writer, repo *gitworld.Repo, branches []string) error {
+	var loop strings.Builder
+	t0 := time.Now()
+	for i, a := range branches {
+		for _, b := range branches[i+1:] {
+			cmd := exec.CommandContext(ctx, "git", "merge-tree", "--write-tree", "--name-only", a, b)
+			cmd.Dir, cmd.Env = repo.Main, repo.Env
+			t := time.Now()
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+				return fmt.Errorf("git merge-tree %s %s: %w", a, b, err)
+			}
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			fmt.Fprintf(&loop, "trace git merge-tree --write-tree --name-only %s %s  wall %.1f ms cpu %.1f ms\n", a, b,
+				float64(time.Since(t).Microseconds())/1000, float64(cpu.Microseconds())/1000)
+		}
+	}
+	printTrace(log, "git", time.Since(t0), loop.String())
+	var mine strings.Builder
+	worktrees.SetTrace(&mine) // written under the tracer's lock
+	t0 = time.Now()
+	_, err := radar(ctx, repo)
+	d := time.Since(t0)
+	worktrees.SetTrace(nil)
+	if err != nil {
+		return err
+	}
+	printTrace(log, "teamctl", d, mine.String())
+	return nil
+}
+
+// printTrace prints a variant's traced lines under a line of their sums.
+func printTrace(log io.Writer, name string, d time.Duration, lines string) {
+	var wall, cpu float64
+	var n int
+	for _, l := range strings.Split(strings.TrimSpace(lines), "\n") {
+		if i := strings.LastIndex(l, "  wall "); i >= 0 {
+			var a, b float64
+			fmt.Sscanf(l[i:], "  wall %f ms cpu %f ms", &a, &b)
+			wall, cpu, n = wall+a, cpu+b, n+1
+		}
+	}
+	fmt.Fprintf(log, "\n%s, traced: %.1f ms in all; %d git commands, %.1f ms of their wall time and %.1f ms of processor time:\n",
+		name, float64(d.Microseconds())/1000, n, wall, cpu)
+	for _, l := range strings.Split(strings.TrimSpace(lines), "\n") {
+		fmt.Fprintln(log, "  "+strings.TrimPrefix(l, "trace "))
+	}
 }
 
 func pair(repo *gitworld.Repo, i, j int) string {
