@@ -415,6 +415,12 @@ func (s *fakeServer) pane(id string) *fakePane {
 	if strings.HasSuffix(id, ":") { // a session ("=alpha:", "$0:"): its current pane
 		return s.current
 	}
+	if strings.HasPrefix(id, "@") { // a window: its active pane
+		if s.current != nil && s.current.Window == id {
+			return s.current
+		}
+		return nil
+	}
 	for _, p := range s.panes {
 		if p.ID == id {
 			return p

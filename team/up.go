@@ -459,10 +459,12 @@ func (u *upRun) prepareTeammates(ctx context.Context, launches []launch.Launch) 
 // panes already there), and leaves the lead's pane selected, in one tmux
 // invocation, then saves state. A new pane's id is printed only once the
 // batch has run, so each is decorated as the pane just made: made without
-// -d it is its window's active pane, and its window the session's current
-// one, which the target "=team:" names. (A second tmux invocation for the
-// decoration, once the ids were known, cost up a tmux client's start, and
-// in a team of agents starting on two cores, a long one.)
+// -d it is its window's active pane, that window named by its id when the
+// pane is split beside the lead (a window a person made and looks at may
+// be the session's current one), or as the session's current window when
+// it is a new window (new-window makes it so). (A second tmux invocation
+// for the decoration, once the ids were known, cost up a tmux client's
+// start, and in a team of agents starting on two cores, a long one.)
 func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	if len(launches) == 0 {
 		return u.decorate(ctx)
@@ -483,9 +485,11 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	}
 	for i, x := range launches {
 		var args []string
+		made := u.target + ":"
 		if u.l.Arrangement == "windows" || leadPane == "" {
 			args = []string{"new-window", "-t", u.target + ":", "-n", x.Member.Name}
 		} else {
+			made = u.windowOf(leadPane)
 			// -f splits the whole window, so the new pane comes last and the
 			// teammates keep the layout's order.
 			args = []string{"split-window", "-h", "-f", "-t", leadPane}
@@ -494,7 +498,7 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 		args = append(args, launch.EnvFlags(x.Env)...)
 		args = append(args, "-P", "-F", idFormat)
 		b.Add(append(args, tmux.CommandArgs(u.argv(x))...)...)
-		for _, c := range launch.Decoration(u.target+":", x.Member.Name, colors[x.Member.Name]) {
+		for _, c := range launch.Decoration(made, x.Member.Name, colors[x.Member.Name]) {
 			b.Add(c...)
 		}
 		if u.l.Arrangement != "windows" && leadPane != "" && i < len(launches)-1 {
@@ -522,6 +526,17 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	}
 	u.o.Trace.Step("state saved")
 	return nil
+}
+
+// windowOf is the id of the window of the team's pane pane (its active
+// pane as a target); the session's current window when it is not recorded.
+func (u *upRun) windowOf(pane string) string {
+	for _, m := range u.st.Members {
+		if m.Pane == pane && m.Window != "" {
+			return m.Window
+		}
+	}
+	return u.target + ":"
 }
 
 // colors are the layout's members' colours, by name.

@@ -27,8 +27,10 @@ members:
 var alphaChanged = strings.Replace(alpha, "sleep 1000", "sleep 2000", 1)
 
 // The tmux commands that decorate the panes: every member's pane titled and
-// coloured (a new one as the pane just made, "=alpha:", in the batch that
-// makes it), the panes spread (main-vertical), the lead's pane selected.
+// coloured (a new one as the pane just made, in the batch that makes it: the
+// active pane of the lead's window "@0", or of the session's current window
+// "=alpha:" for a new window), the panes spread (main-vertical), the lead's
+// pane selected.
 const (
 	decorateLead   = "select-pane -t %0 -T lead ; set-option -p -t %0 @teamctl-member lead"
 	decorateSpread = "select-layout -t %0 main-vertical ; select-window -t %0 ; select-pane -t %0"
@@ -81,9 +83,9 @@ func TestUp(t *testing.T) {
 			"list-panes",
 			startAlpha("${run lead}"),
 			batch(decorateLead,
-				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("=alpha:"),
+				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("@0"),
 				"select-layout -t %0 main-vertical",
-				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("=alpha:"),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("@0"),
 				decorateSpread),
 		},
 		started: []string{"lead", "worker", "sh"},
@@ -133,7 +135,7 @@ func TestUp(t *testing.T) {
 		want: []string{
 			"list-panes", "list-panes",
 			batch(decorateLead, decorateWorker("%1"),
-				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("$0:"),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("@0"),
 				decorateSpread),
 		},
 		started: []string{"sh"},
@@ -239,9 +241,9 @@ func TestUp(t *testing.T) {
 			"list-panes",
 			startAlpha("${resume lead}"),
 			batch(decorateLead,
-				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("=alpha:"),
+				"split-window -h -f -t %0 -c ${cwd} ${env worker} -P -F ${idf} ${run worker}", decorateWorker("@0"),
 				"select-layout -t %0 main-vertical",
-				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("=alpha:"),
+				"split-window -h -f -t %0 -c ${cwd} ${env sh} -P -F ${idf} ${run sh}", decorateSh("@0"),
 				decorateSpread),
 		},
 		started: []string{"lead", "worker", "sh"},

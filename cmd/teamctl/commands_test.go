@@ -601,3 +601,39 @@ func childrenOf(pid int) []int {
 	}
 	return out
 }
+
+// TestUpAgainWhileAPersonLooksAtAWindowOfTheirOwn: a member whose pane is
+// gone gets a new one beside the lead, titled and coloured in the batch
+// that makes it, though a window a person made by hand is the session's
+// current one: that window's pane is left as it was.
+func TestUpAgainWhileAPersonLooksAtAWindowOfTheirOwn(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	layout := e.WriteFile("own.yaml", "team: own\nmembers:\n  - {name: a, command: [sleep, \"1000\"], restart: never}\n  - {name: b, command: [sleep, \"1000\"], restart: never}\n")
+	e.MustRun("up", layout)
+	if out, err := e.Tmux("teamctl-own", "new-window", "-t", "=own:", "-n", "mine"); err != nil {
+		t.Fatal(err, out)
+	}
+	b := func() string {
+		out, _ := e.Tmux("teamctl-own", "list-panes", "-a", "-F", "#{@teamctl-member} #{pane_id}")
+		for _, l := range strings.Split(out, "\n") {
+			if id, ok := strings.CutPrefix(l, "b "); ok {
+				return id
+			}
+		}
+		return ""
+	}
+	old := b()
+	if out, err := e.Tmux("teamctl-own", "kill-pane", "-t", old); err != nil {
+		t.Fatal(err, out)
+	}
+	e.MustRun("up", layout)
+	out, _ := e.Tmux("teamctl-own", "list-panes", "-a", "-F", "#{window_name}:#{pane_title}:#{@teamctl-member}")
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	if len(got) != 3 || got[0] != "a:a:a" || got[1] != "a:b:b" || !strings.HasPrefix(got[2], "mine:") || strings.HasSuffix(got[2], ":b") {
+		t.Errorf("panes (window:title:member):\n%s", out)
+	}
+	if now := b(); now == "" || now == old {
+		t.Errorf("b's pane %q, was %q", now, old)
+	}
+}
