@@ -248,3 +248,59 @@ func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 	}
 	waitFor(t, m, Transcripts)
 }
+
+// TestTranscriptsUnwatchedUntilTheMark: once a transcript is written, its
+// folder is not watched until the mark (a busy team's writes no longer wake
+// the supervisor each); it is watched again by the mark, so what was
+// written meanwhile is read at the look the mark brings, and a later write
+// is marked again; a followed folder made meanwhile is watched too. The
+// team's own folders are never unwatched.
+func TestTranscriptsUnwatchedUntilTheMark(t *testing.T) {
+	const every = 300 * time.Millisecond
+	dir := t.TempDir()
+	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(p.Inboxes, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"), Options{TranscriptsEvery: every})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	proj := filepath.Join(dir, ".claude", "projects", "-w")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(proj, "s", "subagents")
+	m.FollowTranscripts([]string{proj, filepath.Join(proj, "s"), subs, p.Inboxes}) // as the supervisor gives them
+	watched := func(d string) bool { return slices.Contains(m.w.WatchList(), d) }
+	if !watched(proj) {
+		t.Fatal("the project folder is not watched")
+	}
+	if err := os.WriteFile(filepath.Join(proj, "s.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "the project folder unwatched until the mark", func() (bool, string) {
+		return !watched(proj), strings.Join(m.w.WatchList(), " ")
+	})
+	if !watched(p.Inboxes) {
+		t.Error("the team's inboxes/ was unwatched with the transcripts")
+	}
+	if err := os.MkdirAll(subs, 0o700); err != nil { // made while unwatched
+		t.Fatal(err)
+	}
+	waitFor(t, m, Transcripts)
+	// Watched again by the mark (on a slow machine the folder may have come
+	// after it, and is watched as it comes).
+	testenv.Eventually(t, 10*time.Second, "the folders watched again", func() (bool, string) {
+		return watched(proj) && watched(subs), strings.Join(m.w.WatchList(), " ")
+	})
+	m.Take(false)
+	if err := os.WriteFile(filepath.Join(subs, "agent-1.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, Transcripts)
+}
