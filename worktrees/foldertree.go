@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -97,19 +98,20 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 	}
 	p := &treePlan{head: head, set: map[string]treeEntry{}, fallback: add}
 	var hashed, contents []string
-	big := false // a file over maxRawBlob: hashed by git, not kept here
+	root, err := os.OpenRoot(top)
+	if err != nil {
+		return nil, errNoPlan
+	}
+	defer root.Close()
 	fromFolder := func(name, mode string) error {
 		if strings.ContainsAny(name, "\n\r") || strings.HasPrefix(name, `"`) {
 			return errNoPlan // hash-object --stdin-paths takes a line, unquoting a quoted one
 		}
-		b, err := os.ReadFile(filepath.Join(top, name))
+		b, err := readPlain(root, name)
 		if err != nil || bytes.IndexByte(b, '\r') >= 0 {
-			return errNoPlan // gone since status, or autocrlf may keep or drop it
+			return errNoPlan // gone or changed since status, or autocrlf may keep or drop it
 		}
 		p.set[name] = treeEntry{mode: mode}
-		if len(b) > maxRawBlob {
-			big, b = true, nil
-		}
 		hashed, contents = append(hashed, name), append(contents, string(b))
 		return nil
 	}
@@ -168,7 +170,7 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 			return nil, errNoPlan
 		}
 	}
-	if len(hashed) > 0 && !big && m.rawBlobs(ctx, top, gitdir, hashed) {
+	if len(hashed) > 0 && m.rawBlobs(ctx, top, gitdir, hashed) {
 		newHash := hashOf(head)
 		for i, name := range hashed {
 			e := p.set[name]
@@ -194,9 +196,30 @@ func planTree(ctx context.Context, m *treeMaker, top, head string, entries []sta
 	return p, nil
 }
 
-// maxRawBlob is the largest file hashed here (rawBlobs), kept in memory
-// until the trees are written.
+// maxRawBlob is the largest file a tree is made with here (rawBlobs), kept
+// in memory until the trees are written: a folder with a larger file
+// changed is left to add, which never holds a file whole.
 const maxRawBlob = 1 << 20
+
+// readPlain reads the regular file name in root, a worktree a member
+// writes: never through a link (the file itself one since status read it,
+// or a folder on its way out of the worktree: os.Root), never more than
+// maxRawBlob (errNoPlan).
+func readPlain(root *os.Root, name string) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxRawBlob {
+		return nil, errNoPlan
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxRawBlob+1))
+	if err == nil && len(b) > maxRawBlob {
+		err = errNoPlan // grew since
+	}
+	return b, err
+}
 
 // rawBlobs reports whether git would store the folder's files named as
 // they are: then they are hashed here and written with the

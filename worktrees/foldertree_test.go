@@ -478,3 +478,36 @@ func TestCompareWorktreesIsTryMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestReadPlainFollowsNoLink: a folder's file is read for its tree only as
+// a regular file of the worktree, at most maxRawBlob bytes: a link (to a
+// file outside, or a folder on the way that is one) or a larger file is
+// not read, and its folder's tree left to add.
+func TestReadPlainFollowsNoLink(t *testing.T) {
+	top, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	if err := os.WriteFile(secret, []byte("not the worktree's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(top, "plain"), []byte("hello\n"), 0o600))
+	must(os.Symlink(secret, filepath.Join(top, "link")))
+	must(os.Symlink(outside, filepath.Join(top, "dir")))
+	must(os.WriteFile(filepath.Join(top, "big"), make([]byte, maxRawBlob+1), 0o600))
+	root, err := os.OpenRoot(top)
+	must(err)
+	defer root.Close()
+	if b, err := readPlain(root, "plain"); err != nil || string(b) != "hello\n" {
+		t.Errorf("plain: %q %v", b, err)
+	}
+	for _, name := range []string{"link", "dir/secret", "big", "gone"} {
+		if b, err := readPlain(root, name); err == nil {
+			t.Errorf("%s read: %q", name, b)
+		}
+	}
+}
