@@ -1,7 +1,6 @@
 package team
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -85,12 +84,10 @@ func logPath(outPath string) string { return filepath.Join(filepath.Dir(outPath)
 // pendingSupervisor is a supervisor up started before making the team
 // (state.Handover): it holds the team's supervisor lock and waits for go.
 type pendingSupervisor struct {
-	pid       int
-	outPath   string
-	goW       *os.File
-	readyR    *os.File
-	exited    chan error
-	abandoned bool
+	pid     int
+	outPath string
+	hand    *state.Handing
+	exited  chan error
 }
 
 // spawnSupervisor starts the team's supervisor with the team's lock, taken
@@ -105,25 +102,18 @@ func spawnSupervisor(exe, team string) (*pendingSupervisor, error) {
 		return nil, err
 	}
 	defer lock.Release() // the supervisor's copy holds it from here on
-	goR, goW, err := os.Pipe()
+	hand, err := state.HandOver(lock)
 	if err != nil {
 		return nil, err
 	}
-	defer goR.Close()
-	readyR, readyW, err := os.Pipe()
+	cmd, outPath, err := runSupervisor(exe, team, hand.Files())
 	if err != nil {
-		goW.Close()
+		hand.Abandon()
 		return nil, err
 	}
-	defer readyW.Close()
-	cmd, outPath, err := runSupervisor(exe, team, []*os.File{lock.File(), goR, readyW})
-	if err != nil {
-		goW.Close()
-		readyR.Close()
-		return nil, err
-	}
+	hand.Started()
 	lock.SetPID(cmd.Process.Pid)
-	p := &pendingSupervisor{pid: cmd.Process.Pid, outPath: outPath, goW: goW, readyR: readyR, exited: make(chan error, 1)}
+	p := &pendingSupervisor{pid: cmd.Process.Pid, outPath: outPath, hand: hand, exited: make(chan error, 1)}
 	go func() { p.exited <- cmd.Wait() }()
 	return p, nil
 }
@@ -132,12 +122,8 @@ func spawnSupervisor(exe, team string) (*pendingSupervisor, error) {
 // log is open) and tells it to go: the team is made. An error says why it
 // did not start, with what it printed.
 func (p *pendingSupervisor) begin() (int, error) {
-	defer p.readyR.Close()
 	ready := make(chan bool, 1)
-	go func() {
-		line, _ := bufio.NewReader(p.readyR).ReadString('\n')
-		ready <- strings.TrimSpace(line) == "ready"
-	}()
+	go func() { ready <- p.hand.Ready() }()
 	select {
 	case ok := <-ready:
 		if !ok {
@@ -153,21 +139,18 @@ func (p *pendingSupervisor) begin() (int, error) {
 		p.abandon()
 		return p.pid, fmt.Errorf("the supervisor (pid %d) has not started within 10s; see %s", p.pid, logPath(p.outPath))
 	}
-	_, err := p.goW.WriteString("go\n")
-	p.goW.Close()
-	p.abandoned = true // told to go: nothing to let go of
-	if err != nil {
+	if err := p.hand.Go(); err != nil {
 		return 0, fmt.Errorf("the supervisor: %w", err)
 	}
 	return p.pid, nil
 }
 
-// abandon lets the supervisor go unstarted: up made nothing to supervise.
-// Its pipe closed, it ends by itself, with the lock.
+// abandon lets the supervisor go unstarted, unless it was told to go: up
+// made nothing to supervise. Its pipe closed, it ends by itself, with the
+// lock.
 func (p *pendingSupervisor) abandon() {
-	if p != nil && !p.abandoned {
-		p.abandoned = true
-		p.goW.Close()
+	if p != nil {
+		p.hand.Abandon()
 	}
 }
 

@@ -472,27 +472,24 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 	leadPane := u.mainPane()
 	var b tmux.Batch
 	colors := u.colors()
-	made := map[string]bool{}
+	isNew := map[string]bool{}
 	for _, x := range launches {
-		made[x.Member.Name] = true
+		isNew[x.Member.Name] = true
 	}
-	for _, m := range u.st.Members {
-		if !m.Remote() && !made[m.Name] {
-			for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
-				b.Add(c...)
-			}
-		}
+	u.decorations(&b, colors, isNew)
+	split := u.l.Arrangement != "windows" && leadPane != ""
+	made := u.target + ":" // the pane just made, as a target
+	if split {
+		made = u.windowOf(leadPane)
 	}
 	for i, x := range launches {
 		var args []string
-		made := u.target + ":"
-		if u.l.Arrangement == "windows" || leadPane == "" {
-			args = []string{"new-window", "-t", u.target + ":", "-n", x.Member.Name}
-		} else {
-			made = u.windowOf(leadPane)
+		if split {
 			// -f splits the whole window, so the new pane comes last and the
 			// teammates keep the layout's order.
 			args = []string{"split-window", "-h", "-f", "-t", leadPane}
+		} else {
+			args = []string{"new-window", "-t", u.target + ":", "-n", x.Member.Name}
 		}
 		args = append(args, "-c", tmux.EscapeFormat(x.Cwd))
 		args = append(args, launch.EnvFlags(x.Env)...)
@@ -501,13 +498,13 @@ func (u *upRun) create(ctx context.Context, launches []launch.Launch) error {
 		for _, c := range launch.Decoration(made, x.Member.Name, colors[x.Member.Name]) {
 			b.Add(c...)
 		}
-		if u.l.Arrangement != "windows" && leadPane != "" && i < len(launches)-1 {
+		if split && i < len(launches)-1 {
 			// Re-spread after every split so the next one always has room
 			// (after the last, selectMain's).
 			b.Add("select-layout", "-t", leadPane, u.l.Arrangement)
 		}
 	}
-	u.selectMain(&b, u.mainPane())
+	u.selectMain(&b, leadPane)
 	u.o.Trace.Step("teammates prepared")
 	out, err := u.runCreate(ctx, &b, launches)
 	u.o.Trace.Step(fmt.Sprintf("tmux create batch (%d commands: %d panes, titled and coloured, the lead's pane selected)", b.Len(), len(launches)))
@@ -537,6 +534,19 @@ func (u *upRun) windowOf(pane string) string {
 		}
 	}
 	return u.target + ":"
+}
+
+// decorations adds to b the commands that title and colour each member's
+// pane here by its id, but for those of skip (panes not made yet).
+func (u *upRun) decorations(b *tmux.Batch, colors map[string]string, skip map[string]bool) {
+	for _, m := range u.st.Members {
+		if m.Remote() || skip[m.Name] {
+			continue // decorated on its host (createOn), or as it is made
+		}
+		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
+			b.Add(c...)
+		}
+	}
 }
 
 // colors are the layout's members' colours, by name.
@@ -635,15 +645,7 @@ func (u *upRun) recordMember(x launch.Launch, m state.Member, now time.Time) {
 // leaves the lead's pane (mainPane) selected, in one tmux invocation.
 func (u *upRun) decorate(ctx context.Context) error {
 	var b tmux.Batch
-	colors := u.colors()
-	for _, m := range u.st.Members {
-		if m.Remote() {
-			continue // decorated on its host (createOn)
-		}
-		for _, c := range launch.Decoration(m.Pane, m.Name, colors[m.Name]) {
-			b.Add(c...)
-		}
-	}
+	u.decorations(&b, u.colors(), nil)
 	u.selectMain(&b, u.mainPane())
 	_, err := u.srv.RunBatch(ctx, &b)
 	u.o.Trace.Step(fmt.Sprintf("tmux decorate batch (%d commands: titles, colours, the lead's pane selected)", b.Len()))

@@ -1,6 +1,7 @@
 package worktrees
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -288,18 +289,7 @@ func TestComposeIsTheTreesDiff(t *testing.T) {
 			var specs []WorkSpec
 			for k := range 6 {
 				name := fmt.Sprintf("w%d", k)
-				wt := filepath.Join(main, DefaultFolder, "t", name)
-				if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
-					t.Fatal(err)
-				}
-				for range r.IntN(4) {
-					randomChange(t, r, wt)
-				}
-				run(t, wt, "add", "-A")
-				run(t, wt, "commit", "-q", "--allow-empty", "-m", name)
-				for range r.IntN(6) {
-					uncommittedChange(t, r, wt)
-				}
+				wt := randomWorktree(t, c, main, r, name, r.IntN(4), func() int { return r.IntN(6) })
 				if r.IntN(2) == 0 {
 					// Staged, then one file changed again.
 					run(t, wt, "add", "-A")
@@ -417,18 +407,7 @@ func TestCompareWorktreesIsTryMerge(t *testing.T) {
 			var members []Member
 			for k := range 5 {
 				name := fmt.Sprintf("m%d", k)
-				wt := filepath.Join(main, DefaultFolder, "t", name)
-				if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
-					t.Fatal(err)
-				}
-				for range r.IntN(3) {
-					randomChange(t, r, wt)
-				}
-				run(t, wt, "add", "-A")
-				run(t, wt, "commit", "-q", "--allow-empty", "-m", name)
-				for range 1 + r.IntN(4) {
-					uncommittedChange(t, r, wt)
-				}
+				wt := randomWorktree(t, c, main, r, name, r.IntN(3), func() int { return 1 + r.IntN(4) })
 				members = append(members, Member{Name: name, Path: wt, Branch: "teamctl/t/" + name, Base: "main"})
 			}
 			randomChange(t, r, main) // the base moves on
@@ -510,4 +489,24 @@ func TestReadPlainFollowsNoLink(t *testing.T) {
 			t.Errorf("%s read: %q", name, b)
 		}
 	}
+}
+
+// randomWorktree makes worktree name of main on branch teamctl/t/<name>
+// with committed random changes (a commit of them, maybe empty), then
+// uncommitted() uncommitted ones, and returns its folder.
+func randomWorktree(t *testing.T, c context.Context, main string, r *rand.Rand, name string, committed int, uncommitted func() int) string {
+	t.Helper()
+	wt := filepath.Join(main, DefaultFolder, "t", name)
+	if _, err := Ensure(c, Spec{Main: main, Path: wt, Branch: "teamctl/t/" + name}); err != nil {
+		t.Fatal(err)
+	}
+	for range committed {
+		randomChange(t, r, wt)
+	}
+	run(t, wt, "add", "-A")
+	run(t, wt, "commit", "-q", "--allow-empty", "-m", name)
+	for range uncommitted() {
+		uncommittedChange(t, r, wt)
+	}
+	return wt
 }

@@ -123,12 +123,7 @@ func Find(configDir, id string) (Files, error) {
 		if p := filepath.Join(projects, name, id+".jsonl"); exists(p) {
 			out.Main = append(out.Main, p)
 		}
-		subs := filepath.Join(projects, name, id, "subagents")
-		for _, n := range dirNames(subs) {
-			if strings.HasSuffix(n, ".jsonl") {
-				out.Subagents = append(out.Subagents, filepath.Join(subs, n))
-			}
-		}
+		out.Subagents = appendSubagents(out.Subagents, filepath.Join(projects, name), id)
 	}
 	sort.Strings(out.Main)
 	sort.Strings(out.Subagents)
@@ -147,15 +142,22 @@ func Subagents(main []string, id string) ([]string, error) {
 	}
 	var out []string
 	for _, m := range main {
-		subs := filepath.Join(filepath.Dir(m), id, "subagents")
-		for _, n := range dirNames(subs) {
-			if strings.HasSuffix(n, ".jsonl") {
-				out = append(out, filepath.Join(subs, n))
-			}
-		}
+		out = appendSubagents(out, filepath.Dir(m), id)
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// appendSubagents appends to out the subagents' transcripts of session id
+// in project folder project.
+func appendSubagents(out []string, project, id string) []string {
+	subs := filepath.Join(project, id, "subagents")
+	for _, n := range dirNames(subs) {
+		if strings.HasSuffix(n, ".jsonl") {
+			out = append(out, filepath.Join(subs, n))
+		}
+	}
+	return out
 }
 
 // dirNames are the names in folder dir; none when it cannot be read (gone,

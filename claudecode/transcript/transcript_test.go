@@ -295,6 +295,17 @@ func TestFind(t *testing.T) {
 	if err != nil || !slices.Equal(f.Main, want.Main) || !slices.Equal(f.Subagents, want.Subagents) {
 		t.Fatalf("two project folders: %+v %v, want %+v", f, err, want)
 	}
+	// Subagents: those beside the main transcripts Find found, what Find
+	// finds of them (a Meter's look between two Finds).
+	if subs, err := Subagents(f.Main, id); err != nil || !slices.Equal(subs, want.Subagents) {
+		t.Errorf("subagents: %q %v, want %q", subs, err, want.Subagents)
+	}
+	if subs, err := Subagents([]string{filepath.Join(cfg, "projects", "-x", id+".jsonl")}, id); err != nil || len(subs) != 0 {
+		t.Errorf("subagents of no folder: %q %v", subs, err)
+	}
+	if _, err := Subagents(f.Main, "../x"); !errors.Is(err, ErrInvalidSession) {
+		t.Errorf("subagents of a bad id: %v", err)
+	}
 	if f, err := Find(filepath.Join(cfg, "none"), id); err != nil || len(f.All()) != 0 {
 		t.Errorf("no projects folder: %+v %v", f, err)
 	}
@@ -352,31 +363,5 @@ func TestFollowerSaysEverySkippedLine(t *testing.T) {
 	}
 	if st.Malformed != maxProblems+3 || len(st.Problems) != maxProblems+1 || st.Problems[maxProblems] != "3 more lines skipped or capped" {
 		t.Errorf("malformed %d, problems %q", st.Malformed, st.Problems)
-	}
-}
-
-// TestSubagents: the subagents' transcripts beside a session's main ones,
-// what Find finds of them.
-func TestSubagents(t *testing.T) {
-	cfg := t.TempDir()
-	id := "0123abcd-0000-4000-8000-000000000000"
-	write(t, filepath.Join(cfg, "projects", "-w", id+".jsonl"), "")
-	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.jsonl"), "")
-	write(t, filepath.Join(cfg, "projects", "-w", id, "subagents", "agent-a1.meta.json"), "{}")
-	write(t, filepath.Join(cfg, "projects", "-v", id+".jsonl"), "")
-	write(t, filepath.Join(cfg, "projects", "-v", id, "subagents", "agent-b2.jsonl"), "")
-	f, err := Find(cfg, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs, err := Subagents(f.Main, id)
-	if err != nil || !slices.Equal(subs, f.Subagents) || len(subs) != 2 {
-		t.Errorf("%q %v, want %q", subs, err, f.Subagents)
-	}
-	if subs, err := Subagents([]string{filepath.Join(cfg, "projects", "-x", id+".jsonl")}, id); err != nil || len(subs) != 0 {
-		t.Errorf("no folder: %q %v", subs, err)
-	}
-	if _, err := Subagents(f.Main, "../x"); !errors.Is(err, ErrInvalidSession) {
-		t.Errorf("bad id: %v", err)
 	}
 }

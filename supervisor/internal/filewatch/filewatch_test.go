@@ -188,15 +188,7 @@ func TestRefsAreFollowed(t *testing.T) {
 func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 	const every = 50 * time.Millisecond
 	dir := t.TempDir()
-	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"), Options{TranscriptsEvery: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, _ := transcriptsWatch(t, dir, every, false)
 	proj := filepath.Join(dir, ".claude", "projects", "-w")
 	m.FollowTranscripts([]string{proj}) // not there yet: nothing watched
 	if err := os.MkdirAll(proj, 0o700); err != nil {
@@ -258,18 +250,7 @@ func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 func TestTranscriptsUnwatchedUntilTheMark(t *testing.T) {
 	const every = 300 * time.Millisecond
 	dir := t.TempDir()
-	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(p.Inboxes, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"), Options{TranscriptsEvery: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, p := transcriptsWatch(t, dir, every, true)
 	proj := filepath.Join(dir, ".claude", "projects", "-w")
 	if err := os.MkdirAll(proj, 0o700); err != nil {
 		t.Fatal(err)
@@ -303,4 +284,26 @@ func TestTranscriptsUnwatchedUntilTheMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, m, Transcripts)
+}
+
+// transcriptsWatch is a Watcher of a team in dir whose transcripts are
+// marked at most once every every, with the team's inboxes/ made first when
+// inboxes; closed when the test ends.
+func transcriptsWatch(t *testing.T, dir string, every time.Duration, inboxes bool) (*Watcher, Paths) {
+	t.Helper()
+	p, err := PathsOf(filepath.Join(dir, ".claude"), "session-0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inboxes {
+		if err := os.MkdirAll(p.Inboxes, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := Watch(p, filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "lead-queue.jsonl"), Options{TranscriptsEvery: every})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m, p
 }
