@@ -248,7 +248,9 @@ func TestTranscriptsMarkedOncePerPeriod(t *testing.T) {
 // is marked again; a followed folder made meanwhile is watched too. The
 // team's own folders are never unwatched.
 func TestTranscriptsUnwatchedUntilTheMark(t *testing.T) {
-	const every = 300 * time.Millisecond
+	// Long enough that the folder is seen unwatched however slow the
+	// machine: it is watched again at the mark.
+	const every = 2 * time.Second
 	dir := t.TempDir()
 	m, p := transcriptsWatch(t, dir, every, true)
 	proj := filepath.Join(dir, ".claude", "projects", "-w")
